@@ -1,0 +1,73 @@
+#pragma once
+/// @file AlignedBuffer.h
+/// @brief Owning, 64-byte aligned, zero-initialised storage for trivially copyable elements.
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <span>
+#include <type_traits>
+
+namespace tomo {
+
+inline constexpr std::size_t kAlignment = 64;  ///< bytes; one cache line, one AVX-512 vector
+
+/// Rounds an element count up so that rows of @p T start on a kAlignment boundary.
+template <class T>
+constexpr std::size_t alignedCount(std::size_t n) {
+    constexpr std::size_t per = kAlignment / sizeof(T);
+    return (n + per - 1) / per * per;
+}
+
+template <class T>
+class AlignedBuffer {
+    static_assert(std::is_trivially_copyable_v<T>);
+
+public:
+    AlignedBuffer() = default;
+    /// Allocates @p count zeroed elements; check `size()` or use `tryAllocate` for large sizes.
+    explicit AlignedBuffer(std::size_t count) { allocate(count); }
+
+    /// Allocates without throwing; returns false when memory is exhausted.
+    bool tryAllocate(std::size_t count) noexcept {
+        m_data.reset();
+        m_size = 0;
+        if (count == 0) return true;
+        std::size_t bytes = (count * sizeof(T) + kAlignment - 1) / kAlignment * kAlignment;
+        void* p = std::aligned_alloc(kAlignment, bytes);
+        if (!p) return false;
+        std::memset(p, 0, bytes);
+        m_data.reset(static_cast<T*>(p));
+        m_size = count;
+        return true;
+    }
+
+    AlignedBuffer clone() const {
+        AlignedBuffer copy(m_size);
+        if (m_size) std::memcpy(copy.data(), data(), m_size * sizeof(T));
+        return copy;
+    }
+
+    T* data() { return m_data.get(); }
+    const T* data() const { return m_data.get(); }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::span<T> span() { return {data(), m_size}; }
+    std::span<const T> span() const { return {data(), m_size}; }
+    T& operator[](std::size_t i) { return m_data.get()[i]; }
+    const T& operator[](std::size_t i) const { return m_data.get()[i]; }
+
+private:
+    void allocate(std::size_t count) {
+        if (!tryAllocate(count)) throw std::bad_alloc();
+    }
+    struct Free {
+        void operator()(T* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<T, Free> m_data;
+    std::size_t m_size = 0;
+};
+
+}  // namespace tomo
