@@ -1,0 +1,41 @@
+#pragma once
+/// @file Fbp.h
+/// @brief Filtered back-projection for parallel beam: ramp filtering of every detector row, then
+/// back-projection with angular weights, in chunks of slices so that progress and cancellation
+/// are reported per chunk. The result is quantitative (attenuation per unit length).
+
+#include <memory>
+#include <string>
+
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/data/Array.h"
+#include "core/filter/RampFilter.h"
+#include "core/geometry/ParallelGeometry.h"
+#include "core/projectors/BackProjector.h"
+
+namespace tomo {
+
+struct FbpOptions {
+    FilterOptions filter;
+    /// Slices filtered and back-projected per chunk (0 = choose: enough to fill the SIMD width
+    /// and keep a chunk under ~50 ms per thread so a stop request is honoured quickly).
+    int chunkSlices = 0;
+};
+
+/// Time spent per stage (seconds of wall clock).
+struct FbpTimings {
+    double filtering = 0;
+    double backProjection = 0;
+    double total = 0;
+};
+
+/// Reconstructs @p sino (`[slice][angle][detector]`, left unchanged) on the grid @p vol with
+/// @p backProjector into @p out. Progress: filtering and back-projection each advance ctx.progress
+/// per chunk (setTotal is done here). Stops with Cancelled within one chunk of ctx.stop.
+Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
+                      const VolumeGeometry& vol, BackProjector& backProjector,
+                      const FbpOptions& options, Volume& out, const ExecContext& ctx,
+                      FbpTimings* timings = nullptr);
+
+}  // namespace tomo
