@@ -4,14 +4,25 @@
 ///
 /// A back-projector computes, for every slice s and pixel (ix, iy) of the volume,
 ///   out[s][iy][ix] = sum_p weight[p] * interp(sino[s][p], detectorIndex(p, x(ix), y(iy)))
-/// where interp reads the detector row at a fractional index with linear or nearest
-/// interpolation, and samples outside [0, detectorCount-1] read as zero (linear interpolation
-/// fades to zero over the half pixel beyond each edge pixel centre). The output is overwritten.
-/// With weight = ParallelGeometry::angularWeights() and ramp-filtered rows this is FBP; with
-/// weight = voxelSize^2 / detectorPitch it approximates the adjoint of the forward projector.
+/// where detectorIndex is ParallelGeometry's u = c_p + (x cos(theta_p) + y sin(theta_p)) / pitch
+/// (in detector pixels, 0 = centre of pixel 0) and x(ix), y(iy) are VolumeGeometry's pixel
+/// centres (row 0 = top = largest y). interp reads the detector row at the fractional index u:
+///  - linear: (1 - f) s[i] + f s[i + 1] with i = floor(u), f = u - i;
+///  - nearest: s[floor(u + 0.5)] (ties round up).
+/// Samples outside [0, detectorCount - 1] read as zero, so linear interpolation fades to zero
+/// between the edge pixel centre and the next one (over the half pixel beyond the detector
+/// edge and the half pixel inside it). The output is overwritten, never accumulated into.
+///
+/// Units: with weight = ParallelGeometry::angularWeights() (radians) and ramp-filtered rows
+/// (RampFilter.h) this is FBP and gives attenuation per length unit; with
+/// weight = voxelSize^2 / detectorPitch it approximates the adjoint of the Joseph forward
+/// projector (ForwardProjector.h; dot-product ratio within ~0.5% of 1, see there).
 ///
 /// Variants are registered by stable ids (`cpu.simd.lin`, later `cuda.alu.lin.2s.64x64`,
 /// `opencl.texture.lin.1s`) with metadata used by `tomo bench`, `tomo devices` and the selector.
+/// The CPU variants are described in CpuBackProjectors.h. Throughput is quoted in GU/s:
+/// 1e9 pixel updates (nx * ny * angles * slices) per second, as in paper 002
+/// (Chilingaryan et al., J. Real-Time Image Proc. 17, 2020, doi:10.1007/s11554-019-00883-w).
 
 #include <functional>
 #include <map>
@@ -46,7 +57,8 @@ struct BackProjectorInfo {
 
 /// @brief A back-projection implementation. Instances may hold scratch buffers and are not
 /// thread-safe; use one per job. Long calls check ctx.stop at least every ~50 ms and advance
-/// ctx.progress (they call setTotal themselves).
+/// ctx.progress (they call setTotal themselves). Exact variants give results that do not depend
+/// on ctx.threads (bit-identical).
 class BackProjector {
 public:
     virtual ~BackProjector() = default;
@@ -56,12 +68,16 @@ public:
     ///                dim(2) == detectorCount
     /// @param weights one weight per projection
     /// @param out     resized to [vol.nz][vol.ny][vol.nx] if its shape differs; overwritten
+    /// @return InvalidArgument for mismatched shapes, weights or grid, OutOfMemory when scratch
+    ///         or output cannot be allocated, Cancelled when ctx.stop was triggered (out is
+    ///         then partially written)
     virtual Status backProject(const Sinograms& sino, const ParallelGeometry& geom,
                                const VolumeGeometry& vol, std::span<const float> weights,
                                Volume& out, const ExecContext& ctx) = 0;
 };
 
-/// Checks the shapes and weights passed to BackProjector::backProject and prepares @p out.
+/// Checks the shapes and weights passed to BackProjector::backProject (matching dimensions,
+/// one finite weight per projection, a valid grid) and prepares @p out.
 Status prepareBackProjection(const Sinograms& sino, const ParallelGeometry& geom,
                              const VolumeGeometry& vol, std::span<const float> weights,
                              Volume& out);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "core/projectors/BackProjector.h"
 
@@ -31,6 +32,10 @@ Status prepareBackProjection(const Sinograms& sino, const ParallelGeometry& geom
     if (weights.size() != static_cast<std::size_t>(geom.angleCount()))
         return invalidArgument("back-projection: " + std::to_string(weights.size()) +
                                " weights for " + std::to_string(geom.angleCount()) + " angles");
+    for (std::size_t p = 0; p < weights.size(); ++p)
+        if (!std::isfinite(weights[p]))
+            return invalidArgument("back-projection: weight of projection " + std::to_string(p) +
+                                   " is not finite");
     const std::size_t nz = static_cast<std::size_t>(vol.nz), ny = static_cast<std::size_t>(vol.ny),
                       nx = static_cast<std::size_t>(vol.nx);
     if (out.dim(0) != nz || out.dim(1) != ny || out.dim(2) != nx) {

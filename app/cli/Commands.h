@@ -1,0 +1,29 @@
+#pragma once
+/// @file Commands.h
+/// @brief Entry points of the `tomo` subcommands; each returns the process exit code
+/// (CliSupport.h). argv[1] is the subcommand name; options start at argv[2].
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "core/base/Status.h"
+#include "core/data/Array.h"
+
+namespace tomo::cli {
+
+int runPhantom(int argc, char** argv);
+int runRecon(int argc, char** argv);
+int runBench(int argc, char** argv);
+int runDevices(int argc, char** argv);
+int runDemo(int argc, char** argv);
+int runCompare(int argc, char** argv);
+
+/// Reads a float stack by extension: ".raw" needs @p rawShape as written on the command line
+/// (first two dims are rows x columns of a plane, the optional third the plane count), ".tif" and
+/// ".tiff" carry their own. The result is [plane][row][column].
+Result<Array3<float>> readStack(const std::string& path, const std::optional<std::string>& rawShape,
+                                const std::string& shapeOption = "--shape");
+
+}  // namespace tomo::cli

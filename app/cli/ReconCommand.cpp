@@ -1,0 +1,191 @@
+// tomo recon: filtered back-projection of a sinogram stack read from raw or TIFF files.
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "app/Backends.h"
+#include "app/cli/ArgParser.h"
+#include "app/cli/CliSupport.h"
+#include "app/cli/Commands.h"
+#include "core/io/ImageIO.h"
+#include "core/metrics/Metrics.h"
+#include "core/recon/Fbp.h"
+
+namespace tomo::cli {
+
+Result<Array3<float>> readStack(const std::string& path, const std::optional<std::string>& rawShape,
+                                const std::string& shapeOption) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return notFound(path + ": no such file");
+    std::string ext = fs::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".tif" || ext == ".tiff") {
+        if (!tiffSupported()) return unsupported(path + ": this build has no TIFF support (libtiff)");
+        return readTiff(path);
+    }
+    if (ext == ".raw" || ext == ".bin" || ext == ".f32") {
+        if (!rawShape) return invalidArgument(path + ": raw input needs " + shapeOption);
+        TOMO_ASSIGN_OR_RETURN(auto dims, parseShape(*rawShape));
+        std::size_t planes = dims.size() == 3 ? dims[2] : 1;
+        return readRawFloat32(path, {planes, dims[0], dims[1]});
+    }
+    return invalidArgument(path + ": unknown input format '" + ext + "' (expected .raw or .tif)");
+}
+
+namespace {
+
+struct ReconSetup {
+    ParallelGeometry geometry;
+    VolumeGeometry grid;
+    FbpOptions fbp;
+    std::string variant;
+};
+
+Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
+                                 const BackProjectorRegistry& registry) {
+    const std::string algo = args.getOr("algo", "fbp");
+    if (algo != "fbp")
+        return unsupported("--algo " + algo +
+                           " is not available in this build: only fbp so far (the iterative "
+                           "solvers land with the iterative-reconstruction work)");
+    auto angleSpec = args.get("angles");
+    if (!angleSpec) return invalidArgument("--angles START:STOP:COUNT is required (degrees, STOP exclusive)");
+    TOMO_ASSIGN_OR_RETURN(std::vector<double> angles, parseAngleSpec(*angleSpec));
+    if (angles.size() != sino.dim(1))
+        return invalidArgument("--angles gives " + std::to_string(angles.size()) +
+                               " angles but the input has " + std::to_string(sino.dim(1)) + " projections");
+    ParallelGeometry::Params params;
+    params.angles = std::move(angles);
+    params.detectorCount = static_cast<int>(sino.dim(2));
+    params.rows = static_cast<int>(sino.dim(0));
+    TOMO_ASSIGN_OR_RETURN(params.detectorPitch, args.getDouble("detector-pitch", 1.0, 1e-9, 1e9));
+    if (args.has("center")) {
+        TOMO_ASSIGN_OR_RETURN(params.centerOfRotation, args.getDouble("center", 0, -1e7, 1e7));
+    }
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
+
+    VolumeGeometry grid;
+    TOMO_ASSIGN_OR_RETURN(int size, args.getInt("size", static_cast<int>(sino.dim(2)), 1, 65536));
+    grid.nx = grid.ny = size;
+    grid.nz = static_cast<int>(sino.dim(0));
+    TOMO_ASSIGN_OR_RETURN(grid.voxelSize, args.getDouble("pixel-size", params.detectorPitch, 1e-9, 1e9));
+
+    FbpOptions fbp;
+    TOMO_ASSIGN_OR_RETURN(fbp.filter.window, parseFilterWindow(args.getOr("filter", "ramp")));
+    TOMO_ASSIGN_OR_RETURN(fbp.filter.cutoff, args.getDouble("cutoff", 1.0, 1e-6, 1.0));
+    TOMO_ASSIGN_OR_RETURN(fbp.chunkSlices, args.getInt("chunk", 0, 0, 1 << 20));
+    TOMO_ASSIGN_OR_RETURN(Interpolation interp, parseInterpolation(args.getOr("interp", "linear")));
+
+    const std::string backend = args.getOr("backend", "auto");
+    const auto backends = app::compiledBackends();
+    if (backend != "auto" && std::find(backends.begin(), backends.end(), backend) == backends.end())
+        return backend == "cpu" || backend == "cuda" || backend == "opencl"
+                   ? unsupported("--backend " + backend + ": not compiled into this build")
+                   : invalidArgument("--backend must be auto, cpu, cuda or opencl (got '" + backend + "')");
+    std::string variant = args.getOr("variant", "");
+    if (variant.empty()) {
+        variant = app::defaultVariant(registry, backend, interp);
+        if (variant.empty())
+            return unsupported("--backend " + backend + ": no back-projector variants for it in this build yet");
+    } else if (registry.contains(variant)) {
+        for (const auto& info : registry.list())
+            if (info.id == variant && args.has("interp") && info.interpolation != interp)
+                return invalidArgument("--variant " + variant + " uses " +
+                                       interpolationName(info.interpolation) + " interpolation, not --interp " +
+                                       interpolationName(interp));
+    }
+    return ReconSetup{std::move(geometry), grid, fbp, variant};
+}
+
+}  // namespace
+
+int runRecon(int argc, char** argv) {
+    ArgParser args("recon", "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection.");
+    args.positional("INPUT", "sinogram stack: .raw (float32 little-endian, [slice][angle][detector], "
+                             "needs --shape) or .tif (one page per slice)");
+    args.option("output", "OUTPUT", "reconstruction: .raw (float32 [slice][y][x]) or .tif", std::nullopt, "o");
+    args.option("shape", "ANGLESxDETECTORS[xSLICES]", "shape of a .raw input");
+    args.option("angles", "START:STOP:COUNT", "projection angles in degrees, STOP exclusive");
+    args.option("algo", "ALGO", "reconstruction algorithm", "fbp");
+    args.option("filter", "NAME", "ramp | shepp-logan | cosine | hamming | hann", "ramp");
+    args.option("cutoff", "F", "filter cutoff as a fraction of Nyquist, (0, 1]", "1");
+    args.option("interp", "MODE", "linear | nearest", "linear");
+    args.option("size", "N", "reconstruct an NxN image (default: detector count)");
+    args.option("pixel-size", "S", "image pixel size (default: the detector pitch)");
+    args.option("detector-pitch", "D", "detector pixel width", "1");
+    args.option("center", "C", "rotation axis on the detector in pixels from the centre of pixel 0 "
+                               "(default: (DETECTORS-1)/2)");
+    args.option("backend", "B", "auto | cpu | cuda | opencl", "auto");
+    args.option("variant", "ID", "back-projector variant (see tomo devices --explain)");
+    args.option("threads", "N", "CPU threads, 0 = all", "0");
+    args.option("chunk", "N", "slices per chunk, 0 = automatic", "0");
+    args.option("truth", "FILE", "reference image (same shape as the output): print RMSE/PSNR/SSIM");
+    args.option("truth-shape", "HEIGHTxWIDTH[xSLICES]", "shape of a .raw --truth");
+    args.option("png", "FILE", "also write slice 0 as an 8-bit PNG preview");
+    args.flag("quiet", "no progress bar");
+    args.epilog("example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 --detectors 768\n"
+                "  tomo recon sino.raw --shape 720x768 --angles 0:180:720 --size 512 -o rec.raw --truth truth.raw --truth-shape 512x512");
+    if (Status s = args.parse(argc, argv); !s) return reportError("recon", s);
+    if (args.helpRequested()) {
+        std::cout << args.help();
+        return kExitOk;
+    }
+    auto output = args.get("output");
+    if (!output) return reportError("recon", invalidArgument("-o OUTPUT is required"));
+    if (Status s = checkWritableOutput(*output); !s) return reportError("recon", s);
+    if (auto png = args.get("png")) {
+        if (Status s = checkWritableOutput(*png); !s) return reportError("recon", s);
+    }
+    auto threads = args.getInt("threads", 0, 0, 4096);
+    if (!threads) return reportError("recon", threads.status());
+
+    auto sino = readStack(*args.get("INPUT"), args.get("shape"));
+    if (!sino) return reportError("recon", sino.status());
+    const BackProjectorRegistry registry = app::makeRegistry();
+    auto setup = setupFromArgs(args, *sino, registry);
+    if (!setup) return reportError("recon", setup.status());
+    auto backProjector = registry.make(setup->variant);
+    if (!backProjector) return reportError("recon", backProjector.status());
+
+    Volume truth;
+    if (auto truthPath = args.get("truth")) {
+        auto t = readStack(*truthPath, args.get("truth-shape"), "--truth-shape");
+        if (!t) return reportError("recon", t.status().withContext("--truth"));
+        if (t->dim(1) != static_cast<std::size_t>(setup->grid.ny) || t->dim(2) != static_cast<std::size_t>(setup->grid.nx))
+            return reportError("recon", invalidArgument("--truth is " + std::to_string(t->dim(1)) + "x" +
+                                                        std::to_string(t->dim(2)) + " but the reconstruction is " +
+                                                        std::to_string(setup->grid.ny) + "x" + std::to_string(setup->grid.nx)));
+        truth = std::move(*t);
+    }
+
+    InterruptToStop interrupt;
+    ProgressBar bar(args.has("quiet"));
+    Progress progress(&bar);
+    ExecContext ctx{*threads, interrupt.token(), &progress};
+    Volume image;
+    FbpTimings timings;
+    Status s = reconstructFbp(*sino, setup->geometry, setup->grid, **backProjector, setup->fbp, image, ctx, &timings);
+    bar.finish();
+    if (!s) return reportError("recon", s);
+    if (Status w = writeVolume(*output, image); !w) return reportError("recon", w);
+    if (auto png = args.get("png")) {
+        if (Status w = writePngGray(*png, image.plane(0)); !w) return reportError("recon", w);
+    }
+    const double updates = double(setup->grid.nx) * setup->grid.ny * setup->grid.nz * setup->geometry.angleCount();
+    std::printf("reconstructed %d slice(s) of %dx%d from %d angles with %s in %.3f s "
+                "(filtering %.3f s, back-projection %.3f s, %.2f GU/s) -> %s\n",
+                setup->grid.nz, setup->grid.nx, setup->grid.ny, setup->geometry.angleCount(),
+                setup->variant.c_str(), timings.total, timings.filtering, timings.backProjection,
+                updates / std::max(timings.backProjection, 1e-9) * 1e-9, output->c_str());
+    if (!truth.empty()) {
+        auto m = compareImages(image.plane(0), truth.plane(0));
+        if (!m) return reportError("recon", m.status());
+        std::printf("against truth (slice 0): RMSE %.6g  PSNR %.2f dB  SSIM %.4f  max error %.6g\n",
+                    m->rmse, m->psnr, m->ssim, m->maxAbsError);
+    }
+    return kExitOk;
+}
+
+}  // namespace tomo::cli

@@ -1,0 +1,53 @@
+// tomo: the TomoStation command-line interface. Subcommands live in app/cli/*Command.cpp.
+#include <cstring>
+#include <iostream>
+
+#include "app/cli/CliSupport.h"
+#include "app/cli/Commands.h"
+#include "tomo/config.h"
+
+namespace {
+
+struct Command {
+    const char* name;
+    int (*run)(int, char**);
+    const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"phantom", tomo::cli::runPhantom, "analytic phantom sinogram and its ground truth"},
+    {"recon", tomo::cli::runRecon, "reconstruct a sinogram stack (FBP)"},
+    {"compare", tomo::cli::runCompare, "RMSE, PSNR, SSIM and maximum error of two images"},
+    {"bench", tomo::cli::runBench, "back-projection throughput (GU/s) of every variant"},
+    {"devices", tomo::cli::runDevices, "CPUs, GPUs and back-projector variants of this build"},
+    {"demo", tomo::cli::runDemo, "the bundled demo: phantom, FBP, error against the phantom"},
+};
+
+void printUsage(std::ostream& os) {
+    os << "TomoStation " << TOMO_VERSION << " - CT reconstruction\n\nusage: tomo <command> [options]\n\ncommands:\n";
+    for (const Command& c : kCommands) os << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+    os << "\n'tomo <command> --help' describes each command's options.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        printUsage(std::cerr);
+        return tomo::cli::kExitUsage;
+    }
+    const std::string name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        printUsage(std::cout);
+        return tomo::cli::kExitOk;
+    }
+    if (name == "--version") {
+        std::cout << "tomo " << TOMO_VERSION << "\n";
+        return tomo::cli::kExitOk;
+    }
+    for (const Command& c : kCommands)
+        if (name == c.name) return c.run(argc, argv);
+    std::cerr << "tomo: unknown command '" << name << "'\n\n";
+    printUsage(std::cerr);
+    return tomo::cli::kExitUsage;
+}

@@ -1,0 +1,15 @@
+// tomostation: the TomoStation GUI. Everything beyond choosing between the window and the
+// headless demo lives in ui/main/GuiApp.h.
+#include <cstdio>
+
+#include "ui/main/GuiApp.h"
+
+int main(int argc, char** argv) {
+    if (!tomo::ui::hasDisplay()) {
+        std::fprintf(stderr,
+                     "tomostation: no display (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are "
+                     "unset); running the headless demo `tomo demo` instead\n");
+        return tomo::ui::execHeadlessDemo(argc, argv);
+    }
+    return tomo::ui::runGui(argc, argv);
+}

@@ -1,0 +1,64 @@
+#pragma once
+/// @file DemoJob.h
+/// @brief The bundled demo: an analytic modified Shepp-Logan sinogram with Poisson noise, its
+/// rasterised ground truth, and an FBP reconstruction with error metrics. Used by
+/// `tomo demo`, by the headless path of `tomostation` and by the GUI on first start.
+/// Plain C++ (no Qt): progress and cancellation come through the ExecContext.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/data/Array.h"
+#include "core/geometry/ParallelGeometry.h"
+#include "core/metrics/Metrics.h"
+#include "core/recon/Fbp.h"
+
+namespace tomo::app {
+
+/// What the demo dataset is made of (defaults: 256x256 image, 360 angles over 180 degrees,
+/// 367 detector pixels, 4 rays per bin, 2e5 incident photons).
+struct DemoSpec {
+    int size = 256;
+    int angles = 360;
+    int detectors = 367;
+    int raysPerBin = 4;
+    double incidentCount = 2e5;  ///< 0 = noiseless
+    double attenuationScale = 0.02;  ///< line integral units per pixel -> photons attenuation
+    std::string phantom = "shepp-logan";
+    std::uint32_t seed = 1;
+};
+
+/// A dataset with its geometry and (for synthetic data) ground truth.
+struct Dataset {
+    ParallelGeometry geometry;
+    VolumeGeometry grid;
+    Sinograms sinograms;  ///< [slice][angle][detector]
+    Volume truth;         ///< empty when unknown
+};
+
+/// Generates the demo dataset (deterministic for a given spec).
+Result<Dataset> makeDemoDataset(const DemoSpec& spec, const ExecContext& ctx);
+
+/// Writes / reads a dataset as files in @p dir: sinogram.tif (or .raw), truth.tif, geometry.txt
+/// (angles in degrees, detector pitch, centre, grid). Atomic per file.
+Status saveDataset(const Dataset& data, const std::filesystem::path& dir);
+Result<Dataset> loadDataset(const std::filesystem::path& dir);
+
+/// An FBP reconstruction with its timings, variant and (when truth is known) metrics.
+struct ReconOutcome {
+    Volume image;
+    FbpTimings timings;
+    std::string variant;
+    bool hasMetrics = false;
+    ImageMetrics metrics;  ///< of slice 0 against the truth, inside the reconstruction circle
+};
+
+/// Reconstructs @p data with FBP using the back-projector @p variantId ("" = the default CPU
+/// variant) and compares with the truth when present.
+Result<ReconOutcome> reconstructDataset(const Dataset& data, const FbpOptions& options,
+                                        const std::string& variantId, const ExecContext& ctx);
+
+}  // namespace tomo::app

@@ -1,0 +1,48 @@
+#pragma once
+/// @file MetricsPanel.h
+/// @brief Shows the outcome of a reconstruction: error metrics against the ground truth (RMSE
+/// and maximum error in image units, PSNR in dB, SSIM), wall-clock timings per stage and the
+/// back-projector variant. Value labels carry object names ("rmseValue", "psnrValue",
+/// "ssimValue", "maxErrorValue", "filterTimeValue", "backProjectTimeValue", "totalTimeValue",
+/// "variantValue") so that tests and scripts can find them.
+///
+/// Threading: GUI thread only.
+
+#include <QString>
+#include <QWidget>
+
+#include "app/jobs/DemoJob.h"
+
+class QFormLayout;
+class QLabel;
+
+namespace tomo::ui {
+
+/// One line for the status bar: "FBP cpu.simd.lin ramp 1.00: 0.123 s  RMSE 0.0123 ...".
+QString reconSummary(const app::ReconOutcome& outcome, const FbpOptions& options);
+
+class MetricsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit MetricsPanel(QWidget* parent = nullptr);
+
+    void showOutcome(const app::ReconOutcome& outcome);
+    /// Dashes everywhere (no reconstruction yet).
+    void clear();
+
+private:
+    QLabel* addValue(const QString& label, const char* objectName);
+
+    QFormLayout* m_form = nullptr;
+    QLabel* m_rmse = nullptr;
+    QLabel* m_psnr = nullptr;
+    QLabel* m_ssim = nullptr;
+    QLabel* m_maxError = nullptr;
+    QLabel* m_filterTime = nullptr;
+    QLabel* m_backProjectTime = nullptr;
+    QLabel* m_totalTime = nullptr;
+    QLabel* m_variant = nullptr;
+};
+
+}  // namespace tomo::ui

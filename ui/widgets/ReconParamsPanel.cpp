@@ -1,0 +1,109 @@
+#include "ui/widgets/ReconParamsPanel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "app/Backends.h"
+
+namespace tomo::ui {
+
+namespace {
+Interpolation interpolationAt(const QComboBox* box) {
+    return box->currentData().toString() == QStringLiteral("nearest") ? Interpolation::Nearest
+                                                                      : Interpolation::Linear;
+}
+}  // namespace
+
+ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidget* parent)
+    : QWidget(parent), m_registry(registry) {
+    m_filter = new QComboBox(this);
+    for (const char* name : {"ramp", "shepp-logan", "cosine", "hamming", "hann"})
+        m_filter->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
+    m_filter->setToolTip(tr("Apodisation window of the ramp filter"));
+
+    m_cutoff = new QDoubleSpinBox(this);
+    m_cutoff->setRange(0.05, 1.0);
+    m_cutoff->setSingleStep(0.05);
+    m_cutoff->setDecimals(2);
+    m_cutoff->setValue(1.0);
+    m_cutoff->setToolTip(tr("Filter cutoff as a fraction of the Nyquist frequency"));
+
+    m_interpolation = new QComboBox(this);
+    m_interpolation->addItem(tr("linear"), QStringLiteral("linear"));
+    m_interpolation->addItem(tr("nearest"), QStringLiteral("nearest"));
+    m_interpolation->setToolTip(tr("Detector interpolation of the back-projector"));
+
+    m_variant = new QComboBox(this);
+    m_variant->setToolTip(tr("Back-projector variant (registry id)"));
+
+    m_reconstruct = new QPushButton(tr("Reconstruct"), this);
+    m_reconstruct->setDefault(true);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Filter"), m_filter);
+    form->addRow(tr("Cutoff"), m_cutoff);
+    form->addRow(tr("Interpolation"), m_interpolation);
+    form->addRow(tr("Back-projector"), m_variant);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_reconstruct);
+
+    connect(m_interpolation, &QComboBox::currentIndexChanged, this,
+            &ReconParamsPanel::refillVariants);
+    connect(m_reconstruct, &QPushButton::clicked, this, &ReconParamsPanel::reconstructRequested);
+    refillVariants();
+    setReady(false);
+}
+
+void ReconParamsPanel::refillVariants() {
+    Interpolation interp = interpolationAt(m_interpolation);
+    m_variant->clear();
+    for (const BackProjectorInfo& info : m_registry.list()) {
+        if (info.interpolation != interp) continue;
+        m_variant->addItem(QString::fromStdString(info.id), QString::fromStdString(info.id));
+        m_variant->setItemData(m_variant->count() - 1, QString::fromStdString(info.description),
+                               Qt::ToolTipRole);
+    }
+    std::string preferred = app::defaultVariant(m_registry, "auto", interp);
+    int index = m_variant->findData(QString::fromStdString(preferred));
+    if (index >= 0) m_variant->setCurrentIndex(index);
+    setReady(m_ready);
+}
+
+FbpOptions ReconParamsPanel::options() const {
+    FbpOptions options;
+    auto window = parseFilterWindow(m_filter->currentData().toString().toStdString());
+    if (window) options.filter.window = *window;
+    options.filter.cutoff = m_cutoff->value();
+    return options;
+}
+
+std::string ReconParamsPanel::variantId() const {
+    return m_variant->currentData().toString().toStdString();
+}
+
+bool ReconParamsPanel::setFilter(const QString& name) {
+    int index = m_filter->findData(name);
+    if (index < 0) return false;
+    m_filter->setCurrentIndex(index);
+    return true;
+}
+
+void ReconParamsPanel::setCutoff(double cutoff) { m_cutoff->setValue(cutoff); }
+
+void ReconParamsPanel::setReady(bool ready) {
+    m_ready = ready;
+    bool haveVariant = m_variant->count() > 0;
+    m_reconstruct->setEnabled(ready && haveVariant);
+    m_reconstruct->setToolTip(haveVariant ? tr("Run filtered back-projection")
+                                          : tr("No back-projector variant for this interpolation"));
+    for (QWidget* w : {static_cast<QWidget*>(m_filter), static_cast<QWidget*>(m_cutoff),
+                       static_cast<QWidget*>(m_interpolation), static_cast<QWidget*>(m_variant)})
+        w->setEnabled(ready);
+}
+
+}  // namespace tomo::ui

@@ -1,0 +1,60 @@
+#pragma once
+/// @file ReconParamsPanel.h
+/// @brief The FBP parameter form: filter window, cutoff, interpolation and back-projector
+/// variant, with the Reconstruct button.
+///
+/// The variant list shows the registry's variants of the chosen interpolation (the variant
+/// decides how the detector is sampled, so the interpolation box filters the list); the default
+/// variant of app::defaultVariant is preselected. Filter names are those of parseFilterWindow
+/// ("ramp", "shepp-logan", "cosine", "hamming", "hann"); the cutoff is a fraction of Nyquist in
+/// (0, 1] (see core/filter/RampFilter.h).
+///
+/// Threading: GUI thread only.
+
+#include <string>
+
+#include <QWidget>
+
+#include "core/projectors/BackProjector.h"
+#include "core/recon/Fbp.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QPushButton;
+
+namespace tomo::ui {
+
+class ReconParamsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    /// @p registry must outlive the panel (it is the Session's).
+    explicit ReconParamsPanel(const BackProjectorRegistry& registry, QWidget* parent = nullptr);
+
+    /// The options as entered (always valid: the widgets only offer valid values).
+    FbpOptions options() const;
+    /// The selected variant id ("" when the registry has none for the interpolation).
+    std::string variantId() const;
+
+    /// Selects a filter by name ("hann"); false when the name is unknown.
+    bool setFilter(const QString& name);
+    void setCutoff(double cutoff);
+    /// Enables the Reconstruct button (when a variant is available) and the form.
+    void setReady(bool ready);
+
+signals:
+    void reconstructRequested();
+
+private:
+    void refillVariants();
+
+    const BackProjectorRegistry& m_registry;
+    QComboBox* m_filter = nullptr;
+    QDoubleSpinBox* m_cutoff = nullptr;
+    QComboBox* m_interpolation = nullptr;
+    QComboBox* m_variant = nullptr;
+    QPushButton* m_reconstruct = nullptr;
+    bool m_ready = false;
+};
+
+}  // namespace tomo::ui
