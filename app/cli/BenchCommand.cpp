@@ -74,7 +74,7 @@ Status benchBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 1, 1, 100));
     std::vector<Workload> workloads;
-    std::string spec = args.has("quick") ? "64x64x8" : args.getOr("workload", "1024x1024x8,2048x2048x8");
+    std::string spec = args.has("quick") ? "64x64x8" : args.getOr("workload", "1024x1024x16,2048x2048x16");
     std::stringstream ss(spec);
     for (std::string item; std::getline(ss, item, ',');) {
         TOMO_ASSIGN_OR_RETURN(Workload w, parseWorkload(item));
@@ -182,7 +182,7 @@ int runBench(int argc, char** argv) {
                    "variant's maximum relative error against the double-precision reference on a region.");
     args.option("backend", "B", "cpu | cuda | opencl", "cpu");
     args.option("variants", "ID,ID", "only these variants");
-    args.option("workload", "PxN[xS],...", "projections x image size (= detectors) x slices", "1024x1024x8,2048x2048x8");
+    args.option("workload", "PxN[xS],...", "projections x image size (= detectors) x slices", "1024x1024x16,2048x2048x16");
     args.flag("quick", "a tiny workload (64x64x8), for tests");
     args.option("repeat", "R", "runs per variant; the median is reported", "1");
     args.option("threads", "N", "CPU threads, 0 = all", "0");

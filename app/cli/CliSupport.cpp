@@ -67,8 +67,9 @@ void ProgressBar::onProgress(double fraction, std::string_view stage) {
                      static_cast<int>(fraction * 100), std::string(stage).c_str(), elapsed, eta);
         m_drawn = true;
     } else {
+        // Logs get a line per 10%, and only for work that lasts (quick jobs stay quiet).
         int decile = static_cast<int>(fraction * 10);
-        if (decile <= m_lastDecile) return;
+        if (decile <= m_lastDecile || elapsed < 2.0) return;
         m_lastDecile = decile;
         std::fprintf(stderr, "progress %3d%% %s (%.1fs)\n", decile * 10, std::string(stage).c_str(), elapsed);
     }

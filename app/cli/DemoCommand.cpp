@@ -25,13 +25,9 @@ fs::path bundledDemoDir() {
 Status demoBody(const ArgParser& args) {
     InterruptToStop interrupt;
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
-    app::DemoSpec spec;
-    TOMO_ASSIGN_OR_RETURN(spec.size, args.getInt("size", spec.size, 16, 8192));
+    TOMO_ASSIGN_OR_RETURN(int size, args.getInt("size", app::DemoSpec{}.size, 16, 8192));
     const bool customSize = args.has("size");
-    if (customSize) {
-        spec.detectors = (static_cast<int>(spec.size * 1.4142135623730951) + 2) | 1;
-        spec.angles = static_cast<int>(spec.size * 1.4);
-    }
+    const app::DemoSpec spec = app::demoSpecForSize(size);
     if (auto dir = args.get("write-data")) {
         ProgressBar bar(true);
         Progress progress(&bar);
@@ -103,8 +99,9 @@ int runDemo(int argc, char** argv) {
                    "with Poisson noise) by FBP, writes the result and PNG previews, and prints the error\n"
                    "against the phantom. This is what `tomostation` does when there is no display.");
     args.option("out", "DIR", "output folder", "out/demo");
-    args.option("data", "DIR", "dataset folder (sinogram.tif, geometry.txt, truth.tif)",
-                "<bin>/../share/tomostation/demo");
+    args.option("data", "DIR",
+                "dataset folder with sinogram.tif, geometry.txt, truth.tif (default: the bundled one in "
+                "<bin>/../share/tomostation/demo)");
     args.option("size", "N", "generate an NxN demo instead of loading the bundled one");
     args.flag("generate", "generate the demo data instead of loading the bundled copy");
     args.option("write-data", "DIR", "only generate the demo dataset into DIR (used by the build)");

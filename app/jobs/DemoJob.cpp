@@ -13,6 +13,14 @@
 namespace tomo::app {
 namespace fs = std::filesystem;
 
+DemoSpec demoSpecForSize(int n) {
+    DemoSpec spec;
+    spec.size = n;
+    spec.angles = static_cast<int>(std::lround(n * 360.0 / 256.0));
+    spec.detectors = static_cast<int>(std::ceil(n * std::sqrt(2.0))) + 5;
+    return spec;
+}
+
 Result<Dataset> makeDemoDataset(const DemoSpec& spec, const ExecContext& ctx) {
     if (spec.size < 8 || spec.angles < 2 || spec.detectors < 8 || spec.raysPerBin < 1)
         return invalidArgument("demo: size, angles and detectors must be at least 8, 2 and 8");

@@ -31,6 +31,10 @@ struct DemoSpec {
     std::uint32_t seed = 1;
 };
 
+/// The demo spec scaled to an n x n image: angles n * 360/256, detectors ceil(n sqrt 2) + 5 to
+/// cover the image diagonal (n = 256 gives the defaults above).
+DemoSpec demoSpecForSize(int n);
+
 /// A dataset with its geometry and (for synthetic data) ground truth.
 struct Dataset {
     ParallelGeometry geometry;

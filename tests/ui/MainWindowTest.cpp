@@ -51,7 +51,7 @@ TEST(MainWindow, DemoIsReconstructedAndMetricsAreShown) {
     window.show();
     QSignalSpy finished(&session, &Session::jobFinished);
 
-    app::DemoSpec spec = demoSpecForSize(64);  // 90 angles, 96 detectors
+    app::DemoSpec spec = app::demoSpecForSize(64);  // 90 angles, 96 detectors
     ASSERT_EQ(spec.angles, 90);
     ASSERT_EQ(spec.detectors, 96);
     window.startDemo(spec);
@@ -114,7 +114,7 @@ TEST(MainWindow, PanelFilterReachesTheJobAndAFailedJobKeepsThePreviousResult) {
     Session session(app::makeRegistry());
     MainWindow window(session);
     QSignalSpy finished(&session, &Session::jobFinished);
-    window.startDemo(demoSpecForSize(64));
+    window.startDemo(app::demoSpecForSize(64));
     ASSERT_TRUE(waitFor(finished, 2, 30000));
     ASSERT_TRUE(finished.at(1).at(1).toBool());
     auto ramp = session.reconstruction();

@@ -91,7 +91,7 @@ int runGui(int argc, char** argv) {
     if (!parser.positionalArguments().isEmpty() && !parser.isSet(demo)) {
         window.openDatasetAndReconstruct(parser.positionalArguments().front().toStdString());
     } else if (n > 0) {
-        window.startDemo(demoSpecForSize(n));
+        window.startDemo(app::demoSpecForSize(n));
     } else {
         std::filesystem::path dir = parser.isSet(data) ? std::filesystem::path(parser.value(data).toStdString())
                                                        : bundledDemoDir();

@@ -7,15 +7,6 @@
 
 namespace tomo::ui {
 
-app::DemoSpec demoSpecForSize(int n) {
-    app::DemoSpec spec;
-    spec.size = n;
-    // 256 -> 360 angles and 367 detectors (ceil(n sqrt 2) + 5 covers the image diagonal).
-    spec.angles = static_cast<int>(std::lround(n * 360.0 / 256.0));
-    spec.detectors = static_cast<int>(std::ceil(n * std::sqrt(2.0))) + 5;
-    return spec;
-}
-
 Session::Session(BackProjectorRegistry registry, QObject* parent)
     : QObject(parent), m_registry(std::move(registry)) {
     connect(&m_runner, &app::JobRunner::progress, this, &Session::progress);

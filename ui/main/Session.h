@@ -25,10 +25,8 @@
 
 namespace tomo::ui {
 
-/// The demo specification scaled to an n x n image (n = 256 gives DemoSpec's defaults: 360
-/// angles, 367 detector pixels; angles and detectors grow in proportion to n).
-app::DemoSpec demoSpecForSize(int n);
-
+/// Application state of one GUI window: the back-projector registry, the dataset, the latest
+/// reconstruction and the job runner. Created in runGui() and injected (no singletons).
 class Session : public QObject {
     Q_OBJECT
 

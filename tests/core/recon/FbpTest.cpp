@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
 #include <thread>
 
 #include "ReconTestUtil.h"
@@ -125,6 +126,7 @@ TEST(Fbp, ReportsProgressAndStopsPromptlyWhenCancelled) {
     stop.request_stop();
     worker.join();
     const double reaction = std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
+    std::printf("FBP stopped %.1f ms after the stop request\n", reaction * 1e3);
     EXPECT_GE(sink.calls.load(), 2);
     EXPECT_GT(sink.last.load(), 0.0);
     EXPECT_LT(sink.last.load(), 1.0);
