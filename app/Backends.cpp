@@ -44,7 +44,8 @@ std::vector<DeviceDiscovery> discoverAllDevices() {
 #if TOMO_WITH_OPENCL
     all.push_back(opencl::discoverDevices());
 #else
-    all.push_back({"opencl", false, "not compiled in (no OpenCL headers or loader at configure time)", {}});
+    all.push_back(
+        {"opencl", false, "not compiled in (no OpenCL headers or loader at configure time)", {}});
 #endif
     return all;
 }

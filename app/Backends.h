@@ -18,7 +18,8 @@ BackProjectorRegistry makeRegistry();
 
 /// The variant used when none is named: for "cpu" (or "auto" without a GPU variant) the fastest
 /// exact CPU path, "cpu.simd.lin"/"cpu.simd.nn" by interpolation.
-std::string defaultVariant(const BackProjectorRegistry& registry, const std::string& backend = "auto",
+std::string defaultVariant(const BackProjectorRegistry& registry,
+                           const std::string& backend = "auto",
                            Interpolation interpolation = Interpolation::Linear);
 
 /// Device discovery for every backend: CPU first, then CUDA and OpenCL (each reports whether it

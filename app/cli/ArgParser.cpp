@@ -50,19 +50,23 @@ Status ArgParser::parse(int argc, char** argv, int first) {
                 return invalidArgument("unknown option '" + token + "' for 'tomo " + m_command +
                                        "' (see tomo " + m_command + " --help)");
             if (spec->isFlag) {
-                if (inlineValue) return invalidArgument("option --" + spec->name + " takes no value");
+                if (inlineValue)
+                    return invalidArgument("option --" + spec->name + " takes no value");
                 m_values[spec->name] = "1";
                 continue;
             }
             if (!inlineValue) {
-                if (i + 1 >= argc) return invalidArgument("option " + token + " needs a value (" + spec->metavar + ")");
+                if (i + 1 >= argc)
+                    return invalidArgument("option " + token + " needs a value (" + spec->metavar +
+                                           ")");
                 value = argv[++i];
             }
             m_values[spec->name] = value;
             continue;
         }
         if (nextPositional >= m_positionals.size())
-            return invalidArgument("unexpected argument '" + token + "' for 'tomo " + m_command + "'");
+            return invalidArgument("unexpected argument '" + token + "' for 'tomo " + m_command +
+                                   "'");
         m_values[m_positionals[nextPositional++].name] = token;
     }
     for (std::size_t k = nextPositional; k < m_positionals.size(); ++k)
@@ -75,11 +79,13 @@ Status ArgParser::parse(int argc, char** argv, int first) {
 std::string ArgParser::help() const {
     std::ostringstream os;
     os << "usage: tomo " << m_command;
-    for (const Positional& p : m_positionals) os << (p.required ? " " : " [") << p.name << (p.required ? "" : "]");
+    for (const Positional& p : m_positionals)
+        os << (p.required ? " " : " [") << p.name << (p.required ? "" : "]");
     os << " [options]\n\n" << m_summary << "\n";
     if (!m_positionals.empty()) {
         os << "\narguments:\n";
-        for (const Positional& p : m_positionals) os << "  " << p.name << "\n      " << p.help << "\n";
+        for (const Positional& p : m_positionals)
+            os << "  " << p.name << "\n      " << p.help << "\n";
     }
     os << "\noptions:\n";
     for (const Spec& s : m_specs) {
@@ -96,7 +102,9 @@ std::string ArgParser::help() const {
     return os.str();
 }
 
-bool ArgParser::has(const std::string& name) const { return m_values.count(name) > 0; }
+bool ArgParser::has(const std::string& name) const {
+    return m_values.count(name) > 0;
+}
 
 std::optional<std::string> ArgParser::get(const std::string& name) const {
     if (auto it = m_values.find(name); it != m_values.end()) return it->second;
@@ -133,7 +141,8 @@ Result<int> ArgParser::getInt(const std::string& name, int fallback, int lo, int
     auto v = get(name);
     if (!v) return fallback;
     TOMO_ASSIGN_OR_RETURN(double d, getDouble(name, fallback, lo, hi));
-    if (d != std::floor(d)) return invalidArgument("--" + name + " expects an integer, got '" + *v + "'");
+    if (d != std::floor(d))
+        return invalidArgument("--" + name + " expects an integer, got '" + *v + "'");
     return static_cast<int>(d);
 }
 
@@ -149,7 +158,8 @@ Result<std::vector<std::size_t>> parseShape(const std::string& text) {
             used = 0;
         }
         if (used != item.size() || item.empty() || v <= 0 || v > (1LL << 31))
-            return invalidArgument("--shape '" + text + "' must be positive integers like 720x768 or 720x768x4");
+            return invalidArgument("--shape '" + text +
+                                   "' must be positive integers like 720x768 or 720x768x4");
         dims.push_back(static_cast<std::size_t>(v));
     }
     if (dims.size() < 2 || dims.size() > 3)

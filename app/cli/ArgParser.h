@@ -14,7 +14,7 @@
 namespace tomo::cli {
 
 class ArgParser {
-public:
+  public:
     ArgParser(std::string command, std::string summary);
 
     /// Declares `--name VALUE` (with an optional short alias such as "o").
@@ -43,7 +43,7 @@ public:
     Result<int> getInt(const std::string& name, int fallback, int lo, int hi) const;
     Result<double> getDouble(const std::string& name, double fallback, double lo, double hi) const;
 
-private:
+  private:
     struct Spec {
         std::string name, metavar, help, shortName;
         std::optional<std::string> defaultValue;

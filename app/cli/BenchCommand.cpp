@@ -24,7 +24,8 @@ struct Workload {
 
 Result<Workload> parseWorkload(const std::string& text) {
     TOMO_ASSIGN_OR_RETURN(auto dims, parseShape(text));
-    Workload w{static_cast<int>(dims[0]), static_cast<int>(dims[1]), dims.size() == 3 ? static_cast<int>(dims[2]) : 8};
+    Workload w{static_cast<int>(dims[0]), static_cast<int>(dims[1]),
+               dims.size() == 3 ? static_cast<int>(dims[2]) : 8};
     return w;
 }
 
@@ -37,15 +38,20 @@ struct Row {
 
 /// Error of slice 0 of @p image against the double-precision reference variant on a 48x48 region
 /// (the reference is too slow for whole images): max |a - b| / max |b| over the region.
-Result<double> referenceError(const Sinograms& sino, const ParallelGeometry& geom, const VolumeGeometry& grid,
-                              const BackProjectorInfo& info, const BackProjectorRegistry& registry,
-                              const FbpOptions& options, const Volume& image, int threads) {
-    const std::string refId = info.interpolation == Interpolation::Linear ? "cpu.reference.lin" : "cpu.reference.nn";
+Result<double> referenceError(const Sinograms& sino, const ParallelGeometry& geom,
+                              const VolumeGeometry& grid, const BackProjectorInfo& info,
+                              const BackProjectorRegistry& registry, const FbpOptions& options,
+                              const Volume& image, int threads) {
+    const std::string refId =
+        info.interpolation == Interpolation::Linear ? "cpu.reference.lin" : "cpu.reference.nn";
     TOMO_ASSIGN_OR_RETURN(auto reference, registry.make(refId));
     Sinograms one;
     TOMO_ASSIGN_OR_RETURN(one, Sinograms::create(1, sino.dim(1), sino.dim(2)));
-    for (std::size_t a = 0; a < sino.dim(1); ++a) std::copy_n(sino.row(0, a).data(), sino.dim(2), one.row(0, a).data());
-    TOMO_ASSIGN_OR_RETURN(RampFilter filter, RampFilter::create(geom.detectorCount(), geom.detectorPitch(), options.filter));
+    for (std::size_t a = 0; a < sino.dim(1); ++a)
+        std::copy_n(sino.row(0, a).data(), sino.dim(2), one.row(0, a).data());
+    TOMO_ASSIGN_OR_RETURN(
+        RampFilter filter,
+        RampFilter::create(geom.detectorCount(), geom.detectorPitch(), options.filter));
     TOMO_RETURN_IF_ERROR(filter.apply(one.rows(), {threads, {}, nullptr}));
     const int kx = grid.nx / 3, ky = grid.ny / 4;  // region origin in the image
     const int n = std::min({48, grid.nx - kx, grid.ny - ky});
@@ -57,7 +63,8 @@ Result<double> referenceError(const Sinograms& sino, const ParallelGeometry& geo
     const std::vector<double> w = geom.angularWeights();
     const std::vector<float> weights(w.begin(), w.end());
     Volume ref;
-    TOMO_RETURN_IF_ERROR(reference->backProject(one, geom, roi, weights, ref, {threads, {}, nullptr}));
+    TOMO_RETURN_IF_ERROR(
+        reference->backProject(one, geom, roi, weights, ref, {threads, {}, nullptr}));
     double maxDiff = 0, maxRef = 0;
     for (int y = 0; y < n; ++y)
         for (int x = 0; x < n; ++x) {
@@ -74,7 +81,8 @@ Status benchBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 1, 1, 100));
     std::vector<Workload> workloads;
-    std::string spec = args.has("quick") ? "64x64x8" : args.getOr("workload", "1024x1024x16,2048x2048x16");
+    std::string spec =
+        args.has("quick") ? "64x64x8" : args.getOr("workload", "1024x1024x16,2048x2048x16");
     std::stringstream ss(spec);
     for (std::string item; std::getline(ss, item, ',');) {
         TOMO_ASSIGN_OR_RETURN(Workload w, parseWorkload(item));
@@ -94,7 +102,9 @@ Status benchBody(const ArgParser& args) {
         for (const auto& info : registry.list(backend))
             if (info.family != "reference") variants.push_back(info);
     }
-    if (variants.empty()) return unsupported("no back-projector variants for backend '" + backend + "' in this build");
+    if (variants.empty())
+        return unsupported("no back-projector variants for backend '" + backend +
+                           "' in this build");
     const std::string selectedLin = app::defaultVariant(registry, backend, Interpolation::Linear);
     const std::string selectedNn = app::defaultVariant(registry, backend, Interpolation::Nearest);
     const auto cpus = discoverCpu();
@@ -111,10 +121,11 @@ Status benchBody(const ArgParser& args) {
         TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(params));
         VolumeGeometry grid = VolumeGeometry::forDetector(geom, w.size);
         Sinograms sino;
-        TOMO_RETURN_IF_ERROR(Phantom::sheppLogan2d(0.5 * w.size).project(geom, sino, 1, {threads, interrupt.token(), nullptr}));
+        TOMO_RETURN_IF_ERROR(Phantom::sheppLogan2d(0.5 * w.size)
+                                 .project(geom, sino, 1, {threads, interrupt.token(), nullptr}));
         if (!json)
-            std::fprintf(stderr, "workload %d projections x %dx%d x %d slices on %s\n", w.projections, w.size, w.size,
-                         w.slices, device.c_str());
+            std::fprintf(stderr, "workload %d projections x %dx%d x %d slices on %s\n",
+                         w.projections, w.size, w.size, w.slices, device.c_str());
         for (const BackProjectorInfo& info : variants) {
             TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(info.id));
             FbpOptions options;
@@ -123,66 +134,83 @@ Status benchBody(const ArgParser& args) {
             Volume image;
             for (int r = 0; r < repeat; ++r) {
                 FbpTimings t;
-                TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geom, grid, *bp, options, image, {threads, interrupt.token(), nullptr}, &t));
+                TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geom, grid, *bp, options, image,
+                                                    {threads, interrupt.token(), nullptr}, &t));
                 runs.push_back(t);
             }
-            std::sort(runs.begin(), runs.end(), [](auto& a, auto& b) { return a.backProjection < b.backProjection; });
+            std::sort(runs.begin(), runs.end(),
+                      [](auto& a, auto& b) { return a.backProjection < b.backProjection; });
             const FbpTimings& median = runs[runs.size() / 2];
             row.filterSeconds = median.filtering;
             row.bpSeconds = median.backProjection;
             row.totalSeconds = median.total;
-            row.gups = double(w.projections) * w.size * w.size * w.slices / std::max(row.bpSeconds, 1e-12) * 1e-9;
-            TOMO_ASSIGN_OR_RETURN(row.maxRelError, referenceError(sino, geom, grid, info, registry, options, image, threads));
+            row.gups = double(w.projections) * w.size * w.size * w.slices /
+                       std::max(row.bpSeconds, 1e-12) * 1e-9;
+            TOMO_ASSIGN_OR_RETURN(row.maxRelError, referenceError(sino, geom, grid, info, registry,
+                                                                  options, image, threads));
             row.selected = info.id == selectedLin || info.id == selectedNn;
             if (!json)
-                std::fprintf(stderr, "  %-20s %8.3f GU/s  (back-projection %.3f s, filtering %.3f s)\n", info.id.c_str(),
-                             row.gups, row.bpSeconds, row.filterSeconds);
+                std::fprintf(stderr,
+                             "  %-20s %8.3f GU/s  (back-projection %.3f s, filtering %.3f s)\n",
+                             info.id.c_str(), row.gups, row.bpSeconds, row.filterSeconds);
             rows.push_back(row);
         }
     }
-    const double processSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - processStart).count();
+    const double processSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - processStart).count();
     if (json) {
         std::printf("[\n");
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const Row& r = rows[i];
-            std::printf("  {\"backend\": %s, \"device\": %s, \"variant\": %s, \"family\": %s, \"interp\": %s, "
-                        "\"slices\": %d, \"precision\": %s, \"exact\": %s, \"workload\": {\"projections\": %d, "
-                        "\"detectors\": %d, \"image\": %d, \"slices\": %d}, \"gups\": %s, \"seconds\": %s, "
-                        "\"filter_seconds\": %s, \"total_seconds\": %s, \"max_rel_error\": %s, \"selected\": %s}%s\n",
-                        jsonEscape(r.info.backend).c_str(), jsonEscape(device).c_str(), jsonEscape(r.info.id).c_str(),
-                        jsonEscape(r.info.family).c_str(), jsonEscape(interpolationName(r.info.interpolation)).c_str(),
-                        r.info.slicesPerPass, jsonEscape(r.info.precision).c_str(), r.info.exact ? "true" : "false",
-                        r.workload.projections, r.workload.size, r.workload.size, r.workload.slices,
-                        jsonNumber(r.gups).c_str(), jsonNumber(r.bpSeconds).c_str(), jsonNumber(r.filterSeconds).c_str(),
-                        jsonNumber(r.totalSeconds).c_str(), jsonNumber(r.maxRelError).c_str(),
-                        r.selected ? "true" : "false", i + 1 < rows.size() ? "," : "");
+            std::printf(
+                "  {\"backend\": %s, \"device\": %s, \"variant\": %s, \"family\": %s, \"interp\": "
+                "%s, "
+                "\"slices\": %d, \"precision\": %s, \"exact\": %s, \"workload\": {\"projections\": "
+                "%d, "
+                "\"detectors\": %d, \"image\": %d, \"slices\": %d}, \"gups\": %s, \"seconds\": %s, "
+                "\"filter_seconds\": %s, \"total_seconds\": %s, \"max_rel_error\": %s, "
+                "\"selected\": %s}%s\n",
+                jsonEscape(r.info.backend).c_str(), jsonEscape(device).c_str(),
+                jsonEscape(r.info.id).c_str(), jsonEscape(r.info.family).c_str(),
+                jsonEscape(interpolationName(r.info.interpolation)).c_str(), r.info.slicesPerPass,
+                jsonEscape(r.info.precision).c_str(), r.info.exact ? "true" : "false",
+                r.workload.projections, r.workload.size, r.workload.size, r.workload.slices,
+                jsonNumber(r.gups).c_str(), jsonNumber(r.bpSeconds).c_str(),
+                jsonNumber(r.filterSeconds).c_str(), jsonNumber(r.totalSeconds).c_str(),
+                jsonNumber(r.maxRelError).c_str(), r.selected ? "true" : "false",
+                i + 1 < rows.size() ? "," : "");
         }
         std::printf("]\n");
         return Status::ok();
     }
-    std::printf("%-20s %-22s %9s %10s %10s %10s %12s %s\n", "variant", "workload (PxNxN xS)", "GU/s", "bp [s]",
-                "filter [s]", "total [s]", "max rel err", "selected");
+    std::printf("%-20s %-22s %9s %10s %10s %10s %12s %s\n", "variant", "workload (PxNxN xS)",
+                "GU/s", "bp [s]", "filter [s]", "total [s]", "max rel err", "selected");
     for (const Row& r : rows) {
         char wl[64];
-        std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.workload.projections, r.workload.size, r.workload.size, r.workload.slices);
-        std::printf("%-20s %-22s %9.3f %10.3f %10.3f %10.3f %12.2e %s\n", r.info.id.c_str(), wl, r.gups, r.bpSeconds,
-                    r.filterSeconds, r.totalSeconds, r.maxRelError, r.selected ? "yes" : "");
+        std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.workload.projections, r.workload.size,
+                      r.workload.size, r.workload.slices);
+        std::printf("%-20s %-22s %9.3f %10.3f %10.3f %10.3f %12.2e %s\n", r.info.id.c_str(), wl,
+                    r.gups, r.bpSeconds, r.filterSeconds, r.totalSeconds, r.maxRelError,
+                    r.selected ? "yes" : "");
     }
-    std::printf("device: %s, threads: %d; whole process: %.2f s\n", device.c_str(), resolveThreads(threads), processSeconds);
+    std::printf("device: %s, threads: %d; whole process: %.2f s\n", device.c_str(),
+                resolveThreads(threads), processSeconds);
     return Status::ok();
 }
 
 }  // namespace
 
 int runBench(int argc, char** argv) {
-    ArgParser args("bench",
-                   "Times FBP with every back-projector variant of a backend on an analytic Shepp-Logan\n"
-                   "sinogram (no I/O): GU/s = projections x N^2 x slices / back-projection seconds (10^9\n"
-                   "pixel updates per second), with the filtering time, the whole FBP time and each\n"
-                   "variant's maximum relative error against the double-precision reference on a region.");
+    ArgParser args(
+        "bench",
+        "Times FBP with every back-projector variant of a backend on an analytic Shepp-Logan\n"
+        "sinogram (no I/O): GU/s = projections x N^2 x slices / back-projection seconds (10^9\n"
+        "pixel updates per second), with the filtering time, the whole FBP time and each\n"
+        "variant's maximum relative error against the double-precision reference on a region.");
     args.option("backend", "B", "cpu | cuda | opencl", "cpu");
     args.option("variants", "ID,ID", "only these variants");
-    args.option("workload", "PxN[xS],...", "projections x image size (= detectors) x slices", "1024x1024x16,2048x2048x16");
+    args.option("workload", "PxN[xS],...", "projections x image size (= detectors) x slices",
+                "1024x1024x16,2048x2048x16");
     args.flag("quick", "a tiny workload (64x64x8), for tests");
     args.option("repeat", "R", "runs per variant; the median is reported", "1");
     args.option("threads", "N", "CPU threads, 0 = all", "0");

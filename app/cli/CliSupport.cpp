@@ -15,16 +15,24 @@ namespace tomo::cli {
 
 int exitCodeFor(const Status& status) {
     switch (status.code()) {
-        case ErrorCode::Ok: return kExitOk;
-        case ErrorCode::InvalidArgument: return kExitUsage;
+        case ErrorCode::Ok:
+            return kExitOk;
+        case ErrorCode::InvalidArgument:
+            return kExitUsage;
         case ErrorCode::InvalidData:
-        case ErrorCode::NotFound: return kExitBadInput;
-        case ErrorCode::IoError: return kExitOutput;
-        case ErrorCode::OutOfMemory: return kExitOutOfMemory;
-        case ErrorCode::Cancelled: return kExitCancelled;
-        case ErrorCode::Unsupported: return kExitUnsupported;
+        case ErrorCode::NotFound:
+            return kExitBadInput;
+        case ErrorCode::IoError:
+            return kExitOutput;
+        case ErrorCode::OutOfMemory:
+            return kExitOutOfMemory;
+        case ErrorCode::Cancelled:
+            return kExitCancelled;
+        case ErrorCode::Unsupported:
+            return kExitUnsupported;
         case ErrorCode::DeviceError:
-        case ErrorCode::Internal: return kExitFailure;
+        case ErrorCode::Internal:
+            return kExitFailure;
     }
     return kExitFailure;
 }
@@ -46,9 +54,13 @@ int runCommand(ArgParser& args, int argc, char** argv, const std::function<Statu
 }
 
 ProgressBar::ProgressBar(bool quiet)
-    : m_quiet(quiet), m_tty(isatty(STDERR_FILENO) != 0), m_start(std::chrono::steady_clock::now()) {}
+    : m_quiet(quiet),
+      m_tty(isatty(STDERR_FILENO) != 0),
+      m_start(std::chrono::steady_clock::now()) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+    finish();
+}
 
 void ProgressBar::onProgress(double fraction, std::string_view stage) {
     if (m_quiet) return;
@@ -71,7 +83,8 @@ void ProgressBar::onProgress(double fraction, std::string_view stage) {
         int decile = static_cast<int>(fraction * 10);
         if (decile <= m_lastDecile || elapsed < 2.0) return;
         m_lastDecile = decile;
-        std::fprintf(stderr, "progress %3d%% %s (%.1fs)\n", decile * 10, std::string(stage).c_str(), elapsed);
+        std::fprintf(stderr, "progress %3d%% %s (%.1fs)\n", decile * 10, std::string(stage).c_str(),
+                     elapsed);
     }
     std::fflush(stderr);
 }
@@ -113,10 +126,18 @@ std::string jsonEscape(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     char buf[8];

@@ -39,14 +39,14 @@ int reportError(const std::string& command, const Status& status);
 /// A progress bar on stderr: redrawn in place on a terminal (at most 10 times a second), or a
 /// line per 10% when stderr is not a terminal. Silent when quiet.
 class ProgressBar final : public ProgressSink {
-public:
+  public:
     explicit ProgressBar(bool quiet);
     ~ProgressBar() override;
     void onProgress(double fraction, std::string_view stage) override;
     /// Ends the bar's line (call before printing results).
     void finish();
 
-private:
+  private:
     bool m_quiet;
     bool m_tty;
     std::mutex m_mutex;
@@ -59,14 +59,14 @@ private:
 /// blocked in every thread started afterwards and a watcher thread waits for them with
 /// sigtimedwait. No global state.
 class InterruptToStop {
-public:
+  public:
     InterruptToStop();
     ~InterruptToStop();
     InterruptToStop(const InterruptToStop&) = delete;
     InterruptToStop& operator=(const InterruptToStop&) = delete;
     std::stop_token token() const { return m_source.get_token(); }
 
-private:
+  private:
     std::stop_source m_source;
     std::jthread m_watcher;
 };

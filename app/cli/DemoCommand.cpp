@@ -31,7 +31,8 @@ Status demoBody(const ArgParser& args) {
     if (auto dir = args.get("write-data")) {
         ProgressBar bar(true);
         Progress progress(&bar);
-        TOMO_ASSIGN_OR_RETURN(app::Dataset data, app::makeDemoDataset(spec, {threads, interrupt.token(), &progress}));
+        TOMO_ASSIGN_OR_RETURN(app::Dataset data,
+                              app::makeDemoDataset(spec, {threads, interrupt.token(), &progress}));
         TOMO_RETURN_IF_ERROR(app::saveDataset(data, *dir));
         std::printf("wrote the demo dataset to %s\n", dir->c_str());
         return Status::ok();
@@ -53,7 +54,8 @@ Status demoBody(const ArgParser& args) {
             source = "bundled dataset " + dataDir.string();
             return app::loadDataset(dataDir);
         }
-        source = "generated " + std::to_string(spec.size) + "x" + std::to_string(spec.size) + " " + spec.phantom;
+        source = "generated " + std::to_string(spec.size) + "x" + std::to_string(spec.size) + " " +
+                 spec.phantom;
         return app::makeDemoDataset(spec, {threads, interrupt.token(), &loadScope});
     };
     TOMO_ASSIGN_OR_RETURN(app::Dataset data, loadOrMake());
@@ -66,7 +68,8 @@ Status demoBody(const ArgParser& args) {
                                                   {threads, interrupt.token(), &reconScope}));
     bar.finish();
 
-    TOMO_RETURN_IF_ERROR(writeVolume(out / (tiffSupported() ? "reconstruction.tif" : "reconstruction.raw"), outcome.image));
+    TOMO_RETURN_IF_ERROR(writeVolume(
+        out / (tiffSupported() ? "reconstruction.tif" : "reconstruction.raw"), outcome.image));
     // Previews share the truth's grey scale so that they can be compared by eye.
     double lo = 0, hi = 0;
     if (!data.truth.empty()) {
@@ -77,15 +80,19 @@ Status demoBody(const ArgParser& args) {
     TOMO_RETURN_IF_ERROR(writePngGray(out / "reconstruction.png", outcome.image.plane(0), lo, hi));
     TOMO_RETURN_IF_ERROR(writePngGray(out / "sinogram.png", data.sinograms.plane(0)));
 
-    const double updates = double(data.grid.nx) * data.grid.ny * data.grid.nz * data.geometry.angleCount();
+    const double updates =
+        double(data.grid.nx) * data.grid.ny * data.grid.nz * data.geometry.angleCount();
     std::printf("TomoStation demo (headless): %s\n", source.c_str());
-    std::printf("  FBP (%s filter) with %s: %.3f s (filtering %.3f s, back-projection %.3f s, %.2f GU/s)\n",
-                filterWindowName(options.filter.window), outcome.variant.c_str(), outcome.timings.total,
-                outcome.timings.filtering, outcome.timings.backProjection,
-                updates / std::max(outcome.timings.backProjection, 1e-9) * 1e-9);
+    std::printf(
+        "  FBP (%s filter) with %s: %.3f s (filtering %.3f s, back-projection %.3f s, %.2f GU/s)\n",
+        filterWindowName(options.filter.window), outcome.variant.c_str(), outcome.timings.total,
+        outcome.timings.filtering, outcome.timings.backProjection,
+        updates / std::max(outcome.timings.backProjection, 1e-9) * 1e-9);
     if (outcome.hasMetrics)
-        std::printf("  error against the phantom: RMSE %.5f  PSNR %.2f dB  SSIM %.4f  max error %.4f\n",
-                    outcome.metrics.rmse, outcome.metrics.psnr, outcome.metrics.ssim, outcome.metrics.maxAbsError);
+        std::printf(
+            "  error against the phantom: RMSE %.5f  PSNR %.2f dB  SSIM %.4f  max error %.4f\n",
+            outcome.metrics.rmse, outcome.metrics.psnr, outcome.metrics.ssim,
+            outcome.metrics.maxAbsError);
     std::printf("  wrote %s/{reconstruction.%s,reconstruction.png,sinogram.png%s}\n", out.c_str(),
                 tiffSupported() ? "tif" : "raw", data.truth.empty() ? "" : ",truth.png");
     return Status::ok();
@@ -94,14 +101,17 @@ Status demoBody(const ArgParser& args) {
 }  // namespace
 
 int runDemo(int argc, char** argv) {
-    ArgParser args("demo",
-                   "Reconstructs the bundled demo dataset (a modified Shepp-Logan phantom's analytic sinogram\n"
-                   "with Poisson noise) by FBP, writes the result and PNG previews, and prints the error\n"
-                   "against the phantom. This is what `tomostation` does when there is no display.");
+    ArgParser args(
+        "demo",
+        "Reconstructs the bundled demo dataset (a modified Shepp-Logan phantom's analytic "
+        "sinogram\n"
+        "with Poisson noise) by FBP, writes the result and PNG previews, and prints the error\n"
+        "against the phantom. This is what `tomostation` does when there is no display.");
     args.option("out", "DIR", "output folder", "out/demo");
-    args.option("data", "DIR",
-                "dataset folder with sinogram.tif, geometry.txt, truth.tif (default: the bundled one in "
-                "<bin>/../share/tomostation/demo)");
+    args.option(
+        "data", "DIR",
+        "dataset folder with sinogram.tif, geometry.txt, truth.tif (default: the bundled one in "
+        "<bin>/../share/tomostation/demo)");
     args.option("size", "N", "generate an NxN demo instead of loading the bundled one");
     args.flag("generate", "generate the demo data instead of loading the bundled copy");
     args.option("write-data", "DIR", "only generate the demo dataset into DIR (used by the build)");

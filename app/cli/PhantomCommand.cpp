@@ -40,7 +40,8 @@ Status phantomBody(const ArgParser& args) {
         TOMO_ASSIGN_OR_RETURN(params.centerOfRotation, args.getDouble("center", 0, -1e7, 1e7));
     }
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
-    TOMO_ASSIGN_OR_RETURN(Phantom phantom, Phantom::fromName(args.getOr("phantom", "shepp-logan"), 0.5 * size));
+    TOMO_ASSIGN_OR_RETURN(Phantom phantom,
+                          Phantom::fromName(args.getOr("phantom", "shepp-logan"), 0.5 * size));
 
     InterruptToStop interrupt;
     ProgressBar bar(args.has("quiet"));
@@ -51,7 +52,8 @@ Status phantomBody(const ArgParser& args) {
     TOMO_RETURN_IF_ERROR(phantom.project(geometry, sino, rays, ctx));
     std::size_t clamped = 0;
     if (noise > 0)
-        TOMO_RETURN_IF_ERROR(addPoissonNoise(sino, noise, static_cast<std::uint32_t>(seed), attenuation, &clamped));
+        TOMO_RETURN_IF_ERROR(
+            addPoissonNoise(sino, noise, static_cast<std::uint32_t>(seed), attenuation, &clamped));
     Volume truth;
     if (truthPath) {
         VolumeGeometry grid = VolumeGeometry::forDetector(geometry, size);
@@ -63,35 +65,44 @@ Status phantomBody(const ArgParser& args) {
     TOMO_RETURN_IF_ERROR(writeVolume(*output, sino));
     if (truthPath) TOMO_RETURN_IF_ERROR(writeVolume(*truthPath, truth));
 
-    std::printf("wrote %s: %d angles x %d detectors x %d slice(s), float32 [slice][angle][detector]\n",
-                output->c_str(), geometry.angleCount(), detectors, slices);
+    std::printf(
+        "wrote %s: %d angles x %d detectors x %d slice(s), float32 [slice][angle][detector]\n",
+        output->c_str(), geometry.angleCount(), detectors, slices);
     if (clamped) std::printf("noise: %zu rays had zero counts (clamped to 0.5 photons)\n", clamped);
-    if (truthPath) std::printf("wrote %s: %dx%d x %d slice(s) ground truth\n", truthPath->c_str(), size, size, slices);
-    std::printf("reconstruct with: tomo recon %s --shape %dx%d%s --angles %s --size %d -o rec.raw\n",
-                output->c_str(), geometry.angleCount(), detectors,
-                slices > 1 ? ("x" + std::to_string(slices)).c_str() : "", angleSpec.c_str(), size);
+    if (truthPath)
+        std::printf("wrote %s: %dx%d x %d slice(s) ground truth\n", truthPath->c_str(), size, size,
+                    slices);
+    std::printf(
+        "reconstruct with: tomo recon %s --shape %dx%d%s --angles %s --size %d -o rec.raw\n",
+        output->c_str(), geometry.angleCount(), detectors,
+        slices > 1 ? ("x" + std::to_string(slices)).c_str() : "", angleSpec.c_str(), size);
     return Status::ok();
 }
 
 }  // namespace
 
 int runPhantom(int argc, char** argv) {
-    ArgParser args("phantom",
-                   "Computes the exact parallel-beam line integrals of an analytic phantom (closed form per\n"
-                   "ellipse, averaged over several rays per detector bin) and its supersampled ground truth.\n"
-                   "Units: pixels of the NxN image (detector pitch = pixel size = 1).");
-    args.option("output", "SINO", "sinogram stack to write (.raw float32 [slice][angle][detector], or .tif)",
+    ArgParser args(
+        "phantom",
+        "Computes the exact parallel-beam line integrals of an analytic phantom (closed form per\n"
+        "ellipse, averaged over several rays per detector bin) and its supersampled ground truth.\n"
+        "Units: pixels of the NxN image (detector pitch = pixel size = 1).");
+    args.option("output", "SINO",
+                "sinogram stack to write (.raw float32 [slice][angle][detector], or .tif)",
                 std::nullopt, "o");
     args.option("truth", "FILE", "ground truth image to write (.raw [slice][y][x] or .tif)");
-    args.option("phantom", "NAME", "shepp-logan | shepp-logan-3d | ellipses[:COUNT[:SEED]] | disc", "shepp-logan");
+    args.option("phantom", "NAME", "shepp-logan | shepp-logan-3d | ellipses[:COUNT[:SEED]] | disc",
+                "shepp-logan");
     args.option("size", "N", "image size; the phantom spans the NxN grid", "256");
-    args.option("angles", "START:STOP:COUNT", "angles in degrees, STOP exclusive (default 0:180:ceil(N*pi/2))");
+    args.option("angles", "START:STOP:COUNT",
+                "angles in degrees, STOP exclusive (default 0:180:ceil(N*pi/2))");
     args.option("detectors", "D", "detector pixels (default: ceil(N*sqrt(2)) + 2, odd)");
     args.option("slices", "S", "detector rows / slices (3-D phantoms vary with z)", "1");
     args.option("rays", "R", "rays per detector bin", "4");
     args.option("center", "C", "rotation axis on the detector in pixels (default: (D-1)/2)");
     args.option("noise", "N0", "incident photons per ray for Poisson noise, 0 = none", "0");
-    args.option("attenuation-scale", "K", "attenuation per unit density and pixel for the noise model", "0.02");
+    args.option("attenuation-scale", "K",
+                "attenuation per unit density and pixel for the noise model", "0.02");
     args.option("seed", "S", "noise seed", "1");
     args.option("supersample", "K", "ground-truth samples per pixel axis", "4");
     args.option("threads", "N", "CPU threads, 0 = all", "0");

@@ -20,9 +20,11 @@ Result<Array3<float>> readStack(const std::string& path, const std::optional<std
     std::error_code ec;
     if (!fs::exists(path, ec)) return notFound(path + ": no such file");
     std::string ext = fs::path(path).extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ext == ".tif" || ext == ".tiff") {
-        if (!tiffSupported()) return unsupported(path + ": this build has no TIFF support (libtiff)");
+        if (!tiffSupported())
+            return unsupported(path + ": this build has no TIFF support (libtiff)");
         return readTiff(path);
     }
     if (ext == ".raw" || ext == ".bin" || ext == ".f32") {
@@ -51,11 +53,13 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
                            " is not available in this build: only fbp so far (the iterative "
                            "solvers land with the iterative-reconstruction work)");
     auto angleSpec = args.get("angles");
-    if (!angleSpec) return invalidArgument("--angles START:STOP:COUNT is required (degrees, STOP exclusive)");
+    if (!angleSpec)
+        return invalidArgument("--angles START:STOP:COUNT is required (degrees, STOP exclusive)");
     TOMO_ASSIGN_OR_RETURN(std::vector<double> angles, parseAngleSpec(*angleSpec));
     if (angles.size() != sino.dim(1))
         return invalidArgument("--angles gives " + std::to_string(angles.size()) +
-                               " angles but the input has " + std::to_string(sino.dim(1)) + " projections");
+                               " angles but the input has " + std::to_string(sino.dim(1)) +
+                               " projections");
     ParallelGeometry::Params params;
     params.angles = std::move(angles);
     params.detectorCount = static_cast<int>(sino.dim(2));
@@ -70,7 +74,8 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
     TOMO_ASSIGN_OR_RETURN(int size, args.getInt("size", static_cast<int>(sino.dim(2)), 1, 65536));
     grid.nx = grid.ny = size;
     grid.nz = static_cast<int>(sino.dim(0));
-    TOMO_ASSIGN_OR_RETURN(grid.voxelSize, args.getDouble("pixel-size", params.detectorPitch, 1e-9, 1e9));
+    TOMO_ASSIGN_OR_RETURN(grid.voxelSize,
+                          args.getDouble("pixel-size", params.detectorPitch, 1e-9, 1e9));
 
     FbpOptions fbp;
     TOMO_ASSIGN_OR_RETURN(fbp.filter.window, parseFilterWindow(args.getOr("filter", "ramp")));
@@ -83,18 +88,20 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
     if (backend != "auto" && std::find(backends.begin(), backends.end(), backend) == backends.end())
         return backend == "cpu" || backend == "cuda" || backend == "opencl"
                    ? unsupported("--backend " + backend + ": not compiled into this build")
-                   : invalidArgument("--backend must be auto, cpu, cuda or opencl (got '" + backend + "')");
+                   : invalidArgument("--backend must be auto, cpu, cuda or opencl (got '" +
+                                     backend + "')");
     std::string variant = args.getOr("variant", "");
     if (variant.empty()) {
         variant = app::defaultVariant(registry, backend, interp);
         if (variant.empty())
-            return unsupported("--backend " + backend + ": no back-projector variants for it in this build yet");
+            return unsupported("--backend " + backend +
+                               ": no back-projector variants for it in this build yet");
     } else if (registry.contains(variant)) {
         for (const auto& info : registry.list())
             if (info.id == variant && args.has("interp") && info.interpolation != interp)
                 return invalidArgument("--variant " + variant + " uses " +
-                                       interpolationName(info.interpolation) + " interpolation, not --interp " +
-                                       interpolationName(interp));
+                                       interpolationName(info.interpolation) +
+                                       " interpolation, not --interp " + interpolationName(interp));
     }
     return ReconSetup{std::move(geometry), grid, fbp, variant};
 }
@@ -102,10 +109,14 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
 }  // namespace
 
 int runRecon(int argc, char** argv) {
-    ArgParser args("recon", "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection.");
-    args.positional("INPUT", "sinogram stack: .raw (float32 little-endian, [slice][angle][detector], "
-                             "needs --shape) or .tif (one page per slice)");
-    args.option("output", "OUTPUT", "reconstruction: .raw (float32 [slice][y][x]) or .tif", std::nullopt, "o");
+    ArgParser args(
+        "recon",
+        "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection.");
+    args.positional("INPUT",
+                    "sinogram stack: .raw (float32 little-endian, [slice][angle][detector], "
+                    "needs --shape) or .tif (one page per slice)");
+    args.option("output", "OUTPUT", "reconstruction: .raw (float32 [slice][y][x]) or .tif",
+                std::nullopt, "o");
     args.option("shape", "ANGLESxDETECTORS[xSLICES]", "shape of a .raw input");
     args.option("angles", "START:STOP:COUNT", "projection angles in degrees, STOP exclusive");
     args.option("algo", "ALGO", "reconstruction algorithm", "fbp");
@@ -115,18 +126,23 @@ int runRecon(int argc, char** argv) {
     args.option("size", "N", "reconstruct an NxN image (default: detector count)");
     args.option("pixel-size", "S", "image pixel size (default: the detector pitch)");
     args.option("detector-pitch", "D", "detector pixel width", "1");
-    args.option("center", "C", "rotation axis on the detector in pixels from the centre of pixel 0 "
-                               "(default: (DETECTORS-1)/2)");
+    args.option("center", "C",
+                "rotation axis on the detector in pixels from the centre of pixel 0 "
+                "(default: (DETECTORS-1)/2)");
     args.option("backend", "B", "auto | cpu | cuda | opencl", "auto");
     args.option("variant", "ID", "back-projector variant (see tomo devices --explain)");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.option("chunk", "N", "slices per chunk, 0 = automatic", "0");
-    args.option("truth", "FILE", "reference image (same shape as the output): print RMSE/PSNR/SSIM");
+    args.option("truth", "FILE",
+                "reference image (same shape as the output): print RMSE/PSNR/SSIM");
     args.option("truth-shape", "HEIGHTxWIDTH[xSLICES]", "shape of a .raw --truth");
     args.option("png", "FILE", "also write slice 0 as an 8-bit PNG preview");
     args.flag("quiet", "no progress bar");
-    args.epilog("example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 --detectors 768\n"
-                "  tomo recon sino.raw --shape 720x768 --angles 0:180:720 --size 512 -o rec.raw --truth truth.raw --truth-shape 512x512");
+    args.epilog(
+        "example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 "
+        "--detectors 768\n"
+        "  tomo recon sino.raw --shape 720x768 --angles 0:180:720 --size 512 -o rec.raw --truth "
+        "truth.raw --truth-shape 512x512");
     if (Status s = args.parse(argc, argv); !s) return reportError("recon", s);
     if (args.helpRequested()) {
         std::cout << args.help();
@@ -153,10 +169,13 @@ int runRecon(int argc, char** argv) {
     if (auto truthPath = args.get("truth")) {
         auto t = readStack(*truthPath, args.get("truth-shape"), "--truth-shape");
         if (!t) return reportError("recon", t.status().withContext("--truth"));
-        if (t->dim(1) != static_cast<std::size_t>(setup->grid.ny) || t->dim(2) != static_cast<std::size_t>(setup->grid.nx))
-            return reportError("recon", invalidArgument("--truth is " + std::to_string(t->dim(1)) + "x" +
-                                                        std::to_string(t->dim(2)) + " but the reconstruction is " +
-                                                        std::to_string(setup->grid.ny) + "x" + std::to_string(setup->grid.nx)));
+        if (t->dim(1) != static_cast<std::size_t>(setup->grid.ny) ||
+            t->dim(2) != static_cast<std::size_t>(setup->grid.nx))
+            return reportError(
+                "recon", invalidArgument("--truth is " + std::to_string(t->dim(1)) + "x" +
+                                         std::to_string(t->dim(2)) + " but the reconstruction is " +
+                                         std::to_string(setup->grid.ny) + "x" +
+                                         std::to_string(setup->grid.nx)));
         truth = std::move(*t);
     }
 
@@ -166,19 +185,22 @@ int runRecon(int argc, char** argv) {
     ExecContext ctx{*threads, interrupt.token(), &progress};
     Volume image;
     FbpTimings timings;
-    Status s = reconstructFbp(*sino, setup->geometry, setup->grid, **backProjector, setup->fbp, image, ctx, &timings);
+    Status s = reconstructFbp(*sino, setup->geometry, setup->grid, **backProjector, setup->fbp,
+                              image, ctx, &timings);
     bar.finish();
     if (!s) return reportError("recon", s);
     if (Status w = writeVolume(*output, image); !w) return reportError("recon", w);
     if (auto png = args.get("png")) {
         if (Status w = writePngGray(*png, image.plane(0)); !w) return reportError("recon", w);
     }
-    const double updates = double(setup->grid.nx) * setup->grid.ny * setup->grid.nz * setup->geometry.angleCount();
-    std::printf("reconstructed %d slice(s) of %dx%d from %d angles with %s in %.3f s "
-                "(filtering %.3f s, back-projection %.3f s, %.2f GU/s) -> %s\n",
-                setup->grid.nz, setup->grid.nx, setup->grid.ny, setup->geometry.angleCount(),
-                setup->variant.c_str(), timings.total, timings.filtering, timings.backProjection,
-                updates / std::max(timings.backProjection, 1e-9) * 1e-9, output->c_str());
+    const double updates =
+        double(setup->grid.nx) * setup->grid.ny * setup->grid.nz * setup->geometry.angleCount();
+    std::printf(
+        "reconstructed %d slice(s) of %dx%d from %d angles with %s in %.3f s "
+        "(filtering %.3f s, back-projection %.3f s, %.2f GU/s) -> %s\n",
+        setup->grid.nz, setup->grid.nx, setup->grid.ny, setup->geometry.angleCount(),
+        setup->variant.c_str(), timings.total, timings.filtering, timings.backProjection,
+        updates / std::max(timings.backProjection, 1e-9) * 1e-9, output->c_str());
     if (!truth.empty()) {
         auto m = compareImages(image.plane(0), truth.plane(0));
         if (!m) return reportError("recon", m.status());

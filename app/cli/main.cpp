@@ -24,8 +24,10 @@ constexpr Command kCommands[] = {
 };
 
 void printUsage(std::ostream& os) {
-    os << "TomoStation " << TOMO_VERSION << " - CT reconstruction\n\nusage: tomo <command> [options]\n\ncommands:\n";
-    for (const Command& c : kCommands) os << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+    os << "TomoStation " << TOMO_VERSION
+       << " - CT reconstruction\n\nusage: tomo <command> [options]\n\ncommands:\n";
+    for (const Command& c : kCommands)
+        os << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
     os << "\n'tomo <command> --help' describes each command's options.\n";
 }
 

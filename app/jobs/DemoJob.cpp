@@ -36,8 +36,10 @@ Result<Dataset> makeDemoDataset(const DemoSpec& spec, const ExecContext& ctx) {
     Sinograms sino;
     TOMO_RETURN_IF_ERROR(phantom.project(geometry, sino, spec.raysPerBin, pctx));
     if (spec.incidentCount > 0)
-        TOMO_RETURN_IF_ERROR(addPoissonNoise(sino, spec.incidentCount, spec.seed, spec.attenuationScale));
-    Progress rasterScope = ctx.progress ? ctx.progress->child(0.8, 1.0, "ground truth") : Progress();
+        TOMO_RETURN_IF_ERROR(
+            addPoissonNoise(sino, spec.incidentCount, spec.seed, spec.attenuationScale));
+    Progress rasterScope =
+        ctx.progress ? ctx.progress->child(0.8, 1.0, "ground truth") : Progress();
     ExecContext rctx{ctx.threads, ctx.stop, ctx.progress ? &rasterScope : nullptr};
     Volume truth;
     TOMO_RETURN_IF_ERROR(phantom.rasterize(grid, truth, 4, rctx));
@@ -60,7 +62,8 @@ Status saveDataset(const Dataset& data, const fs::path& dir) {
     os << "grid = " << data.grid.nx << " " << data.grid.ny << " " << data.grid.nz << "\n";
     os << "voxel_size = " << data.grid.voxelSize << "\n";
     os << "angles =";
-    for (double a : g.angles()) os << " " << a * 180.0 / kPi;
+    for (double a : g.angles())
+        os << " " << a * 180.0 / kPi;
     os << "\n";
     const std::string text = os.str();
     return writeFileAtomic(dir / "geometry.txt", text.data(), text.size());
@@ -77,7 +80,8 @@ Result<std::map<std::string, std::string>> readKeyValues(const fs::path& file) {
         if (line.empty() || line[0] == '#') continue;
         auto eq = line.find('=');
         if (eq == std::string::npos)
-            return invalidData(file.string() + ":" + std::to_string(n) + ": expected 'key = value'");
+            return invalidData(file.string() + ":" + std::to_string(n) +
+                               ": expected 'key = value'");
         auto trim = [](std::string s) {
             s.erase(0, s.find_first_not_of(" \t"));
             s.erase(s.find_last_not_of(" \t\r") + 1);
@@ -93,11 +97,13 @@ Result<std::map<std::string, std::string>> readKeyValues(const fs::path& file) {
 Result<Dataset> loadDataset(const fs::path& dir) {
     const fs::path geomFile = dir / "geometry.txt";
     TOMO_ASSIGN_OR_RETURN(auto kv, readKeyValues(geomFile));
-    for (const char* key : {"detector_count", "detector_pitch", "center_of_rotation", "grid", "angles"})
+    for (const char* key :
+         {"detector_count", "detector_pitch", "center_of_rotation", "grid", "angles"})
         if (!kv.count(key)) return invalidData(geomFile.string() + ": missing '" + key + "'");
     ParallelGeometry::Params params;
     std::istringstream angles(kv["angles"]);
-    for (double a; angles >> a;) params.angles.push_back(a * kPi / 180.0);
+    for (double a; angles >> a;)
+        params.angles.push_back(a * kPi / 180.0);
     VolumeGeometry grid;
     try {
         params.detectorCount = std::stoi(kv["detector_count"]);
@@ -105,7 +111,8 @@ Result<Dataset> loadDataset(const fs::path& dir) {
         params.centerOfRotation = std::stod(kv["center_of_rotation"]);
         std::istringstream gs(kv["grid"]);
         gs >> grid.nx >> grid.ny >> grid.nz;
-        grid.voxelSize = kv.count("voxel_size") ? std::stod(kv["voxel_size"]) : params.detectorPitch;
+        grid.voxelSize =
+            kv.count("voxel_size") ? std::stod(kv["voxel_size"]) : params.detectorPitch;
     } catch (...) {
         return invalidData(geomFile.string() + ": a numeric field does not parse");
     }
@@ -113,10 +120,11 @@ Result<Dataset> loadDataset(const fs::path& dir) {
     TOMO_ASSIGN_OR_RETURN(Sinograms sino, readTiff(dir / "sinogram.tif"));
     params.rows = static_cast<int>(sino.dim(0));
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
-    if (sino.dim(1) != params.angles.size() || sino.dim(2) != static_cast<std::size_t>(params.detectorCount))
-        return invalidData((dir / "sinogram.tif").string() + ": pages of " + std::to_string(sino.dim(1)) +
-                           "x" + std::to_string(sino.dim(2)) + " do not match " +
-                           std::to_string(params.angles.size()) + " angles x " +
+    if (sino.dim(1) != params.angles.size() ||
+        sino.dim(2) != static_cast<std::size_t>(params.detectorCount))
+        return invalidData((dir / "sinogram.tif").string() + ": pages of " +
+                           std::to_string(sino.dim(1)) + "x" + std::to_string(sino.dim(2)) +
+                           " do not match " + std::to_string(params.angles.size()) + " angles x " +
                            std::to_string(params.detectorCount) + " detectors in geometry.txt");
     grid.nz = static_cast<int>(sino.dim(0));
     Volume truth;
@@ -137,7 +145,8 @@ Result<ReconOutcome> reconstructDataset(const Dataset& data, const FbpOptions& o
                                         options, outcome.image, ctx, &outcome.timings));
     if (!data.truth.empty() && data.truth.dim(1) == outcome.image.dim(1) &&
         data.truth.dim(2) == outcome.image.dim(2)) {
-        TOMO_ASSIGN_OR_RETURN(outcome.metrics, compareImages(outcome.image.plane(0), data.truth.plane(0)));
+        TOMO_ASSIGN_OR_RETURN(outcome.metrics,
+                              compareImages(outcome.image.plane(0), data.truth.plane(0)));
         outcome.hasMetrics = true;
     }
     return outcome;

@@ -25,7 +25,7 @@ struct DemoSpec {
     int angles = 360;
     int detectors = 367;
     int raysPerBin = 4;
-    double incidentCount = 2e5;  ///< 0 = noiseless
+    double incidentCount = 2e5;      ///< 0 = noiseless
     double attenuationScale = 0.02;  ///< line integral units per pixel -> photons attenuation
     std::string phantom = "shepp-logan";
     std::uint32_t seed = 1;

@@ -14,7 +14,7 @@ namespace tomo::app {
 /// Forwards a job's progress to the runner's thread, at most once per interval (plus the final
 /// 1.0). Called from any worker thread; the lock keeps fractions in order.
 class JobRunner::Sink final : public ProgressSink {
-public:
+  public:
     Sink(JobRunner* runner, std::uint64_t generation, std::chrono::milliseconds interval)
         : m_runner(runner), m_generation(generation), m_interval(interval) {}
 
@@ -39,7 +39,7 @@ public:
             Qt::QueuedConnection);
     }
 
-private:
+  private:
     JobRunner* m_runner;
     std::uint64_t m_generation;
     std::chrono::milliseconds m_interval;
@@ -70,7 +70,10 @@ bool JobRunner::start(Job job, QString name) {
     m_worker = std::jthread([this, generation, threads, interval, job = std::move(job),
                              name = std::move(name)](std::stop_token stop) {
         QMetaObject::invokeMethod(
-            this, [this, generation] { if (m_generation == generation) emit started(); },
+            this,
+            [this, generation] {
+                if (m_generation == generation) emit started();
+            },
             Qt::QueuedConnection);
         Sink sink(this, generation, interval);
         Progress root(&sink);

@@ -45,12 +45,12 @@ namespace tomo::app {
 /// shareable value. Capture it in the job by `std::shared_ptr<JobOutput<T>>`.
 template <class T>
 class JobOutput {
-public:
+  public:
     void set(T value) { m_value = std::make_shared<const T>(std::move(value)); }
     /// The value (null when the job failed before setting it); empties the slot.
     std::shared_ptr<const T> take() { return std::exchange(m_value, nullptr); }
 
-private:
+  private:
     std::shared_ptr<const T> m_value;
 };
 
@@ -58,7 +58,7 @@ private:
 class JobRunner : public QObject {
     Q_OBJECT
 
-public:
+  public:
     using Job = std::function<Status(const ExecContext&)>;
 
     explicit JobRunner(QObject* parent = nullptr);
@@ -84,12 +84,12 @@ public:
     void setProgressInterval(std::chrono::milliseconds interval) { m_interval = interval; }
     std::chrono::milliseconds progressInterval() const { return m_interval; }
 
-public slots:
+  public slots:
     /// Asks the running job to stop (no-op when idle). finished(false, "<name> cancelled")
     /// follows once the job has returned.
     void cancel();
 
-signals:
+  signals:
     /// The job has started on the worker thread.
     void started();
     /// Overall progress in [0, 1], non-decreasing, with the innermost stage's label.
@@ -98,7 +98,7 @@ signals:
     /// and otherwise the error, naming its cause (Status::toString()).
     void finished(bool ok, const QString& message);
 
-private:
+  private:
     class Sink;
     void finish(std::uint64_t generation, const Status& status, const QString& name);
 

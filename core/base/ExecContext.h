@@ -10,9 +10,10 @@ namespace tomo {
 
 /// Passed by const reference down through stages; cheap to copy (the progress scope is borrowed).
 struct ExecContext {
-    int threads = 0;           ///< worker threads; 0 = all hardware threads
-    std::stop_token stop;      ///< checked at least every ~50 ms of work; triggers Cancelled
-    Progress* progress = nullptr;  ///< optional scope this stage advances (setTotal is the callee's)
+    int threads = 0;       ///< worker threads; 0 = all hardware threads
+    std::stop_token stop;  ///< checked at least every ~50 ms of work; triggers Cancelled
+    Progress* progress =
+        nullptr;  ///< optional scope this stage advances (setTotal is the callee's)
 };
 
 }  // namespace tomo

@@ -22,7 +22,9 @@ namespace tomo {
 int hardwareThreads();
 
 /// Resolves a user thread count: 0 or negative means all hardware threads.
-inline int resolveThreads(int threads) { return threads > 0 ? threads : hardwareThreads(); }
+inline int resolveThreads(int threads) {
+    return threads > 0 ? threads : hardwareThreads();
+}
 
 template <class F>
 Status parallelFor(std::size_t count, int threads, const std::stop_token& token, F&& fn) {
@@ -42,7 +44,8 @@ Status parallelFor(std::size_t count, int threads, const std::stop_token& token,
     } else {
         std::vector<std::jthread> pool;
         pool.reserve(static_cast<std::size_t>(workers - 1));
-        for (int w = 1; w < workers; ++w) pool.emplace_back(body, w);
+        for (int w = 1; w < workers; ++w)
+            pool.emplace_back(body, w);
         body(0);
     }  // jthreads join here
     return token.stop_requested() ? cancelled() : Status::ok();

@@ -34,12 +34,14 @@ Progress Progress::child(double from, double to, std::string stage) const {
                     stage.empty() ? m_stage : std::move(stage));
 }
 
-void Progress::setTotal(std::uint64_t units) { m_total = std::max<std::uint64_t>(units, 1); }
+void Progress::setTotal(std::uint64_t units) {
+    m_total = std::max<std::uint64_t>(units, 1);
+}
 
 double Progress::fraction() const {
     if (!m_done) return 1.0;
-    double f = static_cast<double>(m_done->load(std::memory_order_relaxed)) /
-               static_cast<double>(m_total);
+    double f =
+        static_cast<double>(m_done->load(std::memory_order_relaxed)) / static_cast<double>(m_total);
     return std::min(f, 1.0);
 }
 

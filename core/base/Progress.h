@@ -25,7 +25,7 @@ namespace tomo {
 
 /// Receives progress updates; must be thread-safe (called from worker threads).
 class ProgressSink {
-public:
+  public:
     virtual ~ProgressSink() = default;
     /// @param fraction overall progress of the job in [0, 1], non-decreasing between calls
     /// @param stage label of the innermost scope that advanced ("filtering", "back-projection")
@@ -34,7 +34,7 @@ public:
 
 /// A scope of a job's progress tree, mapping its own units onto a sub-range of the job.
 class Progress {
-public:
+  public:
     /// A root scope covering the whole job. A null sink makes every call a cheap no-op.
     explicit Progress(ProgressSink* sink = nullptr);
     Progress(Progress&&) noexcept;
@@ -56,7 +56,7 @@ public:
     /// Fraction of this scope done, in [0, 1].
     double fraction() const;
 
-private:
+  private:
     struct Root;
     Progress(std::shared_ptr<Root> root, double lo, double hi, std::string stage);
     void report() const;
@@ -78,9 +78,9 @@ inline Status checkStop(const std::stop_token& token) {
 /// the final 1.0. The function is called under a lock, from whichever thread advanced.
 template <class F>
 class CallbackProgressSink final : public ProgressSink {
-public:
-    explicit CallbackProgressSink(F fn,
-                                  std::chrono::milliseconds interval = std::chrono::milliseconds(50))
+  public:
+    explicit CallbackProgressSink(
+        F fn, std::chrono::milliseconds interval = std::chrono::milliseconds(50))
         : m_fn(std::move(fn)), m_interval(interval) {}
     void onProgress(double fraction, std::string_view stage) override {
         std::lock_guard lock(m_mutex);
@@ -90,7 +90,7 @@ public:
         m_fn(fraction, stage);
     }
 
-private:
+  private:
     F m_fn;
     std::chrono::milliseconds m_interval;
     std::mutex m_mutex;

@@ -32,7 +32,7 @@ const char* errorCodeName(ErrorCode code);
 /// Messages name the cause ("sinogram.raw: size 4000 bytes does not match --shape 10x100 (4000x1
 /// float32 expected)") so that they can be shown to the user as they are.
 class [[nodiscard]] Status {
-public:
+  public:
     Status() = default;
     Status(ErrorCode code, std::string message) : m_code(code), m_message(std::move(message)) {}
 
@@ -47,26 +47,44 @@ public:
     /// "invalid-argument: message" (or "ok").
     std::string toString() const;
 
-private:
+  private:
     ErrorCode m_code = ErrorCode::Ok;
     std::string m_message;
 };
 
-inline Status invalidArgument(std::string m) { return {ErrorCode::InvalidArgument, std::move(m)}; }
-inline Status invalidData(std::string m) { return {ErrorCode::InvalidData, std::move(m)}; }
-inline Status notFound(std::string m) { return {ErrorCode::NotFound, std::move(m)}; }
-inline Status ioError(std::string m) { return {ErrorCode::IoError, std::move(m)}; }
-inline Status outOfMemory(std::string m) { return {ErrorCode::OutOfMemory, std::move(m)}; }
-inline Status cancelled(std::string m = "cancelled") { return {ErrorCode::Cancelled, std::move(m)}; }
-inline Status unsupported(std::string m) { return {ErrorCode::Unsupported, std::move(m)}; }
-inline Status deviceError(std::string m) { return {ErrorCode::DeviceError, std::move(m)}; }
-inline Status internalError(std::string m) { return {ErrorCode::Internal, std::move(m)}; }
+inline Status invalidArgument(std::string m) {
+    return {ErrorCode::InvalidArgument, std::move(m)};
+}
+inline Status invalidData(std::string m) {
+    return {ErrorCode::InvalidData, std::move(m)};
+}
+inline Status notFound(std::string m) {
+    return {ErrorCode::NotFound, std::move(m)};
+}
+inline Status ioError(std::string m) {
+    return {ErrorCode::IoError, std::move(m)};
+}
+inline Status outOfMemory(std::string m) {
+    return {ErrorCode::OutOfMemory, std::move(m)};
+}
+inline Status cancelled(std::string m = "cancelled") {
+    return {ErrorCode::Cancelled, std::move(m)};
+}
+inline Status unsupported(std::string m) {
+    return {ErrorCode::Unsupported, std::move(m)};
+}
+inline Status deviceError(std::string m) {
+    return {ErrorCode::DeviceError, std::move(m)};
+}
+inline Status internalError(std::string m) {
+    return {ErrorCode::Internal, std::move(m)};
+}
 
 /// @brief A value of type T or a failing Status. Construct from either; never from an OK status.
 template <class T>
 class [[nodiscard]] Result {
-public:
-    Result(T value) : m_data(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  public:
+    Result(T value) : m_data(std::move(value)) {}        // NOLINT(google-explicit-constructor)
     Result(Status status) : m_data(std::move(status)) {  // NOLINT(google-explicit-constructor)
         assert(!std::get<Status>(m_data).isOk() && "Result built from an OK status");
     }
@@ -85,16 +103,16 @@ public:
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
 
-private:
+  private:
     std::variant<T, Status> m_data;
 };
 
 }  // namespace tomo
 
 /// Returns early from the enclosing function when @p expr (a Status) fails.
-#define TOMO_RETURN_IF_ERROR(expr)                 \
-    do {                                           \
-        ::tomo::Status tomoStatus_ = (expr);       \
+#define TOMO_RETURN_IF_ERROR(expr)                   \
+    do {                                             \
+        ::tomo::Status tomoStatus_ = (expr);         \
         if (!tomoStatus_.isOk()) return tomoStatus_; \
     } while (false)
 
@@ -102,8 +120,8 @@ private:
 #define TOMO_CONCAT_(a, b) TOMO_CONCAT_INNER_(a, b)
 
 /// `TOMO_ASSIGN_OR_RETURN(auto x, makeX());` declares x from a Result or returns its Status.
-#define TOMO_ASSIGN_OR_RETURN(decl, expr)                                   \
-    auto TOMO_CONCAT_(tomoResult_, __LINE__) = (expr);                     \
-    if (!TOMO_CONCAT_(tomoResult_, __LINE__).isOk())                       \
-        return TOMO_CONCAT_(tomoResult_, __LINE__).status();               \
+#define TOMO_ASSIGN_OR_RETURN(decl, expr)                    \
+    auto TOMO_CONCAT_(tomoResult_, __LINE__) = (expr);       \
+    if (!TOMO_CONCAT_(tomoResult_, __LINE__).isOk())         \
+        return TOMO_CONCAT_(tomoResult_, __LINE__).status(); \
     decl = std::move(TOMO_CONCAT_(tomoResult_, __LINE__)).value()

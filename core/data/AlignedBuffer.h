@@ -25,7 +25,7 @@ template <class T>
 class AlignedBuffer {
     static_assert(std::is_trivially_copyable_v<T>);
 
-public:
+  public:
     AlignedBuffer() = default;
     /// Allocates @p count zeroed elements; check `size()` or use `tryAllocate` for large sizes.
     explicit AlignedBuffer(std::size_t count) { allocate(count); }
@@ -59,7 +59,7 @@ public:
     T& operator[](std::size_t i) { return m_data.get()[i]; }
     const T& operator[](std::size_t i) const { return m_data.get()[i]; }
 
-private:
+  private:
     void allocate(std::size_t count) {
         if (!tryAllocate(count)) throw std::bad_alloc();
     }

@@ -23,7 +23,7 @@ namespace tomo {
 /// Non-owning 2-D view: `rows` rows of `cols` elements, `pitch` elements apart.
 template <class T>
 class View2 {
-public:
+  public:
     View2() = default;
     View2(T* data, std::size_t rows, std::size_t cols, std::size_t pitch)
         : m_data(data), m_rows(rows), m_cols(cols), m_pitch(pitch) {
@@ -50,7 +50,7 @@ public:
         return {m_data + first * m_pitch, count, m_cols, m_pitch};
     }
 
-private:
+  private:
     T* m_data = nullptr;
     std::size_t m_rows = 0;
     std::size_t m_cols = 0;
@@ -60,7 +60,7 @@ private:
 /// Owning 3-D array, n2 fastest, 64-byte aligned rows, zero-initialised.
 template <class T>
 class Array3 {
-public:
+  public:
     Array3() = default;
     /// Throws std::bad_alloc when memory is exhausted; prefer `create` for user-sized data.
     Array3(std::size_t n0, std::size_t n1, std::size_t n2)
@@ -124,10 +124,11 @@ public:
 
     void fill(T value) {
         for (std::size_t r = 0; r < m_dims[0] * m_dims[1]; ++r)
-            for (T& v : rows().row(r)) v = value;
+            for (T& v : rows().row(r))
+                v = value;
     }
 
-private:
+  private:
     std::array<std::size_t, 3> m_dims{0, 0, 0};
     std::size_t m_pitch = 0;
     AlignedBuffer<T> m_buffer;
@@ -142,7 +143,8 @@ using Volume = Array3<float>;
 template <class T, class Out>
 void copyDense(View2<const T> src, Out* dst) {
     for (std::size_t r = 0; r < src.rows(); ++r)
-        for (std::size_t c = 0; c < src.cols(); ++c) dst[r * src.cols() + c] = src(r, c);
+        for (std::size_t c = 0; c < src.cols(); ++c)
+            dst[r * src.cols() + c] = src(r, c);
 }
 
 }  // namespace tomo

@@ -24,7 +24,8 @@ bool parseDouble(const std::string& s, double& out) {
 Result<std::vector<double>> parseAngleSpec(const std::string& spec) {
     std::vector<std::string> parts;
     std::stringstream ss(spec);
-    for (std::string item; std::getline(ss, item, ':');) parts.push_back(item);
+    for (std::string item; std::getline(ss, item, ':');)
+        parts.push_back(item);
     if (parts.size() != 3)
         return invalidArgument("angle spec '" + spec + "' is not START:STOP:COUNT (degrees)");
     double start = 0, stop = 0, countD = 0;
@@ -39,7 +40,8 @@ Result<std::vector<double>> parseAngleSpec(const std::string& spec) {
 
 std::vector<double> uniformAngles(double startRad, double stopRad, int count) {
     std::vector<double> a(static_cast<std::size_t>(std::max(count, 0)));
-    for (int i = 0; i < count; ++i) a[static_cast<std::size_t>(i)] = startRad + (stopRad - startRad) * i / count;
+    for (int i = 0; i < count; ++i)
+        a[static_cast<std::size_t>(i)] = startRad + (stopRad - startRad) * i / count;
     return a;
 }
 
@@ -71,8 +73,9 @@ std::vector<double> ParallelGeometry::angularWeights() const {
     if (n == 1) return w;
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return m_params.angles[a] < m_params.angles[b]; });
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return m_params.angles[a] < m_params.angles[b];
+    });
     auto at = [&](std::size_t k) { return m_params.angles[order[k]]; };
     double coverage = 0;
     for (std::size_t k = 0; k < n; ++k) {
@@ -82,7 +85,8 @@ std::vector<double> ParallelGeometry::angularWeights() const {
         coverage += w[order[k]];
     }
     if (coverage > kPi * (1.0 + 1e-9))
-        for (double& v : w) v *= kPi / coverage;
+        for (double& v : w)
+            v *= kPi / coverage;
     return w;
 }
 

@@ -30,7 +30,7 @@ std::vector<double> uniformAngles(double startRad, double stopRad, int count);
 
 /// @brief Parallel-beam geometry in canonical form: per projection an angle and an axis position.
 class ParallelGeometry {
-public:
+  public:
     struct Params {
         std::vector<double> angles;  ///< radians, any order, any number >= 1
         int detectorCount = 0;       ///< pixels per detector row
@@ -57,7 +57,8 @@ public:
     double center(int p) const {
         return m_params.centerCorrection.empty()
                    ? m_params.centerOfRotation
-                   : m_params.centerOfRotation + m_params.centerCorrection[static_cast<std::size_t>(p)];
+                   : m_params.centerOfRotation +
+                         m_params.centerCorrection[static_cast<std::size_t>(p)];
     }
     /// Fractional detector index hit by the ray through world point (x, y) at projection p.
     double detectorIndex(int p, double x, double y) const {
@@ -75,7 +76,7 @@ public:
     /// A copy with a different mean centre of rotation (pixels).
     ParallelGeometry withCenter(double centerOfRotation) const;
 
-private:
+  private:
     explicit ParallelGeometry(Params p) : m_params(std::move(p)) {}
     Params m_params;
 };

@@ -52,7 +52,7 @@ struct Ellipsoid {
 
 /// @brief A sum of ellipses (2-D) or ellipsoids (3-D).
 class Phantom {
-public:
+  public:
     /// Modified Shepp-Logan head (Toft), 10 ellipses; extent [-1, 1]^2 scaled by @p scale. The
     /// table is the one of MATLAB's phantom('Modified Shepp-Logan') and scikit-image, in the
     /// y-up frame: the ellipse at (0, 0.35) is in the upper half (small row indices of an image)
@@ -104,7 +104,7 @@ public:
     Status rasterize(const VolumeGeometry& vol, Volume& out, int supersample = 4,
                      const ExecContext& ctx = {}) const;
 
-private:
+  private:
     Phantom(std::vector<Ellipsoid> shapes, bool is2d, double scale)
         : m_shapes(std::move(shapes)), m_is2d(is2d), m_scale(scale) {}
     std::vector<Ellipsoid> m_shapes;

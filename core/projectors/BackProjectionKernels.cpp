@@ -32,12 +32,14 @@ void tileGeneric(const TileTask& t) {
                             const float f = u - fl;
                             fl = std::min(std::max(fl, -2.f), t.maxIndex);
                             const float* e = row + (static_cast<int>(fl) + kPadLeft) * kBinFloats;
-                            for (int s = 0; s < S; ++s) a[s] += e[s] + f * e[S + s];
+                            for (int s = 0; s < S; ++s)
+                                a[s] += e[s] + f * e[S + s];
                         } else {
                             float fl = std::floor(u + 0.5f);
                             fl = std::min(std::max(fl, -2.f), t.maxIndex);
                             const float* e = row + (static_cast<int>(fl) + kPadLeft) * kBinFloats;
-                            for (int s = 0; s < S; ++s) a[s] += e[s];
+                            for (int s = 0; s < S; ++s)
+                                a[s] += e[s];
                         }
                     }
                 }
@@ -66,13 +68,17 @@ std::vector<ProjectionConstants> projectionConstants(const ParallelGeometry& geo
 void buildPaddedRow(const float* src, int n, float w, float* v, float* d) {
     const int bins = paddedBins(n);
     v[0] = v[1] = 0.f;
-    for (int k = 0; k < n; ++k) v[k + kPadLeft] = w * src[k];
+    for (int k = 0; k < n; ++k)
+        v[k + kPadLeft] = w * src[k];
     v[bins - 1] = 0.f;
-    for (int b = 0; b + 1 < bins; ++b) d[b] = v[b + 1] - v[b];
+    for (int b = 0; b + 1 < bins; ++b)
+        d[b] = v[b + 1] - v[b];
     d[bins - 1] = 0.f;
 }
 
-int simdGroup(CpuIsa isa) { return isa == CpuIsa::Avx512 ? 16 : 8; }
+int simdGroup(CpuIsa isa) {
+    return isa == CpuIsa::Avx512 ? 16 : 8;
+}
 
 void backProjectTile(CpuIsa isa, bool linear, const TileTask& task) {
     switch (isa) {

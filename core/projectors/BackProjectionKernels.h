@@ -31,7 +31,9 @@ namespace tomo::detail {
 /// Zero bins left of detector pixel 0 in a padded row.
 inline constexpr int kPadLeft = 2;
 /// Bins of a padded row for @p detectors pixels (2 zero bins left, 1 right).
-inline constexpr int paddedBins(int detectors) { return detectors + kPadLeft + 1; }
+inline constexpr int paddedBins(int detectors) {
+    return detectors + kPadLeft + 1;
+}
 
 /// Per-projection float constants of the fractional detector index u(ix, iy) (see file docs).
 struct ProjectionConstants {
@@ -58,17 +60,17 @@ int simdGroup(CpuIsa isa);
 /// `binFloats` floats: linear = S values then S differences (2S), nearest = S values (S).
 /// The accumulator holds [height][tileStride][S] floats and is added to (not overwritten).
 struct TileTask {
-    const float* compound = nullptr;   ///< first projection of the chunk
-    std::size_t angleStride = 0;       ///< floats from one projection to the next
+    const float* compound = nullptr;                 ///< first projection of the chunk
+    std::size_t angleStride = 0;                     ///< floats from one projection to the next
     const ProjectionConstants* constants = nullptr;  ///< one per projection of the chunk
-    int angles = 0;                    ///< projections in the chunk
-    int angleBlock = 16;               ///< projections accumulated in registers per pass
-    float maxIndex = 0.f;              ///< n (float): upper clamp of the bin index
-    int x0 = 0, y0 = 0;                ///< global index of the tile's first pixel
-    int width = 0;                     ///< pixels per row to compute (multiple of simdGroup)
-    int height = 0;                    ///< rows to compute
-    int tileStride = 0;                ///< pixels per accumulator row (>= width)
-    float* acc = nullptr;              ///< [height][tileStride][S], 32/64-byte aligned
+    int angles = 0;                                  ///< projections in the chunk
+    int angleBlock = 16;   ///< projections accumulated in registers per pass
+    float maxIndex = 0.f;  ///< n (float): upper clamp of the bin index
+    int x0 = 0, y0 = 0;    ///< global index of the tile's first pixel
+    int width = 0;         ///< pixels per row to compute (multiple of simdGroup)
+    int height = 0;        ///< rows to compute
+    int tileStride = 0;    ///< pixels per accumulator row (>= width)
+    float* acc = nullptr;  ///< [height][tileStride][S], 32/64-byte aligned
 };
 
 /// Runs the tiled kernel of @p isa (which must be supported: cpuIsaSupported) for one task.

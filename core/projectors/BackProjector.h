@@ -44,14 +44,14 @@ const char* interpolationName(Interpolation i);
 
 /// Metadata of a back-projector variant.
 struct BackProjectorInfo {
-    std::string id;           ///< stable id, e.g. "cpu.simd.lin"
-    std::string backend;      ///< "cpu", "cuda", "opencl"
-    std::string family;       ///< "cpu", "texture", "alu", "hybrid", "oversampling", "reference"
+    std::string id;       ///< stable id, e.g. "cpu.simd.lin"
+    std::string backend;  ///< "cpu", "cuda", "opencl"
+    std::string family;   ///< "cpu", "texture", "alu", "hybrid", "oversampling", "reference"
     Interpolation interpolation = Interpolation::Linear;
-    int slicesPerPass = 1;    ///< slices processed together
+    int slicesPerPass = 1;              ///< slices processed together
     std::string precision = "float32";  ///< storage precision of the sinogram ("float32", "half")
-    bool exact = true;        ///< false for approximate variants (half, oversampling)
-    std::string description;  ///< one line for `tomo devices --explain`
+    bool exact = true;                  ///< false for approximate variants (half, oversampling)
+    std::string description;            ///< one line for `tomo devices --explain`
     std::map<std::string, std::string> parameters;  ///< tunables (tile, pixels/thread, ...)
 };
 
@@ -60,7 +60,7 @@ struct BackProjectorInfo {
 /// ctx.progress (they call setTotal themselves). Exact variants give results that do not depend
 /// on ctx.threads (bit-identical).
 class BackProjector {
-public:
+  public:
     virtual ~BackProjector() = default;
     virtual const BackProjectorInfo& info() const = 0;
 
@@ -85,7 +85,7 @@ Status prepareBackProjection(const Sinograms& sino, const ParallelGeometry& geom
 /// @brief Run-time registry of back-projector variants, keyed by id. Built by the application
 /// (see app/Backends.h); no global instance.
 class BackProjectorRegistry {
-public:
+  public:
     using Factory = std::function<std::unique_ptr<BackProjector>()>;
 
     /// Adds a variant; a duplicate id replaces the earlier one.
@@ -98,7 +98,7 @@ public:
     /// Instantiates a variant; NotFound lists the known ids.
     Result<std::unique_ptr<BackProjector>> make(const std::string& id) const;
 
-private:
+  private:
     struct Entry {
         BackProjectorInfo info;
         Factory factory;

@@ -23,12 +23,11 @@ Status prepareBackProjection(const Sinograms& sino, const ParallelGeometry& geom
     if (sino.dim(0) != static_cast<std::size_t>(vol.nz) ||
         sino.dim(1) != static_cast<std::size_t>(geom.angleCount()) ||
         sino.dim(2) != static_cast<std::size_t>(geom.detectorCount()))
-        return invalidArgument("back-projection: sinogram stack " + std::to_string(sino.dim(0)) +
-                               "x" + std::to_string(sino.dim(1)) + "x" +
-                               std::to_string(sino.dim(2)) + " does not match " +
-                               std::to_string(vol.nz) + " slices x " +
-                               std::to_string(geom.angleCount()) + " angles x " +
-                               std::to_string(geom.detectorCount()) + " detectors");
+        return invalidArgument(
+            "back-projection: sinogram stack " + std::to_string(sino.dim(0)) + "x" +
+            std::to_string(sino.dim(1)) + "x" + std::to_string(sino.dim(2)) + " does not match " +
+            std::to_string(vol.nz) + " slices x " + std::to_string(geom.angleCount()) +
+            " angles x " + std::to_string(geom.detectorCount()) + " detectors");
     if (weights.size() != static_cast<std::size_t>(geom.angleCount()))
         return invalidArgument("back-projection: " + std::to_string(weights.size()) +
                                " weights for " + std::to_string(geom.angleCount()) + " angles");
@@ -56,7 +55,8 @@ void BackProjectorRegistry::add(BackProjectorInfo info, Factory factory) {
 
 std::vector<BackProjectorInfo> BackProjectorRegistry::list() const {
     std::vector<BackProjectorInfo> out;
-    for (const Entry& e : m_entries) out.push_back(e.info);
+    for (const Entry& e : m_entries)
+        out.push_back(e.info);
     return out;
 }
 
@@ -76,7 +76,8 @@ Result<std::unique_ptr<BackProjector>> BackProjectorRegistry::make(const std::st
     for (const Entry& e : m_entries)
         if (e.info.id == id) return e.factory();
     std::string known;
-    for (const Entry& e : m_entries) known += (known.empty() ? "" : ", ") + e.info.id;
+    for (const Entry& e : m_entries)
+        known += (known.empty() ? "" : ", ") + e.info.id;
     return notFound("unknown back-projector variant '" + id + "' (known: " + known + ")");
 }
 

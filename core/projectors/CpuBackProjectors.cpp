@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/projectors/BackProjectionKernels.h"
+#include "core/projectors/SingleSliceKernels.h"
 
 namespace tomo {
 
@@ -37,7 +38,9 @@ const char* cpuIsaName(CpuIsa isa) {
     return "unknown";
 }
 
-int cpuIsaSlices(CpuIsa isa) { return isa == CpuIsa::Avx512 ? 16 : 8; }
+int cpuIsaSlices(CpuIsa isa) {
+    return isa == CpuIsa::Avx512 ? 16 : 8;
+}
 
 Status CpuSimdOptions::validate() const {
     if (tileSize < 1 || tileSize > 1024)
@@ -46,7 +49,11 @@ Status CpuSimdOptions::validate() const {
     if (angleBlock < 1 || angleBlock > 4096)
         return invalidArgument("SIMD back-projector: angle block " + std::to_string(angleBlock) +
                                " is outside [1, 4096]");
-    if (chunkBytes == 0) return invalidArgument("SIMD back-projector: chunk budget must be positive");
+    if (chunkBytes == 0)
+        return invalidArgument("SIMD back-projector: chunk budget must be positive");
+    if (singleSliceBelow < 0 || singleSliceBelow > 4096)
+        return invalidArgument("SIMD back-projector: single-slice threshold " +
+                               std::to_string(singleSliceBelow) + " is outside [0, 4096]");
     return Status::ok();
 }
 
@@ -64,11 +71,13 @@ void registerCpuBackProjectors(BackProjectorRegistry& registry) {
     const CpuIsa best = bestCpuIsa();
     const CpuSimdOptions defaults;
     for (Interpolation mode : modes) {
-        BackProjectorInfo info = detail::simdBackProjectorInfo(best, mode, defaults);
+        CpuSimdOptions automatic;
+        automatic.singleSliceBelow = detail::singleSliceCrossover(best, mode);
+        BackProjectorInfo info = detail::simdBackProjectorInfo(best, mode, automatic);
         info.id = mode == Interpolation::Linear ? "cpu.simd.lin" : "cpu.simd.nn";
         info.description += " (best instruction set of this CPU)";
-        registry.add(info, [info, best, mode, defaults] {
-            return detail::makeSimdBackProjector(info, best, mode, defaults);
+        registry.add(info, [info, best, mode, automatic] {
+            return detail::makeSimdBackProjector(info, best, mode, automatic);
         });
     }
     // cpu.simd.<isa>.*: one instruction set each, for tests and benchmarks.
@@ -78,6 +87,16 @@ void registerCpuBackProjectors(BackProjectorRegistry& registry) {
             BackProjectorInfo info = detail::simdBackProjectorInfo(isa, mode, defaults);
             registry.add(info, [info, isa, mode, defaults] {
                 return detail::makeSimdBackProjector(info, isa, mode, defaults);
+            });
+        }
+    }
+    // cpu.simd1.<isa>.*: the single-slice kernel, one instruction set each.
+    for (CpuIsa isa : {CpuIsa::Avx2, CpuIsa::Avx512}) {
+        if (!cpuIsaSupported(isa)) continue;
+        for (Interpolation mode : modes) {
+            BackProjectorInfo info = detail::singleSliceBackProjectorInfo(isa, mode);
+            registry.add(info, [info, isa, mode, defaults] {
+                return detail::makeSingleSliceBackProjector(info, isa, mode, defaults);
             });
         }
     }

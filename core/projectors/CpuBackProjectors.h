@@ -2,7 +2,7 @@
 /// @file CpuBackProjectors.h
 /// @brief The CPU back-projector variants and their registration.
 ///
-/// All variants compute the pixel-driven sum of BackProjector.h. Three implementations, each
+/// All variants compute the pixel-driven sum of BackProjector.h. Four implementations, each
 /// with linear ("lin") and nearest ("nn") interpolation:
 ///
 ///  - `cpu.reference.*` (family "reference"): the independent reference. Per pixel and
@@ -21,20 +21,31 @@
 ///    8/16 pixels along x keep their accumulators in registers over blocks of 16 projections.
 ///    Projections are taken in chunks whose compound sinogram fits `chunkBytes` (64 MiB).
 ///    `cpu.simd.lin`/`.nn` use the best instruction set of the running CPU (chosen at run time
-///    with __builtin_cpu_supports; the binary runs on any x86-64); `cpu.simd.<isa>.*` pin one
-///    (generic, avx2, avx512) and are registered when the CPU supports it.
+///    with __builtin_cpu_supports; the binary runs on any x86-64) and hand calls with few
+///    slices (below `singleSliceBelow`: AVX-512 7 linear / 4 nearest, AVX2 3 / 2) to the
+///    single-slice kernel; `cpu.simd.<isa>.*` pin one instruction set (generic, avx2, avx512)
+///    and the multi-slice kernel, and are registered when the CPU supports it.
+///  - `cpu.simd1.<isa>.*` (family "cpu", AVX2 and AVX-512): the single-slice kernel
+///    (SingleSliceKernels.h), vectorised across pixels in the spirit of paper 002's ALU kernel
+///    with a cached bin window: 8/16 consecutive pixels of a row read one window of 16/32
+///    consecutive bins (two unaligned loads) and pick their bins with register permutes, no
+///    gathers (a gather only where a voxel spans more than ~2 detector pixels). Tiles of
+///    64x32 (AVX-512) or 32x32 (AVX2) pixels in parallel, projection blocks of 16.
 ///
 /// Exactness: the scalar and the SIMD variants evaluate the same float expressions in the same
 /// order per pixel (projections summed in order 0..P-1), so they agree bit for bit, whatever the
-/// instruction set, tile size or thread count. Against the double reference they agree to
-/// ~1e-6 relative for linear interpolation; nearest interpolation can pick the other bin where
-/// u is within float rounding (~1e-4 pixel) of a half-integer.
+/// instruction set, kernel, tile size or thread count. Against the double reference they agree
+/// to ~1e-6 relative for linear interpolation; nearest interpolation can pick the other bin
+/// where u is within float rounding (~1e-4 pixel) of a half-integer.
 ///
-/// Throughput (2-core AMD EPYC Zen 5 VM shared with other jobs, 2 threads, linear, 1024
-/// projections x 1024^2 pixels, wall clock): cpu.simd.lin (AVX-512) 8.6 GU/s at 16 slices
-/// (13.9 GU/s per core in CPU time), AVX2 5.5-6.6 GU/s at 8-16 slices, cpu.simd.nn 15.6 GU/s,
-/// cpu.scalar.lin 0.5 GU/s; 2048 projections x 2048^2 x 16 slices: 18 GU/s. Use a multiple of
-/// slicesPerPass slices: a partial pass costs as much as a full one.
+/// Throughput (2-core AMD EPYC Zen 5 VM shared with other jobs, 2 threads, 1024 projections x
+/// 1024^2 pixels, wall clock, GU/s): multi-slice cpu.simd.avx512.lin 8.6-20 at 16 slices
+/// (13.9 per core in CPU time), AVX2 5.5-6.6 at 8-16 slices, cpu.simd.avx512.nn 15.6-36 at 16
+/// slices; 2048 projections x 2048^2 x 16 slices: 18. One slice: cpu.simd1.avx512 7.6-10
+/// linear, 11-14.6 nearest (the multi-slice kernel: 1.7 / 2.8), cpu.simd1.avx2 4.1-4.8 / 5.7-6.4;
+/// 2048 x 2048^2 x 1: 9.6-10 / 12-14 (was 1.8 / 2.7). cpu.scalar.lin 0.5-0.7. For the
+/// multi-slice pinned variants use a multiple of slicesPerPass slices: a partial pass costs
+/// as much as a full one.
 ///
 /// Threading and cancellation: every variant uses ctx.threads workers (parallelFor), results
 /// never depend on the thread count, ctx.stop is checked per work item (a row, or a tile x
@@ -65,7 +76,11 @@ struct CpuSimdOptions {
     int tileSize = 32;    ///< tile edge in pixels; rounded up to a multiple of the pixel group
     int angleBlock = 16;  ///< projections accumulated in registers before the tile is revisited
     std::size_t chunkBytes = std::size_t{64} << 20;  ///< compound-sinogram budget per chunk
-    /// InvalidArgument unless tileSize in [1, 1024], angleBlock in [1, 4096], chunkBytes > 0.
+    /// Calls with fewer slices than this go to the single-slice kernel (cpu.simd1.*; AVX2 and
+    /// AVX-512 only). 0 = never; the registered cpu.simd.lin/.nn use the measured crossover.
+    int singleSliceBelow = 0;
+    /// InvalidArgument unless tileSize in [1, 1024], angleBlock in [1, 4096], chunkBytes > 0,
+    /// singleSliceBelow in [0, 4096].
     Status validate() const;
 };
 
@@ -79,8 +94,9 @@ Result<std::unique_ptr<BackProjector>> makeCpuSimdBackProjector(Interpolation in
                                                                 CpuIsa isa,
                                                                 CpuSimdOptions options = {});
 
-/// Registers cpu.reference.{lin,nn}, cpu.scalar.{lin,nn}, cpu.simd.{lin,nn} (best ISA) and
-/// cpu.simd.<isa>.{lin,nn} for every supported instruction set, in that order.
+/// Registers cpu.reference.{lin,nn}, cpu.scalar.{lin,nn}, cpu.simd.{lin,nn} (best ISA),
+/// cpu.simd.<isa>.{lin,nn} for every supported instruction set and cpu.simd1.<isa>.{lin,nn}
+/// for AVX2 and AVX-512 where supported, in that order.
 void registerCpuBackProjectors(BackProjectorRegistry& registry);
 
 }  // namespace tomo

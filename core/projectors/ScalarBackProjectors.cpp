@@ -23,7 +23,7 @@ BackProjectorInfo cpuInfo(const std::string& kind, Interpolation interpolation) 
 /// Independent double-precision reference: world coordinates of each pixel, t = x cos + y sin,
 /// samples outside the detector read as zero. Threaded over (slice, row).
 class ReferenceBackProjector final : public BackProjector {
-public:
+  public:
     explicit ReferenceBackProjector(Interpolation interpolation)
         : m_info(cpuInfo("reference", interpolation)) {
         m_info.family = "reference";
@@ -47,7 +47,8 @@ public:
         }
         const double pitch = geom.detectorPitch();
         const bool linear = m_info.interpolation == Interpolation::Linear;
-        const std::size_t rows = static_cast<std::size_t>(vol.nz) * static_cast<std::size_t>(vol.ny);
+        const std::size_t rows =
+            static_cast<std::size_t>(vol.nz) * static_cast<std::size_t>(vol.ny);
         if (ctx.progress) ctx.progress->setTotal(rows);
         return parallelFor(rows, ctx.threads, ctx.stop, [&](std::size_t item, int) {
             const std::size_t z = item / static_cast<std::size_t>(vol.ny);
@@ -79,14 +80,14 @@ public:
         });
     }
 
-private:
+  private:
     BackProjectorInfo m_info;
 };
 
 /// Float scalar path: one slice at a time, threaded over image rows; the arithmetic of
 /// BackProjectionKernels.h on padded weighted rows.
 class ScalarBackProjector final : public BackProjector {
-public:
+  public:
     explicit ScalarBackProjector(Interpolation interpolation)
         : m_info(cpuInfo("scalar", interpolation)) {
         m_info.family = "cpu";
@@ -102,13 +103,15 @@ public:
         TOMO_RETURN_IF_ERROR(prepareBackProjection(sino, geom, vol, weights, out));
         const int angles = geom.angleCount(), n = geom.detectorCount();
         const std::size_t bins = static_cast<std::size_t>(detail::paddedBins(n));
-        const std::vector<detail::ProjectionConstants> constants = detail::projectionConstants(geom, vol);
+        const std::vector<detail::ProjectionConstants> constants =
+            detail::projectionConstants(geom, vol);
         const bool linear = m_info.interpolation == Interpolation::Linear;
         const float maxIndex = static_cast<float>(n);
         m_values.assign(static_cast<std::size_t>(angles) * bins, 0.f);
         m_diffs.assign(m_values.size(), 0.f);
         m_rowAcc.resize(static_cast<std::size_t>(resolveThreads(ctx.threads)));
-        for (auto& acc : m_rowAcc) acc.assign(static_cast<std::size_t>(vol.nx), 0.f);
+        for (auto& acc : m_rowAcc)
+            acc.assign(static_cast<std::size_t>(vol.nx), 0.f);
         if (ctx.progress) ctx.progress->setTotal(static_cast<std::uint64_t>(vol.nz) * vol.ny);
 
         for (std::size_t z = 0; z < static_cast<std::size_t>(vol.nz); ++z) {
@@ -126,7 +129,8 @@ public:
                     std::fill(acc.begin(), acc.end(), 0.f);
                     const float fiy = static_cast<float>(iyIndex);
                     for (int p = 0; p < angles; ++p) {
-                        const detail::ProjectionConstants c = constants[static_cast<std::size_t>(p)];
+                        const detail::ProjectionConstants c =
+                            constants[static_cast<std::size_t>(p)];
                         const float base = c.a + fiy * c.cy;
                         const float* v = &m_values[static_cast<std::size_t>(p) * bins];
                         const float* d = &m_diffs[static_cast<std::size_t>(p) * bins];
@@ -146,7 +150,7 @@ public:
         return Status::ok();
     }
 
-private:
+  private:
     BackProjectorInfo m_info;
     std::vector<float> m_values;  ///< [angle][padded bin] weighted values of the current slice
     std::vector<float> m_diffs;   ///< [angle][padded bin] forward differences

@@ -13,14 +13,17 @@
 #include "core/base/Parallel.h"
 #include "core/projectors/BackProjectionKernels.h"
 #include "core/projectors/CpuBackProjectors.h"
+#include "core/projectors/SingleSliceKernels.h"
 
 namespace tomo {
 namespace {
 
-int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+int ceilDiv(int a, int b) {
+    return (a + b - 1) / b;
+}
 
 class SimdBackProjector final : public BackProjector {
-public:
+  public:
     SimdBackProjector(BackProjectorInfo info, CpuIsa isa, Interpolation interpolation,
                       CpuSimdOptions options)
         : m_info(std::move(info)),
@@ -34,20 +37,21 @@ public:
                        const VolumeGeometry& vol, std::span<const float> weights, Volume& out,
                        const ExecContext& ctx) override;
 
-private:
-    Status buildCompound(const Sinograms& sino, std::span<const float> weights, int z0,
-                         int p0, int count, const ExecContext& ctx);
+  private:
+    Status buildCompound(const Sinograms& sino, std::span<const float> weights, int z0, int p0,
+                         int count, const ExecContext& ctx);
 
     BackProjectorInfo m_info;
     CpuIsa m_isa;
     bool m_linear;
     CpuSimdOptions m_options;
-    int m_slices = cpuIsaSlices(m_isa);        ///< S
+    int m_slices = cpuIsaSlices(m_isa);  ///< S
     int m_binFloats = m_linear ? 2 * m_slices : m_slices;
-    std::size_t m_angleStride = 0;             ///< floats per projection of the compound
-    AlignedBuffer<float> m_compound;           ///< [projection of chunk][bin][binFloats]
-    std::vector<AlignedBuffer<float>> m_acc;   ///< per worker: [tile][tile][S]
-    std::vector<std::vector<float>> m_rows;    ///< per worker: S padded v rows + S d rows
+    std::size_t m_angleStride = 0;            ///< floats per projection of the compound
+    AlignedBuffer<float> m_compound;          ///< [projection of chunk][bin][binFloats]
+    std::vector<AlignedBuffer<float>> m_acc;  ///< per worker: [tile][tile][S]
+    std::vector<std::vector<float>> m_rows;   ///< per worker: S padded v rows + S d rows
+    std::unique_ptr<BackProjector> m_single;  ///< single-slice kernel for small calls
 };
 
 Status SimdBackProjector::buildCompound(const Sinograms& sino, std::span<const float> weights,
@@ -55,41 +59,49 @@ Status SimdBackProjector::buildCompound(const Sinograms& sino, std::span<const f
     const int n = static_cast<int>(sino.dim(2)), nz = static_cast<int>(sino.dim(0));
     const int S = m_slices;
     const std::size_t bins = static_cast<std::size_t>(detail::paddedBins(n));
-    return parallelFor(static_cast<std::size_t>(count), ctx.threads, ctx.stop,
-                       [&](std::size_t q, int worker) {
-        std::vector<float>& rows = m_rows[static_cast<std::size_t>(worker)];
-        rows.assign(2 * bins * static_cast<std::size_t>(S), 0.f);
-        const std::size_t p = static_cast<std::size_t>(p0) + q;
-        for (int s = 0; s < S && z0 + s < nz; ++s) {
-            float* v = rows.data() + static_cast<std::size_t>(s) * bins;
-            float* d = v + static_cast<std::size_t>(S) * bins;
-            detail::buildPaddedRow(sino.row(static_cast<std::size_t>(z0 + s), p).data(), n,
-                                   weights[p], v, d);
-        }
-        float* dst = m_compound.data() + q * m_angleStride;
-        for (std::size_t b = 0; b < bins; ++b) {
-            float* bin = dst + b * static_cast<std::size_t>(m_binFloats);
-            for (int s = 0; s < S; ++s) {
-                const float* v = rows.data() + static_cast<std::size_t>(s) * bins;
-                bin[s] = v[b];
-                if (m_linear) bin[S + s] = v[static_cast<std::size_t>(S) * bins + b];
+    return parallelFor(
+        static_cast<std::size_t>(count), ctx.threads, ctx.stop, [&](std::size_t q, int worker) {
+            std::vector<float>& rows = m_rows[static_cast<std::size_t>(worker)];
+            rows.assign(2 * bins * static_cast<std::size_t>(S), 0.f);
+            const std::size_t p = static_cast<std::size_t>(p0) + q;
+            for (int s = 0; s < S && z0 + s < nz; ++s) {
+                float* v = rows.data() + static_cast<std::size_t>(s) * bins;
+                float* d = v + static_cast<std::size_t>(S) * bins;
+                detail::buildPaddedRow(sino.row(static_cast<std::size_t>(z0 + s), p).data(), n,
+                                       weights[p], v, d);
             }
-        }
-    });
+            float* dst = m_compound.data() + q * m_angleStride;
+            for (std::size_t b = 0; b < bins; ++b) {
+                float* bin = dst + b * static_cast<std::size_t>(m_binFloats);
+                for (int s = 0; s < S; ++s) {
+                    const float* v = rows.data() + static_cast<std::size_t>(s) * bins;
+                    bin[s] = v[b];
+                    if (m_linear) bin[S + s] = v[static_cast<std::size_t>(S) * bins + b];
+                }
+            }
+        });
 }
 
 Status SimdBackProjector::backProject(const Sinograms& sino, const ParallelGeometry& geom,
                                       const VolumeGeometry& vol, std::span<const float> weights,
                                       Volume& out, const ExecContext& ctx) {
+    if (vol.nz < m_options.singleSliceBelow && m_isa != CpuIsa::Generic) {
+        const Interpolation mode = m_linear ? Interpolation::Linear : Interpolation::Nearest;
+        if (!m_single)
+            m_single = detail::makeSingleSliceBackProjector(
+                detail::singleSliceBackProjectorInfo(m_isa, mode), m_isa, mode, m_options);
+        return m_single->backProject(sino, geom, vol, weights, out, ctx);
+    }
     TOMO_RETURN_IF_ERROR(prepareBackProjection(sino, geom, vol, weights, out));
     const int S = m_slices, G = detail::simdGroup(m_isa);
     const int n = geom.detectorCount(), angles = geom.angleCount();
-    m_angleStride = static_cast<std::size_t>(detail::paddedBins(n)) * static_cast<std::size_t>(m_binFloats);
+    m_angleStride =
+        static_cast<std::size_t>(detail::paddedBins(n)) * static_cast<std::size_t>(m_binFloats);
 
     // Projection chunks of balanced size whose compound sinogram fits the budget.
     const std::size_t perAngle = m_angleStride * sizeof(float);
-    const int maxChunk = static_cast<int>(std::clamp<std::size_t>(m_options.chunkBytes / perAngle, 1,
-                                                                  static_cast<std::size_t>(angles)));
+    const int maxChunk = static_cast<int>(std::clamp<std::size_t>(
+        m_options.chunkBytes / perAngle, 1, static_cast<std::size_t>(angles)));
     const int chunks = ceilDiv(angles, maxChunk);
     const int chunkAngles = ceilDiv(angles, chunks);
     const std::size_t compoundFloats = static_cast<std::size_t>(chunkAngles) * m_angleStride;
@@ -111,9 +123,9 @@ Status SimdBackProjector::backProject(const Sinograms& sino, const ParallelGeome
         if (acc.size() != accFloats && !acc.tryAllocate(accFloats))
             return outOfMemory("back-projection: cannot allocate tile accumulators");
 
-    const std::vector<detail::ProjectionConstants> constants = detail::projectionConstants(geom, vol);
-    if (ctx.progress)
-        ctx.progress->setTotal(static_cast<std::uint64_t>(groups) * chunks * tiles);
+    const std::vector<detail::ProjectionConstants> constants =
+        detail::projectionConstants(geom, vol);
+    if (ctx.progress) ctx.progress->setTotal(static_cast<std::uint64_t>(groups) * chunks * tiles);
 
     for (int group = 0; group < groups; ++group) {
         const int z0 = group * S;
@@ -122,43 +134,52 @@ Status SimdBackProjector::backProject(const Sinograms& sino, const ParallelGeome
             const int p0 = chunk * chunkAngles;
             const int count = std::min(chunkAngles, angles - p0);
             TOMO_RETURN_IF_ERROR(buildCompound(sino, weights, z0, p0, count, ctx));
-            TOMO_RETURN_IF_ERROR(parallelFor(tiles, ctx.threads, ctx.stop, [&](std::size_t i, int worker) {
-                const int x0 = static_cast<int>(i % static_cast<std::size_t>(tilesX)) * tile;
-                const int y0 = static_cast<int>(i / static_cast<std::size_t>(tilesX)) * tile;
-                const int w = std::min(tile, vol.nx - x0), h = std::min(tile, vol.ny - y0);
-                float* acc = m_acc[static_cast<std::size_t>(worker)].data();
-                std::memset(acc, 0, static_cast<std::size_t>(h) * tile * S * sizeof(float));
-                auto at = [&](int r, int c) { return acc + (static_cast<std::size_t>(r) * tile + c) * S; };
-                if (chunk > 0) {  // resume the sums of the earlier chunks
+            TOMO_RETURN_IF_ERROR(
+                parallelFor(tiles, ctx.threads, ctx.stop, [&](std::size_t i, int worker) {
+                    const int x0 = static_cast<int>(i % static_cast<std::size_t>(tilesX)) * tile;
+                    const int y0 = static_cast<int>(i / static_cast<std::size_t>(tilesX)) * tile;
+                    const int w = std::min(tile, vol.nx - x0), h = std::min(tile, vol.ny - y0);
+                    float* acc = m_acc[static_cast<std::size_t>(worker)].data();
+                    std::memset(acc, 0, static_cast<std::size_t>(h) * tile * S * sizeof(float));
+                    auto at = [&](int r, int c) {
+                        return acc + (static_cast<std::size_t>(r) * tile + c) * S;
+                    };
+                    if (chunk > 0) {  // resume the sums of the earlier chunks
+                        for (int s = 0; s < validSlices; ++s)
+                            for (int r = 0; r < h; ++r) {
+                                const float* src = out.row(static_cast<std::size_t>(z0 + s),
+                                                           static_cast<std::size_t>(y0 + r))
+                                                       .data() +
+                                                   x0;
+                                for (int c = 0; c < w; ++c)
+                                    at(r, c)[s] = src[c];
+                            }
+                    }
+                    detail::TileTask task;
+                    task.compound = m_compound.data();
+                    task.angleStride = m_angleStride;
+                    task.constants = constants.data() + p0;
+                    task.angles = count;
+                    task.angleBlock = m_options.angleBlock;
+                    task.maxIndex = static_cast<float>(n);
+                    task.x0 = x0;
+                    task.y0 = y0;
+                    task.width = ceilDiv(w, G) * G;
+                    task.height = h;
+                    task.tileStride = tile;
+                    task.acc = acc;
+                    detail::backProjectTile(m_isa, m_linear, task);
                     for (int s = 0; s < validSlices; ++s)
                         for (int r = 0; r < h; ++r) {
-                            const float* src = out.row(static_cast<std::size_t>(z0 + s),
-                                                       static_cast<std::size_t>(y0 + r)).data() + x0;
-                            for (int c = 0; c < w; ++c) at(r, c)[s] = src[c];
+                            float* dst = out.row(static_cast<std::size_t>(z0 + s),
+                                                 static_cast<std::size_t>(y0 + r))
+                                             .data() +
+                                         x0;
+                            for (int c = 0; c < w; ++c)
+                                dst[c] = at(r, c)[s];
                         }
-                }
-                detail::TileTask task;
-                task.compound = m_compound.data();
-                task.angleStride = m_angleStride;
-                task.constants = constants.data() + p0;
-                task.angles = count;
-                task.angleBlock = m_options.angleBlock;
-                task.maxIndex = static_cast<float>(n);
-                task.x0 = x0;
-                task.y0 = y0;
-                task.width = ceilDiv(w, G) * G;
-                task.height = h;
-                task.tileStride = tile;
-                task.acc = acc;
-                detail::backProjectTile(m_isa, m_linear, task);
-                for (int s = 0; s < validSlices; ++s)
-                    for (int r = 0; r < h; ++r) {
-                        float* dst = out.row(static_cast<std::size_t>(z0 + s),
-                                             static_cast<std::size_t>(y0 + r)).data() + x0;
-                        for (int c = 0; c < w; ++c) dst[c] = at(r, c)[s];
-                    }
-                if (ctx.progress) ctx.progress->advance();
-            }));
+                    if (ctx.progress) ctx.progress->advance();
+                }));
         }
     }
     return Status::ok();
@@ -188,6 +209,8 @@ BackProjectorInfo simdBackProjectorInfo(CpuIsa isa, Interpolation interpolation,
                        {"angleBlock", std::to_string(options.angleBlock)},
                        {"pixelGroup", std::to_string(group)},
                        {"chunkMiB", std::to_string(options.chunkBytes >> 20)}};
+    if (options.singleSliceBelow > 0 && isa != CpuIsa::Generic)
+        info.parameters["singleSliceBelow"] = std::to_string(options.singleSliceBelow);
     return info;
 }
 

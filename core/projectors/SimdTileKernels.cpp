@@ -41,13 +41,14 @@ __attribute__((target("avx2,fma"))) void tileAvx2(const TileTask& t) {
                 float* accPtr = t.acc + (static_cast<std::size_t>(r) * t.tileStride + g) * S;
                 __m256 acc[G];
 #pragma GCC unroll 16
-                for (int k = 0; k < G; ++k) acc[k] = _mm256_load_ps(accPtr + k * S);
+                for (int k = 0; k < G; ++k)
+                    acc[k] = _mm256_load_ps(accPtr + k * S);
                 const __m256 ix = _mm256_add_ps(_mm256_set1_ps(static_cast<float>(t.x0 + g)), lane);
                 for (int p = pb; p < pe; ++p) {
                     const ProjectionConstants c = t.constants[p];
                     const float base = c.a + fiy * c.cy;
-                    const __m256 u =
-                        _mm256_add_ps(_mm256_set1_ps(base), _mm256_mul_ps(ix, _mm256_set1_ps(c.cx)));
+                    const __m256 u = _mm256_add_ps(_mm256_set1_ps(base),
+                                                   _mm256_mul_ps(ix, _mm256_set1_ps(c.cx)));
                     __m256 fl;
                     if constexpr (Linear) {
                         fl = _mm256_floor_ps(u);
@@ -57,15 +58,16 @@ __attribute__((target("avx2,fma"))) void tileAvx2(const TileTask& t) {
                     }
                     fl = _mm256_min_ps(_mm256_max_ps(fl, lo), hi);
                     const __m256i bin = _mm256_add_epi32(_mm256_cvttps_epi32(fl), pad);
-                    _mm256_store_si256(reinterpret_cast<__m256i*>(idx), _mm256_slli_epi32(bin, kShift));
+                    _mm256_store_si256(reinterpret_cast<__m256i*>(idx),
+                                       _mm256_slli_epi32(bin, kShift));
                     const float* row = t.compound + static_cast<std::size_t>(p) * t.angleStride;
 #pragma GCC unroll 16
                     for (int k = 0; k < G; ++k) {
                         const float* e = row + idx[k];
                         if constexpr (Linear) {
                             const __m256 term = _mm256_add_ps(
-                                _mm256_load_ps(e),
-                                _mm256_mul_ps(_mm256_broadcast_ss(frac + k), _mm256_load_ps(e + S)));
+                                _mm256_load_ps(e), _mm256_mul_ps(_mm256_broadcast_ss(frac + k),
+                                                                 _mm256_load_ps(e + S)));
                             acc[k] = _mm256_add_ps(acc[k], term);
                         } else {
                             acc[k] = _mm256_add_ps(acc[k], _mm256_load_ps(e));
@@ -73,7 +75,8 @@ __attribute__((target("avx2,fma"))) void tileAvx2(const TileTask& t) {
                     }
                 }
 #pragma GCC unroll 16
-                for (int k = 0; k < G; ++k) _mm256_store_ps(accPtr + k * S, acc[k]);
+                for (int k = 0; k < G; ++k)
+                    _mm256_store_ps(accPtr + k * S, acc[k]);
             }
         }
     }
@@ -89,8 +92,8 @@ __attribute__((target("avx512f,avx2,fma"))) void tileAvx512(const TileTask& t) {
     constexpr int kShift = Linear ? 5 : 4;  // log2(floats per bin)
     alignas(64) int idx[G];
     alignas(64) float frac[G];
-    const __m512 lane = _mm512_setr_ps(0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f, 10.f,
-                                       11.f, 12.f, 13.f, 14.f, 15.f);
+    const __m512 lane = _mm512_setr_ps(0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f, 10.f, 11.f,
+                                       12.f, 13.f, 14.f, 15.f);
     const __m512 lo = _mm512_set1_ps(-2.f);
     const __m512 hi = _mm512_set1_ps(t.maxIndex);
     const __m512 half = _mm512_set1_ps(0.5f);
@@ -103,13 +106,14 @@ __attribute__((target("avx512f,avx2,fma"))) void tileAvx512(const TileTask& t) {
                 float* accPtr = t.acc + (static_cast<std::size_t>(r) * t.tileStride + g) * S;
                 __m512 acc[G];
 #pragma GCC unroll 16
-                for (int k = 0; k < G; ++k) acc[k] = _mm512_load_ps(accPtr + k * S);
+                for (int k = 0; k < G; ++k)
+                    acc[k] = _mm512_load_ps(accPtr + k * S);
                 const __m512 ix = _mm512_add_ps(_mm512_set1_ps(static_cast<float>(t.x0 + g)), lane);
                 for (int p = pb; p < pe; ++p) {
                     const ProjectionConstants c = t.constants[p];
                     const float base = c.a + fiy * c.cy;
-                    const __m512 u =
-                        _mm512_add_ps(_mm512_set1_ps(base), _mm512_mul_ps(ix, _mm512_set1_ps(c.cx)));
+                    const __m512 u = _mm512_add_ps(_mm512_set1_ps(base),
+                                                   _mm512_mul_ps(ix, _mm512_set1_ps(c.cx)));
                     __m512 fl;
                     if constexpr (Linear) {
                         fl = _mm512_roundscale_ps(u, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
@@ -136,7 +140,8 @@ __attribute__((target("avx512f,avx2,fma"))) void tileAvx512(const TileTask& t) {
                     }
                 }
 #pragma GCC unroll 16
-                for (int k = 0; k < G; ++k) _mm512_store_ps(accPtr + k * S, acc[k]);
+                for (int k = 0; k < G; ++k)
+                    _mm512_store_ps(accPtr + k * S, acc[k]);
             }
         }
     }

@@ -20,8 +20,8 @@ int chooseChunk(const FbpOptions& options, const BackProjector& bp, const Sinogr
     if (options.chunkSlices > 0) return std::min(options.chunkSlices, nz);
     const int pass = std::max(1, bp.info().slicesPerPass);
     const std::size_t bytesPerSlice = sino.dim(1) * sino.pitch() * sizeof(float);
-    const int memoryCap =
-        static_cast<int>(std::max<std::size_t>(1, (std::size_t{256} << 20) / std::max<std::size_t>(bytesPerSlice, 1)));
+    const int memoryCap = static_cast<int>(std::max<std::size_t>(
+        1, (std::size_t{256} << 20) / std::max<std::size_t>(bytesPerSlice, 1)));
     int chunk = std::max(pass, 8 / pass * pass);
     chunk = std::max(pass, std::min(chunk, memoryCap / pass * pass));
     return std::min(chunk, nz);
@@ -47,19 +47,20 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                                std::to_string(geom.angleCount()) + "x" +
                                std::to_string(geom.detectorCount()) + ")");
 
-    TOMO_ASSIGN_OR_RETURN(RampFilter filter,
-                          RampFilter::create(geom.detectorCount(), geom.detectorPitch(), options.filter));
+    TOMO_ASSIGN_OR_RETURN(
+        RampFilter filter,
+        RampFilter::create(geom.detectorCount(), geom.detectorPitch(), options.filter));
     const std::vector<double> w = geom.angularWeights();
     const std::vector<float> weights(w.begin(), w.end());
 
     const int nz = vol.nz;
     const int chunk = chooseChunk(options, backProjector, sino);
     const int chunks = (nz + chunk - 1) / chunk;
-    TOMO_ASSIGN_OR_RETURN(out, Volume::create(static_cast<std::size_t>(nz),
-                                              static_cast<std::size_t>(vol.ny),
-                                              static_cast<std::size_t>(vol.nx)));
-    TOMO_ASSIGN_OR_RETURN(Sinograms scratch,
-                          Sinograms::create(static_cast<std::size_t>(chunk), sino.dim(1), sino.dim(2)));
+    TOMO_ASSIGN_OR_RETURN(
+        out, Volume::create(static_cast<std::size_t>(nz), static_cast<std::size_t>(vol.ny),
+                            static_cast<std::size_t>(vol.nx)));
+    TOMO_ASSIGN_OR_RETURN(Sinograms scratch, Sinograms::create(static_cast<std::size_t>(chunk),
+                                                               sino.dim(1), sino.dim(2)));
     Volume chunkOut;
 
     // Filtering is about a tenth of the work of back-projection for square images.
@@ -68,20 +69,22 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
         const int z0 = c * chunk;
         const int nc = std::min(chunk, nz - z0);
-        const double from = static_cast<double>(c) / chunks, to = static_cast<double>(c + 1) / chunks;
+        const double from = static_cast<double>(c) / chunks,
+                     to = static_cast<double>(c + 1) / chunks;
 
         // Stage 1: copy the chunk's sinograms and ramp-filter every row in place.
         auto tf = Clock::now();
         if (scratch.dim(0) != static_cast<std::size_t>(nc)) {
-            TOMO_ASSIGN_OR_RETURN(scratch, Sinograms::create(static_cast<std::size_t>(nc),
-                                                             sino.dim(1), sino.dim(2)));
+            TOMO_ASSIGN_OR_RETURN(
+                scratch, Sinograms::create(static_cast<std::size_t>(nc), sino.dim(1), sino.dim(2)));
         }
         std::memcpy(scratch.data(), sino.plane(static_cast<std::size_t>(z0)).data(),
                     static_cast<std::size_t>(nc) * sino.dim(1) * sino.pitch() * sizeof(float));
         {
-            Progress filterScope = ctx.progress
-                                       ? ctx.progress->child(from, from + (to - from) * kFilterShare, "filtering")
-                                       : Progress();
+            Progress filterScope =
+                ctx.progress
+                    ? ctx.progress->child(from, from + (to - from) * kFilterShare, "filtering")
+                    : Progress();
             ExecContext fctx{ctx.threads, ctx.stop, ctx.progress ? &filterScope : nullptr};
             TOMO_RETURN_IF_ERROR(filter.apply(scratch.rows(), fctx));
         }
@@ -93,7 +96,7 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
         chunkGrid.nz = nc;
         {
             Progress bpScope = ctx.progress ? ctx.progress->child(from + (to - from) * kFilterShare,
-                                                                   to, "back-projection")
+                                                                  to, "back-projection")
                                             : Progress();
             ExecContext bctx{ctx.threads, ctx.stop, ctx.progress ? &bpScope : nullptr};
             TOMO_RETURN_IF_ERROR(

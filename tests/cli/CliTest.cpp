@@ -29,17 +29,19 @@ CliRun tomo(const std::string& args) {
     FILE* pipe = popen(cmd.c_str(), "r");
     if (!pipe) return r;
     std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+    while (std::fgets(buf.data(), buf.size(), pipe))
+        r.output += buf.data();
     int status = pclose(pipe);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
 }
 
 class Cli : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
-        dir = fs::temp_directory_path() / ("tomo-cli-" + std::to_string(::getpid()) + "-" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir = fs::temp_directory_path() /
+              ("tomo-cli-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir);
         fs::create_directories(dir);
     }
@@ -50,7 +52,8 @@ protected:
         std::size_t n = 0;
         for (const auto& e : fs::directory_iterator(dir)) {
             ++n;
-            EXPECT_NE(std::find(names.begin(), names.end(), e.path().filename().string()), names.end())
+            EXPECT_NE(std::find(names.begin(), names.end(), e.path().filename().string()),
+                      names.end())
                 << "unexpected file " << e.path();
         }
         EXPECT_EQ(n, names.size());
@@ -66,11 +69,12 @@ protected:
 
 TEST_F(Cli, PhantomReconCompareEndToEnd) {
     CliRun p = tomo("phantom -o " + path("sino.raw") + " --truth " + path("truth.raw") +
-                 " --size 128 --angles 0:180:200 --detectors 185 --quiet");
+                    " --size 128 --angles 0:180:200 --detectors 185 --quiet");
     ASSERT_EQ(p.code, 0) << p.output;
     EXPECT_EQ(fs::file_size(path("sino.raw")), 200u * 185u * 4u);
-    CliRun r = tomo("recon " + path("sino.raw") + " --shape 200x185 --angles 0:180:200 --size 128 -o " +
-                 path("rec.raw") + " --truth " + path("truth.raw") + " --truth-shape 128x128 --quiet");
+    CliRun r =
+        tomo("recon " + path("sino.raw") + " --shape 200x185 --angles 0:180:200 --size 128 -o " +
+             path("rec.raw") + " --truth " + path("truth.raw") + " --truth-shape 128x128 --quiet");
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("RMSE"), std::string::npos);
     ASSERT_EQ(fs::file_size(path("rec.raw")), 128u * 128u * 4u);
@@ -81,18 +85,24 @@ TEST_F(Cli, PhantomReconCompareEndToEnd) {
     ASSERT_TRUE(rec.isOk() && truth.isOk());
     auto err = rmse(rec->plane(0), truth->plane(0));
     EXPECT_LT(*err, 0.07);
-    CliRun c = tomo("compare " + path("rec.raw") + " " + path("truth.raw") + " --shape 128x128 --json");
+    CliRun c =
+        tomo("compare " + path("rec.raw") + " " + path("truth.raw") + " --shape 128x128 --json");
     ASSERT_EQ(c.code, 0) << c.output;
     char expected[32];
     std::snprintf(expected, sizeof expected, "%.4g", *err);
-    EXPECT_NE(c.output.find(std::string("\"rmse\": ") + expected), std::string::npos) << c.output << expected;
+    EXPECT_NE(c.output.find(std::string("\"rmse\": ") + expected), std::string::npos)
+        << c.output << expected;
 }
 
 TEST_F(Cli, TiffInputAndOutputAndPng) {
     if (!TOMO_WITH_TIFF_BUILD) GTEST_SKIP() << "no TIFF in this build";
-    ASSERT_EQ(tomo("phantom -o " + path("sino.tif") + " --size 64 --angles 0:180:100 --detectors 91 --slices 2 --quiet").code, 0);
-    CliRun r = tomo("recon " + path("sino.tif") + " --angles 0:180:100 --size 64 -o " + path("rec.tif") + " --png " +
-                 path("rec.png") + " --filter hann --interp nearest --quiet");
+    ASSERT_EQ(tomo("phantom -o " + path("sino.tif") +
+                   " --size 64 --angles 0:180:100 --detectors 91 --slices 2 --quiet")
+                  .code,
+              0);
+    CliRun r =
+        tomo("recon " + path("sino.tif") + " --angles 0:180:100 --size 64 -o " + path("rec.tif") +
+             " --png " + path("rec.png") + " --filter hann --interp nearest --quiet");
     ASSERT_EQ(r.code, 0) << r.output;
     auto rec = readTiff(path("rec.tif"));
     ASSERT_TRUE(rec.isOk());
@@ -102,15 +112,18 @@ TEST_F(Cli, TiffInputAndOutputAndPng) {
 }
 
 TEST_F(Cli, MissingInputFile) {
-    CliRun r = tomo("recon " + path("nope.raw") + " --shape 10x10 --angles 0:180:10 -o " + path("out.raw"));
+    CliRun r = tomo("recon " + path("nope.raw") + " --shape 10x10 --angles 0:180:10 -o " +
+                    path("out.raw"));
     expectOneLineError(r, "no such file");
     EXPECT_EQ(r.code, 3);
     expectOnly({});
 }
 
 TEST_F(Cli, SizeNotMatchingShape) {
-    std::ofstream(path("sino.raw"), std::ios::binary).write(std::string(400, '\0').data(), 400);  // 100 floats
-    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x11 --angles 0:180:10 -o " + path("out.raw"));
+    std::ofstream(path("sino.raw"), std::ios::binary)
+        .write(std::string(400, '\0').data(), 400);  // 100 floats
+    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x11 --angles 0:180:10 -o " +
+                    path("out.raw"));
     expectOneLineError(r, "sino.raw");
     EXPECT_EQ(r.code, 3);
     expectOnly({"sino.raw"});
@@ -119,39 +132,48 @@ TEST_F(Cli, SizeNotMatchingShape) {
 TEST_F(Cli, NanInInput) {
     std::vector<float> v(100, 1.0f);
     v[42] = std::numeric_limits<float>::quiet_NaN();
-    std::ofstream(path("sino.raw"), std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 400);
-    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " + path("out.raw"));
+    std::ofstream(path("sino.raw"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(v.data()), 400);
+    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " +
+                    path("out.raw"));
     expectOneLineError(r, "NaN");
     expectOnly({"sino.raw"});
 }
 
 TEST_F(Cli, BadAngleSpecs) {
     std::vector<float> v(100, 1.0f);
-    std::ofstream(path("sino.raw"), std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 400);
+    std::ofstream(path("sino.raw"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(v.data()), 400);
     for (const std::string spec : {"0:180", "0:abc:10", "0:180:-3", "5:5:10"}) {
-        CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles " + spec + " -o " + path("out.raw"));
+        CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles " + spec + " -o " +
+                        path("out.raw"));
         expectOneLineError(r, "angle");
         EXPECT_EQ(r.code, 2) << spec;
     }
-    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:12 -o " + path("out.raw"));
+    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:12 -o " +
+                    path("out.raw"));
     expectOneLineError(r, "12 angles");
     expectOnly({"sino.raw"});
 }
 
 TEST_F(Cli, UnwritableOutput) {
     std::vector<float> v(100, 1.0f);
-    std::ofstream(path("sino.raw"), std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 400);
-    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " + path("missing/out.raw"));
+    std::ofstream(path("sino.raw"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(v.data()), 400);
+    CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " +
+                    path("missing/out.raw"));
     expectOneLineError(r, "does not exist");
     EXPECT_EQ(r.code, 4);
     fs::create_directories(dir / "ro");
     fs::permissions(dir / "ro", fs::perms::owner_read | fs::perms::owner_exec);
     if (::geteuid() != 0) {  // root may write anywhere
-        CliRun ro = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " + path("ro/out.raw"));
+        CliRun ro = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " +
+                         path("ro/out.raw"));
         expectOneLineError(ro, "not writable");
     }
     // An output path that is a directory: the atomic write fails and leaves nothing behind.
-    CliRun d = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " + path("ro"));
+    CliRun d =
+        tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 -o " + path("ro"));
     expectOneLineError(d, "directory");
     fs::permissions(dir / "ro", fs::perms::owner_all);
     EXPECT_TRUE(fs::is_empty(dir / "ro"));
@@ -162,11 +184,18 @@ TEST_F(Cli, UsageErrors) {
     expectOneLineError(tomo("recon"), "missing INPUT");
     expectOneLineError(tomo("recon x.raw --bogus 1 -o y.raw"), "unknown option '--bogus'");
     std::vector<float> v(100, 1.0f);
-    std::ofstream(path("sino.raw"), std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 400);
-    expectOneLineError(tomo("recon " + path("sino.raw") + " --shape 10 --angles 0:180:10 -o " + path("y.raw")), "--shape");
-    expectOneLineError(tomo("recon " + path("sino.raw") + " --angles 0:180:10 -o " + path("y.raw")), "needs --shape");
-    expectOneLineError(tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 --filter box -o " + path("y.raw")), "box");
-    expectOneLineError(tomo("phantom -o " + path("p.raw") + " --size abc"), "--size expects a number");
+    std::ofstream(path("sino.raw"), std::ios::binary)
+        .write(reinterpret_cast<const char*>(v.data()), 400);
+    expectOneLineError(
+        tomo("recon " + path("sino.raw") + " --shape 10 --angles 0:180:10 -o " + path("y.raw")),
+        "--shape");
+    expectOneLineError(tomo("recon " + path("sino.raw") + " --angles 0:180:10 -o " + path("y.raw")),
+                       "needs --shape");
+    expectOneLineError(tomo("recon " + path("sino.raw") +
+                            " --shape 10x10 --angles 0:180:10 --filter box -o " + path("y.raw")),
+                       "box");
+    expectOneLineError(tomo("phantom -o " + path("p.raw") + " --size abc"),
+                       "--size expects a number");
     expectOneLineError(tomo("phantom -o " + path("p.raw") + " --phantom teapot"), "teapot");
     EXPECT_EQ(tomo("frobnicate").code, 2);
     expectOnly({"sino.raw"});
@@ -186,16 +215,18 @@ TEST_F(Cli, HelpForEveryCommand) {
 TEST_F(Cli, BenchJsonHasTheContractFields) {
     CliRun r = tomo("bench --quick --json");
     ASSERT_EQ(r.code, 0) << r.output;
-    for (const char* field : {"\"backend\"", "\"device\"", "\"variant\"", "\"family\"", "\"interp\"", "\"slices\"",
-                              "\"precision\"", "\"exact\"", "\"workload\"", "\"gups\"", "\"seconds\"",
-                              "\"max_rel_error\"", "\"selected\": true", "cpu.simd.lin"})
+    for (const char* field :
+         {"\"backend\"", "\"device\"", "\"variant\"", "\"family\"", "\"interp\"", "\"slices\"",
+          "\"precision\"", "\"exact\"", "\"workload\"", "\"gups\"", "\"seconds\"",
+          "\"max_rel_error\"", "\"selected\": true", "cpu.simd.lin"})
         EXPECT_NE(r.output.find(field), std::string::npos) << field << "\n" << r.output;
     // Every linear variant agrees with the double-precision reference. Nearest-neighbour variants
     // compute the detector index in float, so where it falls within rounding of a half-integer
     // (frequent on symmetric grids) they may pick the other bin than the double reference: their
     // error is bounded by one bin's contribution, not by float rounding.
     std::size_t rows = 0;
-    for (std::size_t pos = 0; (pos = r.output.find("\"variant\": ", pos)) != std::string::npos; ++rows) {
+    for (std::size_t pos = 0; (pos = r.output.find("\"variant\": ", pos)) != std::string::npos;
+         ++rows) {
         const std::size_t end = r.output.find('}', r.output.find("max_rel_error", pos));
         const std::string row = r.output.substr(pos, end - pos);
         const double err = std::stod(row.substr(row.find("\"max_rel_error\": ") + 17));
@@ -212,7 +243,8 @@ TEST_F(Cli, DevicesListsTheCpu) {
     EXPECT_NE(r.output.find("cpu.simd.lin"), std::string::npos);
     CliRun j = tomo("devices --json");
     ASSERT_EQ(j.code, 0);
-    EXPECT_NE(j.output.find("\"backend\": \"cpu\", \"available\": true"), std::string::npos) << j.output;
+    EXPECT_NE(j.output.find("\"backend\": \"cpu\", \"available\": true"), std::string::npos)
+        << j.output;
 }
 
 TEST_F(Cli, DemoWritesResultsAndReportsError) {

@@ -10,7 +10,8 @@ double dot(const Array3<float>& a, const Array3<float>& b) {
     for (std::size_t r = 0; r < a.dim(0) * a.dim(1); ++r) {
         auto ra = a.rows().row(r);
         auto rb = b.rows().row(r);
-        for (std::size_t c = 0; c < ra.size(); ++c) s += double(ra[c]) * double(rb[c]);
+        for (std::size_t c = 0; c < ra.size(); ++c)
+            s += double(ra[c]) * double(rb[c]);
     }
     return s;
 }

@@ -12,7 +12,8 @@ inline void fillRandom(Array3<float>& a, std::uint32_t seed, float lo = -1.f, fl
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> dist(lo, hi);
     for (std::size_t r = 0; r < a.dim(0) * a.dim(1); ++r)
-        for (float& v : a.rows().row(r)) v = dist(rng);
+        for (float& v : a.rows().row(r))
+            v = dist(rng);
 }
 
 /// Sum over logical elements of a*b in double.

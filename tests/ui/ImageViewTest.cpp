@@ -29,7 +29,8 @@ template <class F>
 std::vector<float> makeImage(int rows, int cols, F fn) {
     std::vector<float> v(static_cast<std::size_t>(rows * cols));
     for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < cols; ++c) v[static_cast<std::size_t>(r * cols + c)] = fn(r, c);
+        for (int c = 0; c < cols; ++c)
+            v[static_cast<std::size_t>(r * cols + c)] = fn(r, c);
     return v;
 }
 
@@ -132,7 +133,8 @@ TEST(ImageView, RightDragAdjustsWindowAndLevelByDataRange) {
 
 TEST(ColorMap, PercentileWindowAndColourMapEnds) {
     std::vector<float> values;
-    for (int i = 100; i >= 0; --i) values.push_back(static_cast<float>(i));  // 0..100, reversed
+    for (int i = 100; i >= 0; --i)
+        values.push_back(static_cast<float>(i));  // 0..100, reversed
     values.push_back(std::nanf(""));
     WindowLevel all = percentileWindow(values, 0.0, 100.0);
     EXPECT_DOUBLE_EQ(all.width, 100.0);

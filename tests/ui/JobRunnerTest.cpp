@@ -71,8 +71,10 @@ TEST(JobRunner, DeliversThrottledProgressAndFinishedOnTheGuiThread) {
     ASSERT_GE(fractions.size(), 2u);
     EXPECT_LE(fractions.size(), 6u);
     EXPECT_DOUBLE_EQ(fractions.back(), 1.0);
-    for (std::size_t i = 1; i < fractions.size(); ++i) EXPECT_GE(fractions[i], fractions[i - 1]);
-    for (bool gui : onGuiThread) EXPECT_TRUE(gui);
+    for (std::size_t i = 1; i < fractions.size(); ++i)
+        EXPECT_GE(fractions[i], fractions[i - 1]);
+    for (bool gui : onGuiThread)
+        EXPECT_TRUE(gui);
 }
 
 TEST(JobRunner, CancelStopsALongJobWithin100Milliseconds) {
@@ -113,13 +115,14 @@ TEST(JobRunner, CancelStopsALongJobWithin100Milliseconds) {
 TEST(JobRunner, ErrorsAndExceptionsBecomeFailedFinishedWithTheCause) {
     JobRunner runner;
     QSignalSpy finished(&runner, &JobRunner::finished);
-    ASSERT_TRUE(runner.start([](const ExecContext&) { return invalidData("x.raw: 3 NaN values"); }));
+    ASSERT_TRUE(
+        runner.start([](const ExecContext&) { return invalidData("x.raw: 3 NaN values"); }));
     ASSERT_TRUE(waitFor(finished, 1, 2000));
     EXPECT_FALSE(finished.at(0).at(0).toBool());
     EXPECT_EQ(finished.at(0).at(1).toString(), QStringLiteral("invalid-data: x.raw: 3 NaN values"));
 
-    ASSERT_TRUE(runner.start(
-        [](const ExecContext&) -> Status { throw std::runtime_error("boom"); }, "thrower"));
+    ASSERT_TRUE(runner.start([](const ExecContext&) -> Status { throw std::runtime_error("boom"); },
+                             "thrower"));
     ASSERT_TRUE(waitFor(finished, 2, 2000));
     EXPECT_FALSE(finished.at(1).at(0).toBool());
     EXPECT_TRUE(finished.at(1).at(1).toString().contains(QStringLiteral("thrower threw: boom")));
@@ -134,7 +137,8 @@ TEST(JobRunner, ResultIsHandedOverAsImmutableSharedData) {
     ASSERT_TRUE(runner.start([output, &seenThreads](const ExecContext& ctx) -> Status {
         seenThreads = ctx.threads;
         std::vector<int> squares;
-        for (int i = 0; i < 5; ++i) squares.push_back(i * i);
+        for (int i = 0; i < 5; ++i)
+            squares.push_back(i * i);
         output->set(std::move(squares));
         return Status::ok();
     }));
@@ -153,7 +157,8 @@ TEST(JobRunner, DestructorCancelsAndJoinsARunningJob) {
         JobRunner runner;
         QSignalSpy started(&runner, &JobRunner::started);
         ASSERT_TRUE(runner.start([&](const ExecContext& ctx) -> Status {
-            while (!ctx.stop.stop_requested()) std::this_thread::sleep_for(1ms);
+            while (!ctx.stop.stop_requested())
+                std::this_thread::sleep_for(1ms);
             returned = true;
             return cancelled();
         }));

@@ -55,7 +55,8 @@ int runGui(int argc, char** argv) {
     parser.setApplicationDescription(QStringLiteral("TomoStation CT reconstruction workstation"));
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Open and reconstruct the demo (the default)."));
+    QCommandLineOption demo(QStringLiteral("demo"),
+                            QStringLiteral("Open and reconstruct the demo (the default)."));
     QCommandLineOption data(QStringLiteral("data"), QStringLiteral("Folder of the demo dataset."),
                             QStringLiteral("DIR"));
     QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Generate an NxN demo."),
@@ -67,7 +68,8 @@ int runGui(int argc, char** argv) {
                                                  "reconstruction, then exit."),
                                   QStringLiteral("FILE"));
     parser.addOptions({demo, data, size, threads, screenshot});
-    parser.addPositionalArgument(QStringLiteral("FOLDER"), QStringLiteral("Dataset folder to open."),
+    parser.addPositionalArgument(QStringLiteral("FOLDER"),
+                                 QStringLiteral("Dataset folder to open."),
                                  QStringLiteral("[FOLDER]"));
     parser.process(app);
 
@@ -77,8 +79,9 @@ int runGui(int argc, char** argv) {
     int threadCount = parser.value(threads).toInt(&threadsOk);
     if (!sizeOk || (parser.isSet(size) && (n < 16 || n > 8192)) || !threadsOk || threadCount < 0 ||
         parser.positionalArguments().size() > 1) {
-        std::fprintf(stderr, "tomostation: --size must be 16..8192, --threads >= 0, at most one "
-                             "FOLDER (see --help)\n");
+        std::fprintf(stderr,
+                     "tomostation: --size must be 16..8192, --threads >= 0, at most one "
+                     "FOLDER (see --help)\n");
         return 2;
     }
 
@@ -93,8 +96,9 @@ int runGui(int argc, char** argv) {
     } else if (n > 0) {
         window.startDemo(app::demoSpecForSize(n));
     } else {
-        std::filesystem::path dir = parser.isSet(data) ? std::filesystem::path(parser.value(data).toStdString())
-                                                       : bundledDemoDir();
+        std::filesystem::path dir = parser.isSet(data)
+                                        ? std::filesystem::path(parser.value(data).toStdString())
+                                        : bundledDemoDir();
         window.startDemo(app::DemoSpec{}, dir);
     }
     return QApplication::exec();

@@ -48,7 +48,8 @@ int execHeadlessDemo(int argc, char** argv) {
     if (!hasOut) args.insert(args.begin() + 2, {"--out", "out/demo"});
 
     std::vector<char*> cargs;
-    for (std::string& a : args) cargs.push_back(a.data());
+    for (std::string& a : args)
+        cargs.push_back(a.data());
     cargs.push_back(nullptr);
     ::execv(tomo.c_str(), cargs.data());
     std::fprintf(stderr, "tomostation: cannot run the headless demo %s: %s\n", tomo.c_str(),

@@ -78,11 +78,11 @@ MainWindow::MainWindow(Session& session, QWidget* parent)
 
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    m_openAction = file->addAction(tr("&Open dataset folder..."), this,
-                                   &MainWindow::openDatasetFolder);
+    m_openAction =
+        file->addAction(tr("&Open dataset folder..."), this, &MainWindow::openDatasetFolder);
     m_openAction->setShortcut(QKeySequence::Open);
-    m_saveAction = file->addAction(tr("&Save reconstruction..."), this,
-                                   &MainWindow::saveReconstruction);
+    m_saveAction =
+        file->addAction(tr("&Save reconstruction..."), this, &MainWindow::saveReconstruction);
     m_saveAction->setShortcut(QKeySequence::Save);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -99,10 +99,12 @@ void MainWindow::createMenus() {
     }
     view->addSeparator();
     view->addAction(tr("&Auto window/level"), this, [this] {
-        for (ImageView* v : {m_sinogram, m_recon, m_truth}) v->autoWindow();
+        for (ImageView* v : {m_sinogram, m_recon, m_truth})
+            v->autoWindow();
     });
     view->addAction(tr("&Fit images"), this, [this] {
-        for (ImageView* v : {m_sinogram, m_recon, m_truth, m_difference}) v->fitToWindow();
+        for (ImageView* v : {m_sinogram, m_recon, m_truth, m_difference})
+            v->fitToWindow();
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -191,9 +193,8 @@ void MainWindow::openDatasetFolder() {
 void MainWindow::saveReconstruction() {
     QString filter = tiffSupported() ? tr("TIFF (*.tif *.tiff);;Raw float32 (*.raw)")
                                      : tr("Raw float32 (*.raw)");
-    QString file = QFileDialog::getSaveFileName(this, tr("Save reconstruction"),
-                                                tiffSupported() ? "recon.tif" : "recon.raw",
-                                                filter);
+    QString file = QFileDialog::getSaveFileName(
+        this, tr("Save reconstruction"), tiffSupported() ? "recon.tif" : "recon.raw", filter);
     if (file.isEmpty()) return;
     Status status = m_session.saveReconstruction(std::filesystem::path(file.toStdString()));
     if (!status) {
@@ -217,7 +218,8 @@ void MainWindow::showAbout() {
 
 void MainWindow::setColorMap(ColorMap map) {
     // The difference stays grey: its window is symmetric around zero.
-    for (ImageView* v : {m_sinogram, m_recon, m_truth}) v->setColorMap(map);
+    for (ImageView* v : {m_sinogram, m_recon, m_truth})
+        v->setColorMap(map);
 }
 
 void MainWindow::onBusyChanged(bool busy) {
@@ -244,7 +246,8 @@ void MainWindow::onDatasetChanged() {
     auto data = m_session.dataset();
     if (!data) {
         m_datasetLabel->setText(tr("No dataset. Use File > Open dataset folder."));
-        for (ImageView* v : {m_sinogram, m_truth}) v->clear(tr("no dataset"));
+        for (ImageView* v : {m_sinogram, m_truth})
+            v->clear(tr("no dataset"));
         return;
     }
     const ParallelGeometry& g = data->geometry;
@@ -281,7 +284,8 @@ void MainWindow::onReconstructionChanged() {
     m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));
 
     std::vector<float> diff;
-    if (data && !data->truth.empty()) diff = difference(recon->image.plane(0), data->truth.plane(0));
+    if (data && !data->truth.empty())
+        diff = difference(recon->image.plane(0), data->truth.plane(0));
     if (diff.empty()) {
         m_difference->clear(tr("ground truth unknown"));
         return;
@@ -290,7 +294,8 @@ void MainWindow::onReconstructionChanged() {
     m_difference->setImage(View2<const float>(diff.data(), diff.size() / cols, cols, cols), false);
     // Symmetric window around 0 covering 99 % of the absolute differences.
     std::vector<float> magnitude(diff.size());
-    std::transform(diff.begin(), diff.end(), magnitude.begin(), [](float v) { return std::fabs(v); });
+    std::transform(diff.begin(), diff.end(), magnitude.begin(),
+                   [](float v) { return std::fabs(v); });
     WindowLevel wl = percentileWindow(magnitude, 0.0, 99.0);
     m_difference->setWindowLevel({2.0 * std::max(wl.high(), 1e-12), 0.0});
 }

@@ -31,7 +31,7 @@ class ReconParamsPanel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
-public:
+  public:
     /// @p session must outlive the window.
     explicit MainWindow(Session& session, QWidget* parent = nullptr);
 
@@ -47,11 +47,11 @@ public:
     MetricsPanel* metricsPanel() const { return m_metrics; }
     ReconParamsPanel* paramsPanel() const { return m_params; }
 
-public slots:
+  public slots:
     /// Starts a reconstruction of the active dataset with the panel's settings.
     void reconstruct();
 
-private slots:
+  private slots:
     void openDatasetFolder();
     void saveReconstruction();
     void showAbout();
@@ -61,7 +61,7 @@ private slots:
     void onReconstructionChanged();
     void onJobFinished(tomo::ui::Session::JobKind kind, bool ok, const QString& message);
 
-private:
+  private:
     void createMenus();
     QWidget* createCentralViews();
     QWidget* createSidePanel();

@@ -40,8 +40,9 @@ bool Session::startLoad(const std::filesystem::path& folder) {
 bool Session::startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder) {
     std::error_code ec;
     if (!folder.empty() && std::filesystem::exists(folder / "geometry.txt", ec))
-        return startLoadJob([folder](const ExecContext&) { return app::loadDataset(folder); },
-                            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())));
+        return startLoadJob(
+            [folder](const ExecContext&) { return app::loadDataset(folder); },
+            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())));
     return startLoadJob([spec](const ExecContext& ctx) { return app::makeDemoDataset(spec, ctx); },
                         QStringLiteral("demo (generated %1x%1 %2, %3 angles)")
                             .arg(spec.size)

@@ -30,7 +30,7 @@ namespace tomo::ui {
 class Session : public QObject {
     Q_OBJECT
 
-public:
+  public:
     enum class JobKind { None, Load, Reconstruct };
     Q_ENUM(JobKind)
 
@@ -62,10 +62,10 @@ public:
     /// Writes the latest reconstruction (all slices) with writeVolume (.tif, .raw).
     Status saveReconstruction(const std::filesystem::path& file) const;
 
-public slots:
+  public slots:
     void cancel() { m_runner.cancel(); }
 
-signals:
+  signals:
     void busyChanged(bool busy);
     void progress(double fraction, const QString& stage);
     void datasetChanged();
@@ -73,9 +73,8 @@ signals:
     /// A job ended; @p message is empty on success, otherwise the error or "... cancelled".
     void jobFinished(tomo::ui::Session::JobKind kind, bool ok, const QString& message);
 
-private:
-    bool startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load,
-                      QString name);
+  private:
+    bool startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load, QString name);
     void onFinished(bool ok, const QString& message);
 
     BackProjectorRegistry m_registry;

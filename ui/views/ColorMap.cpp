@@ -34,8 +34,10 @@ double normalised(float value, const WindowLevel& wl) {
 
 QString colorMapName(ColorMap map) {
     switch (map) {
-        case ColorMap::Grey: return QStringLiteral("grey");
-        case ColorMap::Inferno: return QStringLiteral("inferno");
+        case ColorMap::Grey:
+            return QStringLiteral("grey");
+        case ColorMap::Inferno:
+            return QStringLiteral("inferno");
     }
     return QStringLiteral("grey");
 }
@@ -68,10 +70,12 @@ QImage renderImage(View2<const float> image, const WindowLevel& wl, ColorMap map
                QImage::Format_RGB32);
     if (out.isNull()) return out;
     std::array<std::uint32_t, 256> lut{};
-    for (std::size_t i = 0; i < lut.size(); ++i) lut[i] = colorAt(map, static_cast<double>(i) / 255.0);
+    for (std::size_t i = 0; i < lut.size(); ++i)
+        lut[i] = colorAt(map, static_cast<double>(i) / 255.0);
     for (std::size_t r = 0; r < image.rows(); ++r) {
         auto* line = reinterpret_cast<std::uint32_t*>(out.scanLine(static_cast<int>(r)));
-        for (std::size_t c = 0; c < image.cols(); ++c) line[c] = lut[greyLevel(image(r, c), wl)];
+        for (std::size_t c = 0; c < image.cols(); ++c)
+            line[c] = lut[greyLevel(image(r, c), wl)];
     }
     return out;
 }

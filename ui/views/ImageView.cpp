@@ -22,8 +22,9 @@ ImageView::ImageView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setToolTip(tr("Wheel or +/-: zoom   0: fit   left drag: pan\n"
-                  "Right drag or arrows: window/level   A: auto window   C: colour map"));
+    setToolTip(
+        tr("Wheel or +/-: zoom   0: fit   left drag: pan\n"
+           "Right drag or arrows: window/level   A: auto window   C: colour map"));
 }
 
 void ImageView::setImage(View2<const float> image, bool autoWindowFromData) {
@@ -49,7 +50,8 @@ void ImageView::clear(const QString& message) {
 }
 
 float ImageView::valueAt(int x, int y) const {
-    if (x < 0 || y < 0 || x >= m_cols || y >= m_rows) return std::numeric_limits<float>::quiet_NaN();
+    if (x < 0 || y < 0 || x >= m_cols || y >= m_rows)
+        return std::numeric_limits<float>::quiet_NaN();
     return m_values[static_cast<std::size_t>(y) * static_cast<std::size_t>(m_cols) +
                     static_cast<std::size_t>(x)];
 }
@@ -76,7 +78,9 @@ double ImageView::fitScale() const {
     return std::min(static_cast<double>(width()) / m_cols, static_cast<double>(height()) / m_rows);
 }
 
-double ImageView::zoom() const { return m_zoom > 0 ? m_zoom : fitScale(); }
+double ImageView::zoom() const {
+    return m_zoom > 0 ? m_zoom : fitScale();
+}
 
 void ImageView::setZoom(double zoom) {
     m_zoom = zoom > 0 ? std::clamp(zoom, kMinZoom, kMaxZoom) : 0.0;
@@ -90,8 +94,12 @@ QPointF ImageView::origin() const {
     return centre + m_pan - QPointF(0.5 * s * m_cols, 0.5 * s * m_rows);
 }
 
-QPointF ImageView::imageToWidget(QPointF p) const { return origin() + p * zoom(); }
-QPointF ImageView::widgetToImage(QPointF p) const { return (p - origin()) / zoom(); }
+QPointF ImageView::imageToWidget(QPointF p) const {
+    return origin() + p * zoom();
+}
+QPointF ImageView::widgetToImage(QPointF p) const {
+    return (p - origin()) / zoom();
+}
 
 void ImageView::zoomAbout(double factor, QPointF widgetPoint) {
     if (!hasImage()) return;
@@ -105,9 +113,15 @@ void ImageView::zoomAbout(double factor, QPointF widgetPoint) {
     update();
 }
 
-void ImageView::zoomIn() { zoomAbout(kZoomStep, QPointF(0.5 * width(), 0.5 * height())); }
-void ImageView::zoomOut() { zoomAbout(1.0 / kZoomStep, QPointF(0.5 * width(), 0.5 * height())); }
-void ImageView::fitToWindow() { setZoom(0.0); }
+void ImageView::zoomIn() {
+    zoomAbout(kZoomStep, QPointF(0.5 * width(), 0.5 * height()));
+}
+void ImageView::zoomOut() {
+    zoomAbout(1.0 / kZoomStep, QPointF(0.5 * width(), 0.5 * height()));
+}
+void ImageView::fitToWindow() {
+    setZoom(0.0);
+}
 
 double ImageView::dataRange() const {
     double range = static_cast<double>(m_max) - static_cast<double>(m_min);
@@ -199,19 +213,41 @@ void ImageView::keyPressEvent(QKeyEvent* event) {
     WindowLevel wl = m_windowLevel;
     switch (event->key()) {
         case Qt::Key_Plus:
-        case Qt::Key_Equal: zoomIn(); break;
-        case Qt::Key_Minus: zoomOut(); break;
+        case Qt::Key_Equal:
+            zoomIn();
+            break;
+        case Qt::Key_Minus:
+            zoomOut();
+            break;
         case Qt::Key_0:
-        case Qt::Key_F: fitToWindow(); break;
-        case Qt::Key_A: autoWindow(); break;
+        case Qt::Key_F:
+            fitToWindow();
+            break;
+        case Qt::Key_A:
+            autoWindow();
+            break;
         case Qt::Key_C:
             setColorMap(m_colorMap == ColorMap::Grey ? ColorMap::Inferno : ColorMap::Grey);
             break;
-        case Qt::Key_Left: wl.width /= 1.1; setWindowLevel(wl); break;
-        case Qt::Key_Right: wl.width *= 1.1; setWindowLevel(wl); break;
-        case Qt::Key_Up: wl.level -= 0.05 * dataRange(); setWindowLevel(wl); break;
-        case Qt::Key_Down: wl.level += 0.05 * dataRange(); setWindowLevel(wl); break;
-        default: QWidget::keyPressEvent(event); return;
+        case Qt::Key_Left:
+            wl.width /= 1.1;
+            setWindowLevel(wl);
+            break;
+        case Qt::Key_Right:
+            wl.width *= 1.1;
+            setWindowLevel(wl);
+            break;
+        case Qt::Key_Up:
+            wl.level -= 0.05 * dataRange();
+            setWindowLevel(wl);
+            break;
+        case Qt::Key_Down:
+            wl.level += 0.05 * dataRange();
+            setWindowLevel(wl);
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+            return;
     }
     event->accept();
 }

@@ -38,7 +38,7 @@ namespace tomo::ui {
 class ImageView : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     explicit ImageView(QWidget* parent = nullptr);
 
     /// Name used in the hover readout ("Reconstruction").
@@ -76,17 +76,17 @@ public:
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {64, 64}; }
 
-public slots:
+  public slots:
     void zoomIn();
     void zoomOut();
     void fitToWindow();
 
-signals:
+  signals:
     /// Hover readout text; empty when the cursor leaves the image.
     void pixelHovered(const QString& text);
     void windowLevelChanged(const tomo::ui::WindowLevel& wl);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -95,7 +95,7 @@ protected:
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
-private:
+  private:
     double fitScale() const;
     QPointF origin() const;  ///< widget position of the image's top-left corner
     void zoomAbout(double factor, QPointF widgetPoint);
@@ -113,8 +113,8 @@ private:
     ColorMap m_colorMap = ColorMap::Grey;
     QImage m_rendered;
     bool m_dirty = true;
-    double m_zoom = 0.0;   ///< 0 = fit
-    QPointF m_pan{0, 0};   ///< offset of the image centre from the widget centre (pixels)
+    double m_zoom = 0.0;  ///< 0 = fit
+    QPointF m_pan{0, 0};  ///< offset of the image centre from the widget centre (pixels)
     // Drag state.
     Qt::MouseButton m_dragButton = Qt::NoButton;
     QPointF m_dragStart;

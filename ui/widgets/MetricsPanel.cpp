@@ -6,7 +6,9 @@
 namespace tomo::ui {
 
 namespace {
-QString seconds(double s) { return QStringLiteral("%1 s").arg(s, 0, 'f', 3); }
+QString seconds(double s) {
+    return QStringLiteral("%1 s").arg(s, 0, 'f', 3);
+}
 const QString kDash = QStringLiteral("\u2013");
 }  // namespace
 
@@ -53,7 +55,8 @@ void MetricsPanel::showOutcome(const app::ReconOutcome& outcome) {
         m_ssim->setText(QString::number(outcome.metrics.ssim, 'f', 4));
         m_maxError->setText(QString::number(outcome.metrics.maxAbsError, 'g', 4));
     } else {
-        for (QLabel* l : {m_rmse, m_psnr, m_ssim, m_maxError}) l->setText(tr("no ground truth"));
+        for (QLabel* l : {m_rmse, m_psnr, m_ssim, m_maxError})
+            l->setText(tr("no ground truth"));
     }
     m_filterTime->setText(seconds(outcome.timings.filtering));
     m_backProjectTime->setText(seconds(outcome.timings.backProjection));

@@ -24,14 +24,14 @@ QString reconSummary(const app::ReconOutcome& outcome, const FbpOptions& options
 class MetricsPanel : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     explicit MetricsPanel(QWidget* parent = nullptr);
 
     void showOutcome(const app::ReconOutcome& outcome);
     /// Dashes everywhere (no reconstruction yet).
     void clear();
 
-private:
+  private:
     QLabel* addValue(const QString& label, const char* objectName);
 
     QFormLayout* m_form = nullptr;

@@ -93,7 +93,9 @@ bool ReconParamsPanel::setFilter(const QString& name) {
     return true;
 }
 
-void ReconParamsPanel::setCutoff(double cutoff) { m_cutoff->setValue(cutoff); }
+void ReconParamsPanel::setCutoff(double cutoff) {
+    m_cutoff->setValue(cutoff);
+}
 
 void ReconParamsPanel::setReady(bool ready) {
     m_ready = ready;

@@ -27,7 +27,7 @@ namespace tomo::ui {
 class ReconParamsPanel : public QWidget {
     Q_OBJECT
 
-public:
+  public:
     /// @p registry must outlive the panel (it is the Session's).
     explicit ReconParamsPanel(const BackProjectorRegistry& registry, QWidget* parent = nullptr);
 
@@ -42,10 +42,10 @@ public:
     /// Enables the Reconstruct button (when a variant is available) and the form.
     void setReady(bool ready);
 
-signals:
+  signals:
     void reconstructRequested();
 
-private:
+  private:
     void refillVariants();
 
     const BackProjectorRegistry& m_registry;

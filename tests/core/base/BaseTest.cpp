@@ -32,7 +32,8 @@ TEST(Status, ResultCarriesValueOrMessage) {
     ASSERT_FALSE(bad.isOk());
     EXPECT_EQ(bad.status().code(), ErrorCode::InvalidArgument);
     EXPECT_EQ(bad.status().message(), "7 is odd");
-    EXPECT_EQ(bad.status().withContext("halving").toString(), "invalid-argument: halving: 7 is odd");
+    EXPECT_EQ(bad.status().withContext("halving").toString(),
+              "invalid-argument: halving: 7 is odd");
     int q = 0;
     EXPECT_TRUE(quarter(8, q).isOk());
     EXPECT_EQ(q, 2);
@@ -54,7 +55,8 @@ TEST(Progress, NestedScopesMapOntoParentRangeMonotonically) {
     Progress root(&sink);
     Progress a = root.child(0.0, 0.25, "a");
     a.setTotal(4);
-    for (int i = 0; i < 4; ++i) a.advance();
+    for (int i = 0; i < 4; ++i)
+        a.advance();
     Progress b = root.child(0.25, 1.0, "b");
     Progress b1 = b.child(0.5, 1.0, "b1");  // covers 0.625 .. 1.0 of the job
     b1.setTotal(2);
@@ -64,7 +66,8 @@ TEST(Progress, NestedScopesMapOntoParentRangeMonotonically) {
     b1.advance();
     ASSERT_GE(sink.values.size(), 3u);
     EXPECT_NEAR(sink.values[3], 0.0625 * 4, 1e-12);
-    for (std::size_t i = 1; i < sink.values.size(); ++i) EXPECT_GT(sink.values[i], sink.values[i - 1]);
+    for (std::size_t i = 1; i < sink.values.size(); ++i)
+        EXPECT_GT(sink.values[i], sink.values[i - 1]);
     EXPECT_DOUBLE_EQ(sink.values.back(), 1.0);
 }
 
@@ -75,7 +78,8 @@ TEST(Progress, ConcurrentAdvanceCountsEveryUnit) {
     std::vector<std::jthread> ts;
     for (int t = 0; t < 8; ++t)
         ts.emplace_back([&] {
-            for (int i = 0; i < 1000; ++i) root.advance();
+            for (int i = 0; i < 1000; ++i)
+                root.advance();
         });
     ts.clear();
     EXPECT_DOUBLE_EQ(root.fraction(), 1.0);
@@ -85,8 +89,11 @@ TEST(Progress, ConcurrentAdvanceCountsEveryUnit) {
 TEST(Parallel, VisitsEveryIndexOnceAndHonoursStop) {
     std::vector<std::atomic<int>> hits(1000);
     std::stop_source src;
-    ASSERT_TRUE(parallelFor(hits.size(), 4, src.get_token(), [&](std::size_t i, int) { hits[i]++; }).isOk());
-    for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+    ASSERT_TRUE(parallelFor(hits.size(), 4, src.get_token(), [&](std::size_t i, int) {
+                    hits[i]++;
+                }).isOk());
+    for (auto& h : hits)
+        EXPECT_EQ(h.load(), 1);
     std::atomic<int> ran{0};
     Status s = parallelFor(100000, 2, src.get_token(), [&](std::size_t, int) {
         if (++ran == 10) src.request_stop();
@@ -102,7 +109,8 @@ TEST(Array3, RowsAreAlignedAndZeroed) {
     for (std::size_t i = 0; i < 3; ++i)
         for (std::size_t j = 0; j < 5; ++j) {
             EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a.row(i, j).data()) % 64, 0u);
-            for (float v : a.row(i, j)) EXPECT_EQ(v, 0.f);
+            for (float v : a.row(i, j))
+                EXPECT_EQ(v, 0.f);
         }
     a(2, 4, 6) = 5.f;
     EXPECT_EQ(a.plane(2)(4, 6), 5.f);

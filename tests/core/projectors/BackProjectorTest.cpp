@@ -50,9 +50,9 @@ double closestTie(const ParallelGeometry& geom, const VolumeGeometry& vol, int i
 
 TEST(CpuBackProjectors, RegistersAllVariantsWithMetadata) {
     const BackProjectorRegistry registry = cpuRegistry();
-    for (const char* id : {"cpu.reference.lin", "cpu.reference.nn", "cpu.scalar.lin",
-                           "cpu.scalar.nn", "cpu.simd.lin", "cpu.simd.nn", "cpu.simd.generic.lin",
-                           "cpu.simd.generic.nn"})
+    for (const char* id :
+         {"cpu.reference.lin", "cpu.reference.nn", "cpu.scalar.lin", "cpu.scalar.nn",
+          "cpu.simd.lin", "cpu.simd.nn", "cpu.simd.generic.lin", "cpu.simd.generic.nn"})
         EXPECT_TRUE(registry.contains(id)) << id;
     for (const BackProjectorInfo& info : registry.list()) {
         SCOPED_TRACE(info.id);
@@ -62,7 +62,7 @@ TEST(CpuBackProjectors, RegistersAllVariantsWithMetadata) {
         auto bp = unwrap(registry.make(info.id));
         EXPECT_EQ(bp->info().id, info.id);
         EXPECT_EQ(bp->info().slicesPerPass, info.slicesPerPass);
-        if (info.id.starts_with("cpu.simd")) {
+        if (info.id.starts_with("cpu.simd.")) {  // the multi-slice kernel (cpu.simd1.*: 1)
             EXPECT_EQ(info.slicesPerPass, info.parameters.at("isa") == "avx512" ? 16 : 8);
             EXPECT_EQ(info.parameters.at("tile"), "32x32");
         }
@@ -93,7 +93,8 @@ TEST(CpuBackProjectors, MatchReferenceOnRandomData) {
                 // Nearest: exact agreement except where u is within float rounding of a tie.
                 double maxRef = 0;
                 for (std::size_t r = 0; r < ref.dim(0) * ref.dim(1); ++r)
-                    for (float v : ref.rows().row(r)) maxRef = std::max(maxRef, double(std::abs(v)));
+                    for (float v : ref.rows().row(r))
+                        maxRef = std::max(maxRef, double(std::abs(v)));
                 int mismatches = 0;
                 for (int z = 0; z < nz; ++z)
                     for (int iy = 0; iy < vol.ny; ++iy)
@@ -119,8 +120,9 @@ TEST(CpuBackProjectors, SimdMatchesScalar) {
     Sinograms sino(11, 29, 53);
     test::fillRandom(sino, 13);
     for (Interpolation mode : {Interpolation::Linear, Interpolation::Nearest}) {
-        const Volume scalar = run(registry, mode == Interpolation::Linear ? "cpu.scalar.lin" : "cpu.scalar.nn",
-                                  sino, geom, vol, w, 2);
+        const Volume scalar =
+            run(registry, mode == Interpolation::Linear ? "cpu.scalar.lin" : "cpu.scalar.nn", sino,
+                geom, vol, w, 2);
         for (const BackProjectorInfo& info : registry.list()) {
             if (!info.id.starts_with("cpu.simd") || info.interpolation != mode) continue;
             SCOPED_TRACE(info.id);
@@ -150,8 +152,9 @@ TEST(CpuBackProjectors, SimdChunkingAndTilingDoNotChangeResults) {
     ASSERT_TRUE(bp->backProject(sino, geom, vol, w, out, {}).isOk());
     EXPECT_TRUE(test::bitIdentical(out, expected));
     options.tileSize = 0;
-    EXPECT_EQ(makeCpuSimdBackProjector(Interpolation::Linear, CpuIsa::Generic, options).status().code(),
-              ErrorCode::InvalidArgument);
+    EXPECT_EQ(
+        makeCpuSimdBackProjector(Interpolation::Linear, CpuIsa::Generic, options).status().code(),
+        ErrorCode::InvalidArgument);
 }
 
 TEST(CpuBackProjectors, ThreadCountDoesNotChangeResults) {
@@ -195,7 +198,8 @@ TEST(CpuBackProjectors, Linearity) {
 }
 
 // Pins the conventions: at theta = 0, t = x, so a spike at bin j lights the column of pixels with
-// x = (j - c) * pitch; at 90 degrees t = y, the row with y = (j - c) * pitch (counted from the top).
+// x = (j - c) * pitch; at 90 degrees t = y, the row with y = (j - c) * pitch (counted from the
+// top).
 TEST(CpuBackProjectors, DeltaSinogramLightsTheExpectedColumnAndRow) {
     const BackProjectorRegistry registry = cpuRegistry();
     ParallelGeometry::Params p;
@@ -219,8 +223,10 @@ TEST(CpuBackProjectors, DeltaSinogramLightsTheExpectedColumnAndRow) {
                     const double coord = proj == 0 ? ix - 4.0 : 4.0 - iy;
                     const double dist = std::abs(coord - 2.0);  // in pixels; 2 px = 1 bin
                     double expected = 0;
-                    if (linear) expected = 3.0 * std::max(0.0, 1.0 - dist / 2.0);
-                    else if (dist < 1.0 || coord == 1.0) expected = 3.0;  // u = 4.5 rounds up to 5
+                    if (linear)
+                        expected = 3.0 * std::max(0.0, 1.0 - dist / 2.0);
+                    else if (dist < 1.0 || coord == 1.0)
+                        expected = 3.0;  // u = 4.5 rounds up to 5
                     EXPECT_NEAR(out(0, iy, ix), expected, 1e-5) << ix << "," << iy;
                 }
         }
@@ -239,7 +245,8 @@ TEST(CpuBackProjectors, GridFarOutsideTheDetectorReadsZeros) {
         SCOPED_TRACE(info.id);
         const Volume out = run(registry, info.id, sino, geom, vol, test::randomWeights(7, 1), 2);
         for (std::size_t r = 0; r < 2 * 9; ++r)
-            for (float v : out.rows().row(r)) EXPECT_EQ(v, 0.f);
+            for (float v : out.rows().row(r))
+                EXPECT_EQ(v, 0.f);
     }
 }
 
@@ -275,7 +282,8 @@ TEST(CpuBackProjectors, ProgressCancellationAndBadInput) {
 
         ctx.stop = {};
         Sinograms wrong(3, 5, 11);
-        EXPECT_EQ(bp->backProject(wrong, geom, vol, w, out, ctx).code(), ErrorCode::InvalidArgument);
+        EXPECT_EQ(bp->backProject(wrong, geom, vol, w, out, ctx).code(),
+                  ErrorCode::InvalidArgument);
         const std::vector<float> fewWeights(4, 1.f);
         EXPECT_EQ(bp->backProject(sino, geom, vol, fewWeights, out, ctx).code(),
                   ErrorCode::InvalidArgument);
@@ -285,7 +293,8 @@ TEST(CpuBackProjectors, ProgressCancellationAndBadInput) {
                   ErrorCode::InvalidArgument);
         VolumeGeometry empty = vol;
         empty.nx = 0;
-        EXPECT_EQ(bp->backProject(sino, geom, empty, w, out, ctx).code(), ErrorCode::InvalidArgument);
+        EXPECT_EQ(bp->backProject(sino, geom, empty, w, out, ctx).code(),
+                  ErrorCode::InvalidArgument);
     }
 }
 

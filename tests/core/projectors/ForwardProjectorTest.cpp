@@ -14,7 +14,8 @@ using test::unwrap;
 
 ParallelGeometry geometry(std::vector<double> anglesDeg, int detectors, double pitch) {
     ParallelGeometry::Params p;
-    for (double a : anglesDeg) p.angles.push_back(a * kPi / 180.0);
+    for (double a : anglesDeg)
+        p.angles.push_back(a * kPi / 180.0);
     p.detectorCount = detectors;
     p.detectorPitch = pitch;
     return unwrap(ParallelGeometry::create(p));
@@ -60,15 +61,17 @@ TEST(JosephForwardProjector, DiscMatchesAnalyticLineIntegral) {
             // the rasterisation dominates (measured: 2% at 2.5 pixels from the rim).
             if (std::abs(t) > 0.8 * r) continue;
             const double expected = 2.0 * std::sqrt(r * r - t * t);
-            const double rel = std::abs(sino(0, static_cast<std::size_t>(p), static_cast<std::size_t>(j)) -
-                                        expected) / expected;
+            const double rel =
+                std::abs(sino(0, static_cast<std::size_t>(p), static_cast<std::size_t>(j)) -
+                         expected) /
+                expected;
             worst = std::max(worst, rel);
             sum += rel;
             ++checked;
         }
     }
     EXPECT_GT(checked, 8 * 35);
-    EXPECT_LT(worst, 0.02);          // measured 0.012
+    EXPECT_LT(worst, 0.02);           // measured 0.012
     EXPECT_LT(sum / checked, 0.005);  // measured 0.0017
 }
 
@@ -86,13 +89,14 @@ TEST(JosephForwardProjector, ConstantImageAlongAxesGivesTheLength) {
     ASSERT_TRUE(forwardProjectJoseph(ones, vol, geom, sino, {}).isOk());
     for (std::size_t z = 0; z < 2; ++z)
         for (int p = 0; p < 4; ++p) {
-            const bool vertical = p % 2 == 0;  // theta = 0 or 180: rays along y
+            const bool vertical = p % 2 == 0;               // theta = 0 or 180: rays along y
             const int extent = vertical ? vol.nx : vol.ny;  // pixels across the detector
             const double length = (vertical ? vol.ny : vol.nx) * vol.voxelSize;
             for (int j = 0; j < 40; ++j) {
                 const int offset = j - (40 - extent) / 2;  // pixel index under bin j
                 const double expected = offset >= 0 && offset < extent ? length : 0.0;
-                EXPECT_NEAR(sino(z, static_cast<std::size_t>(p), static_cast<std::size_t>(j)), expected, 1e-4)
+                EXPECT_NEAR(sino(z, static_cast<std::size_t>(p), static_cast<std::size_t>(j)),
+                            expected, 1e-4)
                     << "p=" << p << " j=" << j;
             }
         }
@@ -106,7 +110,8 @@ TEST(JosephForwardProjector, LinearAndDeterministic) {
     test::fillRandom(y, 2);
     const float a = 1.5f, b = -0.5f;
     for (std::size_t r = 0; r < 3 * 31; ++r)
-        for (std::size_t c = 0; c < 29; ++c) combo.rows()(r, c) = a * x.rows()(r, c) + b * y.rows()(r, c);
+        for (std::size_t c = 0; c < 29; ++c)
+            combo.rows()(r, c) = a * x.rows()(r, c) + b * y.rows()(r, c);
     ExecContext one;
     one.threads = 1;
     ExecContext two;
@@ -124,7 +129,8 @@ TEST(JosephForwardProjector, LinearAndDeterministic) {
     EXPECT_LE(test::maxRelDiff(ac, expected), 1e-5);
     double energy = 0;
     for (std::size_t r = 0; r < 3 * 23; ++r)
-        for (float v : ax.rows().row(r)) energy += double(v) * v;
+        for (float v : ax.rows().row(r))
+            energy += double(v) * v;
     EXPECT_GT(energy, 1.0);  // the grid is seen by the detector
 }
 

@@ -31,8 +31,9 @@ double adjointRatio(const ParallelGeometry& geom, const VolumeGeometry& vol, std
     Sinograms ax;
     EXPECT_TRUE(forwardProjectJoseph(x, vol, geom, ax, {}).isOk());
     auto bp = unwrap(makeCpuSimdBackProjector(Interpolation::Linear, bestCpuIsa()));
-    const std::vector<float> w(static_cast<std::size_t>(geom.angleCount()),
-                               static_cast<float>(vol.voxelSize * vol.voxelSize / geom.detectorPitch()));
+    const std::vector<float> w(
+        static_cast<std::size_t>(geom.angleCount()),
+        static_cast<float>(vol.voxelSize * vol.voxelSize / geom.detectorPitch()));
     Volume by;
     EXPECT_TRUE(bp->backProject(y, geom, vol, w, by, {}).isOk());
     return test::dot(ax, y) / test::dot(x, by);
@@ -40,7 +41,8 @@ double adjointRatio(const ParallelGeometry& geom, const VolumeGeometry& vol, std
 
 ParallelGeometry makeGeometry(std::vector<double> anglesDeg, int detectors, double pitch) {
     ParallelGeometry::Params p;
-    for (double a : anglesDeg) p.angles.push_back(a * kPi / 180.0);
+    for (double a : anglesDeg)
+        p.angles.push_back(a * kPi / 180.0);
     p.detectorCount = detectors;
     p.detectorPitch = pitch;
     return unwrap(ParallelGeometry::create(p));
@@ -74,8 +76,8 @@ TEST(ProjectorAdjoint, ObliqueAnglesAgreeClosely) {
     for (const Case& c : cases) {
         const ParallelGeometry geom = makeGeometry(c.angles, 90, c.pitch);
         const double ratio = adjointRatio(geom, vol, seed += 2);
-        std::printf("adjoint ratio <Ax,y>/<x,By> (%zu angles, pitch %.2f): %.6f\n",
-                    c.angles.size(), c.pitch, ratio);
+        std::printf("adjoint ratio <Ax,y>/<x,By> (%zu angles, pitch %.2f): %.6f\n", c.angles.size(),
+                    c.pitch, ratio);
         EXPECT_LT(std::abs(ratio - 1.0), 0.01);
     }
 }

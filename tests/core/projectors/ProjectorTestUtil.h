@@ -26,12 +26,14 @@ inline ParallelGeometry awkwardGeometry(int angles, int detectors, std::uint32_t
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> angle(0.0, 2.0 * kPi), corr(-0.6, 0.6);
     ParallelGeometry::Params p;
-    for (int i = 0; i < angles; ++i) p.angles.push_back(angle(rng));
+    for (int i = 0; i < angles; ++i)
+        p.angles.push_back(angle(rng));
     p.angles[0] = 0.0;  // one exactly axis-aligned projection
     p.detectorCount = detectors;
     p.detectorPitch = 1.3;
     p.centerOfRotation = 0.5 * (detectors - 1) + 1.37;
-    for (int i = 0; i < angles; ++i) p.centerCorrection.push_back(corr(rng));
+    for (int i = 0; i < angles; ++i)
+        p.centerCorrection.push_back(corr(rng));
     return unwrap(ParallelGeometry::create(p));
 }
 
@@ -50,7 +52,8 @@ inline std::vector<float> randomWeights(int count, std::uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> dist(0.2f, 1.5f);
     std::vector<float> w(static_cast<std::size_t>(count));
-    for (float& v : w) v = dist(rng);
+    for (float& v : w)
+        v = dist(rng);
     return w;
 }
 

@@ -34,13 +34,17 @@ TEST(Fbp, SheppLogan512MatchesPhantomQuantitatively) {
     EXPECT_LT(*err, 0.045);
 
     // Flat regions (5x5 patch means, away from every edge) within 1% of the phantom value.
-    struct Point { double xn, yn; };
-    for (Point p : {Point{0.0, 0.35}, Point{0.0, -0.3}, Point{0.45, 0.45}, Point{-0.4, -0.35}, Point{0.3, -0.45}}) {
+    struct Point {
+        double xn, yn;
+    };
+    for (Point p : {Point{0.0, 0.35}, Point{0.0, -0.3}, Point{0.45, 0.45}, Point{-0.4, -0.35},
+                    Point{0.3, -0.45}}) {
         const double x = 256.0 * p.xn, y = 256.0 * p.yn;
         const double expected = phantom.value(x, y);
         const int ix = int(std::lround(grid.ix(x))), iy = int(std::lround(grid.iy(y)));
         const double got = test::patchMean(rec, ix, iy);
-        EXPECT_NEAR(got, expected, 0.01 * std::abs(expected)) << "at (" << p.xn << ", " << p.yn << ")";
+        EXPECT_NEAR(got, expected, 0.01 * std::abs(expected))
+            << "at (" << p.xn << ", " << p.yn << ")";
     }
 }
 
@@ -56,7 +60,8 @@ TEST(Fbp, ScalingIsIndependentOfPitch) {
     ASSERT_TRUE(test::runFbp(disc, c, rec).isOk());
     VolumeGeometry grid{128, 128, 1, pitch};
     const double x = 0.1 * 64 * pitch, y = -0.05 * 64 * pitch;
-    EXPECT_NEAR(test::patchMean(rec, int(std::lround(grid.ix(x))), int(std::lround(grid.iy(y)))), 0.5, 0.005);
+    EXPECT_NEAR(test::patchMean(rec, int(std::lround(grid.ix(x))), int(std::lround(grid.iy(y)))),
+                0.5, 0.005);
 }
 
 TEST(Fbp, EveryFilterReconstructsTheDensityOfALargeDisc) {
@@ -125,7 +130,8 @@ TEST(Fbp, ReportsProgressAndStopsPromptlyWhenCancelled) {
     stoppedAt = std::chrono::steady_clock::now();
     stop.request_stop();
     worker.join();
-    const double reaction = std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
+    const double reaction =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
     std::printf("FBP stopped %.1f ms after the stop request\n", reaction * 1e3);
     EXPECT_GE(sink.calls.load(), 2);
     EXPECT_GT(sink.last.load(), 0.0);

@@ -12,7 +12,8 @@ namespace {
 
 ParallelGeometry make(std::vector<double> anglesDeg, int detectors, double center = std::nan("")) {
     ParallelGeometry::Params p;
-    for (double a : anglesDeg) p.angles.push_back(a * kPi / 180.0);
+    for (double a : anglesDeg)
+        p.angles.push_back(a * kPi / 180.0);
     p.detectorCount = detectors;
     p.centerOfRotation = center;
     return *ParallelGeometry::create(p);
@@ -21,17 +22,17 @@ ParallelGeometry make(std::vector<double> anglesDeg, int detectors, double cente
 TEST(Geometry, AngleZeroProjectsOntoXAndAnglesTurnCounterClockwise) {
     const ParallelGeometry g = make({0, 90, 45, 180}, 11);  // centre (11-1)/2 = 5
     EXPECT_DOUBLE_EQ(g.center(0), 5.0);
-    EXPECT_NEAR(g.detectorIndex(0, 3.0, 7.0), 5.0 + 3.0, 1e-12);   // theta = 0: t = x
-    EXPECT_NEAR(g.detectorIndex(1, 3.0, 7.0), 5.0 + 7.0, 1e-12);   // theta = 90: t = y
+    EXPECT_NEAR(g.detectorIndex(0, 3.0, 7.0), 5.0 + 3.0, 1e-12);             // theta = 0: t = x
+    EXPECT_NEAR(g.detectorIndex(1, 3.0, 7.0), 5.0 + 7.0, 1e-12);             // theta = 90: t = y
     EXPECT_NEAR(g.detectorIndex(2, 1.0, 1.0), 5.0 + std::sqrt(2.0), 1e-12);  // +x turns to +y
-    EXPECT_NEAR(g.detectorIndex(3, 3.0, 7.0), 5.0 - 3.0, 1e-12);   // theta = 180 mirrors
+    EXPECT_NEAR(g.detectorIndex(3, 3.0, 7.0), 5.0 - 3.0, 1e-12);             // theta = 180 mirrors
 }
 
 TEST(Geometry, PixelCentresRowZeroAtTop) {
     VolumeGeometry v{4, 6, 1, 0.5};
     EXPECT_DOUBLE_EQ(v.x(0), -0.75);  // (0 - 1.5) * 0.5
     EXPECT_DOUBLE_EQ(v.x(3), 0.75);
-    EXPECT_DOUBLE_EQ(v.y(0), 1.25);   // (2.5 - 0) * 0.5: row 0 is the top
+    EXPECT_DOUBLE_EQ(v.y(0), 1.25);  // (2.5 - 0) * 0.5: row 0 is the top
     EXPECT_DOUBLE_EQ(v.y(5), -1.25);
     EXPECT_DOUBLE_EQ(v.ix(v.x(2.0)), 2.0);
     EXPECT_DOUBLE_EQ(v.iy(v.y(4.0)), 4.0);
@@ -61,10 +62,13 @@ TEST(Geometry, AngleSpecsAndValidation) {
 TEST(Geometry, AngularWeights) {
     const double step = kPi / 8;
     auto half = make({0, 22.5, 45, 67.5, 90, 112.5, 135, 157.5}, 8).angularWeights();
-    for (double w : half) EXPECT_NEAR(w, step, 1e-12);
+    for (double w : half)
+        EXPECT_NEAR(w, step, 1e-12);
     std::vector<double> full;
-    for (int i = 0; i < 16; ++i) full.push_back(i * 22.5);
-    for (double w : make(full, 8).angularWeights()) EXPECT_NEAR(w, step / 2, 1e-12);  // redundant rays
+    for (int i = 0; i < 16; ++i)
+        full.push_back(i * 22.5);
+    for (double w : make(full, 8).angularWeights())
+        EXPECT_NEAR(w, step / 2, 1e-12);  // redundant rays
     auto uneven = make({0, 10, 30}, 8).angularWeights();
     EXPECT_NEAR(uneven[1], 15.0 * kPi / 180, 1e-12);  // half of 10 + 20 degrees
 }
@@ -83,7 +87,8 @@ TEST(Geometry, ReconstructionPlacesObjectsWhereTheWorldFrameSays) {
 // Data whose rotation axis sits 3.5 pixels right of the detector centre: given that centre, the
 // object lands where it belongs; assuming the detector centre instead blurs it (arcs).
 TEST(Geometry, CentreOfRotationShiftsTheDetectorOrigin) {
-    const Phantom disc = Phantom::single({1.0, 0.06, 0.06, 0, 20.0 / 64, -10.0 / 64, 0, 0}, true, 64);
+    const Phantom disc =
+        Phantom::single({1.0, 0.06, 0.06, 0, 20.0 / 64, -10.0 / 64, 0, 0}, true, 64);
     test::FbpCase c;
     c.acquiredCenter = 92.0 + 3.5;
     c.reconCenter = 92.0 + 3.5;
@@ -109,7 +114,8 @@ TEST(Geometry, PerProjectionCorrectionUndoesAWobblingAxis) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> jitter(-2.0, 2.0);
     test::FbpCase wobble;
-    for (int i = 0; i < wobble.angles; ++i) wobble.correction.push_back(jitter(rng));
+    for (int i = 0; i < wobble.angles; ++i)
+        wobble.correction.push_back(jitter(rng));
     test::FbpCase steady, ignored;
     ignored.correction = wobble.correction;
     Volume a, b, c;

@@ -43,7 +43,8 @@ std::pair<double, double> centroid(const Volume& image, double threshold) {
 double patchMean(const Volume& image, int ix, int iy, int r) {
     double s = 0;
     for (int y = iy - r; y <= iy + r; ++y)
-        for (int x = ix - r; x <= ix + r; ++x) s += image(0, std::size_t(y), std::size_t(x));
+        for (int x = ix - r; x <= ix + r; ++x)
+            s += image(0, std::size_t(y), std::size_t(x));
     return s / ((2 * r + 1) * (2 * r + 1));
 }
 

@@ -12,11 +12,11 @@
 namespace tomo::test {
 
 struct FbpCase {
-    int size = 128;             ///< image is size x size pixels
-    int angles = 180;           ///< over [0, 180) degrees
+    int size = 128;    ///< image is size x size pixels
+    int angles = 180;  ///< over [0, 180) degrees
     int detectors = 185;
     int raysPerBin = 4;
-    double pitch = 1.0;         ///< detector pitch = pixel size
+    double pitch = 1.0;                    ///< detector pitch = pixel size
     double acquiredCenter = std::nan("");  ///< axis used to make the data (NaN = centre)
     double reconCenter = std::nan("");     ///< axis given to the reconstruction
     std::vector<double> correction;        ///< per-projection axis correction of the data
