@@ -19,11 +19,11 @@
 namespace tomo::app {
 
 /// What the demo dataset is made of (defaults: 256x256 image, 360 angles over 180 degrees,
-/// 367 detector pixels, 4 rays per bin, 2e5 incident photons).
+/// 368 detector pixels, 4 rays per bin, 2e5 incident photons).
 struct DemoSpec {
     int size = 256;
     int angles = 360;
-    int detectors = 367;
+    int detectors = 368;
     int raysPerBin = 4;
     double incidentCount = 2e5;      ///< 0 = noiseless
     double attenuationScale = 0.02;  ///< line integral units per pixel -> photons attenuation
