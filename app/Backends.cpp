@@ -1,5 +1,6 @@
 #include "app/Backends.h"
 
+#include "app/Selection.h"
 #include "core/projectors/CpuBackProjectors.h"
 #include "tomo/config.h"
 
@@ -7,6 +8,7 @@
 #include "gpu/cuda/CudaDiscovery.h"
 #endif
 #if TOMO_WITH_OPENCL
+#include "gpu/opencl/OpenClBackProjectors.h"
 #include "gpu/opencl/OpenClDiscovery.h"
 #endif
 
@@ -15,12 +17,17 @@ namespace tomo::app {
 BackProjectorRegistry makeRegistry() {
     BackProjectorRegistry registry;
     registerCpuBackProjectors(registry);
+#if TOMO_WITH_OPENCL
+    (void)opencl::registerBackProjectors(registry);
+#endif
     return registry;
 }
 
 std::string defaultVariant(const BackProjectorRegistry& registry, const std::string& backend,
                            Interpolation interpolation) {
     const bool linear = interpolation == Interpolation::Linear;
+    if (auto cached = cachedVariant(registry, backend == "auto" ? "cpu" : backend, interpolation))
+        return *cached;  // `tomo tune`'s measured choice for this device and build
     // GPU backends have no back-projector variants in this build yet: "auto" means CPU.
     if (backend == "cpu" || backend == "auto") {
         std::string id = linear ? "cpu.simd.lin" : "cpu.simd.nn";

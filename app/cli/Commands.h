@@ -19,6 +19,11 @@ int runBench(int argc, char** argv);
 int runDevices(int argc, char** argv);
 int runDemo(int argc, char** argv);
 int runCompare(int argc, char** argv);
+int runTune(int argc, char** argv);
+int runInfo(int argc, char** argv);
+int runConvert(int argc, char** argv);
+int runPreprocess(int argc, char** argv);
+int runCenter(int argc, char** argv);
 
 /// Reads a float stack by extension: ".raw" needs @p rawShape as written on the command line
 /// (first two dims are rows x columns of a plane, the optional third the plane count), ".tif" and

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "app/Backends.h"
+#include "app/Selection.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
@@ -87,6 +88,7 @@ Status devicesBody(const ArgParser& args) {
                 for (const auto& [key, value] : x.properties)
                     std::printf("      %s: %s\n", key.c_str(), value.c_str());
             if (!x.note.empty()) std::printf("      note: %s\n", x.note.c_str());
+            if (explain) std::fputs(app::explainSelection(x, registry).c_str(), stdout);
         }
         auto variants = registry.list(d.backend);
         const std::string selected = app::defaultVariant(registry, d.backend);
@@ -113,7 +115,9 @@ int runDevices(int argc, char** argv) {
         "Lists the CPU, CUDA and OpenCL devices this build can use and the back-projector\n"
         "variants registered for each backend, marking the one selected by default.");
     args.flag("json", "print JSON");
-    args.flag("explain", "show every device property and variant parameter");
+    args.flag("explain",
+              "show every device property and variant parameter, and per variant the model's\n"
+              "prediction, the `tomo tune` measurement and the choice");
     return runCommand(args, argc, argv, [&] { return devicesBody(args); });
 }
 

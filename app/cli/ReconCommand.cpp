@@ -8,6 +8,9 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/DataFormats.h"
+#include "app/cli/PreprocessArgs.h"
+#include "app/cli/ReconInputs.h"
 #include "core/io/ImageIO.h"
 #include "core/metrics/Metrics.h"
 #include "core/recon/Fbp.h"
@@ -46,16 +49,14 @@ struct ReconSetup {
 };
 
 Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
-                                 const BackProjectorRegistry& registry) {
+                                 const BackProjectorRegistry& registry,
+                                 const ReconInputInfo& input) {
     const std::string algo = args.getOr("algo", "fbp");
     if (algo != "fbp")
         return unsupported("--algo " + algo +
                            " is not available in this build: only fbp so far (the iterative "
                            "solvers land with the iterative-reconstruction work)");
-    auto angleSpec = args.get("angles");
-    if (!angleSpec)
-        return invalidArgument("--angles START:STOP:COUNT is required (degrees, STOP exclusive)");
-    TOMO_ASSIGN_OR_RETURN(std::vector<double> angles, parseAngleSpec(*angleSpec));
+    TOMO_ASSIGN_OR_RETURN(std::vector<double> angles, reconAngles(args, input.angles));
     if (angles.size() != sino.dim(1))
         return invalidArgument("--angles gives " + std::to_string(angles.size()) +
                                " angles but the input has " + std::to_string(sino.dim(1)) +
@@ -66,7 +67,9 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
     params.rows = static_cast<int>(sino.dim(0));
     TOMO_ASSIGN_OR_RETURN(params.detectorPitch, args.getDouble("detector-pitch", 1.0, 1e-9, 1e9));
     if (args.has("center")) {
-        TOMO_ASSIGN_OR_RETURN(params.centerOfRotation, args.getDouble("center", 0, -1e7, 1e7));
+        TOMO_ASSIGN_OR_RETURN(double center, args.getDouble("center", 0, -1e7, 1e7));
+        // --center is given on the detector as acquired; cropping and binning move it.
+        params.centerOfRotation = input.preprocessing.centerAfter(center);
     }
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
 
@@ -93,6 +96,15 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
     std::string variant = args.getOr("variant", "");
     if (variant.empty()) {
         variant = app::defaultVariant(registry, backend, interp);
+        if (variant.empty() && backend != "cpu" && backend != "auto") {
+            // A compiled-in GPU backend without a usable device: say why, run on the CPU.
+            std::string why = "no back-projector variants for it";
+            for (const DeviceDiscovery& d : app::discoverAllDevices())
+                if (d.backend == backend && !d.available && !d.message.empty()) why = d.message;
+            std::cerr << "tomo recon: --backend " << backend << ": " << why
+                      << "; falling back to the CPU\n";
+            variant = app::defaultVariant(registry, "cpu", interp);
+        }
         if (variant.empty())
             return unsupported("--backend " + backend +
                                ": no back-projector variants for it in this build yet");
@@ -106,6 +118,32 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
     return ReconSetup{std::move(geometry), grid, fbp, variant};
 }
 
+/// Writes the reconstruction in the format of @p path's extension, with provenance where the
+/// format holds attributes (HDF5).
+Status writeReconstruction(const std::string& path, const Volume& image, const ReconSetup& setup,
+                           const ReconInputInfo& input, const ArgParser& args) {
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
+    WriteOptions options;
+    options.voxelSize = setup.grid.voxelSize;
+    const ParallelGeometry& g = setup.geometry;
+    char geometry[256];
+    std::snprintf(geometry, sizeof geometry,
+                  "parallel beam; %d angles from %.6g to %.6g deg; %d detectors, pitch %.6g; "
+                  "centre %.6g px; grid %dx%dx%d, voxel %.6g",
+                  g.angleCount(), g.angles().front() * 180 / kPi, g.angles().back() * 180 / kPi,
+                  g.detectorCount(), g.detectorPitch(), g.centerOfRotation(), setup.grid.nx,
+                  setup.grid.ny, setup.grid.nz, setup.grid.voxelSize);
+    options.provenance["geometry"] = geometry;
+    options.provenance["preprocessing"] = describe(input.preprocessing);
+    options.provenance["algorithm"] = "fbp";
+    options.provenance["parameters"] = std::string("filter ") +
+                                       filterWindowName(setup.fbp.filter.window) + ", cutoff " +
+                                       std::to_string(setup.fbp.filter.cutoff);
+    options.provenance["variant"] = setup.variant;
+    options.provenance["input"] = *args.get("INPUT");
+    return formats.writeVolume(path, image, options);
+}
+
 }  // namespace
 
 int runRecon(int argc, char** argv) {
@@ -114,11 +152,13 @@ int runRecon(int argc, char** argv) {
         "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection.");
     args.positional("INPUT",
                     "sinogram stack: .raw (float32 little-endian, [slice][angle][detector], "
-                    "needs --shape) or .tif (one page per slice)");
+                    "needs --shape) or .tif (one page per slice), or an HDF5 acquisition "
+                    "(.h5/.nxs: DXchange or NXtomo; flat/dark normalised, -log, angles read)");
     args.option("output", "OUTPUT", "reconstruction: .raw (float32 [slice][y][x]) or .tif",
                 std::nullopt, "o");
     args.option("shape", "ANGLESxDETECTORS[xSLICES]", "shape of a .raw input");
     args.option("angles", "START:STOP:COUNT", "projection angles in degrees, STOP exclusive");
+    args.option("angle-unit", "UNIT", "auto | deg | rad: unit of an HDF5 input's angles", "auto");
     args.option("algo", "ALGO", "reconstruction algorithm", "fbp");
     args.option("filter", "NAME", "ramp | shepp-logan | cosine | hamming | hann", "ramp");
     args.option("cutoff", "F", "filter cutoff as a fraction of Nyquist, (0, 1]", "1");
@@ -137,6 +177,7 @@ int runRecon(int argc, char** argv) {
                 "reference image (same shape as the output): print RMSE/PSNR/SSIM");
     args.option("truth-shape", "HEIGHTxWIDTH[xSLICES]", "shape of a .raw --truth");
     args.option("png", "FILE", "also write slice 0 as an 8-bit PNG preview");
+    addPreprocessOptions(args);
     args.flag("quiet", "no progress bar");
     args.epilog(
         "example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 "
@@ -157,10 +198,11 @@ int runRecon(int argc, char** argv) {
     auto threads = args.getInt("threads", 0, 0, 4096);
     if (!threads) return reportError("recon", threads.status());
 
-    auto sino = readStack(*args.get("INPUT"), args.get("shape"));
+    ReconInputInfo input;
+    auto sino = readReconInput(args, &input);
     if (!sino) return reportError("recon", sino.status());
     const BackProjectorRegistry registry = app::makeRegistry();
-    auto setup = setupFromArgs(args, *sino, registry);
+    auto setup = setupFromArgs(args, *sino, registry, input);
     if (!setup) return reportError("recon", setup.status());
     auto backProjector = registry.make(setup->variant);
     if (!backProjector) return reportError("recon", backProjector.status());
@@ -189,7 +231,8 @@ int runRecon(int argc, char** argv) {
                               image, ctx, &timings);
     bar.finish();
     if (!s) return reportError("recon", s);
-    if (Status w = writeVolume(*output, image); !w) return reportError("recon", w);
+    if (Status w = writeReconstruction(*output, image, *setup, input, args); !w)
+        return reportError("recon", w);
     if (auto png = args.get("png")) {
         if (Status w = writePngGray(*png, image.plane(0)); !w) return reportError("recon", w);
     }

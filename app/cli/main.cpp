@@ -20,6 +20,11 @@ constexpr Command kCommands[] = {
     {"compare", tomo::cli::runCompare, "RMSE, PSNR, SSIM and maximum error of two images"},
     {"bench", tomo::cli::runBench, "back-projection throughput (GU/s) of every variant"},
     {"devices", tomo::cli::runDevices, "CPUs, GPUs and back-projector variants of this build"},
+    {"tune", tomo::cli::runTune, "measure the variants and store the fastest per device"},
+    {"info", tomo::cli::runInfo, "format, datasets, shapes, types and angles of a data file"},
+    {"convert", tomo::cli::runConvert, "convert a float stack between HDF5, TIFF and raw"},
+    {"preprocess", tomo::cli::runPreprocess, "flat/dark, zingers, rings, Paganin, bin, crop"},
+    {"center", tomo::cli::runCenter, "centre of rotation of a sinogram by three estimators"},
     {"demo", tomo::cli::runDemo, "the bundled demo: phantom, FBP, error against the phantom"},
 };
 
@@ -27,7 +32,7 @@ void printUsage(std::ostream& os) {
     os << "TomoStation " << TOMO_VERSION
        << " - CT reconstruction\n\nusage: tomo <command> [options]\n\ncommands:\n";
     for (const Command& c : kCommands)
-        os << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+        os << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
     os << "\n'tomo <command> --help' describes each command's options.\n";
 }
 

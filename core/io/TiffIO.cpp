@@ -20,6 +20,7 @@
 
 #include "core/io/AtomicFile.h"
 #include "core/io/ImageIO.h"
+#include "core/io/TiffFormat.h"
 
 namespace tomo {
 namespace {
@@ -158,10 +159,12 @@ Status readPageLayout(TIFF* tif, const std::string& where, PageLayout& page) {
     return Status::ok();
 }
 
-/// Decodes one page (strips or tiles) into @p out, rows of @p out.cols() floats.
-Status readPage(TIFF* tif, const std::string& where, const PageLayout& page, View2<float> out,
-                const TiffMessages& messages) {
+/// Decodes rows [firstRow, firstRow + out.rows()) of one page (strips or tiles) into @p out,
+/// reading only the strips or tiles that overlap them.
+Status readPage(TIFF* tif, const std::string& where, const PageLayout& page, std::size_t firstRow,
+                View2<float> out, const TiffMessages& messages) {
     const std::size_t w = page.width, h = page.height, bps = page.bytesPerSample;
+    const std::size_t rowEnd = firstRow + out.rows();
     if (TIFFIsTiled(tif)) {
         std::uint32_t tw = 0, th = 0;
         TIFFGetField(tif, TIFFTAG_TILEWIDTH, &tw);
@@ -170,15 +173,17 @@ Status readPage(TIFF* tif, const std::string& where, const PageLayout& page, Vie
         if (tw == 0 || th == 0 || tileBytes < static_cast<tmsize_t>(std::size_t{tw} * th * bps))
             return invalidData(where + ": invalid tile layout");
         std::vector<std::uint8_t> buf(static_cast<std::size_t>(tileBytes));
-        for (std::uint32_t y = 0; y < h; y += th)
+        for (std::size_t y = firstRow / th * th; y < rowEnd; y += th)
             for (std::uint32_t x = 0; x < w; x += tw) {
-                if (TIFFReadTile(tif, buf.data(), x, y, 0, 0) < 0)
+                if (TIFFReadTile(tif, buf.data(), x, static_cast<std::uint32_t>(y), 0, 0) < 0)
                     return invalidData(where + ": cannot decode tile at (" + std::to_string(x) +
                                        ", " + std::to_string(y) + "): " + detail(messages));
-                std::size_t rows = std::min<std::size_t>(th, h - y);
-                std::size_t cols = std::min<std::size_t>(tw, w - x);
-                for (std::size_t r = 0; r < rows; ++r)
-                    convertSamples(page.kind, buf.data() + r * tw * bps, &out(y + r, x), cols);
+                const std::size_t r0 = std::max(y, firstRow);
+                const std::size_t r1 = std::min({y + th, rowEnd, h});
+                const std::size_t cols = std::min<std::size_t>(tw, w - x);
+                for (std::size_t r = r0; r < r1; ++r)
+                    convertSamples(page.kind, buf.data() + (r - y) * tw * bps,
+                                   &out(r - firstRow, x), cols);
             }
         return Status::ok();
     }
@@ -189,29 +194,69 @@ Status readPage(TIFF* tif, const std::string& where, const PageLayout& page, Vie
     if (stripBytes < static_cast<tmsize_t>(w * bps * rowsPerStrip))
         return invalidData(where + ": invalid strip layout");
     std::vector<std::uint8_t> buf(static_cast<std::size_t>(stripBytes));
-    for (std::size_t row0 = 0; row0 < h; row0 += rowsPerStrip) {
+    for (std::size_t row0 = firstRow / rowsPerStrip * rowsPerStrip; row0 < rowEnd;
+         row0 += rowsPerStrip) {
         std::size_t rows = std::min<std::size_t>(rowsPerStrip, h - row0);
         auto need = static_cast<tmsize_t>(rows * w * bps);
         tstrip_t strip = TIFFComputeStrip(tif, static_cast<std::uint32_t>(row0), 0);
         if (TIFFReadEncodedStrip(tif, strip, buf.data(), need) < need)
             return invalidData(where + ": cannot decode strip " + std::to_string(strip) + ": " +
                                detail(messages));
-        for (std::size_t r = 0; r < rows; ++r)
-            convertSamples(page.kind, buf.data() + r * w * bps, &out(row0 + r, 0), w);
+        const std::size_t r0 = std::max(row0, firstRow), r1 = std::min(row0 + rows, rowEnd);
+        for (std::size_t r = r0; r < r1; ++r)
+            convertSamples(page.kind, buf.data() + (r - row0) * w * bps, &out(r - firstRow, 0), w);
     }
     return Status::ok();
 }
 
-Status checkFinite(View2<const float> plane, const std::string& where, bool fromDouble) {
+Status checkFinite(View2<const float> plane, const std::string& where, bool fromDouble,
+                   std::size_t firstRow) {
     for (std::size_t r = 0; r < plane.rows(); ++r)
         for (std::size_t c = 0; c < plane.cols(); ++c)
             if (!std::isfinite(plane(r, c)))
-                return invalidData(where + ": value at row " + std::to_string(r) + ", column " +
-                                   std::to_string(c) + " is " +
+                return invalidData(where + ": value at row " + std::to_string(firstRow + r) +
+                                   ", column " + std::to_string(c) + " is " +
                                    (std::isnan(plane(r, c)) ? "NaN"
                                     : fromDouble            ? "infinite or beyond the float32 range"
                                                             : "infinite"));
     return Status::ok();
+}
+
+/// Upper bound of the expansion of any TIFF codec (LZW reaches ~2700:1, deflate 1032:1).
+constexpr std::uintmax_t kMaxCompressionRatio = 1u << 15;
+
+constexpr const char* kScaleTag = "TomoStation uint16 scale=";
+
+/// The TomoStation 16-bit map from ImageDescription, when the page carries one.
+bool readScale(TIFF* tif, double& scale, double& offset) {
+    const char* text = nullptr;
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text) || !text) return false;
+    const std::string d(text);
+    if (!d.starts_with(kScaleTag)) return false;
+    double s = 0, o = 0;
+    if (std::sscanf(d.c_str() + std::strlen(kScaleTag), "%lf offset=%lf", &s, &o) != 2 ||
+        !std::isfinite(s) || !std::isfinite(o) || !(s > 0))
+        return false;
+    scale = s;
+    offset = o;
+    return true;
+}
+
+struct OpenTiff {
+    std::unique_ptr<TiffMessages> messages = std::make_unique<TiffMessages>();
+    TiffPtr tif;
+};
+
+Result<OpenTiff> openForReading(const std::filesystem::path& path) {
+    const std::string name = path.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return notFound(name + ": no such file");
+    OpenTiff t;
+    auto opts = makeOptions(*t.messages);
+    if (!opts) return outOfMemory(name + ": cannot allocate TIFF options");
+    t.tif.reset(TIFFOpenExt(path.c_str(), "r", opts.get()));
+    if (!t.tif) return invalidData(name + ": not a readable TIFF file: " + detail(*t.messages));
+    return t;
 }
 
 }  // namespace
@@ -220,61 +265,127 @@ bool tiffSupported() {
     return true;
 }
 
-Result<Array3<float>> readTiff(const std::filesystem::path& path) {
+Result<TiffInfo> probeTiff(const std::filesystem::path& path) {
     const std::string name = path.string();
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return notFound(name + ": no such file");
-    TiffMessages messages;
-    auto opts = makeOptions(messages);
-    if (!opts) return outOfMemory(name + ": cannot allocate TIFF options");
-    TiffPtr tif(TIFFOpenExt(path.c_str(), "r", opts.get()));
-    if (!tif) return invalidData(name + ": not a readable TIFF file: " + detail(messages));
+    TOMO_ASSIGN_OR_RETURN(OpenTiff t, openForReading(path));
+    TiffInfo info;
+    info.pages = TIFFNumberOfDirectories(t.tif.get());
+    if (info.pages == 0)
+        return invalidData(name + ": no readable image directory: " + detail(*t.messages));
+    PageLayout page;
+    TOMO_RETURN_IF_ERROR(readPageLayout(t.tif.get(), name + " page 0", page));
+    info.width = page.width;
+    info.height = page.height;
+    info.bitsPerSample = static_cast<std::uint16_t>(page.bytesPerSample * 8);
+    info.isFloat = page.kind == SampleKind::F32 || page.kind == SampleKind::F64;
+    info.isSigned =
+        page.kind == SampleKind::S8 || page.kind == SampleKind::S16 || page.kind == SampleKind::S32;
+    info.bigTiff = TIFFIsBigTIFF(t.tif.get()) != 0;
+    if (page.kind == SampleKind::U16) info.scaled = readScale(t.tif.get(), info.scale, info.offset);
+    return info;
+}
 
-    const tdir_t pages = TIFFNumberOfDirectories(tif.get());
+Result<Array3<float>> readTiff(const std::filesystem::path& path) {
+    return readTiffRange(path, ReadRange{});
+}
+
+Result<Array3<float>> readTiffRange(const std::filesystem::path& path, const ReadRange& range) {
+    const std::string name = path.string();
+    TOMO_ASSIGN_OR_RETURN(OpenTiff t, openForReading(path));
+    TIFF* tif = t.tif.get();
+    const TiffMessages& messages = *t.messages;
+
+    const tdir_t pages = TIFFNumberOfDirectories(tif);
     if (pages == 0) return invalidData(name + ": no readable image directory: " + detail(messages));
     PageLayout first;
-    TOMO_RETURN_IF_ERROR(readPageLayout(tif.get(), name + " page 0", first));
-    // An uncompressed page cannot hold more pixel bytes than the file has: refuse before
-    // allocating for dimensions a corrupt or truncated header made up.
+    TOMO_RETURN_IF_ERROR(readPageLayout(tif, name + " page 0", first));
+    // An uncompressed page cannot hold more pixel bytes than the file has, and no TIFF codec
+    // expands data by more than kMaxCompressionRatio: refuse before allocating for dimensions a
+    // corrupt or truncated header made up (found by fuzz_tiff: a 600-byte file asking for 3 GB).
     std::uint16_t compression = COMPRESSION_NONE;
-    TIFFGetFieldDefaulted(tif.get(), TIFFTAG_COMPRESSION, &compression);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
+    std::error_code ec;
     const std::uintmax_t fileBytes = std::filesystem::file_size(path, ec);
     const std::uintmax_t pageBytes =
         std::uintmax_t{first.width} * first.height * first.bytesPerSample;
-    if (compression == COMPRESSION_NONE && !ec && pageBytes > fileBytes)
+    const std::uintmax_t ratio = compression == COMPRESSION_NONE ? 1 : kMaxCompressionRatio;
+    if (!ec && pageBytes / ratio > fileBytes)
         return invalidData(name + " page 0: declares " + std::to_string(first.width) + "x" +
-                           std::to_string(first.height) + " uncompressed pixels (" +
-                           std::to_string(pageBytes) + " bytes) but the file has only " +
-                           std::to_string(fileBytes) + " bytes (truncated or corrupt)");
+                           std::to_string(first.height) + (ratio == 1 ? " uncompressed" : "") +
+                           " pixels (" + std::to_string(pageBytes) +
+                           " bytes) but the file has only " + std::to_string(fileBytes) +
+                           " bytes (truncated or corrupt)");
+    TOMO_ASSIGN_OR_RETURN(ReadRange r, range.resolve(pages, first.height, name));
     TOMO_ASSIGN_OR_RETURN(Array3<float> out,
-                          Array3<float>::create(pages, first.height, first.width));
-    for (tdir_t p = 0; p < pages; ++p) {
+                          Array3<float>::create(r.planeCount, r.rowCount, first.width));
+    for (std::size_t k = 0; k < r.planeCount; ++k) {
+        const std::size_t p = r.firstPlane + k;
         const std::string where = name + " page " + std::to_string(p);
-        if (p > 0 && !TIFFReadDirectory(tif.get()))
+        if (p > 0 && !TIFFSetDirectory(tif, static_cast<tdir_t>(p)))
             return invalidData(where + ": cannot read directory: " + detail(messages));
         PageLayout page;
-        TOMO_RETURN_IF_ERROR(readPageLayout(tif.get(), where, page));
+        TOMO_RETURN_IF_ERROR(readPageLayout(tif, where, page));
         if (page.width != first.width || page.height != first.height)
             return invalidData(where + ": size " + std::to_string(page.width) + "x" +
                                std::to_string(page.height) + " differs from page 0 (" +
                                std::to_string(first.width) + "x" + std::to_string(first.height) +
                                "); all pages of a stack must have the same size");
-        TOMO_RETURN_IF_ERROR(readPage(tif.get(), where, page, out.plane(p), messages));
+        TOMO_RETURN_IF_ERROR(readPage(tif, where, page, r.firstRow, out.plane(k), messages));
         if (page.kind == SampleKind::F32 || page.kind == SampleKind::F64)
-            TOMO_RETURN_IF_ERROR(checkFinite(out.plane(p), where, page.kind == SampleKind::F64));
+            TOMO_RETURN_IF_ERROR(
+                checkFinite(out.plane(k), where, page.kind == SampleKind::F64, r.firstRow));
+        double scale = 1, offset = 0;
+        if (page.kind == SampleKind::U16 && readScale(tif, scale, offset))
+            for (std::size_t row = 0; row < r.rowCount; ++row)
+                for (float& v : out.row(k, row))
+                    v = static_cast<float>(offset + scale * static_cast<double>(v));
     }
     return out;
 }
 
-Status writeTiff(const std::filesystem::path& path, const Array3<float>& data) {
+namespace {
+
+/// Count of @p v under @p map, or -1 when it is not finite or falls outside 0..65535.
+long countOf(float v, const Tiff16Scale& map) {
+    const double q = std::nearbyint((static_cast<double>(v) - map.offset) / map.scale);
+    return std::isfinite(v) && q >= 0 && q <= 65535 ? static_cast<long>(q) : -1;
+}
+
+/// Shared writer: float32 pages, or 16-bit counts of @p map when it is given.
+Status writePages(const std::filesystem::path& path, const Array3<float>& data,
+                  const Tiff16Scale* map) {
     const std::string name = path.string();
     const std::size_t pages = data.dim(0), h = data.dim(1), w = data.dim(2);
     if (data.empty()) return invalidArgument(name + ": cannot write an empty stack as TIFF");
     if (w > 0xFFFFFFFFu || h > 0xFFFFFFFFu)
         return invalidArgument(name + ": page size exceeds the TIFF limit");
+    const std::size_t bytesPerSample = map ? 2 : 4;
+    std::string description;
+    if (map) {
+        if (!std::isfinite(map->scale) || !(map->scale > 0) || !std::isfinite(map->offset))
+            return invalidArgument(name +
+                                   ": 16-bit scale must be finite and positive, offset "
+                                   "finite (got scale " +
+                                   std::to_string(map->scale) + ", offset " +
+                                   std::to_string(map->offset) + ")");
+        for (std::size_t p = 0; p < pages; ++p)
+            for (std::size_t r = 0; r < h; ++r)
+                for (std::size_t c = 0; c < w; ++c)
+                    if (countOf(data(p, r, c), *map) < 0)
+                        return invalidArgument(
+                            name + ": value " + std::to_string(data(p, r, c)) + " at (" +
+                            std::to_string(p) + ", " + std::to_string(r) + ", " +
+                            std::to_string(c) + ") is outside the 16-bit range [" +
+                            std::to_string(map->offset) + ", " +
+                            std::to_string(map->offset + 65535 * map->scale) + "] of the scale");
+        char text[128];
+        std::snprintf(text, sizeof text, "%s%.17g offset=%.17g", kScaleTag, map->scale,
+                      map->offset);
+        description = text;
+    }
     // Classic TIFF addresses 4 GiB; switch to BigTIFF well before the pixel data gets there.
     const bool big =
-        data.elementCount() * sizeof(float) > (std::size_t{0xFFFFFFFFu} - (std::size_t{1} << 26));
+        data.elementCount() * bytesPerSample > (std::size_t{0xFFFFFFFFu} - (std::size_t{1} << 26));
 
     TOMO_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::create(path));
     TiffMessages messages;
@@ -286,19 +397,22 @@ Status writeTiff(const std::filesystem::path& path, const Array3<float>& data) {
         ::close(fd);
         return ioError(name + ": cannot start TIFF: " + detail(messages));
     }
-    const auto rowsPerStrip = static_cast<std::uint32_t>(std::max<std::size_t>(1, 65536 / (w * 4)));
+    const auto rowsPerStrip =
+        static_cast<std::uint32_t>(std::max<std::size_t>(1, 65536 / (w * bytesPerSample)));
     std::vector<float> row(w);
+    std::vector<std::uint16_t> counts(w);
     for (std::size_t p = 0; p < pages; ++p) {
         TIFF* t = tif.get();
         TIFFSetField(t, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(w));
         TIFFSetField(t, TIFFTAG_IMAGELENGTH, static_cast<std::uint32_t>(h));
-        TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, 32);
+        TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, static_cast<int>(bytesPerSample * 8));
         TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, 1);
-        TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_IEEEFP);
+        TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, map ? SAMPLEFORMAT_UINT : SAMPLEFORMAT_IEEEFP);
         TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
         TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
         TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
         TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, rowsPerStrip);
+        if (map) TIFFSetField(t, TIFFTAG_IMAGEDESCRIPTION, description.c_str());
         if (pages > 1) {
             TIFFSetField(t, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE);
             if (pages <= 0xFFFF)
@@ -307,8 +421,15 @@ Status writeTiff(const std::filesystem::path& path, const Array3<float>& data) {
         }
         View2<const float> plane = data.plane(p);
         for (std::size_t r = 0; r < h; ++r) {
-            std::copy(plane.row(r).begin(), plane.row(r).end(), row.begin());
-            if (TIFFWriteScanline(t, row.data(), static_cast<std::uint32_t>(r), 0) < 0)
+            void* line = row.data();
+            if (map) {
+                for (std::size_t c = 0; c < w; ++c)
+                    counts[c] = static_cast<std::uint16_t>(countOf(plane(r, c), *map));
+                line = counts.data();
+            } else {
+                std::copy(plane.row(r).begin(), plane.row(r).end(), row.begin());
+            }
+            if (TIFFWriteScanline(t, line, static_cast<std::uint32_t>(r), 0) < 0)
                 return ioError(name + ": writing page " + std::to_string(p) + " row " +
                                std::to_string(r) + " failed: " + detail(messages));
         }
@@ -321,6 +442,16 @@ Status writeTiff(const std::filesystem::path& path, const Array3<float>& data) {
     tif.reset();  // TIFFClose closes the descriptor
     if (!messages.errors.empty()) return ioError(name + ": " + messages.errors);
     return file.commit();
+}
+
+}  // namespace
+
+Status writeTiff(const std::filesystem::path& path, const Array3<float>& data) {
+    return writePages(path, data, nullptr);
+}
+
+Status writeTiff16(const std::filesystem::path& path, const Array3<float>& data, Tiff16Scale map) {
+    return writePages(path, data, &map);
 }
 
 }  // namespace tomo

@@ -1,6 +1,7 @@
 // TIFF entry points of ImageIO.h for builds without libtiff (TOMO_WITH_TIFF off): every call
 // reports Unsupported so that callers can fall back to raw files.
 #include "core/io/ImageIO.h"
+#include "core/io/TiffFormat.h"
 
 namespace tomo {
 namespace {
@@ -22,6 +23,18 @@ Result<Array3<float>> readTiff(const std::filesystem::path& path) {
 }
 
 Status writeTiff(const std::filesystem::path& path, const Array3<float>&) {
+    return noTiff(path);
+}
+
+Result<TiffInfo> probeTiff(const std::filesystem::path& path) {
+    return noTiff(path);
+}
+
+Result<Array3<float>> readTiffRange(const std::filesystem::path& path, const ReadRange&) {
+    return noTiff(path);
+}
+
+Status writeTiff16(const std::filesystem::path& path, const Array3<float>&, Tiff16Scale) {
     return noTiff(path);
 }
 

@@ -39,6 +39,9 @@ CliRun tomo(const std::string& args) {
 class Cli : public ::testing::Test {
   protected:
     void SetUp() override {
+        // The user's cached variant choice (tomo tune) must not change what the tests expect;
+        // a cache folder of the build keeps OpenCL kernel binaries warm between runs.
+        ::setenv("XDG_CACHE_HOME", (fs::path(TOMO_TEST_BINARY_DIR) / "test-cache").c_str(), 1);
         dir = fs::temp_directory_path() /
               ("tomo-cli-" + std::to_string(::getpid()) + "-" +
                ::testing::UnitTest::GetInstance()->current_test_info()->name());

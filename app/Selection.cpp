@@ -1,0 +1,173 @@
+// Selection glue: cache location and key, tuning, cached defaults and the explanation text.
+#include "app/Selection.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "app/Backends.h"
+#include "tomo/config.h"
+
+namespace tomo::app {
+namespace {
+
+std::string format(const char* fmt, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+std::string property(const DeviceInfo& d, const std::string& key) {
+    for (const auto& [k, v] : d.properties)
+        if (k == key) return v;
+    return {};
+}
+
+std::string staleReason(const SelectionKey& have, const SelectionKey& want) {
+    if (have.driver != want.driver) return "driver changed (" + have.driver + ")";
+    if (have.computeCapability != want.computeCapability) return "compute capability changed";
+    if (have.build != want.build) return "made by another build (" + have.build + ")";
+    return "key differs";
+}
+
+}  // namespace
+
+std::filesystem::path selectionCachePath() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "tomostation" / "selection.json";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".cache" / "tomostation" / "selection.json";
+    return {};
+}
+
+std::string buildId() {
+    return std::string(TOMO_VERSION) + " " + TOMO_CXX_COMPILER + " " + TOMO_BUILD_TYPE;
+}
+
+SelectionKey selectionKeyFor(const DeviceInfo& device) {
+    return {device.backend, device.name, device.driver,
+            device.backend == "cuda" ? property(device, "compute capability") : std::string(),
+            buildId()};
+}
+
+Result<DeviceInfo> primaryDevice(const std::string& backend) {
+    if (backend == "cpu") {
+        DeviceDiscovery cpu = discoverCpu();
+        if (!cpu.devices.empty()) return cpu.devices.front();
+        return notFound("no CPU device");
+    }
+    for (DeviceDiscovery& d : discoverAllDevices()) {
+        if (d.backend != backend) continue;
+        if (!d.available) return unsupported(backend + ": " + d.message);
+        for (DeviceInfo& info : d.devices)
+            if (info.note.empty()) return info;
+        return notFound(backend + ": no usable device");
+    }
+    return invalidArgument("unknown backend '" + backend + "' (cpu, cuda, opencl)");
+}
+
+std::optional<std::string> cachedVariant(const BackProjectorRegistry& registry,
+                                         const std::string& backend, Interpolation interpolation,
+                                         bool exact, std::string* warning) {
+    const std::filesystem::path path = selectionCachePath();
+    if (path.empty()) return std::nullopt;
+    const SelectionCache cache = SelectionCache::load(path);
+    if (warning) *warning = cache.warning();
+    bool any = false;
+    for (const SelectionRecord& r : cache.records())
+        any = any || r.key.backend == backend;
+    if (!any) return std::nullopt;
+    auto device = primaryDevice(backend);
+    if (!device) return std::nullopt;
+    const SelectionKey key = selectionKeyFor(*device);
+    const SelectionRecord* record = cache.find(key);
+    if (!record) {
+        if (const SelectionRecord* old = cache.findDevice(backend, device->name); old && warning)
+            *warning = "cached selection for " + device->name +
+                       " is stale: " + staleReason(old->key, key) + "; run `tomo tune --backend " +
+                       backend + "`";
+        return std::nullopt;
+    }
+    auto it = record->choices.find(choiceKey(exact, interpolation));
+    if (it == record->choices.end() || !registry.contains(it->second)) return std::nullopt;
+    return it->second;
+}
+
+Result<SelectionResult> tuneBackend(const BackProjectorRegistry& registry,
+                                    const std::string& backend, const SelectorOptions& options,
+                                    const ExecContext& ctx, Status* saveStatus) {
+    TOMO_ASSIGN_OR_RETURN(DeviceInfo device, primaryDevice(backend));
+    Selector selector(registry, traitsFor(device), options);
+    TOMO_ASSIGN_OR_RETURN(SelectionResult result, selector.run(backend, ctx));
+    const std::filesystem::path path = selectionCachePath();
+    Status saved = ioError("no cache directory: neither XDG_CACHE_HOME nor HOME is set");
+    if (!path.empty()) {
+        SelectionCache cache = SelectionCache::load(path);
+        cache.put(makeRecord(selectionKeyFor(device), result));
+        saved = cache.save();
+    }
+    if (saveStatus) *saveStatus = saved;
+    return result;
+}
+
+std::string explainSelection(const DeviceInfo& device, const BackProjectorRegistry& registry) {
+    std::string out;
+    const DeviceTraits traits = traitsFor(device);
+    out += "      model traits (" + traits.family + "):\n";
+    for (const auto& [name, trait] : traits.units()) {
+        if (trait->value <= 0 && trait->note.empty()) continue;
+        const bool bytes = name == "shared" || name == "constant";
+        const bool texels = name.rfind("texture", 0) == 0;
+        out += "        " + name + std::string(12 - name.size(), ' ') +
+               format("%10.1f ", trait->value) +
+               (bytes    ? "GB/s     "
+                : texels ? "Gtexel/s "
+                         : "G ops/s  ") +
+               "[" + traitSourceName(trait->source) + "] " + trait->note + "\n";
+    }
+    const std::filesystem::path path = selectionCachePath();
+    const SelectionCache cache = SelectionCache::load(path);
+    if (!cache.warning().empty()) out += "      warning: " + cache.warning() + "\n";
+    const SelectionKey key = selectionKeyFor(device);
+    const SelectionRecord* record = cache.find(key);
+    if (record) {
+        out += "      selection: measured " + record->created + " (" +
+               format("%.1f s sweep, ", record->seconds) + std::to_string(record->imageSize) +
+               "^2 pixels x " + std::to_string(record->slices) + " slices)\n";
+    } else if (const SelectionRecord* old = cache.findDevice(device.backend, device.name)) {
+        out += "      selection: stale (" + staleReason(old->key, key) +
+               "); run `tomo tune --backend " + device.backend + "`\n";
+    } else {
+        out +=
+            "      selection: not measured yet; run `tomo tune --backend " + device.backend + "`\n";
+    }
+    Selector selector(registry, traits);
+    auto ranked = selector.rank(device.backend);
+    if (ranked.empty()) return out;
+    out +=
+        "      variant                               predicted  bottleneck     measured  state     "
+        "choice\n";
+    for (const CandidateReport& row : ranked) {
+        const CachedCandidate* measured = nullptr;
+        std::string choice;
+        if (record) {
+            for (const CachedCandidate& c : record->table)
+                if (c.id == row.info.id) measured = &c;
+            for (const auto& [k, id] : record->choices)
+                if (id == row.info.id) choice += (choice.empty() ? "" : ",") + k;
+        }
+        char line[256];
+        std::snprintf(line, sizeof line, "      %-36s %10s  %-12s %10s  %-9s %s\n",
+                      row.info.id.c_str(),
+                      row.hasModel ? format("%.2f", row.prediction.gups).c_str() : "-",
+                      row.prediction.bottleneck.c_str(),
+                      measured && measured->state == "measured"
+                          ? format("%.2f", measured->measuredGups).c_str()
+                          : "-",
+                      measured ? measured->state.c_str() : "", choice.c_str());
+        out += line;
+    }
+    out += "      (GU/s; prediction: paper 002's model with these traits, see docs/selection.md)\n";
+    return out;
+}
+
+}  // namespace tomo::app

@@ -1,0 +1,59 @@
+#pragma once
+/// @file Selection.h
+/// @brief Application glue of the variant selection (core/selection): where the cache lives,
+/// what its key is made of, the sweep run by `tomo tune`, the cached choice used by
+/// defaultVariant(), and the explanation printed by `tomo devices --explain`.
+///
+/// Cache file: `$XDG_CACHE_HOME/tomostation/selection.json`, else
+/// `$HOME/.cache/tomostation/selection.json` (XDG Base Directory specification); no cache when
+/// neither variable is set. Key: backend, device name, driver, compute capability (CUDA) and
+/// this build (TOMO_VERSION, compiler and build type from tomo/config.h), so a new driver or a
+/// rebuilt TomoStation ignores an old choice until `tomo tune` runs again.
+/// Threading: functions read the environment and files; call them from one thread at a time
+/// per process when tuning (the cache file is replaced atomically, the last writer wins).
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "core/base/ExecContext.h"
+#include "core/devices/DeviceInfo.h"
+#include "core/projectors/BackProjector.h"
+#include "core/selection/SelectionCache.h"
+#include "core/selection/Selector.h"
+
+namespace tomo::app {
+
+/// The cache file path (see above); empty when neither XDG_CACHE_HOME nor HOME is set.
+std::filesystem::path selectionCachePath();
+
+/// "0.1.0 GNU 12.2.0 Release": version, compiler and build type of this build.
+std::string buildId();
+
+/// The cache key of @p device (its "compute capability" property for CUDA devices).
+SelectionKey selectionKeyFor(const DeviceInfo& device);
+
+/// The first usable device of @p backend ("cpu", "cuda", "opencl"). NotFound/Unsupported with
+/// the backend's message when it has none.
+Result<DeviceInfo> primaryDevice(const std::string& backend);
+
+/// The cached choice for @p backend's primary device, when a record with a matching key exists
+/// and the chosen variant is registered. Exact variants only unless @p exact is false. The
+/// devices of GPU backends are only discovered when the cache holds a record for the backend.
+/// @p warning (optional) receives the cache's warning (corrupt file) or why a record is stale.
+std::optional<std::string> cachedVariant(const BackProjectorRegistry& registry,
+                                         const std::string& backend, Interpolation interpolation,
+                                         bool exact = true, std::string* warning = nullptr);
+
+/// Runs the sweep for @p backend's primary device and stores the record in the cache.
+/// @p saveStatus receives the result of saving (IoError when the cache cannot be written; the
+/// sweep's result is returned anyway).
+Result<SelectionResult> tuneBackend(const BackProjectorRegistry& registry,
+                                    const std::string& backend, const SelectorOptions& options,
+                                    const ExecContext& ctx, Status* saveStatus = nullptr);
+
+/// Lines for `tomo devices --explain`: the device's traits with their sources, then per
+/// variant the prediction (GU/s and bottleneck), the cached measurement and the choice.
+std::string explainSelection(const DeviceInfo& device, const BackProjectorRegistry& registry);
+
+}  // namespace tomo::app

@@ -1,0 +1,68 @@
+#pragma once
+/// @file TiffFormat.h
+/// @brief TIFF beyond ImageIO.h's whole-file float32 pair: header probing, reading a range of
+/// pages and rows, and 16-bit unsigned writing with a stated scale and offset stored in the file.
+///
+/// 16-bit scaled TIFF: a value v is stored as the unsigned 16-bit integer
+/// q = round((v - offset) / scale), so q * scale + offset reproduces v within scale / 2. The
+/// scale and offset are written into the ImageDescription tag as
+/// `TomoStation uint16 scale=<s> offset=<o>` (17 significant digits); readTiffRange and readTiff
+/// apply them when they find that text, so such a file reads back in physical units. Any other
+/// 16-bit file reads as its raw counts. Other programs see an ordinary 16-bit greyscale image.
+///
+/// Conventions, byte order, errors and threading are those of ImageIO.h. Without libtiff every
+/// function returns Unsupported.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "core/base/Status.h"
+#include "core/data/Array.h"
+#include "core/io/ReadRange.h"
+
+namespace tomo {
+
+/// @brief What a TIFF file holds, from its first directory (and the directory count).
+struct TiffInfo {
+    std::size_t pages = 0;
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    std::uint16_t bitsPerSample = 0;
+    bool isFloat = false;
+    bool isSigned = false;
+    bool bigTiff = false;
+    bool scaled = false;  ///< carries a TomoStation 16-bit scale (see the file comment)
+    double scale = 1.0;
+    double offset = 0.0;
+};
+
+/// Reads the header of @p path: page count and the first page's layout. NotFound / InvalidData
+/// / Unsupported as readTiff.
+Result<TiffInfo> probeTiff(const std::filesystem::path& path);
+
+/// Reads pages [firstPlane, firstPlane + planeCount) and rows [firstRow, firstRow + rowCount) of
+/// each, decoding only the strips or tiles that overlap those rows. Every selected page must have
+/// the size and sample format of the first one selected. Same conversions and errors as readTiff,
+/// plus InvalidArgument for a range outside the file.
+Result<Array3<float>> readTiffRange(const std::filesystem::path& path, const ReadRange& range);
+
+/// @brief Linear map between 16-bit counts and values: value = offset + scale * count.
+struct Tiff16Scale {
+    double scale = 1.0;   ///< value units per count; must be finite and > 0
+    double offset = 0.0;  ///< value of count 0
+
+    /// The map that spreads [lo, hi] over 0..65535 (scale 1 when hi <= lo).
+    static Tiff16Scale forRange(double lo, double hi) {
+        return hi > lo ? Tiff16Scale{(hi - lo) / 65535.0, lo} : Tiff16Scale{1.0, lo};
+    }
+};
+
+/// Writes [page][row][column] as a multi-page 16-bit unsigned TIFF (MinIsBlack, uncompressed,
+/// same page tags as writeTiff) with the counts of @p map and the map in ImageDescription,
+/// atomically. A value that maps outside 0..65535 (after rounding) or is not finite is
+/// InvalidArgument naming it, its (page, row, column) and the representable range; nothing is
+/// written then. InvalidArgument for an empty stack or a scale that is not finite and positive.
+Status writeTiff16(const std::filesystem::path& path, const Array3<float>& data, Tiff16Scale map);
+
+}  // namespace tomo

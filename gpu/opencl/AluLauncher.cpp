@@ -1,0 +1,321 @@
+// The ALU, oversampling and hybrid families' launcher and registration (see AluLauncher.h).
+#include "gpu/opencl/AluLauncher.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpu/opencl/internal/ClTextureLauncher.h"
+#include "gpu/opencl/internal/KernelSources.h"
+
+namespace tomo::opencl {
+namespace {
+
+std::string flag(const char* name, int value) {
+    return std::string(" -D") + name + "=" + std::to_string(value);
+}
+
+const char* kernelName(AluFamily f) {
+    switch (f) {
+        case AluFamily::Alu:
+            return "aluBackProject";
+        case AluFamily::Oversampling:
+            return "oversampleBackProject";
+        default:
+            return "hybridBackProject";
+    }
+}
+
+const char* familyName(AluFamily f) {
+    switch (f) {
+        case AluFamily::Alu:
+            return "alu";
+        case AluFamily::Oversampling:
+            return "oversampling";
+        default:
+            return "hybrid";
+    }
+}
+
+/// Checks the shape parameters (tile, work-group, batch) the kernels rely on.
+std::string shapeError(const AluConfig& c) {
+    if (c.tile != 32 && c.tile != 64) return "tile must be 32 or 64";
+    if (c.workGroup != 128 && c.workGroup != 256) return "work-group must be 128 or 256";
+    if ((c.workGroup / 16) % (c.tile / 4) != 0) return "work-group too small for the tile";
+    if (c.projectionsPerBatch < 1 || c.workGroup % c.projectionsPerBatch != 0)
+        return "projections per batch must divide the work-group";
+    if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "slices must be 1, 2 or 4";
+    if (c.acm && c.interpolation != Interpolation::Linear) return "ACM needs linear";
+    if (c.ratioAlu < 0 || c.ratioTex < 0 || c.ratioAlu + c.ratioTex < 1) return "bad ratio";
+    return {};
+}
+
+}  // namespace
+
+AluCacheRange aluCacheRange(std::span<const ClProjectionConstants> constants, int nx, int ny,
+                            int tile, int bins) {
+    AluCacheRange r;
+    r.minPosition = 1e30f;
+    r.maxPosition = -1e30f;
+    const float n1 = static_cast<float>(tile - 1);
+    for (int ty = 0; ty * tile < ny; ++ty)
+        for (int tx = 0; tx * tile < nx; ++tx) {
+            const float x0 = static_cast<float>(tx * tile), y0 = static_cast<float>(ty * tile);
+            for (const ClProjectionConstants& c : constants) {
+                // projectionSlot() of alu_common.cl.
+                const float cm = n1 * (std::min(0.f, c.cx) + std::min(0.f, c.cy));
+                const float hb = (c.a + y0 * c.cy) + x0 * c.cx;
+                const float hm = std::floor(hb + cm) - 1.f;
+                const float off = hb - hm;
+                if (n1 * (std::abs(c.cx) + std::abs(c.cy)) > static_cast<float>(bins - 4)) {
+                    ++r.wideProjections;
+                    continue;
+                }
+                for (int ly = 0; ly < tile; ++ly)
+                    for (int lx = 0; lx < tile; ++lx) {
+                        const float h =
+                            (off + static_cast<float>(lx) * c.cx) + static_cast<float>(ly) * c.cy;
+                        r.minPosition = std::min(r.minPosition, h);
+                        r.maxPosition = std::max(r.maxPosition, h);
+                        if (h < 0.f || h > static_cast<float>(bins - 2)) ++r.outside;
+                    }
+            }
+        }
+    return r;
+}
+
+std::size_t aluLocalBytes(const AluConfig& c) {
+    const std::size_t vec = sizeof(float) * static_cast<std::size_t>(c.slices);
+    const std::size_t entry = c.family == AluFamily::Oversampling ? 4 * vec : c.acm ? 2 * vec : vec;
+    const std::size_t slots = 24;  // ProjSlot: 4 floats, 2 ints
+    const std::size_t hx = c.hxCache ? sizeof(float) * static_cast<std::size_t>(c.tile) : 0;
+    return static_cast<std::size_t>(c.projectionsPerBatch) *
+           (static_cast<std::size_t>(c.bins()) * entry + slots + hx);
+}
+
+std::string aluSupport(const ClDeviceTraits& traits, AluConfig& config) {
+    if (std::string e = shapeError(config); !e.empty()) return e;
+    if (traits.maxWorkGroupSize < static_cast<std::size_t>(config.workGroup))
+        return "work-groups of " + std::to_string(config.workGroup) +
+               " work-items needed, device allows " + std::to_string(traits.maxWorkGroupSize);
+    if (traits.localMemBytes < aluLocalBytes(config))
+        return std::to_string(aluLocalBytes(config)) +
+               " bytes of local memory needed, device has " + std::to_string(traits.localMemBytes);
+    if (config.family != AluFamily::Hybrid) return {};
+    // The hybrid reads one float image: the texture family's format choice.
+    TextureConfig texture;
+    texture.slices = config.slices;
+    texture.interpolation = config.interpolation;
+    std::string reason = textureSupport(traits, texture);
+    config.channelOrder = texture.channelOrder;
+    return reason;
+}
+
+std::string aluSourceFiles(const AluConfig& c) {
+    switch (c.family) {
+        case AluFamily::Alu:
+            return "alu_common.cl alu.cl";
+        case AluFamily::Oversampling:
+            return "alu_common.cl oversample.cl";
+        default:
+            return "alu_common.cl alu.cl hybrid.cl";
+    }
+}
+
+std::string aluBuildOptions(const AluConfig& c) {
+    const bool hybrid = c.family == AluFamily::Hybrid;
+    const int channels = !hybrid                   ? c.slices
+                         : c.channelOrder == CL_R  ? 1
+                         : c.channelOrder == CL_RG ? 2
+                                                   : 4;
+    std::string o = flag("TILE", c.tile).substr(1) + flag("WG", c.workGroup) +
+                    flag("PPB", c.projectionsPerBatch) + flag("SLICES", c.slices) +
+                    flag("BINS", c.bins()) + flag("CHANNELS", channels) +
+                    flag("FILL_IMAGE", hybrid) + flag("CHECK_RANGE", c.checkRange) +
+                    flag("LINEAR", c.interpolation == Interpolation::Linear) + flag("ACM", c.acm) +
+                    flag("HX", c.hxCache) + flag("FPROUND", c.fpRounding);
+    if (hybrid)
+        o += " -DALU_NO_ENTRY" + flag("RATIO_ALU", c.ratioAlu) + flag("RATIO_TEX", c.ratioTex);
+    return o;
+}
+
+int AluLauncher::channels() const {
+    if (m_config.family != AluFamily::Hybrid) return m_config.slices;
+    return m_config.channelOrder == CL_R ? 1 : m_config.channelOrder == CL_RG ? 2 : 4;
+}
+
+Status AluLauncher::prepare(ClDeviceContext& dev) {
+    if (m_kernel) return Status::ok();
+    if (std::string e = shapeError(m_config); !e.empty())
+        return invalidArgument("ALU kernel configuration: " + e);
+    std::string source;
+    const std::string files = aluSourceFiles(m_config);
+    for (std::size_t at = 0; at < files.size();) {
+        std::size_t end = files.find(' ', at);
+        if (end == std::string::npos) end = files.size();
+        const std::string name = files.substr(at, end - at);
+        const std::string_view text = kernelSource(name);
+        if (text.empty()) return notFound("embedded OpenCL source " + name + " missing");
+        source.append(text);
+        source += '\n';
+        at = end + 1;
+    }
+    TOMO_ASSIGN_OR_RETURN(ClProgram program, dev.program(files, source, aluBuildOptions(m_config)));
+    TOMO_ASSIGN_OR_RETURN(m_kernel, dev.kernel(program, kernelName(m_config.family)));
+    if (m_config.checkRange) {
+        TOMO_ASSIGN_OR_RETURN(
+            m_violations, dev.createBuffer(CL_MEM_READ_WRITE, sizeof(cl_uint), "range counter"));
+        const cl_uint zero = 0;
+        TOMO_RETURN_IF_ERROR(
+            clCheck(clEnqueueWriteBuffer(dev.queue(1), m_violations.get(), CL_TRUE, 0, sizeof zero,
+                                         &zero, 0, nullptr, nullptr),
+                    "clEnqueueWriteBuffer(range counter)"));
+    }
+    return Status::ok();
+}
+
+Result<unsigned> AluLauncher::violationCount(ClDeviceContext& dev) const {
+    if (!m_violations) return invalidArgument("not a checkRange build, or not prepared");
+    cl_uint count = 0;
+    TOMO_RETURN_IF_ERROR(clCheck(clEnqueueReadBuffer(dev.queue(1), m_violations.get(), CL_TRUE, 0,
+                                                     sizeof count, &count, 0, nullptr, nullptr),
+                                 "clEnqueueReadBuffer(range counter)"));
+    return static_cast<unsigned>(count);
+}
+
+std::size_t AluLauncher::packedBytes(int angles, int detectors) const {
+    return static_cast<std::size_t>(angles) * static_cast<std::size_t>(detectors) *
+           static_cast<std::size_t>(channels()) * sizeof(float);
+}
+
+void AluLauncher::pack(const Sinograms& sino, int s0, int count, int a0, int na, void* dst) const {
+    packInterleaved(sino, s0, count, a0, na, channels(), false, dst);
+}
+
+Result<ClMem> AluLauncher::createSinogram(ClDeviceContext& dev, int angles, int detectors) {
+    if (m_config.family == AluFamily::Hybrid)
+        return dev.createImage2d(m_config.channelOrder, CL_FLOAT,
+                                 static_cast<std::size_t>(detectors),
+                                 static_cast<std::size_t>(angles), "hybrid sinogram image");
+    return dev.createBuffer(CL_MEM_READ_ONLY, packedBytes(angles, detectors), "sinogram");
+}
+
+Status AluLauncher::enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram,
+                                  int angles, int detectors, const std::vector<cl_event>& wait,
+                                  ClEvent& done) {
+    if (m_config.family == AluFamily::Hybrid)
+        return enqueueImageUpload(queue, staging, sinogram, detectors, angles, wait, done);
+    return enqueueBufferUpload(queue, staging, sinogram, packedBytes(angles, detectors), wait,
+                               done);
+}
+
+Status AluLauncher::enqueueKernel(cl_command_queue queue, const ClPassShape& shape,
+                                  const ClLaunch& launch, const std::vector<cl_event>& wait,
+                                  ClEvent& done) {
+    TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, launch.sinogram, launch.constants,
+                                       launch.projBegin, launch.projEnd, shape.detectors,
+                                       launch.output, shape.nx, shape.rows, shape.rowBegin,
+                                       static_cast<int>(launch.accumulate)));
+    if (m_config.checkRange) TOMO_RETURN_IF_ERROR(setKernelArg(m_kernel, 10, m_violations.get()));
+    const auto tile = static_cast<std::size_t>(m_config.tile);
+    const std::size_t tilesX = roundUp(static_cast<std::size_t>(shape.nx), tile) / tile;
+    const std::size_t tilesY = roundUp(static_cast<std::size_t>(shape.rows), tile) / tile;
+    const auto wg = static_cast<std::size_t>(m_config.workGroup);
+    return enqueueKernel2d(queue, m_kernel, tilesX * wg, tilesY, wg, 1, wait, done,
+                           familyName(m_config.family));
+}
+
+void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistration& report,
+                               const std::shared_ptr<ClDeviceContext>& device) {
+    constexpr Interpolation kLin = Interpolation::Linear, kNn = Interpolation::Nearest;
+    struct Spec {
+        const char* id;
+        AluConfig config;
+        const char* description;
+    };
+    auto alu = [](Interpolation i, int tile, int wg, int ppb, int slices) {
+        AluConfig c;
+        c.interpolation = i;
+        c.tile = tile;
+        c.workGroup = wg;
+        c.projectionsPerBatch = ppb;
+        c.slices = slices;
+        return c;
+    };
+    auto with = [](AluConfig c, bool acm, bool hx, bool fp) {
+        c.acm = acm;
+        c.hxCache = hx;
+        c.fpRounding = fp;
+        return c;
+    };
+    auto family = [](AluConfig c, AluFamily f, int ratioAlu, int ratioTex) {
+        c.family = f;
+        c.ratioAlu = ratioAlu;
+        c.ratioTex = ratioTex;
+        return c;
+    };
+    const Spec specs[] = {
+        {"opencl.alu.lin.1s.32x32", alu(kLin, 32, 256, 16, 1),
+         "ALU kernel (Alg. 6): 32x32 tile, 256 work-items x 4 px, 16 projections per batch"},
+        {"opencl.alu.nn.1s.32x32", alu(kNn, 32, 256, 16, 1), "ALU kernel, nearest, 32x32 tile"},
+        {"opencl.alu.lin.1s.32x32.8px", alu(kLin, 32, 128, 16, 1),
+         "ALU kernel, 32x32 tile with 128 work-items x 8 px"},
+        {"opencl.alu.lin.1s.64x64", alu(kLin, 64, 256, 8, 1),
+         "ALU kernel, 64x64 tile, 256 work-items x 16 px, 8 projections per batch"},
+        {"opencl.alu.lin.2s.32x32", alu(kLin, 32, 256, 16, 2), "ALU kernel, 2 slices (float2)"},
+        {"opencl.alu.lin.4s.32x32", alu(kLin, 32, 256, 8, 4), "ALU kernel, 4 slices (float4)"},
+        {"opencl.alu.nn.4s.64x64", alu(kNn, 64, 256, 8, 4),
+         "ALU kernel, nearest, 4 slices, 64x64 tile"},
+        {"opencl.alu.acm.lin.1s.32x32", with(alu(kLin, 32, 256, 16, 1), true, false, false),
+         "ALU kernel with Advanced Caching Mode (Alg. 9): (value, difference) pairs"},
+        {"opencl.alu.acm.lin.1s.64x64", with(alu(kLin, 64, 256, 8, 1), true, false, false),
+         "ALU kernel with Advanced Caching Mode, 64x64 tile"},
+        {"opencl.alu.acm.hx.lin.4s.64x64", with(alu(kLin, 64, 256, 8, 4), true, true, false),
+         "ALU + ACM + h_x cache, 4 slices, 64x64 (the paper's choice for CPUs)"},
+        {"opencl.alu.hx.lin.1s.32x32", with(alu(kLin, 32, 256, 16, 1), false, true, false),
+         "ALU kernel with the h_x cache"},
+        {"opencl.alu.fpround.lin.1s.32x32", with(alu(kLin, 32, 256, 16, 1), false, false, true),
+         "ALU kernel, floor by the 2^23 trick (tie-exact)"},
+        {"opencl.alu.fpround.nn.1s.64x64", with(alu(kNn, 64, 256, 8, 1), false, false, true),
+         "ALU kernel, nearest, rounding by the 2^23 trick"},
+        {"opencl.oversample.nn.1s", family(alu(kLin, 32, 256, 8, 1), AluFamily::Oversampling, 0, 0),
+         "oversampling (sec. 7.2): 4 samples per cached bin, nearest lookup: approximate"},
+        {"opencl.oversample.nn.2s", family(alu(kLin, 64, 256, 4, 2), AluFamily::Oversampling, 0, 0),
+         "oversampling, 2 slices, 64x64 tile: approximate"},
+        {"opencl.hybrid.lin.1s", family(alu(kLin, 64, 256, 8, 1), AluFamily::Hybrid, 5, 3),
+         "hybrid (sec. 7.1): 5 of 8 work-groups ALU, 3 texture, by work-group id"},
+        {"opencl.hybrid.lin.2s", family(alu(kLin, 64, 256, 8, 2), AluFamily::Hybrid, 1, 1),
+         "hybrid, 2 slices, ALU:texture 1:1 by work-group id"},
+    };
+    for (const Spec& s : specs) {
+        AluConfig config = s.config;
+        const std::string reason = aluSupport(device->traits(), config);
+        BackProjectorInfo info;
+        info.id = s.id;
+        info.family = familyName(config.family);
+        info.interpolation = config.interpolation;
+        info.slicesPerPass = config.slices;
+        info.exact = config.family != AluFamily::Oversampling;
+        info.description = s.description;
+        info.parameters = {
+            {"tile", std::to_string(config.tile) + "x" + std::to_string(config.tile)},
+            {"workGroup", std::to_string(config.workGroup)},
+            {"pixelsPerThread", std::to_string(config.pixelsPerWorkItem())},
+            {"projectionsPerBatch", std::to_string(config.projectionsPerBatch)},
+            {"cachedBins", std::to_string(config.bins())},
+            {"acm", config.acm ? "1" : "0"},
+            {"hxCache", config.hxCache ? "1" : "0"},
+            {"fpRounding", config.fpRounding ? "1" : "0"},
+        };
+        if (config.family == AluFamily::Oversampling) {
+            info.parameters["samplesPerBin"] = "4";
+            info.parameters["lookup"] = "nearest";
+        }
+        if (config.family == AluFamily::Hybrid)
+            info.parameters["ratio"] =
+                std::to_string(config.ratioAlu) + ":" + std::to_string(config.ratioTex);
+        addVariant(registry, report, device, std::move(info), reason,
+                   [config] { return std::make_unique<AluLauncher>(config); });
+    }
+}
+
+}  // namespace tomo::opencl

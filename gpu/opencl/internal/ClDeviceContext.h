@@ -1,0 +1,151 @@
+#pragma once
+/// @file ClDeviceContext.h
+/// @brief Everything one OpenCL device needs for a job: context, two in-order queues, the
+/// device's traits and memory budget, and the program cache (built once per option set in
+/// memory, and as binaries on disk). Internal to tomo_gpu_opencl (see ClHandle.h).
+///
+/// Queue rules (STYLE.md #7): queue(0) carries uploads (host staging buffer to device image or
+/// buffer), queue(1) carries kernels and downloads. Both are in-order; work that crosses queues
+/// waits on events (an upload event is passed to the kernel's wait list), never on queue order.
+/// Callers that share one ClDeviceContext between jobs must use their own buffers and events;
+/// the context, the queues and the program cache are safe to share between threads.
+///
+/// Program cache: program(name, source, options) returns a built program. In memory it is keyed
+/// by (options, source); on disk by an FNV-1a 64-bit hash of device name, driver version, options
+/// and source, as `<hash>.bin` under the cache directory (ClDeviceOptions::cacheDirectory, else
+/// $XDG_CACHE_HOME/tomostation/opencl, else ~/.cache/tomostation/opencl). A binary that fails to
+/// load or build is ignored and replaced by a build from source. A failing build returns
+/// DeviceError with the build log in the message. Kernel sources and their -D options are
+/// described in gpu/opencl/README.md.
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/base/Status.h"
+#include "gpu/opencl/internal/ClHandle.h"
+
+namespace tomo::opencl {
+
+/// Properties of a device used to choose and size kernels.
+struct ClDeviceTraits {
+    std::string name;
+    std::string vendor;
+    std::string driver;        ///< CL_DRIVER_VERSION
+    std::string platformName;  ///< CL_PLATFORM_NAME
+    std::string openclC;       ///< CL_DEVICE_OPENCL_C_VERSION ("OpenCL C 1.2 ...")
+    std::string extensions;    ///< space-separated CL_DEVICE_EXTENSIONS
+    bool isGpu = false;
+    bool isCpu = false;
+    int computeUnits = 0;
+    std::size_t globalMemBytes = 0;
+    std::size_t maxAllocBytes = 0;        ///< CL_DEVICE_MAX_MEM_ALLOC_SIZE
+    std::size_t localMemBytes = 0;        ///< per work-group
+    std::size_t constantBufferBytes = 0;  ///< CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE
+    std::size_t maxWorkGroupSize = 0;
+    bool imageSupport = false;
+    std::size_t image2dMaxWidth = 0;
+    std::size_t image2dMaxHeight = 0;
+    /// Read-only 2-D image formats of the context (clGetSupportedImageFormats).
+    std::vector<cl_image_format> imageFormats;
+
+    bool hasExtension(std::string_view ext) const;
+    bool supportsImageFormat(cl_channel_order order, cl_channel_type type) const;
+    bool fp16() const { return hasExtension("cl_khr_fp16"); }
+};
+
+struct ClDeviceOptions {
+    /// Directory of the on-disk program cache; empty = $XDG_CACHE_HOME/tomostation/opencl or
+    /// ~/.cache/tomostation/opencl.
+    std::string cacheDirectory;
+    bool diskCache = true;  ///< false: build from source every time (still cached in memory)
+};
+
+/// Counters of the program cache (for tests and `tomo devices --explain`).
+struct ClProgramStats {
+    int memoryHits = 0;
+    int diskHits = 0;
+    int builds = 0;
+};
+
+/// @brief One OpenCL device opened for work. Create with open(); not copyable or movable (it is
+/// shared through std::shared_ptr by the back-projectors of a registry).
+class ClDeviceContext {
+  public:
+    /// Opens device @p index, counted flat over platforms in loader order (the order of
+    /// discoverDevices()); -1 picks the first GPU, else the first device.
+    /// NotFound "no OpenCL platform: ..." when the ICD loader has none, NotFound for a bad index,
+    /// DeviceError naming the failing call otherwise.
+    static Result<std::shared_ptr<ClDeviceContext>> open(int index = -1,
+                                                         ClDeviceOptions options = {});
+
+    ClDeviceContext(const ClDeviceContext&) = delete;
+    ClDeviceContext& operator=(const ClDeviceContext&) = delete;
+    ~ClDeviceContext();
+
+    const ClDeviceTraits& traits() const { return m_traits; }
+    int index() const { return m_index; }
+    cl_device_id device() const { return m_device; }
+    cl_context context() const { return m_context.get(); }
+    /// queue(0): uploads; queue(1): kernels and downloads. In-order.
+    cl_command_queue queue(int i) const { return m_queues[i & 1].get(); }
+
+    /// Bytes one job may allocate on the device in total: 3/4 of global memory (1/2 on a CPU
+    /// device, whose "global memory" is the host's RAM shared with the host-side data).
+    std::size_t memoryBudget() const;
+    /// The largest single allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
+    std::size_t maxAllocation() const { return m_traits.maxAllocBytes; }
+
+    /// A buffer of @p bytes; OutOfMemory naming @p what and the sizes when it exceeds the max
+    /// allocation or the device refuses it.
+    Result<ClMem> createBuffer(cl_mem_flags flags, std::size_t bytes, const std::string& what);
+    /// A width x height 2-D image of one channel order/type; Unsupported when the format is not
+    /// offered, InvalidArgument when the size exceeds the device's image limits.
+    Result<ClMem> createImage2d(cl_channel_order order, cl_channel_type type, std::size_t width,
+                                std::size_t height, const std::string& what);
+
+    /// The built program for (@p source, @p options) (see the file comment); @p name labels
+    /// messages ("texture.cl").
+    Result<ClProgram> program(std::string_view name, std::string_view source,
+                              const std::string& options);
+    /// A new kernel object (one per user: clSetKernelArg is not thread-safe on a shared kernel).
+    Result<ClKernel> kernel(const ClProgram& program, const std::string& kernelName);
+
+    const std::string& cacheDirectory() const { return m_cacheDir; }
+    ClProgramStats programStats() const;
+
+  private:
+    ClDeviceContext() = default;
+    Result<ClProgram> buildFromSource(std::string_view name, std::string_view source,
+                                      const std::string& options);
+    Result<ClProgram> loadBinary(const std::string& path, const std::string& options);
+    void storeBinary(const ClProgram& program, const std::string& path) const;
+
+    int m_index = -1;
+    cl_platform_id m_platform = nullptr;
+    cl_device_id m_device = nullptr;
+    ClContext m_context;
+    ClQueue m_queues[2];
+    ClDeviceTraits m_traits;
+    ClDeviceOptions m_options;
+    std::string m_cacheDir;
+
+    mutable std::mutex m_mutex;  ///< guards m_programs and m_stats
+    std::unordered_map<std::string, ClProgram> m_programs;
+    ClProgramStats m_stats;
+};
+
+/// FNV-1a 64-bit hash of the strings, separated by a zero byte, as 16 hex digits: the key of
+/// the on-disk program cache.
+std::string programCacheKey(std::string_view deviceName, std::string_view driver,
+                            std::string_view options, std::string_view source);
+
+/// The default cache directory: $XDG_CACHE_HOME/tomostation/opencl, else
+/// $HOME/.cache/tomostation/opencl, else empty (no disk cache).
+std::string defaultProgramCacheDirectory();
+
+}  // namespace tomo::opencl

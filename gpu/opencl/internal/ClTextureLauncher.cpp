@@ -1,0 +1,188 @@
+// The texture family's launcher and its variants (see ClTextureLauncher.h).
+#include "gpu/opencl/internal/ClTextureLauncher.h"
+
+#include "gpu/opencl/internal/ClFamilies.h"
+#include "gpu/opencl/internal/KernelSources.h"
+
+namespace tomo::opencl {
+namespace {
+
+constexpr std::size_t kTile = 16;
+
+const char* channelName(cl_channel_order order) {
+    switch (order) {
+        case CL_R:
+            return "CL_R";
+        case CL_RG:
+            return "CL_RG";
+        default:
+            return "CL_RGBA";
+    }
+}
+
+bool cached(const TextureConfig& c) {
+    return c.kernel == TextureKernel::Cached || c.kernel == TextureKernel::CachedLocalConstants;
+}
+
+/// Local memory of the cached kernel: partial sums, the staged tile, local constants.
+std::size_t cachedLocalBytes(const TextureConfig& c) {
+    const std::size_t acc = sizeof(float) * static_cast<std::size_t>(c.slices);
+    return 16 * 64 * acc + kTile * kTile * acc +
+           (c.kernel == TextureKernel::CachedLocalConstants ? 256 * 16 : 0);
+}
+
+}  // namespace
+
+std::string textureSupport(const ClDeviceTraits& traits, TextureConfig& config) {
+    if (cached(config)) {
+        if (traits.maxWorkGroupSize < kTile * kTile)
+            return "work-groups of 256 threads needed, device allows " +
+                   std::to_string(traits.maxWorkGroupSize);
+        if (traits.localMemBytes < cachedLocalBytes(config))
+            return std::to_string(cachedLocalBytes(config)) + " bytes of local memory needed, " +
+                   "device has " + std::to_string(traits.localMemBytes);
+    } else if (traits.maxWorkGroupSize < kTile * kTile) {
+        return "work-groups of 256 threads needed, device allows " +
+               std::to_string(traits.maxWorkGroupSize);
+    }
+    if (config.half) return {};  // vload_half on a buffer: core OpenCL 1.2
+    if (!traits.imageSupport) return "the device has no image support";
+    if (config.slices == 1 && traits.supportsImageFormat(CL_R, CL_FLOAT)) {
+        config.channelOrder = CL_R;
+        return {};
+    }
+    if (config.slices == 2 && traits.supportsImageFormat(CL_RG, CL_FLOAT)) {
+        config.channelOrder = CL_RG;
+        return {};
+    }
+    if (traits.supportsImageFormat(CL_RGBA, CL_FLOAT)) {
+        config.channelOrder = CL_RGBA;
+        return {};
+    }
+    return "no " + std::string(config.slices == 1 ? "CL_R or CL_RGBA" : "CL_RGBA") +
+           " CL_FLOAT image format";
+}
+
+std::string textureBuildOptions(const TextureConfig& c) {
+    return "-DSLICES=" + std::to_string(c.slices) +
+           " -DINTERP_LINEAR=" + (c.interpolation == Interpolation::Linear ? "1" : "0") +
+           " -DSTORAGE_HALF=" + (c.half ? "1" : "0") +
+           " -DZORDER=" + (c.kernel == TextureKernel::ZOrder ? "1" : "0") +
+           " -DCONST_IN_LOCAL=" + (c.kernel == TextureKernel::CachedLocalConstants ? "1" : "0");
+}
+
+int ClTextureLauncher::channels() const {
+    if (m_config.half) return m_config.slices;
+    return m_config.channelOrder == CL_R ? 1 : m_config.channelOrder == CL_RG ? 2 : 4;
+}
+
+Status ClTextureLauncher::prepare(ClDeviceContext& dev) {
+    if (m_kernel) return Status::ok();
+    TOMO_ASSIGN_OR_RETURN(ClProgram program, dev.program("texture.cl", kernelSource("texture.cl"),
+                                                         textureBuildOptions(m_config)));
+    TOMO_ASSIGN_OR_RETURN(m_kernel,
+                          dev.kernel(program, cached(m_config) ? "backprojectCachedKernel"
+                                                               : "backprojectTextureKernel"));
+    return Status::ok();
+}
+
+std::size_t ClTextureLauncher::packedBytes(int angles, int detectors) const {
+    return static_cast<std::size_t>(angles) * static_cast<std::size_t>(detectors) *
+           static_cast<std::size_t>(channels()) * (m_config.half ? 2 : 4);
+}
+
+void ClTextureLauncher::pack(const Sinograms& sino, int s0, int count, int a0, int na,
+                             void* dst) const {
+    packInterleaved(sino, s0, count, a0, na, channels(), m_config.half, dst);
+}
+
+Result<ClMem> ClTextureLauncher::createSinogram(ClDeviceContext& dev, int angles, int detectors) {
+    if (m_config.half)
+        return dev.createBuffer(CL_MEM_READ_ONLY, packedBytes(angles, detectors), "half sinogram");
+    return dev.createImage2d(m_config.channelOrder, CL_FLOAT, static_cast<std::size_t>(detectors),
+                             static_cast<std::size_t>(angles),
+                             std::string("sinogram image ") + channelName(m_config.channelOrder));
+}
+
+Status ClTextureLauncher::enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram,
+                                        int angles, int detectors,
+                                        const std::vector<cl_event>& wait, ClEvent& done) {
+    if (m_config.half)
+        return enqueueBufferUpload(queue, staging, sinogram, packedBytes(angles, detectors), wait,
+                                   done);
+    return enqueueImageUpload(queue, staging, sinogram, detectors, angles, wait, done);
+}
+
+Status ClTextureLauncher::enqueueKernel(cl_command_queue queue, const ClPassShape& shape,
+                                        const ClLaunch& launch, const std::vector<cl_event>& wait,
+                                        ClEvent& done) {
+    TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, launch.sinogram, launch.constants,
+                                       launch.projBegin, launch.projEnd, shape.detectors,
+                                       launch.output, shape.nx, shape.rows, shape.rowBegin,
+                                       static_cast<int>(launch.accumulate)));
+    return enqueueKernel2d(queue, m_kernel, roundUp(static_cast<std::size_t>(shape.nx), kTile),
+                           roundUp(static_cast<std::size_t>(shape.rows), kTile), kTile, kTile, wait,
+                           done, "texture back-projection");
+}
+
+void registerTextureFamily(BackProjectorRegistry& registry, OpenClRegistration& report,
+                           const std::shared_ptr<ClDeviceContext>& device) {
+    struct Spec {
+        const char* id;
+        TextureKernel kernel;
+        Interpolation interp;
+        int slices;
+        bool half;
+        const char* description;
+    };
+    const Spec specs[] = {
+        {"opencl.texture.lin.1s", TextureKernel::Standard, Interpolation::Linear, 1, false,
+         "texture kernel (Alg. 1), image sampler, 16x16 work-groups"},
+        {"opencl.texture.nn.1s", TextureKernel::Standard, Interpolation::Nearest, 1, false,
+         "texture kernel (Alg. 1), nearest sampler"},
+        {"opencl.texture.lin.2s", TextureKernel::Standard, Interpolation::Linear, 2, false,
+         "texture kernel, 2-slice compound sinogram (float2 texels)"},
+        {"opencl.texture.nn.4s", TextureKernel::Standard, Interpolation::Nearest, 4, false,
+         "texture kernel, 4-slice compound sinogram (float4 texels), nearest"},
+        {"opencl.texture.zorder.lin.1s", TextureKernel::ZOrder, Interpolation::Linear, 1, false,
+         "texture kernel with Z-order 4x4 thread remapping (Alg. 2)"},
+        {"opencl.texture.zorder.lin.2s", TextureKernel::ZOrder, Interpolation::Linear, 2, false,
+         "Z-order texture kernel, 2-slice compound sinogram"},
+        {"opencl.texture.cached.lin.1s", TextureKernel::Cached, Interpolation::Linear, 1, false,
+         "cache-aware multi-projection kernel (Alg. 3): 4 px/thread, 4 projection phases"},
+        {"opencl.texture.cached.lin.1s.lconst", TextureKernel::CachedLocalConstants,
+         Interpolation::Linear, 1, false,
+         "Alg. 3 with projection constants staged in local memory (Alg. 5)"},
+        {"opencl.texture.cached.lin.2s", TextureKernel::Cached, Interpolation::Linear, 2, false,
+         "cache-aware multi-projection kernel, 2-slice compound sinogram"},
+        {"opencl.texture.half.nn.4s", TextureKernel::Standard, Interpolation::Nearest, 4, true,
+         "texture kernel, 4 slices stored as binary16 (vload_half), nearest: approximate"},
+    };
+    for (const Spec& s : specs) {
+        TextureConfig config{s.kernel, s.interp, s.slices, s.half, CL_R};
+        const std::string reason = textureSupport(device->traits(), config);
+        BackProjectorInfo info;
+        info.id = s.id;
+        info.family = "texture";
+        info.interpolation = s.interp;
+        info.slicesPerPass = s.slices;
+        info.precision = s.half ? "half" : "float32";
+        info.exact = !s.half;
+        info.description = s.description;
+        info.parameters = {
+            {"workGroup", "16x16"},
+            {"pixelsPerThread", cached(config) ? "4" : "1"},
+            {"projectionPhases", cached(config) ? "4" : "1"},
+            {"mapping", s.kernel == TextureKernel::Standard ? "linear" : "zorder"},
+            {"constants", s.kernel == TextureKernel::CachedLocalConstants ? "local (256 per chunk)"
+                                                                          : "constant"},
+            {"storage", s.half
+                            ? "buffer binary16 x" + std::to_string(s.slices)
+                            : std::string("image ") + channelName(config.channelOrder) + " float"},
+        };
+        addVariant(registry, report, device, std::move(info), reason,
+                   [config] { return std::make_unique<ClTextureLauncher>(config); });
+    }
+}
+
+}  // namespace tomo::opencl

@@ -1,0 +1,145 @@
+// Every registered OpenCL variant against the double-precision CPU reference (the same source
+// for every variant: the list comes from the registry). Skips without an OpenCL device.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <stop_token>
+
+#include "OpenClTestSupport.h"
+#include "core/phantom/Phantom.h"
+
+namespace tomo {
+namespace {
+
+using test::openClSetup;
+using test::openClVariants;
+
+/// Runs every variant and its reference on @p p and checks them; prints the errors.
+void checkAllVariants(const test::BackProjectionProblem& p, const std::string& label) {
+    const auto variants = openClVariants();
+    ASSERT_FALSE(variants.empty());
+    for (const BackProjectorInfo& info : variants) {
+        SCOPED_TRACE(info.id + " on " + label);
+        Volume ref = test::runVariant(test::referenceFor(info.interpolation), p);
+        Volume out = test::runVariant(info.id, p);
+        const double l2 = test::expectMatchesReference(info, out, ref);
+        std::cout << "  " << label << "  " << info.id << ": rel L2 " << l2 << ", max rel "
+                  << test::maxRelError(out, ref) << "\n";
+    }
+}
+
+TEST(OpenClVariants, RegistrationReportsDeviceAndSkippedVariants) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    const auto& report = openClSetup().report;
+    std::cout << "device: " << report.device << "\n";
+    for (const auto& [id, why] : report.skipped)
+        std::cout << "  skipped " << id << ": " << why << "\n";
+    EXPECT_EQ(report.registered.size(), openClVariants().size());
+    for (const BackProjectorInfo& info : openClVariants()) {
+        EXPECT_EQ(info.backend, "opencl");
+        EXPECT_EQ(info.id.rfind("opencl." + info.family + ".", 0), 0u) << info.id;
+        EXPECT_TRUE(info.slicesPerPass == 1 || info.slicesPerPass == 2 || info.slicesPerPass == 4);
+        EXPECT_EQ(info.exact, info.precision == "float32") << info.id;
+        EXPECT_FALSE(info.description.empty());
+    }
+    // The standard single-slice texture kernel runs on every device with float images.
+    EXPECT_TRUE(openClSetup().registry.contains("opencl.texture.lin.1s"));
+}
+
+TEST(OpenClVariants, MatchReferenceOnRandomSinograms) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    // 37x35 image (not a tile multiple), 3 slices (odd for 2/4-slice passes), jittered angles,
+    // shifted axis with per-projection corrections.
+    checkAllVariants(test::randomProblem({}, 11), "random");
+}
+
+TEST(OpenClVariants, MatchReferenceOnSheppLoganSinogram) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    test::ProblemShape shape;
+    shape.nx = shape.ny = 48;
+    shape.detectors = 64;
+    shape.angles = 40;
+    shape.slices = 2;
+    shape.jitterAngles = false;
+    shape.centerShift = 0.0;
+    shape.voxelSize = 2.0 / 48;
+    auto p = test::randomProblem(shape, 5);
+    ParallelGeometry::Params params = p.geom.params();
+    params.centerCorrection.clear();
+    params.detectorPitch = 2.0 / 48;
+    p.geom = ParallelGeometry::create(params).value();
+    ASSERT_TRUE(Phantom::sheppLogan3d().project(p.geom, p.sino, 2).isOk());
+    for (float& w : p.weights)
+        w = static_cast<float>(kPi / shape.angles);
+    checkAllVariants(p, "shepp-logan");
+}
+
+TEST(OpenClVariants, MatchReferenceOnAwkwardShapes) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    struct Case {
+        const char* name;
+        test::ProblemShape shape;
+    };
+    std::vector<Case> cases;
+    test::ProblemShape s;
+    s.angles = 1;
+    cases.push_back({"one projection", s});
+    s = {};
+    s.slices = 1;
+    cases.push_back({"one slice", s});
+    s = {};
+    s.slices = 5;
+    s.nx = 17;
+    s.ny = 1;
+    cases.push_back({"five slices, one row", s});
+    s = {};
+    s.detectors = 12;
+    s.nx = 40;
+    s.ny = 33;
+    cases.push_back({"detector narrower than the image", s});
+    s = {};
+    s.centerShift = -9.7;
+    s.voxelSize = 0.7;
+    cases.push_back({"shifted centre, small voxels", s});
+    s = {};
+    s.range = kPi / 3;
+    s.firstAngle = 2.0;
+    cases.push_back({"limited angular range", s});
+    s = {};
+    s.nx = 1;
+    s.ny = 1;
+    s.slices = 2;
+    cases.push_back({"one pixel", s});
+    std::uint32_t seed = 100;
+    for (const Case& c : cases)
+        checkAllVariants(test::randomProblem(c.shape, seed++), c.name);
+}
+
+TEST(OpenClVariants, ReportProgressAndHonourStop) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    const auto p = test::randomProblem({}, 3);
+    for (const BackProjectorInfo& info : openClVariants()) {
+        SCOPED_TRACE(info.id);
+        auto bp = openClSetup().registry.make(info.id).value();
+        Progress progress;
+        ExecContext ctx;
+        ctx.progress = &progress;
+        Volume out;
+        ASSERT_TRUE(bp->backProject(p.sino, p.geom, p.vol, p.weights, out, ctx).isOk());
+        EXPECT_DOUBLE_EQ(progress.fraction(), 1.0);
+        const Volume first = out.clone();
+        std::stop_source stop;
+        stop.request_stop();
+        ctx.stop = stop.get_token();
+        EXPECT_EQ(bp->backProject(p.sino, p.geom, p.vol, p.weights, out, ctx).code(),
+                  ErrorCode::Cancelled);
+        // The instance stays usable after a cancelled call.
+        ctx = {};
+        Volume again;
+        ASSERT_TRUE(bp->backProject(p.sino, p.geom, p.vol, p.weights, again, ctx).isOk());
+        EXPECT_EQ(test::maxRelError(again, first), 0.0);  // deterministic
+    }
+}
+
+}  // namespace
+}  // namespace tomo
