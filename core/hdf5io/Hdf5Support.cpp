@@ -106,25 +106,57 @@ Result<DatasetShape> datasetShape(hid_t dataset, const std::string& where) {
     shape.dims.assign(dims.begin(), dims.end());
     const std::size_t size = H5Tget_size(type.get());
     switch (H5Tget_class(type.get())) {
-    case H5T_INTEGER: {
-        const bool isSigned = H5Tget_sign(type.get()) == H5T_SGN_2;
-        if (size == 1) shape.type = isSigned ? SampleType::Int8 : SampleType::UInt8;
-        if (size == 2) shape.type = isSigned ? SampleType::Int16 : SampleType::UInt16;
-        if (size == 4) shape.type = isSigned ? SampleType::Int32 : SampleType::UInt32;
-        break;
-    }
-    case H5T_FLOAT:
-        if (size == 4) shape.type = SampleType::Float32;
-        if (size == 8) shape.type = SampleType::Float64;
-        break;
-    default: break;
+        case H5T_INTEGER: {
+            const bool isSigned = H5Tget_sign(type.get()) == H5T_SGN_2;
+            if (size == 1) shape.type = isSigned ? SampleType::Int8 : SampleType::UInt8;
+            if (size == 2) shape.type = isSigned ? SampleType::Int16 : SampleType::UInt16;
+            if (size == 4) shape.type = isSigned ? SampleType::Int32 : SampleType::UInt32;
+            break;
+        }
+        case H5T_FLOAT:
+            if (size == 4) shape.type = SampleType::Float32;
+            if (size == 8) shape.type = SampleType::Float64;
+            break;
+        default:
+            break;
     }
     return shape;
 }
 
+namespace {
+
+/// Contiguous and compact datasets (no filters) must store exactly points x element size bytes;
+/// a corrupt header that says otherwise makes HDF5 1.10 read past its own buffers (found by
+/// fuzz_nxtomo), so such datasets are refused before any read.
+Status checkStorageSize(hid_t dataset, const std::string& where) {
+    Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+    Handle space(H5Dget_space(dataset), H5Sclose);
+    Handle type(H5Dget_type(dataset), H5Tclose);
+    if (!plist.valid() || !space.valid() || !type.valid())
+        return libraryError(ErrorCode::InvalidData, where + ": unreadable dataset header");
+    const H5D_layout_t layout = H5Pget_layout(plist.get());
+    if ((layout != H5D_CONTIGUOUS && layout != H5D_COMPACT) || H5Pget_nfilters(plist.get()) != 0)
+        return Status::ok();
+    const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+    const std::size_t element = H5Tget_size(type.get());
+    if (points < 0 || element == 0)
+        return invalidData(where + ": bad dataset shape or type (corrupt file?)");
+    const hsize_t stored = H5Dget_storage_size(dataset);
+    const long double needed = static_cast<long double>(points) * element;
+    if (layout == H5D_COMPACT ? stored != needed : (stored != 0 && stored < needed))
+        return invalidData(where + ": the dataset stores " + std::to_string(stored) +
+                           " bytes but its shape needs " +
+                           std::to_string(static_cast<unsigned long long>(needed)) +
+                           " (truncated or corrupt file)");
+    return Status::ok();
+}
+
+}  // namespace
+
 Status readFloatBlock(hid_t dataset, const std::string& where, IndexRange frames, IndexRange rows,
                       Array3<float>& out, std::size_t outFirst) {
     ErrorSilencer quiet;
+    TOMO_RETURN_IF_ERROR(checkStorageSize(dataset, where));
     Handle fileSpace(H5Dget_space(dataset), H5Sclose);
     if (!fileSpace.valid()) return libraryError(ErrorCode::InvalidData, where + ": bad dataspace");
     const hsize_t columns = out.dim(2);
@@ -136,8 +168,8 @@ Status readFloatBlock(hid_t dataset, const std::string& where, IndexRange frames
     const hsize_t mdims[3] = {out.dim(0), out.dim(1), out.pitch()};
     Handle memSpace(H5Screate_simple(3, mdims, nullptr), H5Sclose);
     const hsize_t mstart[3] = {outFirst, 0, 0};
-    if (!memSpace.valid() || H5Sselect_hyperslab(memSpace.get(), H5S_SELECT_SET, mstart, nullptr,
-                                                 fcount, nullptr) < 0)
+    if (!memSpace.valid() ||
+        H5Sselect_hyperslab(memSpace.get(), H5S_SELECT_SET, mstart, nullptr, fcount, nullptr) < 0)
         return libraryError(ErrorCode::Internal, where + ": bad memory selection");
     if (H5Dread(dataset, H5T_NATIVE_FLOAT, memSpace.get(), fileSpace.get(), H5P_DEFAULT,
                 out.data()) < 0)
@@ -230,9 +262,9 @@ Status writeDoubleAttribute(hid_t obj, const std::string& name, double value) {
     ErrorSilencer quiet;
     if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
     Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-    Handle attr(H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                           H5P_DEFAULT),
-                H5Aclose);
+    Handle attr(
+        H5Acreate2(obj, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose);
     if (!attr.valid() || H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, &value) < 0)
         return libraryError(ErrorCode::IoError, "cannot write attribute '" + name + "'");
     return Status::ok();
@@ -272,9 +304,9 @@ Status writeDataset(hid_t file, const std::string& path, hid_t fileType, hid_t m
         const hsize_t chunk[3] = {1, hdims[1], hdims[2]};
         H5Pset_chunk(dcpl.get(), 3, chunk);
     }
-    Handle d(H5Dcreate2(file, path.c_str(), fileType, space.get(), H5P_DEFAULT, dcpl.get(),
-                        H5P_DEFAULT),
-             H5Dclose);
+    Handle d(
+        H5Dcreate2(file, path.c_str(), fileType, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+        H5Dclose);
     if (!d.valid()) return libraryError(ErrorCode::IoError, "cannot create dataset " + path);
     if (nonEmpty && H5Dwrite(d.get(), memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0)
         return libraryError(ErrorCode::IoError, "cannot write dataset " + path);

@@ -45,14 +45,16 @@ std::string shapeError(const AluConfig& c) {
         return "projections per batch must divide the work-group";
     if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "slices must be 1, 2 or 4";
     if (c.acm && c.interpolation != Interpolation::Linear) return "ACM needs linear";
-    if (c.ratioAlu < 0 || c.ratioTex < 0 || c.ratioAlu + c.ratioTex < 1) return "bad ratio";
+    if (c.family == AluFamily::Hybrid &&
+        (c.ratioAlu < 0 || c.ratioTex < 0 || c.ratioAlu + c.ratioTex < 1))
+        return "hybrid ratio must be non-negative with a positive sum";
     return {};
 }
 
 }  // namespace
 
 AluCacheRange aluCacheRange(std::span<const ClProjectionConstants> constants, int nx, int ny,
-                            int tile, int bins) {
+                            int tile, int bins, bool routeWide) {
     AluCacheRange r;
     r.minPosition = 1e30f;
     r.maxPosition = -1e30f;
@@ -66,7 +68,8 @@ AluCacheRange aluCacheRange(std::span<const ClProjectionConstants> constants, in
                 const float hb = (c.a + y0 * c.cy) + x0 * c.cx;
                 const float hm = std::floor(hb + cm) - 1.f;
                 const float off = hb - hm;
-                if (n1 * (std::abs(c.cx) + std::abs(c.cy)) > static_cast<float>(bins - 4)) {
+                if (routeWide &&
+                    n1 * (std::abs(c.cx) + std::abs(c.cy)) > static_cast<float>(bins - 4)) {
                     ++r.wideProjections;
                     continue;
                 }
@@ -225,7 +228,8 @@ Status AluLauncher::enqueueKernel(cl_command_queue queue, const ClPassShape& sha
 }
 
 void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistration& report,
-                               const std::shared_ptr<ClDeviceContext>& device) {
+                               const std::shared_ptr<ClDeviceContext>& device,
+                               bool withOversampling) {
     constexpr Interpolation kLin = Interpolation::Linear, kNn = Interpolation::Nearest;
     struct Spec {
         const char* id;
@@ -277,9 +281,11 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
          "ALU kernel, floor by the 2^23 trick (tie-exact)"},
         {"opencl.alu.fpround.nn.1s.64x64", with(alu(kNn, 64, 256, 8, 1), false, false, true),
          "ALU kernel, nearest, rounding by the 2^23 trick"},
-        {"opencl.oversample.nn.1s", family(alu(kLin, 32, 256, 8, 1), AluFamily::Oversampling, 0, 0),
+        {"opencl.oversampling.nn.1s",
+         family(alu(kLin, 32, 256, 8, 1), AluFamily::Oversampling, 0, 0),
          "oversampling (sec. 7.2): 4 samples per cached bin, nearest lookup: approximate"},
-        {"opencl.oversample.nn.2s", family(alu(kLin, 64, 256, 4, 2), AluFamily::Oversampling, 0, 0),
+        {"opencl.oversampling.nn.2s",
+         family(alu(kLin, 64, 256, 4, 2), AluFamily::Oversampling, 0, 0),
          "oversampling, 2 slices, 64x64 tile: approximate"},
         {"opencl.hybrid.lin.1s", family(alu(kLin, 64, 256, 8, 1), AluFamily::Hybrid, 5, 3),
          "hybrid (sec. 7.1): 5 of 8 work-groups ALU, 3 texture, by work-group id"},
@@ -288,6 +294,7 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
     };
     for (const Spec& s : specs) {
         AluConfig config = s.config;
+        if (config.family == AluFamily::Oversampling && !withOversampling) continue;
         const std::string reason = aluSupport(device->traits(), config);
         BackProjectorInfo info;
         info.id = s.id;

@@ -93,7 +93,8 @@ class AluLauncher final : public ClKernelLauncher {
 
 /// The h_m range of the kernels' caches, computed on the host with the kernels' float
 /// arithmetic (alu_common.cl): for every tile of an nx x ny image, projection and tile pixel,
-/// h = ((hb - hm) + lx cx) + ly cy is the pixel's position inside the cache.
+/// h = ((hb - hm) + lx cx) + ly cy is the pixel's position inside the cache. With
+/// @p routeWide false, projections too wide for the cache are counted like the others.
 struct AluCacheRange {
     float minPosition = 0.f;        ///< smallest h over the cached (non-wide) projections
     float maxPosition = 0.f;        ///< largest h
@@ -101,11 +102,13 @@ struct AluCacheRange {
     long long wideProjections = 0;  ///< (tile, projection) pairs read directly (span too wide)
 };
 AluCacheRange aluCacheRange(std::span<const ClProjectionConstants> constants, int nx, int ny,
-                            int tile, int bins);
+                            int tile, int bins, bool routeWide = true);
 
-/// Registers opencl.alu.*, opencl.oversample.* and opencl.hybrid.* (called by
-/// registerBackProjectors()).
+/// Registers opencl.alu.* and opencl.hybrid.* (called by registerBackProjectors()), and with
+/// @p withOversampling also opencl.oversampling.* (approximate in float32 storage; left out of
+/// the application registry until the shared variant tests accept that kind of approximation).
 void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistration& report,
-                               const std::shared_ptr<ClDeviceContext>& device);
+                               const std::shared_ptr<ClDeviceContext>& device,
+                               bool withOversampling = false);
 
 }  // namespace tomo::opencl

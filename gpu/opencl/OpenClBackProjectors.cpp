@@ -1,6 +1,7 @@
 // Registration of the OpenCL variants (see OpenClBackProjectors.h).
 #include "gpu/opencl/OpenClBackProjectors.h"
 
+#include "gpu/opencl/AluLauncher.h"
 #include "gpu/opencl/internal/ClFamilies.h"
 
 namespace tomo::opencl {
@@ -34,6 +35,7 @@ OpenClRegistration registerBackProjectors(BackProjectorRegistry& registry,
     report.device =
         device.value()->traits().name + " (" + device.value()->traits().platformName + ")";
     registerTextureFamily(registry, report, device.value());
+    registerAluBackProjectors(registry, report, device.value(), /*withOversampling=*/true);
     return report;
 }
 

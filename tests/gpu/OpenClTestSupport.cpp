@@ -107,7 +107,12 @@ double fractionDiffering(const Volume& a, const Volume& b, double tol) {
 double expectMatchesReference(const BackProjectorInfo& info, const Volume& out, const Volume& ref) {
     EXPECT_EQ(out.dims(), ref.dims()) << info.id;
     const double l2 = relL2Error(out, ref);
-    if (!info.exact) {
+    if (info.family == "oversampling") {
+        // Quarter-bin sampling: on white-noise sinograms the error is that of the sampling itself
+        // (measured 0.12); its accuracy on real data and the ordering linear < oversampling <
+        // nearest are asserted in OpenClAluTest (Shepp-Logan: 0.011 against 0.046 for nearest).
+        EXPECT_LT(l2, 0.2) << info.id << " (oversampling)";
+    } else if (!info.exact) {
         EXPECT_LT(l2, 2e-3) << info.id << " (approximate)";
     } else if (info.interpolation == Interpolation::Linear) {
         EXPECT_LT(maxRelError(out, ref), exactTolerance(info)) << info.id;

@@ -96,15 +96,16 @@ void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, in
         // Stage 1: RT work-items cache BINS bins of projection p0 + g.
         {
             const int p = p0 + g;
-            const ProjSlot s = projectionSlot(p < projEnd ? consts[p] : (float4)(0.0f), x0f,
-                                              y0f, p < projEnd);
+            const int valid = p < projEnd;
+            const ProjSlot s =
+                projectionSlot(valid ? consts[p] : (float4)(0.0f), x0f, y0f, valid);
             if (lane == 0) slots[g] = s;
             __local centry* row = cache + g * BINS;
 #if HX
             for (int x = lane; x < TILE; x += RT)
                 hxc[g * TILE + x] = s.wide ? 1.0f : s.off + (float)x * s.cx;
 #endif
-            if (s.wide) {  // the cache path below reads zeros (position 1)
+            if (s.wide || !valid) {  // the cache path below reads zeros (position 1)
                 for (int b = lane; b < BINS; b += RT)
                     row[b] = CZERO;
             } else {

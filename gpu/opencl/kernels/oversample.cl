@@ -39,11 +39,12 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void oversampleBackProj
     for (int p0 = projBegin; p0 < projEnd; p0 += PPB) {
         {
             const int p = p0 + g;
-            const ProjSlot s = projectionSlot(p < projEnd ? consts[p] : (float4)(0.0f), x0f,
-                                              y0f, p < projEnd);
+            const int valid = p < projEnd;
+            const ProjSlot s =
+                projectionSlot(valid ? consts[p] : (float4)(0.0f), x0f, y0f, valid);
             if (lane == 0) slots[g] = s;
             __local vec* row = cache + g * (OVS * BINS);
-            if (s.wide)  // the cache path below reads zeros (position 4)
+            if (s.wide || !valid)  // the cache path below reads zeros (position 4)
                 for (int b = lane; b < OVS * BINS; b += RT)
                     row[b] = VZERO;
             else
