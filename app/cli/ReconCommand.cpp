@@ -1,4 +1,5 @@
 // tomo recon: filtered back-projection of a sinogram stack read from raw or TIFF files.
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -6,6 +7,7 @@
 
 #include "app/Backends.h"
 #include "app/cli/ArgParser.h"
+#include "app/cli/ChunkedRecon.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/DataFormats.h"
@@ -48,7 +50,7 @@ struct ReconSetup {
     std::string variant;
 };
 
-Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
+Result<ReconSetup> setupFromArgs(const ArgParser& args, const std::array<std::size_t, 3>& shape,
                                  const BackProjectorRegistry& registry,
                                  const ReconInputInfo& input) {
     const std::string algo = args.getOr("algo", "fbp");
@@ -57,14 +59,14 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
                            " is not available in this build: only fbp so far (the iterative "
                            "solvers land with the iterative-reconstruction work)");
     TOMO_ASSIGN_OR_RETURN(std::vector<double> angles, reconAngles(args, input.angles));
-    if (angles.size() != sino.dim(1))
+    if (angles.size() != shape[1])
         return invalidArgument("--angles gives " + std::to_string(angles.size()) +
-                               " angles but the input has " + std::to_string(sino.dim(1)) +
+                               " angles but the input has " + std::to_string(shape[1]) +
                                " projections");
     ParallelGeometry::Params params;
     params.angles = std::move(angles);
-    params.detectorCount = static_cast<int>(sino.dim(2));
-    params.rows = static_cast<int>(sino.dim(0));
+    params.detectorCount = static_cast<int>(shape[2]);
+    params.rows = static_cast<int>(shape[0]);
     TOMO_ASSIGN_OR_RETURN(params.detectorPitch, args.getDouble("detector-pitch", 1.0, 1e-9, 1e9));
     if (args.has("center")) {
         TOMO_ASSIGN_OR_RETURN(double center, args.getDouble("center", 0, -1e7, 1e7));
@@ -74,9 +76,9 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const Sinograms& sino,
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
 
     VolumeGeometry grid;
-    TOMO_ASSIGN_OR_RETURN(int size, args.getInt("size", static_cast<int>(sino.dim(2)), 1, 65536));
+    TOMO_ASSIGN_OR_RETURN(int size, args.getInt("size", static_cast<int>(shape[2]), 1, 65536));
     grid.nx = grid.ny = size;
-    grid.nz = static_cast<int>(sino.dim(0));
+    grid.nz = static_cast<int>(shape[0]);
     TOMO_ASSIGN_OR_RETURN(grid.voxelSize,
                           args.getDouble("pixel-size", params.detectorPitch, 1e-9, 1e9));
 
@@ -178,6 +180,7 @@ int runRecon(int argc, char** argv) {
     args.option("truth-shape", "HEIGHTxWIDTH[xSLICES]", "shape of a .raw --truth");
     args.option("png", "FILE", "also write slice 0 as an 8-bit PNG preview");
     addPreprocessOptions(args);
+    addChunkOptions(args);
     args.flag("quiet", "no progress bar");
     args.epilog(
         "example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 "
@@ -199,10 +202,10 @@ int runRecon(int argc, char** argv) {
     if (!threads) return reportError("recon", threads.status());
 
     ReconInputInfo input;
-    auto sino = readReconInput(args, &input);
-    if (!sino) return reportError("recon", sino.status());
+    auto source = ReconSource::open(args, &input);
+    if (!source) return reportError("recon", source.status());
     const BackProjectorRegistry registry = app::makeRegistry();
-    auto setup = setupFromArgs(args, *sino, registry, input);
+    auto setup = setupFromArgs(args, source->shape(), registry, input);
     if (!setup) return reportError("recon", setup.status());
     auto backProjector = registry.make(setup->variant);
     if (!backProjector) return reportError("recon", backProjector.status());
@@ -227,8 +230,8 @@ int runRecon(int argc, char** argv) {
     ExecContext ctx{*threads, interrupt.token(), &progress};
     Volume image;
     FbpTimings timings;
-    Status s = reconstructFbp(*sino, setup->geometry, setup->grid, **backProjector, setup->fbp,
-                              image, ctx, &timings);
+    Status s = source->reconstruct(setup->geometry, setup->grid, **backProjector, setup->fbp, image,
+                                   ctx, &timings);
     bar.finish();
     if (!s) return reportError("recon", s);
     if (Status w = writeReconstruction(*output, image, *setup, input, args); !w)

@@ -4,6 +4,7 @@
 /// acquisitions (HDF5 DXchange/NXtomo: projections [angle][row][column] with flats, darks and
 /// angles), turned into sinograms ready for filtered back-projection.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,15 @@ class ArgParser;
 /// has none). Sinogram stacks are read by readStack (--shape) and give no angles.
 /// What readReconInput learnt besides the sinograms.
 struct ReconInputInfo {
-    std::vector<double> angles;  ///< from the file (radians), empty when it has none
+    std::vector<double> angles;       ///< from the file (radians), empty when it has none
     PreprocessOptions preprocessing;  ///< the steps applied (for provenance and the centre)
 };
 
 Result<Sinograms> readReconInput(const ArgParser& args, ReconInputInfo* info);
+
+/// The preprocessing of an acquisition with @p flatCount flat frames: the options of @p args,
+/// plus flat/dark normalisation and -log (unless --no-log) when it has flats.
+Result<PreprocessOptions> acquisitionPreprocessing(const ArgParser& args, std::size_t flatCount);
 
 /// The projection angles in radians: --angles when given (it overrides the file's), else
 /// @p fileAngles, else InvalidArgument asking for --angles.

@@ -13,21 +13,21 @@ double secondsSince(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// Slices per chunk: a multiple of the variant's slices per pass, at least 8 slices' worth of
-/// work, bounded by the stack and by ~256 MiB of scratch sinogram.
-int chooseChunk(const FbpOptions& options, const BackProjector& bp, const Sinograms& sino) {
-    const int nz = static_cast<int>(sino.dim(0));
-    if (options.chunkSlices > 0) return std::min(options.chunkSlices, nz);
-    const int pass = std::max(1, bp.info().slicesPerPass);
-    const std::size_t bytesPerSlice = sino.dim(1) * sino.pitch() * sizeof(float);
-    const int memoryCap = static_cast<int>(std::max<std::size_t>(
-        1, (std::size_t{256} << 20) / std::max<std::size_t>(bytesPerSlice, 1)));
-    int chunk = std::max(pass, 8 / pass * pass);
-    chunk = std::max(pass, std::min(chunk, memoryCap / pass * pass));
-    return std::min(chunk, nz);
-}
-
 }  // namespace
+
+std::size_t fbpChunkSlices(const FbpOptions& options, const BackProjector& backProjector,
+                           std::size_t slices, std::size_t angles, std::size_t detectors) {
+    if (options.chunkSlices > 0)
+        return std::min(static_cast<std::size_t>(options.chunkSlices), slices);
+    const std::size_t pass =
+        static_cast<std::size_t>(std::max(1, backProjector.info().slicesPerPass));
+    const std::size_t bytesPerSlice = angles * alignedCount<float>(detectors) * sizeof(float);
+    const std::size_t memoryCap = std::max<std::size_t>(
+        1, (std::size_t{256} << 20) / std::max<std::size_t>(bytesPerSlice, 1));
+    std::size_t chunk = std::max(pass, 8 / pass * pass);
+    chunk = std::max(pass, std::min(chunk, memoryCap / pass * pass));
+    return std::min(chunk, slices);
+}
 
 Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                       const VolumeGeometry& vol, BackProjector& backProjector,
@@ -54,7 +54,8 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
     const std::vector<float> weights(w.begin(), w.end());
 
     const int nz = vol.nz;
-    const int chunk = chooseChunk(options, backProjector, sino);
+    const int chunk = static_cast<int>(
+        fbpChunkSlices(options, backProjector, sino.dim(0), sino.dim(1), sino.dim(2)));
     const int chunks = (nz + chunk - 1) / chunk;
     TOMO_ASSIGN_OR_RETURN(
         out, Volume::create(static_cast<std::size_t>(nz), static_cast<std::size_t>(vol.ny),

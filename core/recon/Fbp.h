@@ -30,6 +30,14 @@ struct FbpTimings {
     double total = 0;
 };
 
+/// Slices per chunk reconstructFbp uses for a stack of @p slices sinograms of @p angles x
+/// @p detectors: options.chunkSlices when set, else a multiple of the variant's slices per pass,
+/// at least 8 slices' worth of work and at most ~256 MiB of scratch sinogram. Callers that split
+/// a stack themselves (row chunks of an acquisition) use whole multiples of it to get the same
+/// bits as one call, since back-projectors pick their kernel by the number of slices per call.
+std::size_t fbpChunkSlices(const FbpOptions& options, const BackProjector& backProjector,
+                           std::size_t slices, std::size_t angles, std::size_t detectors);
+
 /// Reconstructs @p sino (`[slice][angle][detector]`, left unchanged) on the grid @p vol with
 /// @p backProjector into @p out. Progress: filtering and back-projection each advance ctx.progress
 /// per chunk (setTotal is done here). Stops with Cancelled within one chunk of ctx.stop.

@@ -45,6 +45,9 @@ std::string shapeError(const AluConfig& c) {
         return "projections per batch must divide the work-group";
     if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "slices must be 1, 2 or 4";
     if (c.acm && c.interpolation != Interpolation::Linear) return "ACM needs linear";
+    if (c.cacheHalf && c.family != AluFamily::Alu) return "half cache is for the ALU family";
+    if (c.samplerFill && c.family != AluFamily::Oversampling)
+        return "sampler fill is for the oversampling family";
     if (c.family == AluFamily::Hybrid &&
         (c.ratioAlu < 0 || c.ratioTex < 0 || c.ratioAlu + c.ratioTex < 1))
         return "hybrid ratio must be non-negative with a positive sum";
@@ -87,7 +90,8 @@ AluCacheRange aluCacheRange(std::span<const ClProjectionConstants> constants, in
 }
 
 std::size_t aluLocalBytes(const AluConfig& c) {
-    const std::size_t vec = sizeof(float) * static_cast<std::size_t>(c.slices);
+    const std::size_t vec =
+        (c.cacheHalf ? sizeof(cl_half) : sizeof(float)) * static_cast<std::size_t>(c.slices);
     const std::size_t entry = c.family == AluFamily::Oversampling ? 4 * vec : c.acm ? 2 * vec : vec;
     const std::size_t slots = 24;  // ProjSlot: 4 floats, 2 ints
     const std::size_t hx = c.hxCache ? sizeof(float) * static_cast<std::size_t>(c.tile) : 0;
@@ -103,11 +107,11 @@ std::string aluSupport(const ClDeviceTraits& traits, AluConfig& config) {
     if (traits.localMemBytes < aluLocalBytes(config))
         return std::to_string(aluLocalBytes(config)) +
                " bytes of local memory needed, device has " + std::to_string(traits.localMemBytes);
-    if (config.family != AluFamily::Hybrid) return {};
-    // The hybrid reads one float image: the texture family's format choice.
+    if (!config.imageSinogram()) return {};
+    // One float image: the texture family's format choice (linear: the sampler-filled cache).
     TextureConfig texture;
     texture.slices = config.slices;
-    texture.interpolation = config.interpolation;
+    texture.interpolation = config.samplerFill ? Interpolation::Linear : config.interpolation;
     std::string reason = textureSupport(traits, texture);
     config.channelOrder = texture.channelOrder;
     return reason;
@@ -126,23 +130,25 @@ std::string aluSourceFiles(const AluConfig& c) {
 
 std::string aluBuildOptions(const AluConfig& c) {
     const bool hybrid = c.family == AluFamily::Hybrid;
-    const int channels = !hybrid                   ? c.slices
+    const bool image = c.imageSinogram();
+    const int channels = !image                    ? c.slices
                          : c.channelOrder == CL_R  ? 1
                          : c.channelOrder == CL_RG ? 2
                                                    : 4;
     std::string o = flag("TILE", c.tile).substr(1) + flag("WG", c.workGroup) +
                     flag("PPB", c.projectionsPerBatch) + flag("SLICES", c.slices) +
                     flag("BINS", c.bins()) + flag("CHANNELS", channels) +
-                    flag("FILL_IMAGE", hybrid) + flag("CHECK_RANGE", c.checkRange) +
+                    flag("FILL_IMAGE", image) + flag("CHECK_RANGE", c.checkRange) +
                     flag("LINEAR", c.interpolation == Interpolation::Linear) + flag("ACM", c.acm) +
-                    flag("HX", c.hxCache) + flag("FPROUND", c.fpRounding);
+                    flag("HX", c.hxCache) + flag("FPROUND", c.fpRounding) +
+                    flag("CACHE_HALF", c.cacheHalf) + flag("SAMPLER_FILL", c.samplerFill);
     if (hybrid)
         o += " -DALU_NO_ENTRY" + flag("RATIO_ALU", c.ratioAlu) + flag("RATIO_TEX", c.ratioTex);
     return o;
 }
 
 int AluLauncher::channels() const {
-    if (m_config.family != AluFamily::Hybrid) return m_config.slices;
+    if (!m_config.imageSinogram()) return m_config.slices;
     return m_config.channelOrder == CL_R ? 1 : m_config.channelOrder == CL_RG ? 2 : 4;
 }
 
@@ -195,17 +201,17 @@ void AluLauncher::pack(const Sinograms& sino, int s0, int count, int a0, int na,
 }
 
 Result<ClMem> AluLauncher::createSinogram(ClDeviceContext& dev, int angles, int detectors) {
-    if (m_config.family == AluFamily::Hybrid)
+    if (m_config.imageSinogram())
         return dev.createImage2d(m_config.channelOrder, CL_FLOAT,
                                  static_cast<std::size_t>(detectors),
-                                 static_cast<std::size_t>(angles), "hybrid sinogram image");
+                                 static_cast<std::size_t>(angles), "ALU-family sinogram image");
     return dev.createBuffer(CL_MEM_READ_ONLY, packedBytes(angles, detectors), "sinogram");
 }
 
 Status AluLauncher::enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram,
                                   int angles, int detectors, const std::vector<cl_event>& wait,
                                   ClEvent& done) {
-    if (m_config.family == AluFamily::Hybrid)
+    if (m_config.imageSinogram())
         return enqueueImageUpload(queue, staging, sinogram, detectors, angles, wait, done);
     return enqueueBufferUpload(queue, staging, sinogram, packedBytes(angles, detectors), wait,
                                done);
@@ -251,6 +257,14 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
         c.fpRounding = fp;
         return c;
     };
+    auto half = [](AluConfig c) {
+        c.cacheHalf = true;
+        return c;
+    };
+    auto sampler = [](AluConfig c) {
+        c.samplerFill = true;
+        return c;
+    };
     auto family = [](AluConfig c, AluFamily f, int ratioAlu, int ratioTex) {
         c.family = f;
         c.ratioAlu = ratioAlu;
@@ -281,12 +295,19 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
          "ALU kernel, floor by the 2^23 trick (tie-exact)"},
         {"opencl.alu.fpround.nn.1s.64x64", with(alu(kNn, 64, 256, 8, 1), false, false, true),
          "ALU kernel, nearest, rounding by the 2^23 trick"},
+        {"opencl.alu.half.lin.1s.64x64", half(alu(kLin, 64, 256, 8, 1)),
+         "ALU kernel, 64x64 tile, cache in binary16 (vstore_half/vload_half): approximate"},
+        {"opencl.alu.half.lin.4s.64x64", half(alu(kLin, 64, 256, 8, 4)),
+         "ALU kernel, 4 slices, 64x64 tile, cache in binary16: approximate"},
         {"opencl.oversampling.nn.1s",
          family(alu(kLin, 32, 256, 8, 1), AluFamily::Oversampling, 0, 0),
          "oversampling (sec. 7.2): 4 samples per cached bin, nearest lookup: approximate"},
         {"opencl.oversampling.nn.2s",
          family(alu(kLin, 64, 256, 4, 2), AluFamily::Oversampling, 0, 0),
          "oversampling, 2 slices, 64x64 tile: approximate"},
+        {"opencl.oversampling.sampler.nn.1s",
+         sampler(family(alu(kLin, 32, 256, 8, 1), AluFamily::Oversampling, 0, 0)),
+         "oversampling, cache filled by a linear image sampler at offsets k/4: approximate"},
         {"opencl.hybrid.lin.1s", family(alu(kLin, 64, 256, 8, 1), AluFamily::Hybrid, 5, 3),
          "hybrid (sec. 7.1): 5 of 8 work-groups ALU, 3 texture, by work-group id"},
         {"opencl.hybrid.lin.2s", family(alu(kLin, 64, 256, 8, 2), AluFamily::Hybrid, 1, 1),
@@ -301,7 +322,8 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
         info.family = familyName(config.family);
         info.interpolation = config.interpolation;
         info.slicesPerPass = config.slices;
-        info.exact = config.family != AluFamily::Oversampling;
+        info.exact = config.family != AluFamily::Oversampling && !config.cacheHalf;
+        info.precision = config.cacheHalf ? "half" : "float32";
         info.description = s.description;
         info.parameters = {
             {"tile", std::to_string(config.tile) + "x" + std::to_string(config.tile)},
@@ -316,7 +338,9 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
         if (config.family == AluFamily::Oversampling) {
             info.parameters["samplesPerBin"] = "4";
             info.parameters["lookup"] = "nearest";
+            if (config.samplerFill) info.parameters["fill"] = "linear sampler";
         }
+        if (config.cacheHalf) info.parameters["cache"] = "binary16";
         if (config.family == AluFamily::Hybrid)
             info.parameters["ratio"] =
                 std::to_string(config.ratioAlu) + ":" + std::to_string(config.ratioTex);

@@ -12,9 +12,12 @@
 /// barrier, and interpolates from the cache in ALUs (stage 2). Options: Advanced Caching Mode
 /// (value/difference pairs: one fetch and one multiply-add per linear update), the h_x cache,
 /// floor by the 2^23 trick (tie-exact: results equal the plain build's), 1/2/4 slices.
-/// Oversampling caches 4 linearly interpolated samples per bin and looks up the nearest one
-/// (approximate). The hybrid runs `ratioAlu` of every ratioAlu + ratioTex work-groups on the
-/// ALU path and the rest on the texture path (OpenCL has no SM id; see docs/opencl.md).
+/// Half-precision cache (ALU family): bins stored as binary16 in local memory with
+/// vstore_half/vload_half (approximate). Oversampling caches 4 linearly interpolated samples
+/// per bin, by the ALUs from a buffer or (samplerFill) by a linear image sampler at offsets k/4,
+/// and looks up the nearest one (approximate). The hybrid runs `ratioAlu` of every ratioAlu +
+/// ratioTex work-groups on the ALU path and the rest on the texture path (OpenCL has no SM id; see
+/// docs/opencl.md).
 ///
 /// Geometry and results follow core/projectors/BackProjector.h (detector index
 /// u = c_p + (x cos + y sin) / pitch; linear interpolation fading to zero beyond the edge
@@ -49,15 +52,20 @@ struct AluConfig {
     int ratioAlu = 5;              ///< hybrid: ALU work-groups per ratioAlu + ratioTex
     int ratioTex = 3;              ///< hybrid: texture work-groups per ratioAlu + ratioTex
     bool checkRange = false;       ///< debug: count h_m range violations (violationCount())
-    /// Hybrid: channel order of the sinogram image (set by aluSupport()).
+    bool cacheHalf = false;        ///< ALU: binary16 cache entries (CACHE_HALF; approximate)
+    bool samplerFill = false;      ///< oversampling: samples by a linear image sampler
+    /// Hybrid and samplerFill: channel order of the sinogram image (set by aluSupport()).
     cl_channel_order channelOrder = CL_R;
 
+    /// The sinogram is an image2d (hybrid, sampler-filled oversampling), else a buffer.
+    bool imageSinogram() const { return family == AluFamily::Hybrid || samplerFill; }
     int pixelsPerWorkItem() const { return tile * tile / workGroup; }
     /// Bins cached per projection: 1.5 n.
     int bins() const { return tile * 3 / 2; }
 };
 
-/// Why @p traits cannot run @p config (empty when it can); picks the hybrid's image format.
+/// Why @p traits cannot run @p config (empty when it can); picks the image format of the
+/// image-based variants (float images with linear filtering for samplerFill).
 std::string aluSupport(const ClDeviceTraits& traits, AluConfig& config);
 /// The kernel source files (concatenated) and -D options of @p config.
 std::string aluSourceFiles(const AluConfig& config);
@@ -71,7 +79,7 @@ class AluLauncher final : public ClKernelLauncher {
 
     Status prepare(ClDeviceContext& dev) override;
     int slicesPerPass() const override { return m_config.slices; }
-    bool usesImage() const override { return m_config.family == AluFamily::Hybrid; }
+    bool usesImage() const override { return m_config.imageSinogram(); }
     std::size_t packedBytes(int angles, int detectors) const override;
     void pack(const Sinograms& sino, int s0, int count, int a0, int na, void* dst) const override;
     Result<ClMem> createSinogram(ClDeviceContext& dev, int angles, int detectors) override;

@@ -1,7 +1,9 @@
 // The OpenCL ALU, oversampling and hybrid back-projectors (gpu/opencl/AluLauncher.h) against
 // the CPU double-precision reference; the h_m range invariant on the host and in the kernels;
-// the paper's quality ordering (oversampling closer to linear than nearest); FP rounding equal
-// to plain rounding. Cases needing an OpenCL device skip without one.
+// the paper's quality ordering (oversampling closer to linear than nearest, with the cache
+// filled by the ALUs or by a linear sampler); FP rounding equal to plain rounding; the binary16
+// cache equal to float arithmetic on a binary16-rounded sinogram. Cases needing an OpenCL device
+// skip without one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -141,6 +143,25 @@ BackProjectorRegistry aluRegistry(OpenClRegistration& report) {
     return registry;
 }
 
+/// IEEE binary16 bits -> float (independent of the kernels' vload_half).
+float halfBitsToFloat(std::uint16_t h) {
+    const float sign = (h & 0x8000) ? -1.f : 1.f;
+    const int exponent = (h >> 10) & 0x1f;
+    const int mantissa = h & 0x3ff;
+    if (exponent == 0) return sign * std::ldexp(static_cast<float>(mantissa), -24);
+    if (exponent == 31) return mantissa ? NAN : sign * INFINITY;
+    return sign * std::ldexp(static_cast<float>(1024 + mantissa), exponent - 25);
+}
+
+/// The oversampling configuration of the tests: cache filled by the ALUs or by the sampler.
+AluConfig oversamplingConfig(bool samplerFill) {
+    AluConfig c;
+    c.family = AluFamily::Oversampling;
+    c.projectionsPerBatch = 8;
+    c.samplerFill = samplerFill;
+    return c;
+}
+
 ClBackProjector makeBp(const AluConfig& config, AluLauncher** launcher = nullptr) {
     auto l = std::make_unique<AluLauncher>(config);
     if (launcher) *launcher = l.get();
@@ -256,7 +277,13 @@ TEST(AluBackProjectors, KernelRangeCheckFindsNoViolation) {
     AluConfig ovs = lin32;
     ovs.family = AluFamily::Oversampling;
     ovs.projectionsPerBatch = 8;
-    for (const AluConfig& config : {lin32, nn64, ovs}) {
+    AluConfig half = nn64;
+    half.interpolation = Interpolation::Linear;
+    half.cacheHalf = true;
+    AluConfig ovsSampler = ovs;
+    ovsSampler.samplerFill = true;
+    for (AluConfig config : {lin32, nn64, ovs, half, ovsSampler}) {
+        if (!aluSupport(device()->traits(), config).empty()) continue;  // no float images
         AluLauncher* launcher = nullptr;
         ClBackProjector bp = makeBp(config, &launcher);
         for (std::uint32_t seed : {21u, 22u, 23u}) {
@@ -307,11 +334,8 @@ TEST(AluBackProjectors, OversamplingCloserToLinearThanNearest) {
     const Volume linear = runCpuReference(Interpolation::Linear, sino, c, w);
     AluConfig nnConfig;
     nnConfig.interpolation = Interpolation::Nearest;
-    AluConfig ovsConfig;
-    ovsConfig.family = AluFamily::Oversampling;
-    ovsConfig.projectionsPerBatch = 8;
-    ClBackProjector nnBp = makeBp(nnConfig), ovsBp = makeBp(ovsConfig);
-    const Volume nn = runOpenCl(nnBp, sino, c, w), ovs = runOpenCl(ovsBp, sino, c, w);
+    ClBackProjector nnBp = makeBp(nnConfig);
+    const Volume nn = runOpenCl(nnBp, sino, c, w);
     auto rms = [&](const Volume& v) {
         double s = 0;
         for (int iy = 0; iy < c.vol.ny; ++iy)
@@ -319,10 +343,69 @@ TEST(AluBackProjectors, OversamplingCloserToLinearThanNearest) {
                 s += std::pow(double(v(0, iy, ix)) - linear(0, iy, ix), 2);
         return std::sqrt(s / (c.vol.nx * c.vol.ny));
     };
-    const double eNn = rms(nn), eOvs = rms(ovs);
-    std::printf("Shepp-Logan 96x96, RMS vs linear: nearest %.4g, oversampling %.4g\n", eNn, eOvs);
-    EXPECT_GT(eOvs, 0.0);  // approximate, not linear itself
-    EXPECT_LT(eOvs, 0.5 * eNn);
+    const double eNn = rms(nn);
+    for (bool samplerFill : {false, true}) {
+        AluConfig ovsConfig = oversamplingConfig(samplerFill);
+        if (!aluSupport(device()->traits(), ovsConfig).empty()) continue;  // no float images
+        ClBackProjector ovsBp = makeBp(ovsConfig);
+        const double eOvs = rms(runOpenCl(ovsBp, sino, c, w));
+        std::printf("Shepp-Logan 96x96, RMS vs linear: nearest %.4g, oversampling (%s fill) %.4g\n",
+                    eNn, samplerFill ? "sampler" : "ALU", eOvs);
+        EXPECT_GT(eOvs, 0.0) << samplerFill;  // approximate, not linear itself
+        EXPECT_LT(eOvs, 0.5 * eNn) << samplerFill;
+    }
+}
+
+// The sampler-filled cache holds the same quarter-bin samples as the ALU-filled one (k/4 is
+// exact in any filter's weights), so both reconstructions agree to float rounding, including
+// wide projections (ratio 1.6, read through the same sampler) and the detector edges.
+TEST(AluBackProjectors, OversamplingSamplerFillEqualsAluFill) {
+    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    AluConfig samplerConfig = oversamplingConfig(true);
+    if (const std::string why = aluSupport(device()->traits(), samplerConfig); !why.empty())
+        GTEST_SKIP() << why;
+    for (double ratio : {1.0, 1.6}) {
+        const Case c = randomCase(ratio > 1 ? 51 : 52, 21, 50, 70, 45, 1, ratio);
+        Sinograms sino(1, 21, 50);
+        test::fillRandom(sino, 53);
+        const std::vector<float> w = weights(21, 54);
+        ClBackProjector aluBp = makeBp(oversamplingConfig(false)),
+                        samplerBp = makeBp(samplerConfig);
+        const Volume a = runOpenCl(aluBp, sino, c, w), b = runOpenCl(samplerBp, sino, c, w);
+        EXPECT_LE(test::maxRelDiff(b, a), 1e-5) << "ratio " << ratio;
+        // And both differ from linear interpolation (approximate).
+        EXPECT_GT(test::maxRelDiff(b, runCpuReference(Interpolation::Linear, sino, c, w)), 1e-4);
+    }
+}
+
+// The binary16 cache: with unit weights the cached bins are the sinogram rounded to binary16
+// (round to nearest even), so the kernel equals the float reference on the host-rounded
+// sinogram to float rounding, and differs from the unrounded one by about the half precision.
+TEST(AluBackProjectors, HalfCacheEqualsReferenceOnRoundedSinogram) {
+    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    const Case c = randomCase(61, 18, 56, 70, 40, 3, 1.0);
+    Sinograms sino(3, 18, 56);
+    test::fillRandom(sino, 62);
+    Sinograms rounded = sino.clone();
+    for (std::size_t r = 0; r < rounded.dim(0) * rounded.dim(1); ++r)
+        for (float& v : rounded.rows().row(r))
+            v = halfBitsToFloat(floatToHalf(v));
+    const std::vector<float> w(18, 1.0f);
+    const Volume refRounded = runCpuReference(Interpolation::Linear, rounded, c, w);
+    const Volume ref = runCpuReference(Interpolation::Linear, sino, c, w);
+    for (int slices : {1, 4}) {
+        AluConfig config;
+        config.tile = 64;
+        config.projectionsPerBatch = 8;
+        config.slices = slices;
+        config.cacheHalf = true;
+        ClBackProjector bp = makeBp(config);
+        const Volume out = runOpenCl(bp, sino, c, w);
+        EXPECT_LE(test::maxRelDiff(out, refRounded), 1e-5) << slices;
+        const double err = test::maxRelDiff(out, ref);
+        EXPECT_GT(err, 1e-5) << slices;  // really stored in binary16
+        EXPECT_LT(err, 2e-3) << slices;  // 2^-11 relative per bin
+    }
 }
 
 }  // namespace

@@ -8,6 +8,9 @@
 //             projection during the caching stage, so the accumulation needs no cx
 //   FPROUND   1 floor by the 2^23 trick (FP adds and an integer subtract of the exponent
 //             pattern instead of floor and float->int conversion), made tie-exact by a compare
+//   CACHE_HALF  1 store the cached bins (and ACM pairs) as binary16 in local memory, written
+//             with vstore_halfN and read with vload_halfN (core OpenCL 1.2, no cl_khr_fp16):
+//             half the local memory per entry; approximate (11-bit significand, |w s| < 65504)
 //   ALU_NO_ENTRY  defined: only the aluTile() function (the hybrid calls it)
 //
 // Per batch of PPB projections: stage 1 - RT work-items per projection compute the cache
@@ -22,12 +25,43 @@
 #define E23 8388608.0f  // 2^23: x + E23 rounds x (0 <= x < 2^22) to an integer
 #define E23_BITS 0x4B000000
 
+#ifndef CACHE_HALF
+#define CACHE_HALF 0
+#endif
+
 #if ACM
 typedef pair centry;
 #define CZERO ((pair)(0.0f))
+#define CFLOATS (2 * SLICES)  // floats per cache entry
 #else
 typedef vec centry;
 #define CZERO VZERO
+#define CFLOATS SLICES
+#endif
+
+// Cache storage: cunit[CUNITS] per entry. Half: ushort words (a __local array of half needs
+// cl_khr_fp16; a pointer to half does not), converted by vstore_halfN / vload_halfN.
+#if CACHE_HALF
+typedef ushort cunit;
+#define CUNITS CFLOATS
+#if CFLOATS == 1
+#define CSTORE(row, b, v) vstore_half((v), (b), (__local half*)(row))
+#define CLOAD(row, k) vload_half((k), (__local const half*)(row))
+#elif CFLOATS == 2
+#define CSTORE(row, b, v) vstore_half2((v), (b), (__local half*)(row))
+#define CLOAD(row, k) vload_half2((k), (__local const half*)(row))
+#elif CFLOATS == 4
+#define CSTORE(row, b, v) vstore_half4((v), (b), (__local half*)(row))
+#define CLOAD(row, k) vload_half4((k), (__local const half*)(row))
+#else
+#define CSTORE(row, b, v) vstore_half8((v), (b), (__local half*)(row))
+#define CLOAD(row, k) vload_half8((k), (__local const half*)(row))
+#endif
+#else
+typedef centry cunit;
+#define CUNITS 1
+#define CSTORE(row, b, v) ((row)[b] = (v))
+#define CLOAD(row, k) ((row)[k])
 #endif
 
 // Integer part k and fraction f of h >= 0 (floor, exact).
@@ -74,10 +108,10 @@ inline vec directSample(SINO_ARG, int nd, int p, ProjSlot s, float h) {
 }
 
 // One tile (tileX, tileY) of the band for projections [projBegin, projEnd). The caller
-// declares the local arrays: cache[PPB * BINS], slots[PPB], hxc[PPB * TILE] (HX only).
+// declares the local arrays: cache[PPB * BINS * CUNITS], slots[PPB], hxc[PPB * TILE] (HX only).
 void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, int nd,
              __global float* out, int nx, int rows, int rowBegin, int accumulate, int tileX,
-             int tileY, __local centry* cache, __local ProjSlot* slots,
+             int tileY, __local cunit* cache, __local ProjSlot* slots,
              __local float* hxc CHECK_ARG) {
     const int t = (int)get_local_id(0);
     const int2 pix = tilePixel(t);
@@ -100,14 +134,14 @@ void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, in
             const ProjSlot s =
                 projectionSlot(valid ? consts[p] : (float4)(0.0f), x0f, y0f, valid);
             if (lane == 0) slots[g] = s;
-            __local centry* row = cache + g * BINS;
+            __local cunit* row = cache + g * (BINS * CUNITS);
 #if HX
             for (int x = lane; x < TILE; x += RT)
                 hxc[g * TILE + x] = s.wide ? 1.0f : s.off + (float)x * s.cx;
 #endif
             if (s.wide || !valid) {  // the cache path below reads zeros (position 1)
                 for (int b = lane; b < BINS; b += RT)
-                    row[b] = CZERO;
+                    CSTORE(row, b, CZERO);
             } else {
 #if ACM
                 // Consecutive bins per work-item; the neighbour's first value is read again
@@ -121,13 +155,13 @@ void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, in
                         pair e;
                         e.lo = v;
                         e.hi = next - v;
-                        row[b0 + q] = e;
+                        CSTORE(row, b0 + q, e);
                         v = next;
                     }
                 }
 #else
                 for (int b = lane; b < BINS; b += RT)
-                    row[b] = loadBin(sino, nd, p, s.jm + b, s.w);
+                    CSTORE(row, b, loadBin(sino, nd, p, s.jm + b, s.w));
 #endif
             }
         }
@@ -144,7 +178,7 @@ void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, in
             const float hx = s.wide ? 1.0f : s.off + pxf * s.cx;
 #endif
             const float cy = s.wide ? 0.0f : s.cy;
-            __local const centry* row = cache + j * BINS;
+            __local const cunit* row = cache + j * (BINS * CUNITS);
 #pragma unroll
             for (int i = 0; i < Q; ++i) {
                 const float h = hx + fy[i] * cy;
@@ -152,16 +186,16 @@ void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, in
                 float f;
                 const int k = CHECKED(splitPosition(h, &f), BINS - 2);
 #if ACM
-                const pair e = row[k];
+                const pair e = CLOAD(row, k);
                 acc[i] += e.lo + f * e.hi;
 #else
-                const vec v0 = row[k];
-                const vec v1 = row[k + 1];
+                const vec v0 = CLOAD(row, k);
+                const vec v1 = CLOAD(row, k + 1);
                 acc[i] += v0 + f * (v1 - v0);
 #endif
 #else
                 const int k = CHECKED(floorIndex(h + 0.5f), BINS - 1);
-                acc[i] += row[k];
+                acc[i] += CLOAD(row, k);
 #endif
             }
         }
@@ -183,7 +217,7 @@ void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, in
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void aluBackProject(
     SINO_ARG, __constant float4* consts, int projBegin, int projEnd, int detectors,
     __global float* out, int nx, int rows, int rowBegin, int accumulate CHECK_ARG) {
-    __local centry cache[PPB * BINS];
+    __local cunit cache[PPB * BINS * CUNITS];
     __local ProjSlot slots[PPB];
 #if HX
     __local float hxc[PPB * TILE];

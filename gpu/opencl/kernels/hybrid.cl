@@ -48,7 +48,7 @@ void textureTile(__read_only image2d_t sino, __constant float4* consts, int proj
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void hybridBackProject(
     __read_only image2d_t sino, __constant float4* consts, int projBegin, int projEnd,
     int detectors, __global float* out, int nx, int rows, int rowBegin, int accumulate CHECK_ARG) {
-    __local centry cache[PPB * BINS];
+    __local cunit cache[PPB * BINS * CUNITS];
     __local ProjSlot slots[PPB];
 #if HX
     __local float hxc[PPB * TILE];

@@ -4,12 +4,33 @@
 // interpolation; the accumulation looks up the nearest quarter-bin sample,
 // idx = floor(4 h + 0.5), so an update costs one local fetch like nearest interpolation while
 // the result follows linear interpolation to within 1/8 bin in position. Approximate.
-// Needs alu_common.cl first (its cache origin, slots and mapping). The samples are interpolated
-// by the ALUs from the sinogram buffer: the paper lets the texture unit's linear filter do it,
-// which on OpenCL CPU devices (PoCL) is emulated and slow; the values are the same in float.
+// Needs alu_common.cl first (its cache origin, slots and mapping). Two ways to take the samples:
+//   SAMPLER_FILL 0  the ALUs interpolate them from the sinogram buffer (FILL_IMAGE 0);
+//   SAMPLER_FILL 1  the paper's way: the sinogram is an image2d (FILL_IMAGE 1) and each sample is
+//                   one read_imagef through a linear sampler at x = j + k/4 + 0.5 (unnormalised,
+//                   CLK_ADDRESS_CLAMP: zero border, so samples fade to zero past the detector edge
+//                   like the buffer path). k/4 is exact in the 8-bit fixed-point weights of GPU
+//                   texture units, so both paths cache the same values up to float rounding.
 
 #define OVS 4  // samples per bin
 
+#ifndef SAMPLER_FILL
+#define SAMPLER_FILL 0
+#endif
+#if SAMPLER_FILL && !FILL_IMAGE
+#error "SAMPLER_FILL needs FILL_IMAGE"
+#endif
+
+#if SAMPLER_FILL
+__constant sampler_t kQuarterSampler =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
+
+// The sample at quarter-bin index idx of slot s (the cache's value), by the linear sampler.
+inline vec quarterSample(SINO_ARG, int nd, int p, ProjSlot s, int idx) {
+    const float x = (float)(s.jm + (idx >> 2)) + (0.25f * (float)(idx & 3) + 0.5f);
+    return s.w * FROM4(read_imagef(sino, kQuarterSampler, (float2)(x, (float)p + 0.5f)));
+}
+#else
 // The linear-interpolation sample at quarter-bin index idx of slot s (the cache's value).
 inline vec quarterSample(SINO_ARG, int nd, int p, ProjSlot s, int idx) {
     const int b = idx >> 2;
@@ -17,6 +38,7 @@ inline vec quarterSample(SINO_ARG, int nd, int p, ProjSlot s, int idx) {
     const vec d = loadBin(sino, nd, p, s.jm + b + 1, s.w) - v0;
     return v0 + (0.25f * (float)(idx & 3)) * d;
 }
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void oversampleBackProject(
     SINO_ARG, __constant float4* consts, int projBegin, int projEnd, int nd,
@@ -48,6 +70,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void oversampleBackProj
                 for (int b = lane; b < OVS * BINS; b += RT)
                     row[b] = VZERO;
             else
+#if SAMPLER_FILL
+                // 4 sampler reads per bin (consecutive work-items take consecutive samples).
+                for (int b = lane; b < OVS * BINS; b += RT)
+                    row[b] = quarterSample(sino, nd, p, s, b);
+#else
                 for (int b = lane; b < BINS; b += RT) {
                     const vec v0 = loadBin(sino, nd, p, s.jm + b, s.w);
                     const vec d = loadBin(sino, nd, p, s.jm + b + 1, s.w) - v0;
@@ -56,6 +83,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void oversampleBackProj
                     row[OVS * b + 2] = v0 + 0.5f * d;
                     row[OVS * b + 3] = v0 + 0.75f * d;
                 }
+#endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
