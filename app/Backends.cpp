@@ -2,6 +2,8 @@
 
 #include "app/Selection.h"
 #include "core/projectors/CpuBackProjectors.h"
+#include "core/selection/DeviceTraits.h"
+#include "core/selection/VariantCost.h"
 #include "tomo/config.h"
 
 #if TOMO_WITH_CUDA
@@ -33,11 +35,26 @@ std::string defaultVariant(const BackProjectorRegistry& registry, const std::str
         std::string id = linear ? "cpu.simd.lin" : "cpu.simd.nn";
         if (registry.contains(id)) return id;
     }
-    for (const BackProjectorInfo& info : registry.list())
-        if ((backend == "auto" || info.backend == backend) && info.interpolation == interpolation &&
-            info.exact && info.family != "reference")
-            return info.id;
-    return {};
+    // No measurement yet: the variant the performance model predicts fastest on the backend's
+    // first device (paper 002's model; `tomo tune` replaces it by a measured choice).
+    std::string best;
+    double bestRate = -1.0;
+    const auto device = primaryDevice(backend);
+    for (const BackProjectorInfo& info : registry.list()) {
+        if (!((backend == "auto" || info.backend == backend) && info.interpolation == interpolation &&
+              info.exact && info.family != "reference"))
+            continue;
+        double rate = 0.0;
+        if (device.isOk()) {
+            if (auto cost = costFor(info); cost.isOk())
+                rate = predict(traitsFor(*device), *cost).gups;
+        }
+        if (best.empty() || rate > bestRate) {
+            best = info.id;
+            bestRate = rate;
+        }
+    }
+    return best;
 }
 
 std::vector<DeviceDiscovery> discoverAllDevices() {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/Backends.h"
+#include "app/Selection.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
@@ -107,8 +108,8 @@ Status benchBody(const ArgParser& args) {
                            "' in this build");
     const std::string selectedLin = app::defaultVariant(registry, backend, Interpolation::Linear);
     const std::string selectedNn = app::defaultVariant(registry, backend, Interpolation::Nearest);
-    const auto cpus = discoverCpu();
-    const std::string device = cpus.devices.empty() ? "cpu" : cpus.devices[0].name;
+    const auto primary = app::primaryDevice(backend);
+    const std::string device = primary.isOk() ? primary->name : backend;
     const bool json = args.has("json");
 
     std::vector<Row> rows;

@@ -178,7 +178,10 @@ TEST(RampFilterApply, ProgressCoversTheRowsMonotonically) {
     ctx.progress = &stage;
     ASSERT_TRUE(f->apply(rows.rows(), ctx).isOk());
     EXPECT_DOUBLE_EQ(stage.fraction(), 1.0);
-    ASSERT_EQ(sink.values.size(), 5u);  // one report per block of 64 rows
+    // At most one report per block of 64 rows; with 2 threads two blocks finishing together can
+    // share one report (progress never repeats a value).
+    ASSERT_GE(sink.values.size(), 1u);
+    EXPECT_LE(sink.values.size(), 5u);
     EXPECT_DOUBLE_EQ(sink.values.back(), 0.5);
     for (std::size_t i = 1; i < sink.values.size(); ++i)
         EXPECT_GT(sink.values[i], sink.values[i - 1]);
