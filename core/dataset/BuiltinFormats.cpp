@@ -4,6 +4,7 @@
 #include "core/dataset/FormatRegistry.h"
 #include "core/dataset/MemoryAcquisitionReader.h"
 #include "core/io/ImageIO.h"
+#include "core/io/TiffFormat.h"
 #include "core/io/TiffStack.h"
 
 namespace tomo {
@@ -48,10 +49,8 @@ FileFormat::DescribeFn stackDescription(FileFormat::ReadVolumeFn read, std::stri
         TOMO_ASSIGN_OR_RETURN(Array3<float> stack, read(path, options));
         FileDescription d;
         d.format = name;
-        d.datasets.push_back({dataset,
-                              {stack.dim(0), stack.dim(1), stack.dim(2)},
-                              SampleType::Float32,
-                              ""});
+        d.datasets.push_back(
+            {dataset, {stack.dim(0), stack.dim(1), stack.dim(2)}, SampleType::Float32, ""});
         return d;
     };
 }
@@ -67,7 +66,9 @@ Status registerBuiltinFormats(FormatRegistry& registry) {
     tiff.openAcquisition = stackAcquisition(readTiffChecked, "TIFF");
     tiff.describe = stackDescription(readTiffChecked, "TIFF", "pages");
     tiff.writeVolume = [](const std::filesystem::path& path, const Array3<float>& v,
-                          const WriteOptions&) { return writeTiff(path, v); };
+                          const WriteOptions& o) {
+        return o.tiff16 ? writeTiff16(path, v, *o.tiff16) : writeTiff(path, v);
+    };
     TOMO_RETURN_IF_ERROR(registry.add(std::move(tiff)));
 
     // A folder of single-page TIFFs, or a pattern such as "proj_*.tif" (one file per plane,
@@ -82,7 +83,9 @@ Status registerBuiltinFormats(FormatRegistry& registry) {
     stack.openAcquisition = stackAcquisition(readStack, "TIFF stack");
     stack.describe = stackDescription(readStack, "TIFF stack", "files");
     stack.writeVolume = [](const std::filesystem::path& path, const Array3<float>& v,
-                           const WriteOptions&) { return writeTiffStack(path, "slice", v); };
+                           const WriteOptions& o) {
+        return writeTiffStack(path, "slice", v, o.tiff16 ? &*o.tiff16 : nullptr);
+    };
     TOMO_RETURN_IF_ERROR(registry.add(std::move(stack)));
 
     FileFormat raw;

@@ -26,6 +26,7 @@
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 #include "core/dataset/ProjectionData.h"
+#include "core/io/TiffFormat.h"
 
 namespace tomo {
 
@@ -48,6 +49,9 @@ struct WriteOptions {
     /// TomoStation version itself.
     std::map<std::string, std::string> provenance;
     double voxelSize = 1.0;  ///< length unit of the job (as the detector pitch)
+    /// TIFF outputs: write 16-bit counts value = offset + scale x count instead of float32
+    /// (the map is stored in the file and applied when it is read back).
+    std::optional<Tiff16Scale> tiff16;
 };
 
 /// @brief What `tomo info` prints about a file.

@@ -114,6 +114,36 @@ TEST_F(Cli, TiffInputAndOutputAndPng) {
     EXPECT_GT(fs::file_size(path("rec.png")), 64u * 64u);
 }
 
+TEST_F(Cli, ConvertTo16BitTiffKeepsValuesWithinQuantisation) {
+    if (!TOMO_WITH_TIFF_BUILD) GTEST_SKIP() << "no TIFF in this build";
+    ASSERT_EQ(
+        tomo("phantom -o " + path("s.raw") + " --size 32 --angles 0:180:40 --detectors 47 --quiet")
+            .code,
+        0);
+    CliRun r =
+        tomo("convert " + path("s.raw") + " " + path("s16.tif") + " --shape 40x47 --uint16 auto");
+    ASSERT_EQ(r.code, 0) << r.output;
+    auto original = readRawFloat32(path("s.raw"), {1, 40, 47});
+    auto counts = readTiff(path("s16.tif"));  // the stored scale is applied on reading
+    ASSERT_TRUE(original.isOk() && counts.isOk()) << counts.status().message();
+    double lo = 1e30, hi = -1e30, maxErr = 0;
+    for (std::size_t a = 0; a < 40; ++a)
+        for (std::size_t d = 0; d < 47; ++d) {
+            lo = std::min<double>(lo, (*original)(0, a, d));
+            hi = std::max<double>(hi, (*original)(0, a, d));
+        }
+    for (std::size_t a = 0; a < 40; ++a)
+        for (std::size_t d = 0; d < 47; ++d)
+            maxErr = std::max(maxErr, std::abs(double((*counts)(0, a, d)) - (*original)(0, a, d)));
+    const double step = (hi - lo) / 65535.0;
+    EXPECT_LE(maxErr, 0.5 * step * 1.001 + 1e-6);
+    EXPECT_GT(maxErr, 0.0);  // really quantised
+    CliRun bad =
+        tomo("convert " + path("s.raw") + " " + path("x.tif") + " --shape 40x47 --uint16 -1");
+    expectOneLineError(bad, "--uint16");
+    EXPECT_FALSE(fs::exists(path("x.tif")));
+}
+
 TEST_F(Cli, MissingInputFile) {
     CliRun r = tomo("recon " + path("nope.raw") + " --shape 10x10 --angles 0:180:10 -o " +
                     path("out.raw"));
