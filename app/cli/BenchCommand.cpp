@@ -77,20 +77,63 @@ Result<double> referenceError(const Sinograms& sino, const ParallelGeometry& geo
     return maxRef > 0 ? maxDiff / maxRef : maxDiff;
 }
 
+/// A workload sized for @p backend's default variant (see benchBody).
+Result<std::string> scaledWorkload(const BackProjectorRegistry& registry,
+                                   const std::string& backend, int threads) {
+    const std::string id = app::defaultVariant(registry, backend, Interpolation::Linear);
+    if (id.empty()) return unsupported("no back-projector variants for backend '" + backend + "'");
+    TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(id));
+    constexpr int kProbe = 128, kSlices = 4;
+    ParallelGeometry::Params params;
+    params.angles = uniformAngles(0.0, kPi, kProbe);
+    params.detectorCount = kProbe;
+    params.rows = kSlices;
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(params));
+    Sinograms sino(kSlices, kProbe, kProbe);
+    sino.fill(1.0f);
+    const std::vector<float> weights(kProbe, 1.0f);
+    Volume out;
+    double seconds = 1e30;
+    for (int run = 0; run < 2; ++run) {  // the first run builds and caches the kernels
+        const auto t0 = std::chrono::steady_clock::now();
+        TOMO_RETURN_IF_ERROR(bp->backProject(sino, geom, VolumeGeometry::forDetector(geom, kProbe),
+                                             weights, out, {threads, {}, nullptr}));
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    const double rate = double(kProbe) * kProbe * kProbe * kSlices / std::max(seconds, 1e-9);
+    for (int n : {2048, 1024, 512, 256}) {
+        const double perSlice = double(n) * n * n / rate;
+        if (perSlice <= 2.0 || n == 256) {
+            const int slices = std::clamp(static_cast<int>(2.0 / perSlice), 1, 64);
+            return std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(slices);
+        }
+    }
+    return std::string("256x256x1");
+}
+
 Status benchBody(const ArgParser& args) {
     const auto processStart = std::chrono::steady_clock::now();
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 1, 1, 100));
+    const BackProjectorRegistry registry = app::makeRegistry();
+    const std::string backend = args.getOr("backend", "cpu");
     std::vector<Workload> workloads;
     std::string spec =
         args.has("quick") ? "64x64x8" : args.getOr("workload", "1024x1024x16,2048x2048x16");
+    if (backend != "cpu" && !args.has("quick") && !args.has("workload")) {
+        // The paper's workload scaled to the device: time the default variant on a small probe,
+        // then take the largest N of 256..2048 (N projections x N^2) and the slices that would
+        // keep it to ~2 s at the probe's rate (larger sizes usually run slower than the probe,
+        // and slower variants take proportionally longer).
+        TOMO_ASSIGN_OR_RETURN(spec, scaledWorkload(registry, backend, threads));
+        std::fprintf(stderr, "workload scaled to the device: %s (set --workload to choose)\n",
+                     spec.c_str());
+    }
     std::stringstream ss(spec);
     for (std::string item; std::getline(ss, item, ',');) {
         TOMO_ASSIGN_OR_RETURN(Workload w, parseWorkload(item));
         workloads.push_back(w);
     }
-    const BackProjectorRegistry registry = app::makeRegistry();
-    const std::string backend = args.getOr("backend", "cpu");
     std::vector<BackProjectorInfo> variants;
     if (auto list = args.get("variants")) {
         std::stringstream vs(*list);
