@@ -1,6 +1,7 @@
 #include "app/cli/CliSupport.h"
 
 #include "app/cli/ArgParser.h"
+#include "core/selection/JsonValue.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -123,32 +124,7 @@ InterruptToStop::~InterruptToStop() {
 }
 
 std::string jsonEscape(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out + "\"";
+    return JsonValue::string(s).dump(0);  // one JSON writer for the project (core/selection)
 }
 
 std::string jsonNumber(double v) {
