@@ -3,7 +3,6 @@
 // whole-frame path), with zinger removal (whose 2-D window spans chunk boundaries), ring removal,
 // cropping and binning of rows, and the Paganin fallback to whole frames.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -15,6 +14,7 @@
 #include <random>
 #include <string>
 
+#include "CliTestSupport.h"
 #include "core/dataset/ProjectionData.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/hdf5io/Hdf5Writer.h"
@@ -24,22 +24,8 @@ namespace tomo {
 namespace {
 namespace fs = std::filesystem;
 
-struct CliResult {
-    int code = -1;
-    std::string output;
-};
-
-CliResult runTomo(const std::string& args) {
-    CliResult r;
-    FILE* pipe = popen((std::string(TOMO_CLI) + " " + args + " 2>&1").c_str(), "r");
-    if (!pipe) return r;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), pipe))
-        r.output += buf.data();
-    int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using test::CliRun;
+using test::runTomo;
 
 std::string fileBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -48,18 +34,12 @@ std::string fileBytes(const std::string& path) {
 
 constexpr std::size_t kAngles = 48, kRows = 20, kDetectors = 40;
 
-class ChunkedRecon : public ::testing::Test {
+class ChunkedRecon : public test::CliTest {
   protected:
     void SetUp() override {
-        dir = fs::temp_directory_path() /
-              ("tomo-chunkcli-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
+        test::CliTest::SetUp();
         ASSERT_TRUE(writeDxchange(path("scan.h5"), scan()).isOk());
     }
-    void TearDown() override { fs::remove_all(dir); }
-    std::string path(const std::string& name) const { return (dir / name).string(); }
 
     /// Counts of a disc whose radius and density change from row to row (so that a row mixed
     /// up with another changes the result), with random noise, zingers on rows that chunk
@@ -99,12 +79,11 @@ class ChunkedRecon : public ::testing::Test {
 
     /// Reconstructs scan.h5 into @p output with @p options; expects success.
     void recon(const std::string& output, const std::string& options) {
-        CliResult r =
+        CliRun r =
             runTomo("recon " + path("scan.h5") + " -o " + path(output) + " --quiet " + options);
         ASSERT_EQ(r.code, 0) << options << "\n" << r.output;
         lastOutput = r.output;
     }
-    fs::path dir;
     std::string lastOutput;
 };
 
@@ -160,12 +139,12 @@ TEST_F(ChunkedRecon, PaganinReadsWholeFramesWithANote) {
 }
 
 TEST_F(ChunkedRecon, BadChunkOptionsAreRejected) {
-    CliResult zero =
+    CliRun zero =
         runTomo("recon " + path("scan.h5") + " -o " + path("x.raw") + " --quiet --chunk-rows 0");
     EXPECT_NE(zero.code, 0);
     EXPECT_NE(zero.output.find("chunk-rows"), std::string::npos) << zero.output;
-    CliResult budget = runTomo("recon " + path("scan.h5") + " -o " + path("x.raw") +
-                               " --quiet --memory-budget abc");
+    CliRun budget = runTomo("recon " + path("scan.h5") + " -o " + path("x.raw") +
+                            " --quiet --memory-budget abc");
     EXPECT_NE(budget.code, 0);
     EXPECT_NE(budget.output.find("memory-budget"), std::string::npos) << budget.output;
     EXPECT_FALSE(fs::exists(path("x.raw")));

@@ -1,7 +1,6 @@
 // End-to-end tests of the tomo CLI: the phantom -> recon -> compare workflow, and every bad-input
 // case exits non-zero with a one-line message naming the cause and leaves no output file.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
@@ -10,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "CliTestSupport.h"
 #include "core/io/ImageIO.h"
 #include "core/metrics/Metrics.h"
 #include "core/phantom/Phantom.h"
@@ -18,56 +18,12 @@ namespace tomo {
 namespace {
 namespace fs = std::filesystem;
 
-struct CliRun {
-    int code = -1;
-    std::string output;  // stdout and stderr together
-};
+using test::CliRun;
 
-CliRun tomo(const std::string& args) {
-    CliRun r;
-    std::string cmd = std::string(TOMO_CLI) + " " + args + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe) return r;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), pipe))
-        r.output += buf.data();
-    int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-class Cli : public ::testing::Test {
+/// A CLI test: the shared fixture plus `tomo(ARGS)`.
+class Cli : public test::CliTest {
   protected:
-    void SetUp() override {
-        // The user's cached variant choice (tomo tune) must not change what the tests expect;
-        // a cache folder of the build keeps OpenCL kernel binaries warm between runs.
-        ::setenv("XDG_CACHE_HOME", (fs::path(TOMO_TEST_BINARY_DIR) / "test-cache").c_str(), 1);
-        dir = fs::temp_directory_path() /
-              ("tomo-cli-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
-    std::string path(const std::string& name) const { return (dir / name).string(); }
-    /// Only the named files exist in the folder (no partial or temporary output).
-    void expectOnly(std::initializer_list<std::string> names) const {
-        std::size_t n = 0;
-        for (const auto& e : fs::directory_iterator(dir)) {
-            ++n;
-            EXPECT_NE(std::find(names.begin(), names.end(), e.path().filename().string()),
-                      names.end())
-                << "unexpected file " << e.path();
-        }
-        EXPECT_EQ(n, names.size());
-    }
-    /// One line of output that mentions @p cause.
-    static void expectOneLineError(const CliRun& r, const std::string& cause) {
-        EXPECT_NE(r.code, 0);
-        EXPECT_NE(r.output.find(cause), std::string::npos) << r.output;
-        EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
-    }
-    fs::path dir;
+    static CliRun tomo(const std::string& args) { return test::runTomo(args); }
 };
 
 TEST_F(Cli, PhantomReconCompareEndToEnd) {

@@ -2,7 +2,6 @@
 // with simulated counts (flats, darks, Poisson noise) reconstructed by `tomo recon`, `tomo info`
 // and `tomo convert`, and bad HDF5 input exiting non-zero with one line and no output.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -12,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "CliTestSupport.h"
 #include "core/dataset/ProjectionData.h"
 #include "core/hdf5io/Hdf5Writer.h"
 #include "core/io/ImageIO.h"
@@ -21,39 +21,15 @@ namespace tomo {
 namespace {
 namespace fs = std::filesystem;
 
-struct CliResult {
-    int code = -1;
-    std::string output;
-};
-
-CliResult runTomo(const std::string& args) {
-    CliResult r;
-    FILE* pipe = popen((std::string(TOMO_CLI) + " " + args + " 2>&1").c_str(), "r");
-    if (!pipe) return r;
-    std::array<char, 4096> buf{};
-    while (std::fgets(buf.data(), buf.size(), pipe))
-        r.output += buf.data();
-    int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+using test::CliRun;
+using test::runTomo;
 
 constexpr std::size_t kAngles = 120, kRows = 2, kDetectors = 96, kImage = 80;
 constexpr double kPitch = 2.0 / kImage;  // the unit-radius phantom spans 80 detector pixels
 constexpr double kFlatCounts = 20000, kDarkCounts = 100;
 
-class Hdf5Cli : public ::testing::Test {
+class Hdf5Cli : public test::CliTest {
   protected:
-    void SetUp() override {
-        dir = fs::temp_directory_path() /
-              ("tomo-hdf5cli-" + std::to_string(::getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
-    std::string path(const std::string& name) const { return (dir / name).string(); }
-
     /// A DXchange scan of the 2-D Shepp-Logan (both detector rows image it): counts
     /// N = Poisson(N0 exp(-p)) + Poisson(dark) in uint16, 4 flats Poisson(N0) + dark, 2 darks,
     /// theta in degrees over [0, 180).
@@ -78,8 +54,8 @@ class Hdf5Cli : public ::testing::Test {
         for (std::size_t a = 0; a < kAngles; ++a)
             for (std::size_t r = 0; r < kRows; ++r)
                 for (std::size_t c = 0; c < kDetectors; ++c)
-                    d.projections(a, r, c) = poisson(kFlatCounts * std::exp(-sino(r, a, c))) +
-                                             poisson(kDarkCounts);
+                    d.projections(a, r, c) =
+                        poisson(kFlatCounts * std::exp(-sino(r, a, c))) + poisson(kDarkCounts);
         d.flats = Array3<float>(4, kRows, kDetectors);
         d.darks = Array3<float>(2, kRows, kDetectors);
         for (std::size_t r = 0; r < kRows; ++r)
@@ -91,16 +67,15 @@ class Hdf5Cli : public ::testing::Test {
             }
         return d;
     }
-    fs::path dir;
 };
 
 TEST_F(Hdf5Cli, ReconOfSimulatedDxchangeMatchesThePhantom) {
     AcquisitionWriteOptions options;
     options.dataType = SampleType::UInt16;
     ASSERT_TRUE(writeDxchange(path("scan.h5"), simulateScan(), options).isOk());
-    CliResult r = runTomo("recon " + path("scan.h5") + " -o " + path("rec.tif") + " --size " +
-                    std::to_string(kImage) + " --detector-pitch " + std::to_string(kPitch) +
-                    " --quiet");
+    CliRun r = runTomo("recon " + path("scan.h5") + " -o " + path("rec.tif") + " --size " +
+                       std::to_string(kImage) + " --detector-pitch " + std::to_string(kPitch) +
+                       " --quiet");
     ASSERT_EQ(r.code, 0) << r.output;
     auto rec = readTiff(path("rec.tif"));
     ASSERT_TRUE(rec.isOk()) << rec.status().toString();
@@ -129,19 +104,20 @@ TEST_F(Hdf5Cli, InfoAndConvert) {
     AcquisitionWriteOptions options;
     options.dataType = SampleType::UInt16;
     ASSERT_TRUE(writeDxchange(path("scan.h5"), simulateScan(), options).isOk());
-    CliResult info = runTomo("info " + path("scan.h5"));
+    CliRun info = runTomo("info " + path("scan.h5"));
     ASSERT_EQ(info.code, 0) << info.output;
     for (const char* part : {"format: HDF5 (DXchange)", "/exchange/data", "120x2x96", "uint16",
-                             "projections", "flats: 4  darks: 2", "angles: 120 from 0 to 178.5 "
-                                                                 "degrees",
+                             "projections", "flats: 4  darks: 2",
+                             "angles: 120 from 0 to 178.5 "
+                             "degrees",
                              "stored in degrees (units attribute)"})
         EXPECT_NE(info.output.find(part), std::string::npos) << part << "\n" << info.output;
 
     // Projections -> TIFF -> HDF5 reconstruction layout -> raw: values survive every step.
     ASSERT_EQ(runTomo("convert " + path("scan.h5") + " " + path("frames.tif")).code, 0);
-    CliResult toH5 = runTomo("convert " + path("frames.tif") + " " + path("frames.h5"));
+    CliRun toH5 = runTomo("convert " + path("frames.tif") + " " + path("frames.h5"));
     ASSERT_EQ(toH5.code, 0) << toH5.output;
-    CliResult h5info = runTomo("info " + path("frames.h5"));
+    CliRun h5info = runTomo("info " + path("frames.h5"));
     EXPECT_NE(h5info.output.find("HDF5 (reconstruction)"), std::string::npos) << h5info.output;
     EXPECT_NE(h5info.output.find("converted_by: tomo convert"), std::string::npos);
     ASSERT_EQ(runTomo("convert " + path("frames.h5") + " " + path("frames.raw")).code, 0);
@@ -150,7 +126,7 @@ TEST_F(Hdf5Cli, InfoAndConvert) {
     ASSERT_TRUE(raw.isOk() && tif.isOk());
     for (std::size_t a = 0; a < kAngles; a += 17)
         EXPECT_EQ((*raw)(a, 1, 40), (*tif)(a, 1, 40));
-    CliResult rawInfo = runTomo("info " + path("frames.raw") + " --shape 2x96x120");
+    CliRun rawInfo = runTomo("info " + path("frames.raw") + " --shape 2x96x120");
     EXPECT_NE(rawInfo.output.find("120x2x96"), std::string::npos) << rawInfo.output;
 }
 
@@ -158,7 +134,7 @@ TEST_F(Hdf5Cli, BadHdf5InputExitsWithOneLineAndNoOutput) {
     ProjectionData d = simulateScan();
     d.angles.resize(kAngles - 1);  // the writer refuses: build the mismatch through the API
     EXPECT_FALSE(writeDxchange(path("x.h5"), d).isOk());
-    CliResult missing = runTomo("recon " + path("none.h5") + " -o " + path("rec.tif") + " --quiet");
+    CliRun missing = runTomo("recon " + path("none.h5") + " -o " + path("rec.tif") + " --quiet");
     EXPECT_EQ(missing.code, 3) << missing.output;
     EXPECT_NE(missing.output.find("none.h5: no such file"), std::string::npos);
     {
@@ -166,11 +142,11 @@ TEST_F(Hdf5Cli, BadHdf5InputExitsWithOneLineAndNoOutput) {
         std::fputs("not hdf5", f);
         std::fclose(f);
     }
-    CliResult junk = runTomo("recon " + path("junk.h5") + " -o " + path("rec.tif") + " --quiet");
+    CliRun junk = runTomo("recon " + path("junk.h5") + " -o " + path("rec.tif") + " --quiet");
     EXPECT_EQ(junk.code, 3) << junk.output;
     EXPECT_NE(junk.output.find("junk.h5: not an HDF5 file"), std::string::npos) << junk.output;
     EXPECT_EQ(std::count(junk.output.begin(), junk.output.end(), '\n'), 1) << junk.output;
-    CliResult info = runTomo("info " + path("junk.h5"));
+    CliRun info = runTomo("info " + path("junk.h5"));
     EXPECT_EQ(info.code, 3);
     EXPECT_FALSE(fs::exists(path("rec.tif")));
     EXPECT_FALSE(fs::exists(path("x.h5")));
