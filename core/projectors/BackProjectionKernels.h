@@ -19,6 +19,7 @@
 ///   centre and the next (virtual, zero) pixel centre, exactly like the double reference,
 ///   which treats samples outside [0, n-1] as zero.
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -83,6 +84,24 @@ BackProjectorInfo simdBackProjectorInfo(CpuIsa isa, Interpolation interpolation,
 std::unique_ptr<BackProjector> makeSimdBackProjector(BackProjectorInfo info, CpuIsa isa,
                                                      Interpolation interpolation,
                                                      const CpuSimdOptions& options);
+
+inline int ceilDiv(int a, int b) {
+    return (a + b - 1) / b;
+}
+
+/// Projections split into chunks of balanced size whose per-projection buffers
+/// (@p bytesPerAngle each) fit @p budgetBytes: `count` chunks of at most `angles` projections.
+struct AngleChunks {
+    int count = 1;
+    int angles = 1;
+};
+inline AngleChunks angleChunks(int angles, std::size_t bytesPerAngle, std::size_t budgetBytes) {
+    const int maxChunk = static_cast<int>(
+        std::clamp<std::size_t>(budgetBytes / std::max<std::size_t>(bytesPerAngle, 1), 1,
+                                static_cast<std::size_t>(angles)));
+    const int count = ceilDiv(angles, maxChunk);
+    return {count, ceilDiv(angles, count)};
+}
 
 /// The kernels of SimdTileKernels.cpp (called through backProjectTile).
 void backProjectTileAvx2(bool linear, const TileTask& task);

@@ -18,9 +18,7 @@
 namespace tomo {
 namespace {
 
-int ceilDiv(int a, int b) {
-    return (a + b - 1) / b;
-}
+using detail::ceilDiv;
 
 class SimdBackProjector final : public BackProjector {
   public:
@@ -99,11 +97,8 @@ Status SimdBackProjector::backProject(const Sinograms& sino, const ParallelGeome
         static_cast<std::size_t>(detail::paddedBins(n)) * static_cast<std::size_t>(m_binFloats);
 
     // Projection chunks of balanced size whose compound sinogram fits the budget.
-    const std::size_t perAngle = m_angleStride * sizeof(float);
-    const int maxChunk = static_cast<int>(std::clamp<std::size_t>(
-        m_options.chunkBytes / perAngle, 1, static_cast<std::size_t>(angles)));
-    const int chunks = ceilDiv(angles, maxChunk);
-    const int chunkAngles = ceilDiv(angles, chunks);
+    const auto [chunks, chunkAngles] =
+        detail::angleChunks(angles, m_angleStride * sizeof(float), m_options.chunkBytes);
     const std::size_t compoundFloats = static_cast<std::size_t>(chunkAngles) * m_angleStride;
     if (m_compound.size() < compoundFloats && !m_compound.tryAllocate(compoundFloats))
         return outOfMemory("back-projection: cannot allocate the " +

@@ -15,9 +15,7 @@
 namespace tomo {
 namespace {
 
-int ceilDiv(int a, int b) {
-    return (a + b - 1) / b;
-}
+using detail::ceilDiv;
 
 /// Tile rows; the tile width is kTileGroups groups of pixels (64 pixels with AVX-512).
 constexpr int kTileRows = 32;
@@ -59,11 +57,8 @@ Status SingleSliceBackProjector::backProject(const Sinograms& sino, const Parall
     const std::size_t angleStride = m_linear ? 2 * rowStride : rowStride;
 
     // Projection chunks of balanced size whose rows fit the budget.
-    const std::size_t perAngle = angleStride * sizeof(float);
-    const int maxChunk = static_cast<int>(std::clamp<std::size_t>(
-        m_options.chunkBytes / perAngle, 1, static_cast<std::size_t>(angles)));
-    const int chunks = ceilDiv(angles, maxChunk);
-    const int chunkAngles = ceilDiv(angles, chunks);
+    const auto [chunks, chunkAngles] =
+        detail::angleChunks(angles, angleStride * sizeof(float), m_options.chunkBytes);
     const std::size_t rowFloats = static_cast<std::size_t>(chunkAngles) * angleStride;
     if (m_rows.size() < rowFloats && !m_rows.tryAllocate(rowFloats))
         return outOfMemory("back-projection: cannot allocate the " +
