@@ -117,6 +117,13 @@ Status checkMetaImageHeader(const std::filesystem::path& path) {
         const std::size_t key = line.find_first_not_of(" \t");
         if (key == std::string::npos) continue;
         if (line.compare(key, 15, "ElementDataFile") == 0) {
+            // MetaIO matches keys by prefix, so "ElementDataFileXyz = ..." would be taken as the
+            // data file line while the real one comes later (an ITK division by zero found by
+            // fuzz_mha): the key must be exactly ElementDataFile.
+            const std::size_t afterKey = line.find_first_not_of(" \t", key + 15);
+            if (afterKey == std::string::npos || (line[afterKey] != '=' && line[afterKey] != ':'))
+                return invalidData(name + ": MetaImage header line '" + line.substr(0, 80) +
+                                   "' is not 'ElementDataFile = ...'");
             // MetaIO divides by the step of "name%d.raw first last step" patterns (SIGFPE on a
             // step of 0): accept only LOCAL and a single file name.
             const std::size_t eq = line.find_first_of("=:", key);
