@@ -7,11 +7,15 @@
 #include "tomo/config.h"
 
 #if TOMO_WITH_CUDA
+#include "gpu/cuda/CudaBackProjectors.h"
 #include "gpu/cuda/CudaDiscovery.h"
+#include "gpu/cuda/CudaFbp.h"
+#include "gpu/cuda/locality/CudaLocalityOperator.h"
 #endif
 #if TOMO_WITH_OPENCL
 #include "gpu/opencl/OpenClBackProjectors.h"
 #include "gpu/opencl/OpenClDiscovery.h"
+#include "gpu/opencl/locality/OpenClLocalityOperator.h"
 #endif
 
 namespace tomo::app {
@@ -19,6 +23,9 @@ namespace tomo::app {
 BackProjectorRegistry makeRegistry() {
     BackProjectorRegistry registry;
     registerCpuBackProjectors(registry);
+#if TOMO_WITH_CUDA
+    (void)cuda::registerBackProjectors(registry);
+#endif
 #if TOMO_WITH_OPENCL
     (void)opencl::registerBackProjectors(registry);
 #endif
@@ -41,8 +48,8 @@ std::string defaultVariant(const BackProjectorRegistry& registry, const std::str
     double bestRate = -1.0;
     const auto device = primaryDevice(backend);
     for (const BackProjectorInfo& info : registry.list()) {
-        if (!((backend == "auto" || info.backend == backend) && info.interpolation == interpolation &&
-              info.exact && info.family != "reference"))
+        if (!((backend == "auto" || info.backend == backend) &&
+              info.interpolation == interpolation && info.exact && info.family != "reference"))
             continue;
         double rate = 0.0;
         if (device.isOk()) {
@@ -83,6 +90,65 @@ std::vector<std::string> compiledBackends() {
     b.push_back("opencl");
 #endif
     return b;
+}
+
+std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
+                                                const BackProjectorRegistry& registry) {
+#if TOMO_WITH_CUDA
+    if (backend == "cuda") return cuda::compiledVariants();
+#endif
+    return registry.list(backend);
+}
+
+bool hasDeviceFbp(const std::string& backend) {
+#if TOMO_WITH_CUDA
+    if (backend == "cuda") return cuda::discoverDevices().available;
+#endif
+    (void)backend;
+    return false;
+}
+
+Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& geom,
+                               const VolumeGeometry& vol, BackProjector& backProjector,
+                               const FbpOptions& options, Volume& out, const ExecContext& ctx,
+                               FbpTimings* timings) {
+#if TOMO_WITH_CUDA
+    if (backProjector.info().backend == "cuda") {
+        cuda::CudaFbpTimings t;
+        TOMO_RETURN_IF_ERROR(
+            cuda::reconstructFbp(sino, geom, vol, backProjector.info().id, options, out, ctx, &t));
+        if (timings) *timings = {t.filtering, t.kernels, t.total};
+        return Status::ok();
+    }
+#endif
+    return reconstructFbp(sino, geom, vol, backProjector, options, out, ctx, timings);
+}
+
+decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(const std::string& backend) {
+#if TOMO_WITH_CUDA
+    if (backend == "cuda")
+        return [](const ParallelGeometry& geom, const VolumeGeometry& vol,
+                  const ParameterValues& params) -> Result<std::unique_ptr<SubsetOperator>> {
+            cuda::CudaLocalityOptions options;
+            if (!params.text("ordering").empty()) {
+                TOMO_ASSIGN_OR_RETURN(options.ordering, parseRayOrdering(params.text("ordering")));
+            }
+            return cuda::makeCudaLocalityOperator(geom, vol, options);
+        };
+#endif
+#if TOMO_WITH_OPENCL
+    if (backend == "opencl")
+        return [](const ParallelGeometry& geom, const VolumeGeometry& vol,
+                  const ParameterValues& params) -> Result<std::unique_ptr<SubsetOperator>> {
+            opencl::OpenClLocalityOptions options;
+            if (!params.text("ordering").empty()) {
+                TOMO_ASSIGN_OR_RETURN(options.ordering, parseRayOrdering(params.text("ordering")));
+            }
+            return opencl::makeOpenClLocalityOperator(geom, vol, options);
+        };
+#endif
+    (void)backend;
+    return {};
 }
 
 }  // namespace tomo::app

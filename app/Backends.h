@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "core/devices/DeviceInfo.h"
+#include "core/iterative/IterativeReconstruction.h"
 #include "core/projectors/BackProjector.h"
+#include "core/recon/Fbp.h"
 
 namespace tomo::app {
 
@@ -28,5 +30,32 @@ std::vector<DeviceDiscovery> discoverAllDevices();
 
 /// Backend names this build knows ("cpu", and "cuda"/"opencl" when compiled in).
 std::vector<std::string> compiledBackends();
+
+/// The variants compiled into this build for @p backend whether or not a device is present
+/// (CUDA: every kernel instantiation; other backends: the registered ones, OpenCL compiles its
+/// kernels at run time), for saying "N compiled, no device" rather than "none".
+std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
+                                                const BackProjectorRegistry& registry);
+
+/// True when FBP with @p backend's variants runs wholly on the device (filtering included):
+/// "cuda" when compiled in and a CUDA device opens. Callers then hold the whole sinogram stack
+/// in host memory and call reconstructFbpOnBackend().
+bool hasDeviceFbp(const std::string& backend);
+
+/// FBP with @p backProjector: a `cuda.*` variant runs the CUDA pipeline (cuda::reconstructFbp:
+/// cuFFT filtering on the device, two streams, pinned memory; timings->filtering and
+/// timings->backProjection are device times of the filter and back-projection kernels,
+/// timings->total host memory to host memory), any other variant core's reconstructFbp (CPU
+/// filtering). Same arguments and errors as reconstructFbp (core/recon/Fbp.h).
+Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& geom,
+                               const VolumeGeometry& vol, BackProjector& backProjector,
+                               const FbpOptions& options, Volume& out, const ExecContext& ctx,
+                               FbpTimings* timings = nullptr);
+
+/// The operator factory for IterativeRequest::makeOperator on @p backend: for "cuda" or
+/// "opencl" (when compiled in) that backend's locality pair of paper 001 (gpu/cuda/locality,
+/// gpu/opencl/locality, with the request's "ordering" parameter; the factory answers NotFound
+/// without a device); empty otherwise (the CPU projectors of core/locality).
+decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(const std::string& backend);
 
 }  // namespace tomo::app

@@ -92,8 +92,20 @@ Status devicesBody(const ArgParser& args) {
         }
         auto variants = registry.list(d.backend);
         const std::string selected = app::defaultVariant(registry, d.backend);
-        std::printf("  back-projector variants: %s\n",
-                    variants.empty() ? "none in this build yet" : "");
+        if (variants.empty()) {
+            // Compiled but not registered: the backend has no usable device.
+            variants = app::compiledVariants(d.backend, registry);
+            const std::string name = d.backend == "cuda"     ? "CUDA"
+                                     : d.backend == "opencl" ? "OpenCL"
+                                                             : d.backend;
+            if (variants.empty())
+                std::printf("  back-projector variants: none in this build\n");
+            else
+                std::printf("  back-projector variants: %zu compiled, none usable (no %s device)\n",
+                            variants.size(), name.c_str());
+        } else {
+            std::printf("  back-projector variants:\n");
+        }
         for (const auto& v : variants) {
             std::printf("    %-22s %-10s %-8s %d slice(s)/pass %s%s\n", v.id.c_str(),
                         v.family.c_str(), interpolationName(v.interpolation), v.slicesPerPass,

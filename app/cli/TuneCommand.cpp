@@ -74,11 +74,11 @@ Status tuneBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(options.slices, args.getInt("slices", 0, 0, 64));
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_RETURN_IF_ERROR(options.validate());
+    InterruptToStop interrupt;  // before any device runtime starts a thread
     const BackProjectorRegistry registry = app::makeRegistry();
     const bool json = args.has("json");
     ProgressBar bar(json || args.has("quiet"));
     Progress progress(&bar);
-    InterruptToStop interrupt;
     Status saved;
     TOMO_ASSIGN_OR_RETURN(SelectionResult result,
                           app::tuneBackend(registry, backend, options,

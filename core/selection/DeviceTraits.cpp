@@ -113,11 +113,11 @@ void fillNvidia(DeviceTraits& t, const DeviceInfo& d, const GpuFamilyRates& r, b
     t.fp32 = derived(sm, d.clockMHz, r.fp32, "SM", guide);
     t.conversion = derived(sm, d.clockMHz, r.conversion, "SM", guide + ", type conversions");
     t.integer = derived(sm, d.clockMHz, r.shift, "SM", guide + ", 32-bit shifts");
-    t.issue = derived(sm, d.clockMHz, r.issue, "SM", "4 schedulers x 32 lanes, whitepapers");
-    t.shared = derived(sm, d.clockMHz, r.sharedBytes, "SM", "32 banks x 4 B, CUDA guide");
+    t.issue = derived(sm, d.clockMHz, r.issue, "SM", r.units);
+    t.shared = derived(sm, d.clockMHz, r.sharedBytes, "SM", r.units);
     t.constant = derived(sm, d.clockMHz, r.constantBytes, "SM",
                          "one broadcast word per warp-clock; estimate", TraitSource::Estimate);
-    t.texture32 = derived(sm, d.clockMHz, r.texels, "SM", "4 texture units per SM, whitepapers");
+    t.texture32 = derived(sm, d.clockMHz, r.texels, "SM", r.units);
     t.texture64 = t.texture32;
     t.texture64.note += "; 8-byte texels at full rate (paper 002 Sect. 3.4)";
     t.texture128 = derived(sm, d.clockMHz, r.texels / 2.0, "SM",

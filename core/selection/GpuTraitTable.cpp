@@ -9,14 +9,33 @@
 namespace tomo {
 namespace {
 
-// family, cc column, fp32, conversion, shift, issue, shared B, constant B, texels (per SM-clock).
-constexpr std::array<GpuFamilyRates, 6> kFamilies{{
-    {"Turing", "7.5", 64, 16, 64, 128, 128, 128, 4},
-    {"Ampere (GA100)", "8.0", 64, 16, 64, 128, 128, 128, 4},
-    {"Ampere", "8.6", 128, 16, 64, 128, 128, 128, 4},
-    {"Ada", "8.9", 128, 16, 64, 128, 128, 128, 4},
-    {"Hopper", "9.0", 128, 16, 64, 128, 128, 128, 4},
-    {"Blackwell", "10.0/12.0", 128, 16, 64, 128, 128, 128, 4},
+// family, cc column, fp32, conversion, shift, issue, shared B, constant B, texels (per SM-clock),
+// source of the issue, shared-memory and texture figures.
+constexpr std::array<GpuFamilyRates, 11> kFamilies{{
+    {"Kepler", "3.5", 192, 16, 64, 256, 256, 128, 16,
+     "GK110 whitepaper: 4 schedulers x 2 dispatch units, 16 texture units per SMX; CUDA guide "
+     "cc 3.x: 32 banks x 8 B"},
+    {"Maxwell", "5.2", 128, 32, 64, 128, 128, 128, 8,
+     "GM204 whitepaper: 4 schedulers, 128 texture units / 16 SMM; CUDA guide: 32 banks x 4 B"},
+    {"Pascal (GP100)", "6.0", 64, 16, 64, 128, 128, 128, 4,
+     "GP100 whitepaper: 4 schedulers (2 per 32-lane block), 240 texture units / 60 SM; 32 banks "
+     "x 4 B"},
+    {"Pascal", "6.1", 128, 32, 64, 128, 128, 128, 8,
+     "GP104 whitepaper: 4 schedulers, 160 texture units / 20 SM; 32 banks x 4 B"},
+    {"Volta", "7.0", 64, 16, 64, 128, 128, 128, 4,
+     "GV100 whitepaper: 4 processing blocks, 320 texture units / 80 SM; 32 banks x 4 B"},
+    {"Turing", "7.5", 64, 16, 64, 128, 128, 128, 4,
+     "TU102 whitepaper: 4 processing blocks, 288 texture units / 72 SM; 32 banks x 4 B"},
+    {"Ampere (GA100)", "8.0", 64, 16, 64, 128, 128, 128, 4,
+     "GA100 whitepaper: 4 processing blocks, 432 texture units / 108 SM; 32 banks x 4 B"},
+    {"Ampere", "8.6", 128, 16, 64, 128, 128, 128, 4,
+     "GA102 whitepaper: 4 processing blocks, 336 texture units / 84 SM; 32 banks x 4 B"},
+    {"Ada", "8.9", 128, 16, 64, 128, 128, 128, 4,
+     "AD102 whitepaper: 4 processing blocks, 576 texture units / 144 SM; 32 banks x 4 B"},
+    {"Hopper", "9.0", 128, 16, 64, 128, 128, 128, 4,
+     "GH100 whitepaper: 4 processing blocks, 528 texture units / 132 SM; 32 banks x 4 B"},
+    {"Blackwell", "10.0/12.0", 128, 16, 64, 128, 128, 128, 4,
+     "GB202 whitepaper: 4 processing blocks, 768 texture units / 192 SM; 32 banks x 4 B"},
 }};
 
 bool contains(const std::string& haystack, std::string_view needle) {
@@ -27,12 +46,17 @@ bool contains(const std::string& haystack, std::string_view needle) {
 
 std::optional<GpuFamilyRates> nvidiaRatesForCc(int major, int minor) {
     const int cc = major * 10 + minor;
-    if (cc == 75) return kFamilies[0];
-    if (cc == 80) return kFamilies[1];
-    if (cc == 86 || cc == 87) return kFamilies[2];
-    if (cc == 89) return kFamilies[3];
-    if (major == 9) return kFamilies[4];
-    if (major == 10 || major == 11 || major == 12) return kFamilies[5];
+    if (cc == 35 || cc == 37) return kFamilies[0];
+    if (major == 5) return kFamilies[1];
+    if (cc == 60) return kFamilies[2];
+    if (cc == 61 || cc == 62) return kFamilies[3];
+    if (cc == 70 || cc == 72) return kFamilies[4];
+    if (cc == 75) return kFamilies[5];
+    if (cc == 80) return kFamilies[6];
+    if (cc == 86 || cc == 87) return kFamilies[7];
+    if (cc == 89) return kFamilies[8];
+    if (major == 9) return kFamilies[9];
+    if (major == 10 || major == 11 || major == 12) return kFamilies[10];
     return std::nullopt;
 }
 
@@ -55,6 +79,17 @@ std::optional<int> nvidiaCcFromName(std::string_view name) {
     if (contains(n, "t4") || contains(n, "rtx 20") || contains(n, "gtx 16") ||
         contains(n, "quadro rtx") || contains(n, "titan rtx"))
         return 75;
+    if (contains(n, "v100") || contains(n, "titan v")) return 70;
+    if (contains(n, "p100")) return 60;
+    if (contains(n, "gtx 10") || contains(n, "titan xp") || contains(n, "titan x (pascal)") ||
+        contains(n, "tesla p40") || contains(n, "tesla p4"))
+        return 61;
+    if (contains(n, "gtx 9") || contains(n, "gtx titan x") || contains(n, "tesla m40") ||
+        contains(n, "tesla m60"))
+        return 52;
+    if (contains(n, "gtx titan") || contains(n, "gtx 780") || contains(n, "tesla k20") ||
+        contains(n, "tesla k40") || contains(n, "tesla k80"))
+        return 35;
     return std::nullopt;
 }
 

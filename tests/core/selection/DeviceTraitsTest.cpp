@@ -71,8 +71,51 @@ TEST(DeviceTraits, NvidiaNamesMapToComputeCapabilities) {
     EXPECT_EQ(nvidiaCcFromName("NVIDIA GeForce RTX 5090"), 120);
     EXPECT_EQ(nvidiaCcFromName("NVIDIA B200"), 100);
     EXPECT_FALSE(nvidiaCcFromName("AMD Radeon RX 7900 XTX").has_value());
-    EXPECT_FALSE(nvidiaRatesForCc(6, 1).has_value());  // Pascal: not in the table
+    EXPECT_EQ(nvidiaCcFromName("Tesla V100-SXM2-16GB"), 70);
+    EXPECT_EQ(nvidiaCcFromName("NVIDIA TITAN X (Pascal)"), 61);
+    EXPECT_EQ(nvidiaCcFromName("GeForce GTX 1080 Ti"), 61);
+    EXPECT_EQ(nvidiaCcFromName("GeForce GTX TITAN X"), 52);  // Maxwell, not Kepler's TITAN
+    EXPECT_EQ(nvidiaCcFromName("GeForce GTX TITAN"), 35);
+    EXPECT_FALSE(nvidiaRatesForCc(3, 0).has_value());  // GK104: other rates, not in the table
+    EXPECT_FALSE(nvidiaRatesForCc(2, 0).has_value());  // Fermi
     EXPECT_TRUE(nvidiaRatesForCc(12, 0).has_value());
+}
+
+TEST(DeviceTraits, OlderFamiliesOfPaper002FromRecordedDevices) {
+    // GTX Titan (Kepler, paper 002's worked example): 14 SMX at 876 MHz.
+    DeviceInfo d = h100Cuda();
+    d.name = "GeForce GTX TITAN";
+    d.computeUnits = 14;
+    d.clockMHz = 876;
+    d.properties = {{"compute capability", "3.5"}};
+    DeviceTraits t = traitsFor(d);
+    EXPECT_EQ(t.family, "Kepler");
+    EXPECT_NEAR(t.fp32.value, 14 * 0.876 * 192, 1e-9);
+    EXPECT_NEAR(t.conversion.value, t.fp32.value / 12, 1e-9);  // paper: TC = FP/12
+    EXPECT_NEAR(t.issue.value, 14 * 0.876 * 256, 1e-9);        // dual issue
+    EXPECT_NEAR(t.shared.value, 14 * 0.876 * 256, 1e-9);       // 64-bit banks
+    EXPECT_NEAR(t.texture32.value, 14 * 0.876 * 16, 1e-9);
+    EXPECT_NE(t.texture32.note.find("GK110"), std::string::npos);
+    // Titan X (Pascal): 28 SMs at 1531 MHz; consumer Pascal has 8 texture units per SM.
+    d.name = "NVIDIA TITAN X (Pascal)";
+    d.computeUnits = 28;
+    d.clockMHz = 1531;
+    d.properties = {{"compute capability", "6.1"}};
+    t = traitsFor(d);
+    EXPECT_EQ(t.family, "Pascal");
+    EXPECT_NEAR(t.fp32.value, 28 * 1.531 * 128, 1e-9);
+    EXPECT_NEAR(t.conversion.value, 28 * 1.531 * 32, 1e-9);
+    EXPECT_NEAR(t.shared.value, 28 * 1.531 * 128, 1e-9);
+    EXPECT_NEAR(t.texture32.value, 28 * 1.531 * 8, 1e-9);
+    // Maxwell and Volta by capability; Volta/GP100 have Turing's FP32 rate per SM.
+    d.properties = {{"compute capability", "5.2"}};
+    EXPECT_EQ(traitsFor(d).family, "Maxwell");
+    d.properties = {{"compute capability", "7.0"}};
+    EXPECT_EQ(traitsFor(d).family, "Volta");
+    EXPECT_NEAR(traitsFor(d).fp32.value, 28 * 1.531 * 64, 1e-9);
+    d.properties = {{"compute capability", "6.0"}};
+    EXPECT_EQ(traitsFor(d).family, "Pascal (GP100)");
+    EXPECT_NEAR(traitsFor(d).conversion.value, 28 * 1.531 * 16, 1e-9);
 }
 
 TEST(DeviceTraits, CpuIsThreadsTimesLanesTimesClock) {

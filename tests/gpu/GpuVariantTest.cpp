@@ -1,22 +1,24 @@
-// Every registered OpenCL variant against the double-precision CPU reference (the same source
-// for every variant: the list comes from the registry). Skips without an OpenCL device.
+// Every registered variant of the executable's GPU backend (OpenCL in tomo_gpu_tests, CUDA in
+// tomo_gpu_cuda_tests; GpuTestSupport.h) against the double-precision CPU reference: the same
+// source for every backend and variant, the list comes from the registry. Skips at run time
+// when the backend has no device.
 #include <gtest/gtest.h>
 
 #include <iostream>
 #include <stop_token>
 
-#include "OpenClTestSupport.h"
+#include "GpuTestSupport.h"
 #include "core/phantom/Phantom.h"
 
 namespace tomo {
 namespace {
 
-using test::openClSetup;
-using test::openClVariants;
+using test::backendSetup;
+using test::backendVariants;
 
 /// Runs every variant and its reference on @p p and checks them; prints the errors.
 void checkAllVariants(const test::BackProjectionProblem& p, const std::string& label) {
-    const auto variants = openClVariants();
+    const auto variants = backendVariants();
     ASSERT_FALSE(variants.empty());
     for (const BackProjectorInfo& info : variants) {
         SCOPED_TRACE(info.id + " on " + label);
@@ -28,16 +30,16 @@ void checkAllVariants(const test::BackProjectionProblem& p, const std::string& l
     }
 }
 
-TEST(OpenClVariants, RegistrationReportsDeviceAndSkippedVariants) {
-    TOMO_SKIP_WITHOUT_OPENCL();
-    const auto& report = openClSetup().report;
-    std::cout << "device: " << report.device << "\n";
+TEST(GpuVariants, RegistrationReportsDeviceAndSkippedVariants) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    const auto& report = backendSetup();
+    std::cout << report.backend << " device: " << report.device << "\n";
     for (const auto& [id, why] : report.skipped)
         std::cout << "  skipped " << id << ": " << why << "\n";
-    EXPECT_EQ(report.registered.size(), openClVariants().size());
-    for (const BackProjectorInfo& info : openClVariants()) {
-        EXPECT_EQ(info.backend, "opencl");
-        EXPECT_EQ(info.id.rfind("opencl." + info.family + ".", 0), 0u) << info.id;
+    EXPECT_EQ(report.registered.size(), backendVariants().size());
+    for (const BackProjectorInfo& info : backendVariants()) {
+        EXPECT_EQ(info.backend, report.backend);
+        EXPECT_EQ(info.id.rfind(report.backend + "." + info.family + ".", 0), 0u) << info.id;
         EXPECT_TRUE(info.slicesPerPass == 1 || info.slicesPerPass == 2 || info.slicesPerPass == 4);
         // Reduced storage precision is always approximate; float32 variants may be approximate
         // too (oversampling).
@@ -47,18 +49,18 @@ TEST(OpenClVariants, RegistrationReportsDeviceAndSkippedVariants) {
         EXPECT_FALSE(info.description.empty());
     }
     // The standard single-slice texture kernel runs on every device with float images.
-    EXPECT_TRUE(openClSetup().registry.contains("opencl.texture.lin.1s"));
+    EXPECT_TRUE(report.registry->contains(report.backend + ".texture.lin.1s"));
 }
 
-TEST(OpenClVariants, MatchReferenceOnRandomSinograms) {
-    TOMO_SKIP_WITHOUT_OPENCL();
+TEST(GpuVariants, MatchReferenceOnRandomSinograms) {
+    TOMO_SKIP_WITHOUT_BACKEND();
     // 37x35 image (not a tile multiple), 3 slices (odd for 2/4-slice passes), jittered angles,
     // shifted axis with per-projection corrections.
     checkAllVariants(test::randomProblem({}, 11), "random");
 }
 
-TEST(OpenClVariants, MatchReferenceOnSheppLoganSinogram) {
-    TOMO_SKIP_WITHOUT_OPENCL();
+TEST(GpuVariants, MatchReferenceOnSheppLoganSinogram) {
+    TOMO_SKIP_WITHOUT_BACKEND();
     test::ProblemShape shape;
     shape.nx = shape.ny = 48;
     shape.detectors = 64;
@@ -78,8 +80,8 @@ TEST(OpenClVariants, MatchReferenceOnSheppLoganSinogram) {
     checkAllVariants(p, "shepp-logan");
 }
 
-TEST(OpenClVariants, MatchReferenceOnAwkwardShapes) {
-    TOMO_SKIP_WITHOUT_OPENCL();
+TEST(GpuVariants, MatchReferenceOnAwkwardShapes) {
+    TOMO_SKIP_WITHOUT_BACKEND();
     struct Case {
         const char* name;
         test::ProblemShape shape;
@@ -119,12 +121,12 @@ TEST(OpenClVariants, MatchReferenceOnAwkwardShapes) {
         checkAllVariants(test::randomProblem(c.shape, seed++), c.name);
 }
 
-TEST(OpenClVariants, ReportProgressAndHonourStop) {
-    TOMO_SKIP_WITHOUT_OPENCL();
+TEST(GpuVariants, ReportProgressAndHonourStop) {
+    TOMO_SKIP_WITHOUT_BACKEND();
     const auto p = test::randomProblem({}, 3);
-    for (const BackProjectorInfo& info : openClVariants()) {
+    for (const BackProjectorInfo& info : backendVariants()) {
         SCOPED_TRACE(info.id);
-        auto bp = openClSetup().registry.make(info.id).value();
+        auto bp = backendSetup().registry->make(info.id).value();
         Progress progress;
         ExecContext ctx;
         ctx.progress = &progress;
@@ -141,7 +143,14 @@ TEST(OpenClVariants, ReportProgressAndHonourStop) {
         ctx = {};
         Volume again;
         ASSERT_TRUE(bp->backProject(p.sino, p.geom, p.vol, p.weights, again, ctx).isOk());
-        EXPECT_EQ(test::maxRelError(again, first), 0.0);  // deterministic
+        if (info.family == "hybrid" && info.backend == "cuda") {
+            // Per-SM tickets: which tiles take the ALU path (float interpolation) and which the
+            // texture path (8-bit filter weights) depends on the block schedule, so repeated runs
+            // agree to the texture tolerance, not bit for bit.
+            EXPECT_LT(test::maxRelError(again, first), test::exactTolerance(info));
+        } else {
+            EXPECT_EQ(test::maxRelError(again, first), 0.0);  // deterministic
+        }
     }
 }
 

@@ -1,0 +1,274 @@
+// CudaBackProjector: planning, streams, double buffering and read-back around a CudaLauncher
+// (see CudaBackProjector.h).
+#include "gpu/cuda/internal/CudaBackProjector.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/base/Progress.h"
+
+namespace tomo::cuda {
+
+struct CudaBackProjector::Plan {
+    int slicesPerPass = 1, passes = 0;
+    int bandRows = 0, bands = 0;
+    int angleChunk = 0, angleChunks = 0;
+    int projPerLaunch = 1;
+};
+
+namespace {
+
+/// The buffers of one of the two alternating (pass, band) slots.
+struct BufferSet {
+    PinnedBuffer staging;   ///< packed chunk, unpadded rows
+    DeviceBuffer sinogram;  ///< pitched rows
+    TextureObject texture;
+    DeviceBuffer output;  ///< [slices][bandRows][nx]
+    PinnedBuffer readBack;
+    DeviceBuffer smCounters;
+    CudaEvent uploaded;  ///< staging may be refilled once this has fired
+    CudaEvent downloaded;
+    bool pending = false;  ///< readBack holds a band not yet copied into the volume
+    int s0 = 0, count = 0, rowBegin = 0, rows = 0;
+};
+
+/// Waits for both streams when leaving run(), so that nothing enqueued outlives the buffers.
+struct SyncStreams {
+    const CudaDeviceContext& device;
+    ~SyncStreams() {
+        cudaStreamSynchronize(device.stream(0));
+        cudaStreamSynchronize(device.stream(1));
+    }
+};
+
+}  // namespace
+
+std::vector<float> projectionConstants(const ParallelGeometry& geom, const VolumeGeometry& vol,
+                                       std::span<const float> weights) {
+    std::vector<float> c(4 * static_cast<std::size_t>(geom.angleCount()));
+    const double pitch = geom.detectorPitch();
+    for (int p = 0; p < geom.angleCount(); ++p) {
+        const double cs = std::cos(geom.angle(p)), sn = std::sin(geom.angle(p));
+        const double a = geom.center(p) + (vol.x(0) * cs + vol.y(0) * sn) / pitch;
+        float* q = &c[4 * static_cast<std::size_t>(p)];
+        q[0] = static_cast<float>(vol.voxelSize * cs / pitch);
+        q[1] = static_cast<float>(-vol.voxelSize * sn / pitch);
+        q[2] = static_cast<float>(a);
+        q[3] = weights[static_cast<std::size_t>(p)];
+    }
+    return c;
+}
+
+CudaBackProjector::CudaBackProjector(BackProjectorInfo info,
+                                     std::shared_ptr<CudaDeviceContext> device,
+                                     CudaLauncher launcher, CudaBackProjectorOptions options)
+    : m_info(std::move(info)),
+      m_device(std::move(device)),
+      m_launcher(launcher),
+      m_options(options) {}
+
+CudaBackProjector::~CudaBackProjector() = default;
+
+Result<CudaBackProjector::Plan> CudaBackProjector::plan(const Sinograms& sino,
+                                                        const VolumeGeometry& vol,
+                                                        int shrink) const {
+    const CudaDeviceTraits& t = m_device->traits();
+    const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
+    Plan p;
+    p.slicesPerPass = m_launcher.slicesPerPass();
+    p.passes = (vol.nz + p.slicesPerPass - 1) / p.slicesPerPass;
+    if (m_launcher.usesTexture() && det > t.maxTexture2dLinearWidth)
+        return unsupported(m_info.id + ": " + std::to_string(det) +
+                           " detector pixels exceed the 2-D texture width limit of " + t.name +
+                           " (" + std::to_string(t.maxTexture2dLinearWidth) + ")");
+    p.angleChunk = std::min(angles, std::max(1, t.maxTexture2dLinearHeight));
+    if (m_options.maxAngleChunk > 0) p.angleChunk = std::min(p.angleChunk, m_options.maxAngleChunk);
+    p.bandRows = vol.ny;
+    if (m_options.maxBandRows > 0) p.bandRows = std::min(p.bandRows, m_options.maxBandRows);
+    for (int i = 0; i < shrink; ++i) {  // after a refused allocation
+        if (p.angleChunk > 1)
+            p.angleChunk = (p.angleChunk + 1) / 2;
+        else if (p.bandRows > 16)
+            p.bandRows = (p.bandRows + 1) / 2;
+    }
+    const std::size_t rowBytes = static_cast<std::size_t>(det) * m_launcher.texelBytes();
+    auto total = [&] {
+        const std::size_t sinoBytes = (rowBytes + 512) * static_cast<std::size_t>(p.angleChunk);
+        const std::size_t outBytes = static_cast<std::size_t>(vol.nx) * p.bandRows *
+                                     static_cast<std::size_t>(p.slicesPerPass) * sizeof(float);
+        return 2 * (sinoBytes + outBytes) + static_cast<std::size_t>(angles) * 16;
+    };
+    const std::size_t budget = m_device->memoryBudget();
+    while (total() > budget && p.angleChunk > 1)
+        p.angleChunk = (p.angleChunk + 1) / 2;
+    while (total() > budget && p.bandRows > 16)
+        p.bandRows = (p.bandRows + 1) / 2;
+    if (total() > budget)
+        return outOfMemory(m_info.id + ": cannot fit the job on " + t.name + ": " +
+                           mebibytes(total()) + " needed at the smallest chunks, budget " +
+                           mebibytes(budget));
+    p.bands = (vol.ny + p.bandRows - 1) / p.bandRows;
+    p.angleChunks = (angles + p.angleChunk - 1) / p.angleChunk;
+    const double perProjection =
+        static_cast<double>(vol.nx) * p.bandRows * static_cast<double>(p.slicesPerPass);
+    p.projPerLaunch = static_cast<int>(std::clamp(m_options.updatesPerLaunch / perProjection, 1.0,
+                                                  static_cast<double>(p.angleChunk)));
+    return p;
+}
+
+Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeometry& geom,
+                                      const VolumeGeometry& vol, std::span<const float> weights,
+                                      Volume& out, const ExecContext& ctx) {
+    TOMO_RETURN_IF_ERROR(prepareBackProjection(sino, geom, vol, weights, out));
+    if (std::string why = m_launcher.support(); !why.empty())
+        return unsupported(m_info.id + ": " + why);
+    TOMO_RETURN_IF_ERROR(m_device->activate());
+    const std::vector<float> consts = projectionConstants(geom, vol, weights);
+    Status status;
+    for (int shrink = 0; shrink < 24; ++shrink) {
+        TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol, shrink));
+        status = run(sino, vol, consts, p, out, ctx);
+        // GPU out of memory (another process, fragmentation): smaller chunks, then give up.
+        if (status.code() != ErrorCode::OutOfMemory || (p.angleChunk == 1 && p.bandRows <= 16))
+            break;
+    }
+    return status;
+}
+
+Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
+                              const std::vector<float>& consts, const Plan& p, Volume& out,
+                              const ExecContext& ctx) {
+    const CudaDeviceContext& dev = *m_device;
+    const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
+    const std::size_t rowBytes = static_cast<std::size_t>(det) * m_launcher.texelBytes();
+    const std::size_t bandFloats = static_cast<std::size_t>(vol.nx) * p.bandRows;
+    m_kernelSeconds = 0;
+
+    TOMO_ASSIGN_OR_RETURN(DeviceBuffer dConsts,
+                          DeviceBuffer::create(consts.size() * sizeof(float), "constants"));
+    TOMO_RETURN_IF_ERROR(
+        cudaCheck(cudaMemcpy(dConsts.get(), consts.data(), consts.size() * sizeof(float),
+                             cudaMemcpyHostToDevice),
+                  "cudaMemcpy(constants)"));
+    const int bandItems = p.passes * p.bands;
+    BufferSet sets[2];
+    for (int s = 0; s < std::min(bandItems, 2); ++s) {
+        BufferSet& b = sets[s];
+        TOMO_ASSIGN_OR_RETURN(b.staging, PinnedBuffer::create(rowBytes * p.angleChunk, "staging"));
+        TOMO_ASSIGN_OR_RETURN(
+            b.sinogram, DeviceBuffer::createPitched(
+                            rowBytes, static_cast<std::size_t>(p.angleChunk), "sinogram chunk"));
+        if (m_launcher.usesTexture()) {
+            TOMO_ASSIGN_OR_RETURN(
+                b.texture, createSinogramTexture(m_launcher, b.sinogram.get(), b.sinogram.pitch(),
+                                                 det, p.angleChunk));
+        }
+        const std::size_t outBytes = bandFloats * p.slicesPerPass * sizeof(float);
+        TOMO_ASSIGN_OR_RETURN(b.output, DeviceBuffer::create(outBytes, "output band"));
+        TOMO_ASSIGN_OR_RETURN(b.readBack, PinnedBuffer::create(outBytes, "read-back band"));
+        if (m_launcher.needsSmCounters()) {
+            TOMO_ASSIGN_OR_RETURN(
+                b.smCounters, DeviceBuffer::create(kSmCounters * sizeof(unsigned), "SM counters"));
+        }
+        TOMO_ASSIGN_OR_RETURN(b.uploaded, createEvent());
+        TOMO_ASSIGN_OR_RETURN(b.downloaded, createEvent());
+    }
+    SyncStreams sync{dev};  // after the buffers: runs before they are released
+
+    // Copies set b's downloaded band into the volume.
+    auto flush = [&](BufferSet& b) -> Status {
+        if (!b.pending) return Status::ok();
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(b.downloaded.get()), m_info.id));
+        b.pending = false;
+        const float* src = b.readBack.as<float>();
+        for (int s = 0; s < b.count; ++s)
+            for (int r = 0; r < b.rows; ++r)
+                std::memcpy(&out(static_cast<std::size_t>(b.s0 + s),
+                                 static_cast<std::size_t>(b.rowBegin + r), 0),
+                            src + (static_cast<std::size_t>(s) * b.rows + r) * vol.nx,
+                            sizeof(float) * static_cast<std::size_t>(vol.nx));
+        return Status::ok();
+    };
+
+    if (ctx.progress)
+        ctx.progress->setTotal(static_cast<std::uint64_t>(bandItems) *
+                               static_cast<std::uint64_t>(angles));
+    for (int k = 0; k < bandItems; ++k) {
+        const int pass = k / p.bands, band = k % p.bands;
+        BufferSet& b = sets[k & 1];
+        cudaStream_t stream = dev.stream(k & 1);
+        TOMO_RETURN_IF_ERROR(flush(b));
+        b.s0 = pass * p.slicesPerPass;
+        b.count = std::min(p.slicesPerPass, vol.nz - b.s0);
+        b.rowBegin = band * p.bandRows;
+        b.rows = std::min(p.bandRows, vol.ny - b.rowBegin);
+        for (int chunk = 0; chunk < p.angleChunks; ++chunk) {
+            const int a0 = chunk * p.angleChunk, na = std::min(p.angleChunk, angles - a0);
+            // The previous upload from this staging buffer must be done before refilling it.
+            TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(b.uploaded.get()), m_info.id));
+            packPass(m_launcher, sino, b.s0, b.count, a0, na, b.staging.get());
+            TOMO_RETURN_IF_ERROR(
+                cudaCheck(cudaMemcpy2DAsync(b.sinogram.get(), b.sinogram.pitch(), b.staging.get(),
+                                            rowBytes, rowBytes, static_cast<std::size_t>(na),
+                                            cudaMemcpyHostToDevice, stream),
+                          "cudaMemcpy2DAsync(sinogram chunk)"));
+            TOMO_RETURN_IF_ERROR(
+                cudaCheck(cudaEventRecord(b.uploaded.get(), stream), "cudaEventRecord"));
+            LaunchArgs args;
+            args.sino = {b.sinogram.get(), b.sinogram.pitch(), b.texture.get(), det};
+            args.consts = dConsts.as<float>() + 4 * static_cast<std::size_t>(a0);
+            args.out = b.output.as<float>();
+            args.nx = vol.nx;
+            args.rows = b.rows;
+            args.rowBegin = b.rowBegin;
+            args.smCounters = b.smCounters.as<unsigned>();
+            // Launch i is bracketed by timing events; the host waits for launch i - 1 (so at
+            // most two launches are queued), adds its device time, reports progress, and checks
+            // for a stop request.
+            CudaEvent previousStart, previous;
+            int previousCount = 0;
+            auto retire = [&]() -> Status {
+                TOMO_RETURN_IF_ERROR(
+                    cudaCheck(cudaEventSynchronize(previous.get()), m_info.id + " kernel"));
+                float ms = 0.f;
+                if (cudaEventElapsedTime(&ms, previousStart.get(), previous.get()) == cudaSuccess)
+                    m_kernelSeconds += 1e-3 * ms;
+                if (ctx.progress) ctx.progress->advance(previousCount);
+                return Status::ok();
+            };
+            for (int pb = 0; pb < na; pb += p.projPerLaunch) {
+                args.projBegin = pb;
+                args.projEnd = std::min(na, pb + p.projPerLaunch);
+                args.accumulate = chunk > 0 || pb > 0;
+                TOMO_ASSIGN_OR_RETURN(CudaEvent start, createEvent(true));
+                TOMO_ASSIGN_OR_RETURN(CudaEvent stop, createEvent(true));
+                TOMO_RETURN_IF_ERROR(
+                    cudaCheck(cudaEventRecord(start.get(), stream), "cudaEventRecord"));
+                TOMO_RETURN_IF_ERROR(m_launcher.launch(args, stream).withContext(m_info.id));
+                TOMO_RETURN_IF_ERROR(
+                    cudaCheck(cudaEventRecord(stop.get(), stream), "cudaEventRecord"));
+                if (previous) TOMO_RETURN_IF_ERROR(retire());
+                TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
+                previousStart = std::move(start);
+                previous = std::move(stop);
+                previousCount = args.projEnd - args.projBegin;
+            }
+            TOMO_RETURN_IF_ERROR(retire());
+        }
+        const std::size_t bytes = bandFloats * p.slicesPerPass * sizeof(float);
+        const std::size_t used = static_cast<std::size_t>(vol.nx) * b.rows;
+        for (int s = 0; s < b.count; ++s)
+            TOMO_RETURN_IF_ERROR(cudaCheck(
+                cudaMemcpyAsync(b.readBack.as<float>() + s * used, b.output.as<float>() + s * used,
+                                used * sizeof(float), cudaMemcpyDeviceToHost, stream),
+                "cudaMemcpyAsync(output band, " + mebibytes(bytes) + ")"));
+        TOMO_RETURN_IF_ERROR(
+            cudaCheck(cudaEventRecord(b.downloaded.get(), stream), "cudaEventRecord"));
+        b.pending = true;
+    }
+    TOMO_RETURN_IF_ERROR(flush(sets[0]));
+    return flush(sets[1]);
+}
+
+}  // namespace tomo::cuda

@@ -1,0 +1,70 @@
+#pragma once
+/// @file CudaBackProjector.h
+/// @brief The CUDA implementation of core's BackProjector: host sinograms in, host volume out,
+/// any kernel family (CudaLauncher) on one CudaDeviceContext. Internal (CUDA types).
+///
+/// Data flow of backProject() (paper 002 §4: chunks of slices, double buffering, pinned
+/// memory, event-ordered asynchronous copies; doi:10.1007/s11554-019-00883-w):
+///  1. per-projection constants {cx, cy, a, w} computed in double, uploaded once as floats;
+///  2. items = (pass of slicesPerPass slices, band of rows, chunk of angles); the items of one
+///     (pass, band) run on one stream, consecutive (pass, band)s alternate between the
+///     context's two streams and two buffer sets (pinned staging, pitched device sinogram with
+///     its texture object, output band, pinned read-back buffer), so that packing and upload of
+///     one band overlap with the kernels and the download of the other;
+///  3. kernels run in launches of about options.updatesPerLaunch updates; after each the host
+///     waits for the previous launch, checks ctx.stop and advances ctx.progress;
+///  4. a finished band is downloaded into pinned memory and copied into the volume when its
+///     buffer set is next needed (or at the end). Both streams are synchronised before
+///     backProject returns, whatever the outcome.
+/// Memory: the plan keeps 2 x (sinogram chunk + output band) + constants under the context's
+/// budget, halving the angle chunk, then the band; an allocation the device still refuses
+/// makes the plan shrink once more before OutOfMemory is returned naming the buffer.
+
+#include <memory>
+
+#include "core/projectors/BackProjector.h"
+#include "gpu/cuda/internal/CudaDeviceContext.h"
+#include "gpu/cuda/internal/CudaLauncher.h"
+
+namespace tomo::cuda {
+
+/// Sizing knobs (0 = device limits); tests shrink them to force splitting.
+struct CudaBackProjectorOptions {
+    int maxAngleChunk = 0;            ///< projections per device sinogram (0 = limits)
+    int maxBandRows = 0;              ///< rows per output band (0 = whole image)
+    double updatesPerLaunch = 2.0e9;  ///< pixel updates (x slices) per kernel launch
+};
+
+/// Per-projection constants {cx, cy, a, w} (4 floats each) of @p geom on @p vol.
+std::vector<float> projectionConstants(const ParallelGeometry& geom, const VolumeGeometry& vol,
+                                       std::span<const float> weights);
+
+class CudaBackProjector final : public BackProjector {
+  public:
+    CudaBackProjector(BackProjectorInfo info, std::shared_ptr<CudaDeviceContext> device,
+                      CudaLauncher launcher, CudaBackProjectorOptions options = {});
+    ~CudaBackProjector() override;
+
+    const BackProjectorInfo& info() const override { return m_info; }
+    Status backProject(const Sinograms& sino, const ParallelGeometry& geom,
+                       const VolumeGeometry& vol, std::span<const float> weights, Volume& out,
+                       const ExecContext& ctx) override;
+
+    /// Seconds the last backProject() spent in kernels (sum of launch intervals measured by
+    /// events on the device), for kernel-only throughput.
+    double lastKernelSeconds() const { return m_kernelSeconds; }
+
+  private:
+    struct Plan;
+    Result<Plan> plan(const Sinograms& sino, const VolumeGeometry& vol, int shrink) const;
+    Status run(const Sinograms& sino, const VolumeGeometry& vol, const std::vector<float>& consts,
+               const Plan& plan, Volume& out, const ExecContext& ctx);
+
+    BackProjectorInfo m_info;
+    std::shared_ptr<CudaDeviceContext> m_device;
+    CudaLauncher m_launcher;
+    CudaBackProjectorOptions m_options;
+    double m_kernelSeconds = 0;
+};
+
+}  // namespace tomo::cuda

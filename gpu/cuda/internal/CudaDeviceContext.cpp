@@ -1,0 +1,86 @@
+// CudaDeviceContext: device limits, streams, cuFFT plan cache, memory budget.
+#include "gpu/cuda/internal/CudaDeviceContext.h"
+
+namespace tomo::cuda {
+
+std::string CudaDeviceTraits::label() const {
+    return name + " (sm_" + std::to_string(ccMajor) + std::to_string(ccMinor) + ")";
+}
+
+Result<std::shared_ptr<CudaDeviceContext>> CudaDeviceContext::open(int index) {
+    int count = 0;
+    if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess)
+        return notFound(cudaCheck(e, "no CUDA device: cudaGetDeviceCount").message());
+    if (count == 0) return notFound("no CUDA device: the runtime reports 0 devices");
+    const int device = index < 0 ? 0 : index;
+    if (device >= count)
+        return notFound("CUDA device " + std::to_string(device) + " requested, " +
+                        std::to_string(count) + " present");
+    std::shared_ptr<CudaDeviceContext> ctx(new CudaDeviceContext());
+    CudaDeviceTraits& t = ctx->m_traits;
+    t.index = device;
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaSetDevice(device), "cudaSetDevice"));
+    cudaDeviceProp prop{};
+    TOMO_RETURN_IF_ERROR(
+        cudaCheck(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties"));
+    t.name = prop.name;
+    t.totalMemory = prop.totalGlobalMem;
+    auto attr = [&](cudaDeviceAttr a, int& v) {
+        return cudaCheck(cudaDeviceGetAttribute(&v, a, device), "cudaDeviceGetAttribute");
+    };
+    int shm = 0, shmOptin = 0, align = 0;
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrComputeCapabilityMajor, t.ccMajor));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrComputeCapabilityMinor, t.ccMinor));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMultiProcessorCount, t.multiprocessors));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMaxSharedMemoryPerBlock, shm));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, shmOptin));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMaxTexture2DLinearWidth, t.maxTexture2dLinearWidth));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMaxTexture2DLinearHeight, t.maxTexture2dLinearHeight));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrTexturePitchAlignment, align));
+    t.sharedPerBlock = static_cast<std::size_t>(shm);
+    t.sharedPerBlockOptin = static_cast<std::size_t>(shmOptin);
+    t.texturePitchAlignment = static_cast<std::size_t>(align);
+    cudaDriverGetVersion(&t.driverVersion);
+    cudaRuntimeGetVersion(&t.runtimeVersion);
+    std::size_t freeBytes = 0, totalBytes = 0;
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo"));
+    t.freeMemoryAtOpen = freeBytes;
+    ctx->m_budget = freeBytes / 100 * 85;
+    for (CudaStream& s : ctx->m_streams) {
+        TOMO_ASSIGN_OR_RETURN(s, createStream());
+    }
+    return ctx;
+}
+
+Status CudaDeviceContext::activate() const {
+    return cudaCheck(cudaSetDevice(m_traits.index), "cudaSetDevice");
+}
+
+Result<CudaDeviceContext::FftPlans> CudaDeviceContext::fftPlans(int n, int batch) {
+    std::lock_guard lock(m_fftMutex);
+    auto key = std::make_pair(n, batch);
+    auto it = m_fftPlans.find(key);
+    if (it == m_fftPlans.end()) {
+        cufftHandle fwd = 0, inv = 0;
+        const std::string what =
+            "cufftPlan1d(" + std::to_string(n) + " x " + std::to_string(batch) + " rows)";
+        // In-place layout: each row holds n + 2 floats = n / 2 + 1 complex values.
+        int dims[1] = {n}, realEmbed[1] = {n + 2}, complexEmbed[1] = {n / 2 + 1};
+        TOMO_RETURN_IF_ERROR(cufftCheck(cufftPlanMany(&fwd, 1, dims, realEmbed, 1, n + 2,
+                                                      complexEmbed, 1, n / 2 + 1, CUFFT_R2C, batch),
+                                        what));
+        FftPlan forward(fwd);
+        TOMO_RETURN_IF_ERROR(cufftCheck(cufftPlanMany(&inv, 1, dims, complexEmbed, 1, n / 2 + 1,
+                                                      realEmbed, 1, n + 2, CUFFT_C2R, batch),
+                                        what));
+        it = m_fftPlans.emplace(key, std::make_pair(std::move(forward), FftPlan(inv))).first;
+    }
+    return FftPlans{it->second.first.get(), it->second.second.get()};
+}
+
+std::size_t CudaDeviceContext::fftPlanCount() const {
+    std::lock_guard lock(m_fftMutex);
+    return m_fftPlans.size();
+}
+
+}  // namespace tomo::cuda

@@ -1,0 +1,120 @@
+// CudaLauncher: dispatch to the family launchers, host packing, texture objects.
+#include "gpu/cuda/internal/CudaLauncher.h"
+
+#include <cstring>
+
+namespace tomo::cuda {
+
+bool CudaLauncher::linearFilter() const {
+    if (m_isTexture) return !m_texture.half && m_texture.interpolation == Interpolation::Linear;
+    return m_alu.family == AluFamily::Hybrid || m_alu.samplerFill;
+}
+
+std::string CudaLauncher::support() const {
+    return m_isTexture ? textureSupport(m_texture) : aluSupport(m_alu);
+}
+
+Status CudaLauncher::launch(const LaunchArgs& args, cudaStream_t stream) const {
+    if (m_isTexture) return launchTexture(m_texture, args, stream);
+    switch (m_alu.family) {
+        case AluFamily::Alu:
+            return launchAlu(m_alu, args, stream);
+        case AluFamily::Oversampling:
+            return launchOversample(m_alu, args, stream);
+        default:
+            return launchHybrid(m_alu, args, stream);
+    }
+}
+
+std::uint16_t floatToHalf(float value) {
+    std::uint32_t x;
+    std::memcpy(&x, &value, sizeof x);
+    const std::uint32_t sign = (x >> 16) & 0x8000u;
+    const std::uint32_t absx = x & 0x7fffffffu;
+    if (absx >= 0x7f800000u)  // inf or nan
+        return static_cast<std::uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
+    if (absx >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // overflow
+    if (absx < 0x38800000u) {
+        // Below the smallest normal half (2^-14): r = round(value / 2^-24) to even. With the
+        // float's biased exponent e and 24-bit significand m, value = m 2^(e - 150), so
+        // r = m >> (126 - e) rounded.
+        const int e = static_cast<int>(absx >> 23);
+        const int drop = 126 - e;
+        if (e == 0 || drop > 24) return static_cast<std::uint16_t>(sign);
+        const std::uint32_t m = (absx & 0x7fffffu) | 0x800000u;
+        std::uint32_t r = m >> drop;
+        const std::uint32_t rem = m & ((1u << drop) - 1u), halfway = 1u << (drop - 1);
+        if (rem > halfway || (rem == halfway && (r & 1u))) ++r;
+        return static_cast<std::uint16_t>(sign | r);
+    }
+    std::uint32_t h = ((absx - 0x38000000u) >> 13);  // rebias exponent, keep 10 mantissa bits
+    const std::uint32_t rem = absx & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+    return static_cast<std::uint16_t>(sign | h);
+}
+
+void packPass(const CudaLauncher& launcher, const Sinograms& sino, int s0, int count, int a0,
+              int na, void* dst) {
+    const int det = static_cast<int>(sino.dim(2));
+    const int ch = launcher.channels();
+    if (launcher.halfStorage()) {
+        auto* out = static_cast<std::uint16_t*>(dst);
+        for (int p = 0; p < na; ++p)
+            for (int j = 0; j < det; ++j)
+                for (int s = 0; s < 4; ++s)
+                    out[(static_cast<std::size_t>(p) * det + j) * 4 + s] =
+                        s < count ? floatToHalf(sino(static_cast<std::size_t>(s0 + s),
+                                                     static_cast<std::size_t>(a0 + p),
+                                                     static_cast<std::size_t>(j)))
+                                  : 0;
+        return;
+    }
+    auto* out = static_cast<float*>(dst);
+    for (int p = 0; p < na; ++p) {
+        float* row = out + static_cast<std::size_t>(p) * det * ch;
+        if (ch == 1) {
+            std::memcpy(row,
+                        &sino(static_cast<std::size_t>(s0), static_cast<std::size_t>(a0 + p), 0),
+                        sizeof(float) * static_cast<std::size_t>(det));
+            continue;
+        }
+        for (int s = 0; s < ch; ++s) {
+            if (s >= count) {
+                for (int j = 0; j < det; ++j)
+                    row[static_cast<std::size_t>(j) * ch + s] = 0.0f;
+                continue;
+            }
+            const float* src =
+                &sino(static_cast<std::size_t>(s0 + s), static_cast<std::size_t>(a0 + p), 0);
+            for (int j = 0; j < det; ++j)
+                row[static_cast<std::size_t>(j) * ch + s] = src[j];
+        }
+    }
+}
+
+Result<TextureObject> createSinogramTexture(const CudaLauncher& launcher, const void* data,
+                                            std::size_t pitch, int detectors, int rows) {
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypePitch2D;
+    res.res.pitch2D.devPtr = const_cast<void*>(data);
+    const int bits[4] = {32, launcher.channels() >= 2 ? 32 : 0, launcher.channels() >= 4 ? 32 : 0,
+                         launcher.channels() >= 4 ? 32 : 0};
+    res.res.pitch2D.desc =
+        cudaCreateChannelDesc(bits[0], bits[1], bits[2], bits[3], cudaChannelFormatKindFloat);
+    res.res.pitch2D.width = static_cast<std::size_t>(detectors);
+    res.res.pitch2D.height = static_cast<std::size_t>(rows);
+    res.res.pitch2D.pitchInBytes = pitch;
+    cudaTextureDesc tex{};
+    tex.addressMode[0] = cudaAddressModeBorder;
+    tex.addressMode[1] = cudaAddressModeBorder;
+    tex.filterMode = launcher.linearFilter() ? cudaFilterModeLinear : cudaFilterModePoint;
+    tex.readMode = cudaReadModeElementType;
+    tex.normalizedCoords = 0;
+    cudaTextureObject_t object = 0;
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaCreateTextureObject(&object, &res, &tex, nullptr),
+                                   "cudaCreateTextureObject(sinogram " + std::to_string(detectors) +
+                                       " x " + std::to_string(rows) + ")"));
+    return TextureObject(object);
+}
+
+}  // namespace tomo::cuda

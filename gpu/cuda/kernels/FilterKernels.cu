@@ -1,0 +1,82 @@
+// FilterKernels.cu - the device stages of the CUDA FBP pipeline around cuFFT (CudaFbp.cpp):
+// zero padding of detector rows for an in-place batched R2C transform, multiplication of the
+// spectra by the ramp filter's response (core/filter/RampFilter.h's response(), which folds in
+// the 1/N of the inverse FFT), and packing of the filtered rows into the pitched multi-slice
+// sinogram a back-projection kernel reads (float or binary16 channels).
+#include <cuda_fp16.h>
+
+#include "gpu/cuda/internal/CudaHandles.h"
+#include "gpu/cuda/kernels/CudaKernels.h"
+
+namespace tomo::cuda {
+namespace kernels {
+namespace {
+
+// Row r of work has padded + 2 floats (padded / 2 + 1 complex values after the R2C).
+__global__ void padRows(const float* raw, float* work, int rows, int detectors, int padded) {
+    const int r = blockIdx.y;
+    const int stride = padded + 2;
+    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < stride; j += gridDim.x * blockDim.x)
+        work[static_cast<size_t>(r) * stride + j] =
+            j < detectors ? raw[static_cast<size_t>(r) * detectors + j] : 0.0f;
+}
+
+__global__ void multiplySpectra(float2* spectra, const float* response, int bins) {
+    const int r = blockIdx.y;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < bins; k += gridDim.x * blockDim.x) {
+        float2& v = spectra[static_cast<size_t>(r) * bins + k];
+        const float h = response[k];
+        v.x *= h;
+        v.y *= h;
+    }
+}
+
+__global__ void packPass(const float* work, int count, int angles, int detectors, int padded,
+                         int channels, bool half, char* sino, size_t pitch) {
+    const int p = blockIdx.y;
+    const size_t stride = static_cast<size_t>(padded) + 2;
+    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < detectors;
+         j += gridDim.x * blockDim.x) {
+        char* row = sino + static_cast<size_t>(p) * pitch;
+        for (int s = 0; s < (half ? 4 : channels); ++s) {
+            const float v =
+                s < count ? work[(static_cast<size_t>(s) * angles + p) * stride + j] : 0.0f;
+            if (half)
+                reinterpret_cast<__half*>(row)[static_cast<size_t>(j) * 4 + s] = __float2half_rn(v);
+            else
+                reinterpret_cast<float*>(row)[static_cast<size_t>(j) * channels + s] = v;
+        }
+    }
+}
+
+dim3 rowGrid(int perRow, int rows) {
+    return dim3(static_cast<unsigned>((perRow + 255) / 256 > 64 ? 64 : (perRow + 255) / 256),
+                static_cast<unsigned>(rows));
+}
+
+}  // namespace
+}  // namespace kernels
+
+Status launchPadRows(const float* raw, float* work, int rows, int detectors, int padded,
+                     cudaStream_t stream) {
+    kernels::padRows<<<kernels::rowGrid(padded + 2, rows), 256, 0, stream>>>(raw, work, rows,
+                                                                             detectors, padded);
+    return cudaCheck(cudaGetLastError(), "launch of padRows");
+}
+
+Status launchMultiplySpectra(float* work, const float* response, int rows, int padded,
+                             cudaStream_t stream) {
+    const int bins = padded / 2 + 1;
+    kernels::multiplySpectra<<<kernels::rowGrid(bins, rows), 256, 0, stream>>>(
+        reinterpret_cast<float2*>(work), response, bins);
+    return cudaCheck(cudaGetLastError(), "launch of multiplySpectra");
+}
+
+Status launchPackPass(const float* work, int count, int angles, int detectors, int padded,
+                      int channels, bool half, void* sino, std::size_t pitch, cudaStream_t stream) {
+    kernels::packPass<<<kernels::rowGrid(detectors, angles), 256, 0, stream>>>(
+        work, count, angles, detectors, padded, channels, half, static_cast<char*>(sino), pitch);
+    return cudaCheck(cudaGetLastError(), "launch of packPass");
+}
+
+}  // namespace tomo::cuda

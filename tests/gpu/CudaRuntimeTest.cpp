@@ -1,0 +1,202 @@
+// CUDA-specific tests. Without a GPU: the binary16 packing, the compiled variant list and its
+// metadata, and the selection model against RECORDED device traits (an H100 and an A100 as
+// tomo devices reports them). With a GPU: the cuFFT FBP pipeline against the CPU FBP, forced
+// chunking against one pass, and the device context's plan cache.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "GpuTestSupport.h"
+#include "core/phantom/Phantom.h"
+#include "core/recon/Fbp.h"
+#include "core/selection/DeviceTraits.h"
+#include "core/selection/Selector.h"
+#include "core/selection/VariantCost.h"
+#include "gpu/cuda/CudaBackProjectors.h"
+#include "gpu/cuda/CudaFbp.h"
+#include "gpu/cuda/internal/CudaBackProjector.h"
+
+namespace tomo {
+namespace {
+
+TEST(CudaHalf, FloatToHalfRoundsToNearestEven) {
+    using cuda::floatToHalf;
+    EXPECT_EQ(floatToHalf(0.0f), 0x0000);
+    EXPECT_EQ(floatToHalf(-0.0f), 0x8000);
+    EXPECT_EQ(floatToHalf(1.0f), 0x3c00);
+    EXPECT_EQ(floatToHalf(-2.0f), 0xc000);
+    EXPECT_EQ(floatToHalf(65504.0f), 0x7bff);                      // largest finite half
+    EXPECT_EQ(floatToHalf(65520.0f), 0x7c00);                      // rounds up to infinity
+    EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -14)), 0x0400);         // smallest normal
+    EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);         // smallest subnormal
+    EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);         // tie, rounds to even (0)
+    EXPECT_EQ(floatToHalf(std::ldexp(3.0f, -25)), 0x0002);         // 1.5 units: tie, to even (2)
+    EXPECT_EQ(floatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3c00);  // tie, stays even
+    EXPECT_EQ(floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);  // tie, rounds up
+    EXPECT_EQ(floatToHalf(1.0f / 3.0f), 0x3555);
+    EXPECT_EQ(floatToHalf(INFINITY), 0x7c00);
+    EXPECT_EQ(floatToHalf(NAN) & 0x7c00, 0x7c00);
+    EXPECT_NE(floatToHalf(NAN) & 0x03ff, 0);
+}
+
+TEST(CudaVariants, CompiledListMirrorsOpenClAndHasACostModel) {
+    const auto variants = cuda::compiledVariants();
+    EXPECT_EQ(variants.size(), 33u);
+    std::set<std::string> ids;
+    for (const BackProjectorInfo& info : variants) {
+        SCOPED_TRACE(info.id);
+        EXPECT_TRUE(ids.insert(info.id).second) << "duplicate id";
+        EXPECT_EQ(info.backend, "cuda");
+        EXPECT_EQ(info.id.rfind("cuda." + info.family + ".", 0), 0u);
+        EXPECT_EQ(info.exact, info.precision == "float32" && info.family != "oversampling");
+        auto cost = costFor(info);
+        ASSERT_TRUE(cost.isOk()) << cost.status().toString();
+        EXPECT_EQ(cost->slicesPerPass, info.slicesPerPass);
+    }
+    for (const char* id :
+         {"cuda.texture.lin.1s", "cuda.texture.half.nn.4s", "cuda.alu.lin.2s.64x64",
+          "cuda.alu.acm.lin.1s.32x32", "cuda.hybrid.lin.1s", "cuda.oversampling.sampler.nn.1s",
+          "cuda.alu.lin.1s.32x32.occ1", "cuda.alu.lin.2s.64x64.occ1"})
+        EXPECT_EQ(ids.count(id), 1u) << id;
+}
+
+/// A device record as `tomo devices` prints it for a CUDA GPU (recorded, not queried).
+DeviceInfo recordedGpu(const char* name, int sms, double mhz, const char* cc) {
+    DeviceInfo d;
+    d.backend = "cuda";
+    d.name = name;
+    d.vendor = "NVIDIA";
+    d.computeUnits = sms;
+    d.clockMHz = mhz;
+    d.properties = {{"compute capability", cc}};
+    return d;
+}
+
+BackProjectorRegistry modelRegistry() {
+    // Ranking reads metadata only; the factories are never called by Selector::rank().
+    BackProjectorRegistry r;
+    for (const BackProjectorInfo& info : cuda::compiledVariants())
+        r.add(info, [] { return std::unique_ptr<BackProjector>(); });
+    return r;
+}
+
+TEST(CudaSelection, RanksRecordedH100AndA100ByThePaperModel) {
+    const DeviceInfo h100 = recordedGpu("NVIDIA H100 80GB HBM3", 132, 1980.0, "9.0");
+    const DeviceInfo a100 = recordedGpu("NVIDIA A100-SXM4-80GB", 108, 1410.0, "8.0");
+    const DeviceTraits th = traitsFor(h100), ta = traitsFor(a100);
+    // Per-SM figures of GpuTraitTable: 128 (H100) and 64 (A100) FP32 lanes, 4 texels per clock.
+    EXPECT_NEAR(th.fp32.value, 132 * 1.980 * 128, 1e-6);
+    EXPECT_NEAR(ta.fp32.value, 108 * 1.410 * 64, 1e-6);
+    EXPECT_NEAR(th.texture32.value, 132 * 1.980 * 4, 1e-6);
+
+    const BackProjectorRegistry registry = modelRegistry();
+    const auto rankH = Selector(registry, th).rank("cuda");
+    const auto rankA = Selector(registry, ta).rank("cuda");
+    ASSERT_EQ(rankH.size(), cuda::compiledVariants().size());
+    auto find = [](const std::vector<CandidateReport>& rank, const std::string& id) {
+        for (const CandidateReport& c : rank)
+            if (c.info.id == id) return c;
+        ADD_FAILURE() << id << " not ranked";
+        return CandidateReport{};
+    };
+    // The single-slice texture kernel is texture-bound at 0.9 of the filter rate (paper §5.4).
+    const CandidateReport texH = find(rankH, "cuda.texture.lin.1s");
+    EXPECT_EQ(texH.prediction.bottleneck, "texture32");
+    EXPECT_NEAR(texH.prediction.gups, 0.9 * 132 * 1.980 * 4, 1e-6);
+    const CandidateReport texA = find(rankA, "cuda.texture.lin.1s");
+    EXPECT_NEAR(texH.prediction.gups / texA.prediction.gups, (132 * 1980.0) / (108 * 1410.0), 1e-9);
+    // Ranked best first; every prediction positive and bounded by the device's fp32 rate.
+    for (std::size_t i = 1; i < rankH.size(); ++i)
+        EXPECT_GE(rankH[i - 1].prediction.gups, rankH[i].prediction.gups);
+    for (const CandidateReport& c : rankH) {
+        EXPECT_GT(c.prediction.gups, 0.0) << c.info.id;
+        EXPECT_FALSE(c.prediction.bottleneck.empty()) << c.info.id;
+    }
+    // The exact linear favourite on the H100 beats the plain texture kernel (the paper's
+    // conclusion for every architecture since Maxwell), and 2 slices per fetch double the
+    // texture kernel's limit.
+    for (const CandidateReport& c : rankH)
+        if (c.info.exact && c.info.interpolation == Interpolation::Linear) {
+            EXPECT_GT(c.prediction.gups, texH.prediction.gups) << c.info.id;
+            break;
+        }
+    EXPECT_GT(find(rankH, "cuda.texture.zorder.lin.2s").prediction.gups, texH.prediction.gups);
+}
+
+TEST(CudaDeviceContext, OpenReportsWhyThereIsNoDevice) {
+    auto ctx = cuda::CudaDeviceContext::open();
+    if (ctx.isOk()) {
+        // With a GPU: plan cache reuse.
+        ASSERT_TRUE((*ctx)->fftPlans(256, 8).isOk());
+        ASSERT_TRUE((*ctx)->fftPlans(256, 8).isOk());
+        ASSERT_TRUE((*ctx)->fftPlans(512, 8).isOk());
+        EXPECT_EQ((*ctx)->fftPlanCount(), 2u);
+        EXPECT_GT((*ctx)->memoryBudget(), 0u);
+        return;
+    }
+    EXPECT_EQ(ctx.status().code(), ErrorCode::NotFound);
+    EXPECT_EQ(ctx.status().message().rfind("no CUDA device", 0), 0u) << ctx.status().message();
+}
+
+TEST(CudaFbp, EqualsCpuFbpOnSheppLogan) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    ParallelGeometry::Params params;
+    params.angles = uniformAngles(0.0, kPi, 60);
+    params.detectorCount = 72;
+    params.rows = 5;
+    params.detectorPitch = 2.0 / 64;
+    const ParallelGeometry geom = ParallelGeometry::create(params).value();
+    Sinograms sino;
+    ASSERT_TRUE(Phantom::sheppLogan3d().project(geom, sino, 2).isOk());
+    const VolumeGeometry vol{64, 64, 5, 2.0 / 64};
+    const auto& registry = *test::backendSetup().registry;
+    auto reference = registry.make("cpu.reference.lin").value();
+    Volume cpu;
+    ASSERT_TRUE(reconstructFbp(sino, geom, vol, *reference, {}, cpu, {}).isOk());
+    for (const char* id : {"cuda.texture.lin.1s", "cuda.texture.lin.2s", "cuda.alu.lin.1s.32x32",
+                           "cuda.alu.acm.hx.lin.4s.64x64", "cuda.hybrid.lin.2s"}) {
+        Volume gpu;
+        cuda::CudaFbpTimings t;
+        Status s = cuda::reconstructFbp(sino, geom, vol, id, {}, gpu, {}, &t);
+        ASSERT_TRUE(s.isOk()) << id << ": " << s.toString();
+        BackProjectorInfo info = registry.make(id).value()->info();
+        EXPECT_LT(test::maxRelError(gpu, cpu), test::exactTolerance(info) + 1e-4) << id;
+        EXPECT_GT(t.kernels, 0.0) << id;
+        EXPECT_DOUBLE_EQ(t.updates, 64.0 * 64 * 60 * 5);
+    }
+}
+
+TEST(CudaBackProjector, ForcedChunksEqualOnePass) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    test::ProblemShape shape;
+    shape.nx = 70;
+    shape.ny = 67;
+    shape.angles = 50;
+    const auto p = test::randomProblem(shape, 31);
+    const auto& registry = *test::backendSetup().registry;
+    for (const char* id :
+         {"cuda.texture.lin.2s", "cuda.alu.acm.lin.1s.64x64", "cuda.hybrid.lin.1s"}) {
+        SCOPED_TRACE(id);
+        auto whole = registry.make(id).value();
+        Volume a;
+        ASSERT_TRUE(whole->backProject(p.sino, p.geom, p.vol, p.weights, a, {}).isOk());
+        auto device = cuda::CudaDeviceContext::open().value();
+        cuda::CudaBackProjectorOptions options;
+        options.maxAngleChunk = 7;
+        options.maxBandRows = 16;
+        options.updatesPerLaunch = 1e4;  // many launches per chunk
+        cuda::CudaBackProjector split(whole->info(), device, cuda::launcherFor(id).value(),
+                                      options);
+        Volume b;
+        ASSERT_TRUE(split.backProject(p.sino, p.geom, p.vol, p.weights, b, {}).isOk());
+        // Chunks change only the float summation order (and, for the hybrid, which tiles run
+        // the texture path: its 8-bit filter weights).
+        const bool hybrid = whole->info().family == "hybrid";
+        EXPECT_LT(test::maxRelError(b, a), hybrid ? test::exactTolerance(whole->info()) : 1e-5);
+        EXPECT_GT(split.lastKernelSeconds(), 0.0);
+    }
+}
+
+}  // namespace
+}  // namespace tomo
