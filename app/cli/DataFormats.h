@@ -1,10 +1,11 @@
 #pragma once
 /// @file DataFormats.h
-/// @brief The file formats of this build, registered in one place (DataFormats.cpp), and the
-/// options the CLI commands share to read them (--shape, --angle-unit, --dataset).
+/// @brief The options the CLI commands share to read files (--shape, --angle-unit, --dataset).
+/// The formats themselves are registered in app/data/DataFormats.h (shared with the GUI).
 
 #include <string>
 
+#include "app/data/DataFormats.h"
 #include "core/base/Status.h"
 #include "core/dataset/FormatRegistry.h"
 
@@ -12,9 +13,8 @@ namespace tomo::cli {
 
 class ArgParser;
 
-/// Every format compiled into this build: TIFF and raw always, HDF5 (DXchange, NXtomo,
-/// reconstructions) with TOMO_WITH_HDF5. A new format is one line in DataFormats.cpp.
-Result<FormatRegistry> makeFormatRegistry();
+/// Every format compiled into this build (app/data/DataFormats.h).
+using app::makeFormatRegistry;
 
 /// ReadOptions from the options "shape" (ROWSxCOLUMNS[xPLANES], as readStack), "angle-unit"
 /// (auto | deg | rad) and "dataset" when the command declares them.

@@ -5,6 +5,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/DataFormats.h"
 #include "app/cli/PreprocessArgs.h"
+#include "app/data/AcquisitionLoader.h"
 #include "core/dataset/ProjectionData.h"
 #include "core/geometry/ParallelGeometry.h"
 
@@ -15,7 +16,7 @@ Result<Sinograms> readReconInput(const ArgParser& args, ReconInputInfo* info) {
     *info = {};
     TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
     auto format = registry.forPath(input);
-    if (!format || (*format)->name != "hdf5") {
+    if (!format || !app::isAcquisitionFormat(**format)) {
         TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, preprocessOptionsFromArgs(args, 0));
         if (!pre.empty())
             return invalidArgument(input +
@@ -28,23 +29,22 @@ Result<Sinograms> readReconInput(const ArgParser& args, ReconInputInfo* info) {
     if (auto unit = args.get("angle-unit")) {
         TOMO_ASSIGN_OR_RETURN(options.angleUnit, parseAngleUnit(*unit));
     }
-    TOMO_ASSIGN_OR_RETURN(auto reader, registry.openAcquisition(input, options));
-    TOMO_ASSIGN_OR_RETURN(ProjectionData data, reader->read());
-    // Flat/dark normalisation and -log whenever the file has flats, plus the options given.
-    TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, acquisitionPreprocessing(args, data.flats.dim(0)));
-    TOMO_RETURN_IF_ERROR(preprocess(data, pre, ExecContext{}).withContext(input));
-    info->angles = data.angles;
-    info->preprocessing = pre;
-    return toSinograms(data.projections);
+    // Flat/dark normalisation and -log whenever the file has flats, plus the options given
+    // (app/data/AcquisitionLoader.h, shared with the GUI's File > Open).
+    TOMO_ASSIGN_OR_RETURN(
+        app::LoadedSinograms loaded,
+        app::readAcquisitionSinograms(
+            registry, input, options,
+            [&args](std::size_t flatCount) { return acquisitionPreprocessing(args, flatCount); },
+            ExecContext{}));
+    info->angles = std::move(loaded.angles);
+    info->preprocessing = loaded.preprocessing;
+    return std::move(loaded.sinograms);
 }
 
 Result<PreprocessOptions> acquisitionPreprocessing(const ArgParser& args, std::size_t flatCount) {
     TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, preprocessOptionsFromArgs(args, flatCount));
-    if (flatCount > 0) {
-        pre.flatDark = true;
-        pre.minusLog = !args.has("no-log");
-    }
-    return pre;
+    return app::acquisitionPreprocessing(std::move(pre), flatCount, !args.has("no-log"));
 }
 
 Result<std::vector<double>> reconAngles(const ArgParser& args,

@@ -6,12 +6,17 @@
 /// iteration through the callback and returns the summary. Algorithms and their parameters are
 /// those of AlgorithmSchema.h.
 
+#include <functional>
+#include <memory>
+
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/iterative/AlgorithmSchema.h"
 #include "core/solvers/IterationInfo.h"
+#include "core/solvers/LCurve.h"
+#include "core/solvers/SubsetOperator.h"
 
 namespace tomo {
 
@@ -22,6 +27,13 @@ struct IterativeRequest {
     const Volume* reference = nullptr;
     /// Optional starting image (same shape as the output); zeros when null.
     const Volume* initial = nullptr;
+    /// Optional operator factory for every method but memxct: when set, the solver runs on the
+    /// operator it returns (e.g. a GPU pair, gpu/cuda/locality/CudaLocalityOperator.h, through
+    /// app::iterativeOperatorFactory) instead of the CPU projectors; its error is returned.
+    /// CGLS needs a matched pair (LinearOperator::matchedAdjoint()) and says so otherwise.
+    std::function<Result<std::unique_ptr<SubsetOperator>>(
+        const ParallelGeometry&, const VolumeGeometry&, const ParameterValues&)>
+        makeOperator;
 };
 
 /// Reconstructs @p sino on @p vol into @p out (resized). With StopAndKeep from the callback the
@@ -32,5 +44,15 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
                             const VolumeGeometry& vol, const IterativeRequest& request,
                             const IterationCallback& onIteration, Volume& out,
                             SolverSummary& summary, const ExecContext& ctx);
+
+/// A regularisation sweep for an L-curve over lambda (P. C. Hansen, SIAM Review 34(4), 1992,
+/// doi:10.1137/1034115): one full reconstruction of @p request per value of @p lambdas (the
+/// request's algorithm must have a "lambda" parameter: cgls, tv), each point holding lambda,
+/// the final residual norm ||A x - b||, the solution (semi)norm - ||x|| for cgls, TV(x) for
+/// tv - and the error against request.reference when given. ctx.progress advances once per
+/// lambda; Cancelled when ctx.stop fires. Pick the lambda with lcurveCorner().
+Result<std::vector<LCurvePoint>> sweepRegularization(
+    const Sinograms& sino, const ParallelGeometry& geom, const VolumeGeometry& vol,
+    const IterativeRequest& request, std::span<const double> lambdas, const ExecContext& ctx);
 
 }  // namespace tomo

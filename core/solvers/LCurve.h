@@ -17,18 +17,21 @@
 namespace tomo {
 
 struct LCurvePoint {
-    double parameter = 0;     ///< iteration number, or lambda of a sweep
-    double residualNorm = 0;  ///< ||A x - b||
-    double solutionNorm = 0;  ///< ||x|| (or the regulariser's seminorm for TV sweeps)
+    double parameter = 0;         ///< iteration number, or lambda of a sweep
+    double residualNorm = 0;      ///< ||A x - b||
+    double solutionNorm = 0;      ///< ||x|| (or the regulariser's seminorm for TV sweeps)
     std::optional<double> error;  ///< against a reference, when known
 };
 
 /// The points of a solver run, one per iteration.
 std::vector<LCurvePoint> lcurveFromHistory(std::span<const IterationInfo> history);
 
-/// Index of the corner: the point of maximum curvature of the log-log curve (robust to
-/// non-monotone tails and to flat starts; see LCurve.cpp for the method). InvalidArgument for
-/// fewer than 3 points or non-positive norms.
+/// Index of the corner: in log-log coordinates scaled to the unit box, the point farthest from
+/// the chord between the first and last points on the origin's side (the triangle criterion,
+/// Castellanos, Gomez, Guerra, Appl. Numer. Math. 43(4), 2002, doi:10.1016/S0168-9274(01)00179-9),
+/// robust to noisy, non-monotone tails where three-point curvature jumps between zigzags.
+/// Works for either traversal direction. InvalidArgument for fewer than 3 points, non-positive
+/// norms, or a curve with no point below its chord.
 Result<std::size_t> lcurveCorner(std::span<const LCurvePoint> points);
 
 /// CSV ("parameter,residual_norm,solution_norm,error,corner") and JSON exports; atomic writes.

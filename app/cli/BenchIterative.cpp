@@ -1,0 +1,227 @@
+// tomo bench --suite sirt | ordering: the iterative projectors of paper 001 (W. J. Palenstijn,
+// K. J. Batenburg, J. Sijbers, J. Struct. Biol. 176(2), 2011, doi:10.1016/j.jsb.2011.07.017) on
+// the CPU: per-iteration, per-slice SIRT time (forward + back-projection + update) for the sizes
+// of its Table 2, and the forward-projection ray-ordering ablation (a)-(d) of its Table 1.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/ArgParser.h"
+#include "app/cli/CliSupport.h"
+#include "app/cli/Commands.h"
+#include "core/base/Parallel.h"
+#include "core/locality/LocalityOperator.h"
+#include "core/phantom/Phantom.h"
+#include "core/solvers/Sirt.h"
+
+namespace tomo::cli {
+namespace {
+
+Result<std::vector<int>> parseList(const std::string& option, const std::string& text, int lo,
+                                   int hi) {
+    std::vector<int> out;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+        char* end = nullptr;
+        const long v = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || v < lo || v > hi)
+            return invalidArgument("--" + option + ": '" + item + "' is not an integer in [" +
+                                   std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        out.push_back(static_cast<int>(v));
+    }
+    return out;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct Problem {
+    ParallelGeometry geom;
+    VolumeGeometry vol;
+    std::vector<float> sino;  ///< dense [angle][detector]
+};
+
+/// One slice of N x N, @p angles over 180 degrees, N detectors; the analytic Shepp-Logan data.
+Result<Problem> makeProblem(int size, int angles, const ExecContext& ctx) {
+    ParallelGeometry::Params params;
+    params.angles = uniformAngles(0.0, kPi, angles);
+    params.detectorCount = size;
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(params));
+    const VolumeGeometry vol = VolumeGeometry::forDetector(geom, size);
+    Sinograms s;
+    TOMO_RETURN_IF_ERROR(Phantom::sheppLogan2d(0.5 * size).project(geom, s, 1, ctx));
+    Problem p{std::move(geom), vol, std::vector<float>(std::size_t(angles) * std::size_t(size))};
+    for (int a = 0; a < angles; ++a)
+        std::copy_n(s.row(0, std::size_t(a)).data(), size,
+                    p.sino.data() + std::size_t(a) * std::size_t(size));
+    return p;
+}
+
+struct SirtRow {
+    int size = 0, angles = 0;
+    double iteration = 0, forward = 0, back = 0;
+};
+
+struct OrderingRow {
+    int size = 0, angles = 0;
+    std::string ordering;
+    double seconds = 0;
+};
+
+Status benchIterativeBody(const ArgParser& args) {
+    const std::string suite = args.getOr("suite", "sirt");
+    if (suite != "sirt" && suite != "ordering")
+        return invalidArgument("--suite " + suite + ": expected sirt or ordering here");
+    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
+    TOMO_ASSIGN_OR_RETURN(int iterations, args.getInt("iterations", 3, 2, 1000));
+    TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 3, 1, 1000));
+    TOMO_ASSIGN_OR_RETURN(double budget, args.getDouble("max-seconds", 120, 0, 1e6));
+    const bool quick = args.has("quick"), json = args.has("json");
+    TOMO_ASSIGN_OR_RETURN(
+        std::vector<int> sizes,
+        parseList(
+            "sizes",
+            quick ? "64" : args.getOr("sizes", suite == "sirt" ? "512,1024,2048,4096" : "1024"), 8,
+            16384));
+    TOMO_ASSIGN_OR_RETURN(
+        std::vector<int> angleCounts,
+        parseList("angles", quick ? "32" : args.getOr("angles", "180,360"), 1, 100000));
+    InterruptToStop interrupt;
+    const ExecContext ctx{threads, interrupt.token(), nullptr};
+    const int workers = resolveThreads(threads);
+    if (!json)
+        std::printf("%s benchmark, %d threads (paper 001 %s)\n", suite.c_str(), workers,
+                    suite == "sirt" ? "Table 2" : "Table 1");
+
+    std::vector<SirtRow> sirtRows;
+    std::vector<OrderingRow> orderingRows;
+    std::vector<std::string> skipped;
+    double voxelRate = 0;  // measured voxel-angle updates per second of one SIRT iteration
+    for (int size : sizes)
+        for (int angles : angleCounts) {
+            const double updates = double(size) * size * angles;
+            // SIRT: weights (2 projections) + iterations x 2 + 2 timed projections.
+            const double projections =
+                suite == "sirt" ? 2.0 * iterations + 4.0 : 4.0 * (repeat + 1);
+            if (voxelRate > 0 && projections * updates / (2.0 * voxelRate) > budget) {
+                skipped.push_back(std::to_string(size) + "^2 x " + std::to_string(angles));
+                continue;
+            }
+            TOMO_ASSIGN_OR_RETURN(Problem p, makeProblem(size, angles, ctx));
+            TOMO_ASSIGN_OR_RETURN(auto op, LocalityOperator::create(p.geom, p.vol));
+            std::vector<float> x(op->domainSize(), 0.f), y(op->rangeSize());
+            if (suite == "sirt") {
+                SirtOptions o;
+                o.iterations = iterations;
+                SolverSummary summary;
+                TOMO_RETURN_IF_ERROR(solveSirt(*op, p.sino, x, o, {}, summary, ctx));
+                // Iteration 1 includes the weights; the median of the others.
+                std::vector<double> t;
+                for (std::size_t k = 1; k < summary.history.size(); ++k)
+                    t.push_back(summary.history[k].iterationSeconds);
+                std::sort(t.begin(), t.end());
+                SirtRow row{size, angles, t[t.size() / 2], 0, 0};
+                auto t0 = std::chrono::steady_clock::now();
+                TOMO_RETURN_IF_ERROR(op->forward(x, y, ctx));
+                row.forward = secondsSince(t0);
+                t0 = std::chrono::steady_clock::now();
+                TOMO_RETURN_IF_ERROR(op->adjoint(y, x, ctx));
+                row.back = secondsSince(t0);
+                voxelRate = 2.0 * updates / row.iteration;
+                sirtRows.push_back(row);
+                if (!json)
+                    std::printf(
+                        "  %5d^2 x %4d angles: SIRT iteration %8.3f s (forward %.3f s, "
+                        "back %.3f s), %.2f GU/s per projection\n",
+                        size, angles, row.iteration, row.forward, row.back, voxelRate * 1e-9);
+            } else {
+                std::vector<float> image(op->domainSize(), 0.f);
+                for (int iy = 0; iy < size; ++iy)  // a disc: every ray does real work
+                    for (int ix = 0; ix < size; ++ix)
+                        image[std::size_t(iy) * std::size_t(size) + std::size_t(ix)] =
+                            p.vol.x(ix) * p.vol.x(ix) + p.vol.y(iy) * p.vol.y(iy) <
+                                    0.2 * size * size
+                                ? 1.f
+                                : 0.f;
+                for (RayOrdering ord :
+                     {RayOrdering::Unordered, RayOrdering::Strips,
+                      RayOrdering::StripsConsecutiveAngles, RayOrdering::StripSegments}) {
+                    op->setOrdering(ord);
+                    TOMO_RETURN_IF_ERROR(op->forward(image, y, ctx));  // warm-up
+                    std::vector<double> t;
+                    for (int r = 0; r < repeat; ++r) {
+                        const auto t0 = std::chrono::steady_clock::now();
+                        TOMO_RETURN_IF_ERROR(op->forward(image, y, ctx));
+                        t.push_back(secondsSince(t0));
+                    }
+                    std::sort(t.begin(), t.end());
+                    orderingRows.push_back({size, angles, rayOrderingName(ord), t[t.size() / 2]});
+                    voxelRate = updates / t[t.size() / 2] / 2.0;
+                    if (!json)
+                        std::printf(
+                            "  %5d^2 x %4d angles, ordering %-18s forward %8.4f s, "
+                            "%7.2f Mrays/s, %.2f GU/s\n",
+                            size, angles, rayOrderingName(ord), t[t.size() / 2],
+                            double(angles) * size / t[t.size() / 2] * 1e-6,
+                            updates / t[t.size() / 2] * 1e-9);
+                }
+            }
+        }
+    if (json) {
+        std::printf("[\n");
+        bool first = true;
+        for (const SirtRow& r : sirtRows) {
+            std::printf(
+                "%s  {\"suite\": \"sirt\", \"size\": %d, \"angles\": %d, \"threads\": %d, "
+                "\"iteration_seconds\": %s, \"forward_seconds\": %s, "
+                "\"back_seconds\": %s}",
+                first ? "" : ",\n", r.size, r.angles, workers, jsonNumber(r.iteration).c_str(),
+                jsonNumber(r.forward).c_str(), jsonNumber(r.back).c_str());
+            first = false;
+        }
+        for (const OrderingRow& r : orderingRows) {
+            std::printf(
+                "%s  {\"suite\": \"ordering\", \"size\": %d, \"angles\": %d, "
+                "\"threads\": %d, \"ordering\": \"%s\", \"forward_seconds\": %s, "
+                "\"rays_per_second\": %s}",
+                first ? "" : ",\n", r.size, r.angles, workers, r.ordering.c_str(),
+                jsonNumber(r.seconds).c_str(),
+                jsonNumber(double(r.angles) * r.size / r.seconds).c_str());
+            first = false;
+        }
+        std::printf("\n]\n");
+    }
+    for (const std::string& s : skipped)
+        std::fprintf(stderr, "skipped %s: estimated over --max-seconds %.0f\n", s.c_str(), budget);
+    return Status::ok();
+}
+
+}  // namespace
+
+int runBenchIterative(int argc, char** argv) {
+    ArgParser args("bench --suite sirt|ordering",
+                   "The projectors of paper 001 on the CPU. sirt: per-iteration, per-slice SIRT "
+                   "time\n(forward + back-projection + update; median over iterations 2..N) for "
+                   "each size and\nangle count (Table 2). ordering: forward-projection time and "
+                   "rays/s for the ray\norderings (a) unordered, (b) strips, (c) strips at "
+                   "consecutive angles, (d) strip\nsegments (Table 1). Sizes whose estimated "
+                   "time exceeds --max-seconds are skipped.");
+    args.option("suite", "NAME", "sirt | ordering", "sirt");
+    args.option("sizes", "LIST",
+                "image sizes N (N x N, N detectors), comma separated (default: sirt "
+                "512,1024,2048,4096; ordering 1024)");
+    args.option("angles", "LIST", "projection counts over 180 degrees", "180,360");
+    args.option("iterations", "N", "SIRT iterations per size (>= 2)", "3");
+    args.option("repeat", "R", "timed forward projections per ordering (median)", "3");
+    args.option("max-seconds", "S", "skip a size whose estimated time exceeds S", "120");
+    args.option("threads", "N", "CPU threads, 0 = all", "0");
+    args.flag("json", "print a JSON array");
+    args.flag("quick", "a tiny 64^2 x 32 problem, for tests");
+    return runCommand(args, argc, argv, [&] { return benchIterativeBody(args); });
+}
+
+}  // namespace tomo::cli

@@ -1,0 +1,184 @@
+#include "core/iterative/IterativeReconstruction.h"
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "core/locality/JosephOperator.h"
+#include "core/locality/LocalityOperator.h"
+#include "core/memxct/MemxctOperator.h"
+#include "core/solvers/Cgls.h"
+#include "core/solvers/Sirt.h"
+#include "core/solvers/TotalVariation.h"
+
+namespace tomo {
+namespace {
+
+/// Copies the logical elements of a padded array into a dense vector.
+std::vector<float> toDense(const Array3<float>& a) {
+    std::vector<float> out(a.elementCount());
+    const std::size_t n2 = a.dim(2);
+    for (std::size_t r = 0; r < a.dim(0) * a.dim(1); ++r)
+        std::memcpy(out.data() + r * n2, a.rows().row(r).data(), n2 * sizeof(float));
+    return out;
+}
+
+void fromDense(std::span<const float> v, Array3<float>& a) {
+    const std::size_t n2 = a.dim(2);
+    for (std::size_t r = 0; r < a.dim(0) * a.dim(1); ++r)
+        std::memcpy(a.rows().row(r).data(), v.data() + r * n2, n2 * sizeof(float));
+}
+
+Status checkVolumeShape(const Volume& v, const VolumeGeometry& vol, const char* what) {
+    if (v.dim(0) != std::size_t(vol.nz) || v.dim(1) != std::size_t(vol.ny) ||
+        v.dim(2) != std::size_t(vol.nx))
+        return invalidArgument(std::string(what) + ": " + std::to_string(v.dim(0)) + "x" +
+                               std::to_string(v.dim(1)) + "x" + std::to_string(v.dim(2)) +
+                               " does not match the grid " + std::to_string(vol.nz) + "x" +
+                               std::to_string(vol.ny) + "x" + std::to_string(vol.nx));
+    return Status::ok();
+}
+
+/// The operator an algorithm runs on: the locality pair for the SIRT family unless the
+/// matched pair is asked for, the matched pair for CGLS and TV.
+Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
+                                                     const ParameterValues& params,
+                                                     const ParallelGeometry& geom,
+                                                     const VolumeGeometry& vol) {
+    if (params.text("projector") == "locality") {
+        TOMO_ASSIGN_OR_RETURN(RayOrdering ordering, parseRayOrdering(params.text("ordering")));
+        TOMO_ASSIGN_OR_RETURN(auto op, LocalityOperator::create(geom, vol, ordering));
+        return std::unique_ptr<SubsetOperator>(std::move(op));
+    }
+    (void)spec;
+    TOMO_ASSIGN_OR_RETURN(auto op, JosephOperator::create(geom, vol));
+    return std::unique_ptr<SubsetOperator>(std::move(op));
+}
+
+}  // namespace
+
+Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
+                            const VolumeGeometry& vol, const IterativeRequest& request,
+                            const IterationCallback& onIteration, Volume& out,
+                            SolverSummary& summary, const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(AlgorithmSpec spec, findAlgorithm(request.algorithm));
+    if (!spec.iterative)
+        return invalidArgument("algorithm '" + spec.id + "' is not iterative (use reconstructFbp)");
+    TOMO_RETURN_IF_ERROR(vol.validate());
+    if (sino.dim(0) != std::size_t(vol.nz) || sino.dim(1) != std::size_t(geom.angleCount()) ||
+        sino.dim(2) != std::size_t(geom.detectorCount()))
+        return invalidArgument("sinograms " + std::to_string(sino.dim(0)) + "x" +
+                               std::to_string(sino.dim(1)) + "x" + std::to_string(sino.dim(2)) +
+                               " do not match " + std::to_string(vol.nz) + " slices of " +
+                               std::to_string(geom.angleCount()) + " angles x " +
+                               std::to_string(geom.detectorCount()) + " detectors");
+    if (request.reference)
+        TOMO_RETURN_IF_ERROR(checkVolumeShape(*request.reference, vol, "reference"));
+    if (request.initial)
+        TOMO_RETURN_IF_ERROR(checkVolumeShape(*request.initial, vol, "initial image"));
+    // Resolving the stored values again checks them against this spec and fills defaults.
+    TOMO_ASSIGN_OR_RETURN(ParameterValues params,
+                          ParameterValues::resolve(spec, request.parameters.all()));
+
+    std::unique_ptr<SubsetOperator> op;
+    std::unique_ptr<MemxctOperator> memxct;
+    if (spec.id == "memxct") {
+        // One system matrix for the slice geometry, applied to every slice of the stack.
+        MemxctOptions mo;
+        TOMO_ASSIGN_OR_RETURN(mo.kernel, parseMemxctKernel(params.text("kernel")));
+        mo.tileSize = params.integer("tile");
+        mo.circleMask = params.boolean("circle-mask");
+        ExecContext build = ctx;
+        build.progress = nullptr;
+        TOMO_ASSIGN_OR_RETURN(memxct, MemxctOperator::create(geom, vol, mo, build));
+    } else if (request.makeOperator) {
+        TOMO_ASSIGN_OR_RETURN(op, request.makeOperator(geom, vol, params));
+    } else {
+        TOMO_ASSIGN_OR_RETURN(op, makeOperator(spec, params, geom, vol));
+    }
+    const std::vector<float> b = toDense(sino);
+    std::vector<float> x =
+        request.initial ? toDense(*request.initial)
+                        : std::vector<float>(memxct ? memxct->domainSize() : op->domainSize(), 0.f);
+    const std::vector<float> reference =
+        request.reference ? toDense(*request.reference) : std::vector<float>{};
+
+    auto fillCommon = [&](SolverOptions& o) {
+        o.iterations = params.integer("iterations");
+        o.tolerance = params.real("tolerance");
+        o.reference = reference;
+        o.shape = {std::size_t(vol.nz), std::size_t(vol.ny), std::size_t(vol.nx)};
+    };
+
+    Status status;
+    if (spec.id == "sirt" || spec.id == "os-sirt" || spec.id == "sart") {
+        SirtOptions o;
+        fillCommon(o);
+        o.relaxation = params.real("relaxation");
+        o.nonNegative = params.boolean("nonnegative");
+        if (spec.id == "sirt") {
+            status = solveSirt(*op, b, x, o, onIteration, summary, ctx);
+        } else {
+            o.subsets = spec.id == "sart" ? op->angleCount() : params.integer("subsets");
+            status = solveOsSirt(*op, b, x, o, onIteration, summary, ctx);
+        }
+    } else if (spec.id == "cgls" || spec.id == "memxct") {
+        CglsOptions o;
+        fillCommon(o);
+        o.lambda = params.real("lambda");
+        LinearOperator& a = memxct ? static_cast<LinearOperator&>(*memxct) : *op;
+        status = solveCgls(a, b, x, o, onIteration, summary, ctx);
+        summary.algorithm = spec.id;
+    } else if (spec.id == "tv") {
+        TvOptions o;
+        fillCommon(o);
+        o.lambda = params.real("lambda");
+        o.nonNegative = params.boolean("nonnegative");
+        status = solveTv(*op, b, x, o, onIteration, summary, ctx);
+    } else {
+        return unsupported("algorithm '" + spec.id + "' has no solver in this build");
+    }
+    if (!status) return status;
+    TOMO_ASSIGN_OR_RETURN(
+        out, Volume::create(std::size_t(vol.nz), std::size_t(vol.ny), std::size_t(vol.nx)));
+    fromDense(x, out);
+    return Status::ok();
+}
+
+Result<std::vector<LCurvePoint>> sweepRegularization(
+    const Sinograms& sino, const ParallelGeometry& geom, const VolumeGeometry& vol,
+    const IterativeRequest& request, std::span<const double> lambdas, const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(AlgorithmSpec spec, findAlgorithm(request.algorithm));
+    bool hasLambda = false;
+    for (const ParameterSpec& p : spec.parameters)
+        hasLambda = hasLambda || p.name == "lambda";
+    if (!hasLambda) return invalidArgument("algorithm '" + spec.id + "' has no lambda to sweep");
+    if (lambdas.empty()) return invalidArgument("lambda sweep: no values");
+    if (ctx.progress) ctx.progress->setTotal(lambdas.size());
+    ExecContext inner = ctx;
+    inner.progress = nullptr;
+    const VolumeShape shape{std::size_t(vol.nz), std::size_t(vol.ny), std::size_t(vol.nx)};
+    std::vector<LCurvePoint> points;
+    for (double lambda : lambdas) {
+        std::map<std::string, std::string> given = request.parameters.all();
+        given["lambda"] = std::to_string(lambda);
+        IterativeRequest r = request;
+        TOMO_ASSIGN_OR_RETURN(r.parameters, ParameterValues::resolve(spec, given));
+        Volume out;
+        SolverSummary summary;
+        TOMO_RETURN_IF_ERROR(reconstructIterative(sino, geom, vol, r, {}, out, summary, inner));
+        if (summary.history.empty()) return internalError("lambda sweep: no iteration ran");
+        const IterationInfo& last = summary.history.back();
+        LCurvePoint point;
+        point.parameter = lambda;
+        point.residualNorm = last.residualNorm;
+        point.solutionNorm =
+            spec.id == "tv" ? totalVariation(toDense(out), shape, inner) : last.solutionNorm;
+        point.error = last.error;
+        points.push_back(point);
+        if (ctx.progress) ctx.progress->advance();
+    }
+    return points;
+}
+
+}  // namespace tomo

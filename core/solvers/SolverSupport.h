@@ -1,0 +1,87 @@
+#pragma once
+/// @file SolverSupport.h
+/// @brief What every solver shares: the common options (iteration count, tolerance, reference,
+/// volume shape) and IterationMonitor, which turns each iteration's numbers into an
+/// IterationInfo, asks the caller's callback, advances progress, and decides when to stop.
+///
+/// Stopping rules, checked after every iteration in this order: the callback's Cancel (the
+/// solver returns Cancelled) or StopAndKeep (OK, the current iterate is the result); the
+/// tolerance (relative residual ||A x - b|| / ||b|| at or below it: Converged); the iteration
+/// count (MaxIterations). ctx.stop is honoured inside every projection (Cancelled).
+/// ctx.progress gets setTotal(iterations) and one unit per iteration; the operators are called
+/// with a context without progress so that they do not reset its total.
+
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/data/Array.h"
+#include "core/solvers/IterationInfo.h"
+#include "core/solvers/LinearOperator.h"
+
+namespace tomo {
+
+/// Shape of the flat volume vector ([nz][ny][nx], x fastest, no padding).
+struct VolumeShape {
+    std::size_t nz = 0, ny = 0, nx = 0;
+    std::size_t size() const { return nz * ny * nx; }
+};
+
+/// Options every solver takes.
+struct SolverOptions {
+    int iterations = 30;   ///< at most this many iterations (>= 1)
+    double tolerance = 0;  ///< stop when ||A x - b|| <= tolerance * ||b|| (0 = never)
+    /// Optional ground truth (flat, domain size) for IterationInfo::error (RMSE).
+    std::span<const float> reference;
+    /// Shape of the domain vector: needed by TV and for previews (IterationInfo::iterate);
+    /// all zeros = no previews (TV then fails with InvalidArgument).
+    VolumeShape shape;
+
+    /// InvalidArgument naming the field for a bad count, tolerance, reference or shape, or when
+    /// @p b / @p x do not match the operator's range / domain.
+    Status validate(const LinearOperator& op, std::span<const float> b,
+                    std::span<const float> x) const;
+};
+
+/// @brief Bookkeeping of one solver run (one object per run, on the solver's thread).
+class IterationMonitor {
+  public:
+    IterationMonitor(std::string algorithm, const SolverOptions& options,
+                     const IterationCallback& onIteration, SolverSummary& summary,
+                     const ExecContext& ctx);
+
+    /// The context to call operators and vector helpers with (no progress scope).
+    const ExecContext& inner() const { return m_inner; }
+
+    /// Records iteration summary.iterations + 1 with these numbers (x is the current iterate),
+    /// calls back and returns true when the solver should go on.
+    bool afterIteration(double residualNorm, double solutionNorm, double regularizer,
+                        std::span<const float> x);
+    /// Ends the run for a failing Status from an operator (Cancelled sets the reason).
+    Status fail(const Status& status);
+    /// Ends the run after a numerical breakdown (OK: the iterate so far is the result).
+    Status breakdown();
+    /// Ends the run normally: OK, or Cancelled when the callback cancelled.
+    Status finish();
+    /// ||b||, set by the solver for the tolerance test.
+    void setDataNorm(double norm) { m_dataNorm = norm; }
+
+  private:
+    void close();
+
+    const SolverOptions& m_options;
+    const IterationCallback& m_callback;
+    SolverSummary& m_summary;
+    ExecContext m_ctx;
+    ExecContext m_inner;
+    std::chrono::steady_clock::time_point m_start;
+    std::chrono::steady_clock::time_point m_last;
+    double m_dataNorm = 0;
+    bool m_closed = false;
+    Volume m_preview;
+};
+
+}  // namespace tomo
