@@ -60,15 +60,39 @@ JobRunner::~JobRunner() {
     }
 }
 
+void JobControl::post(std::function<void()> fn) const {
+    JobRunner* runner = m_runner;
+    std::uint64_t generation = m_generation;
+    if (runner == nullptr || !fn) return;
+    QMetaObject::invokeMethod(
+        runner,
+        [runner, generation, fn = std::move(fn)] {
+            if (runner->m_generation == generation && runner->m_running) fn();
+        },
+        Qt::QueuedConnection);
+}
+
 bool JobRunner::start(Job job, QString name) {
+    if (!job) return false;
+    return startControlled(
+        [job = std::move(job)](const ExecContext& ctx, const JobControl&) { return job(ctx); },
+        std::move(name));
+}
+
+bool JobRunner::startControlled(ControlledJob job, QString name) {
     if (m_running || !job) return false;
     if (m_worker.joinable()) m_worker.join();  // the previous job has returned already
     m_running = true;
     std::uint64_t generation = ++m_generation;
     int threads = m_threads;
     std::chrono::milliseconds interval = m_interval;
+    m_finishEarly = std::make_shared<std::atomic<bool>>(false);
+    JobControl control;
+    control.m_runner = this;
+    control.m_generation = generation;
+    control.m_finishEarly = m_finishEarly;
     m_worker = std::jthread([this, generation, threads, interval, job = std::move(job),
-                             name = std::move(name)](std::stop_token stop) {
+                             name = std::move(name), control](std::stop_token stop) {
         QMetaObject::invokeMethod(
             this,
             [this, generation] {
@@ -84,7 +108,7 @@ bool JobRunner::start(Job job, QString name) {
         Status status;
         // Exceptions must not escape a thread (std::terminate); turn them into values here.
         try {
-            status = job(ctx);
+            status = job(ctx, control);
         } catch (const std::bad_alloc&) {
             status = outOfMemory("out of memory in " + name.toStdString());
         } catch (const std::exception& e) {
@@ -99,6 +123,10 @@ bool JobRunner::start(Job job, QString name) {
 
 void JobRunner::cancel() {
     if (m_running) m_worker.request_stop();
+}
+
+void JobRunner::finishEarly() {
+    if (m_running && m_finishEarly) m_finishEarly->store(true, std::memory_order_relaxed);
 }
 
 void JobRunner::finish(std::uint64_t generation, const Status& status, const QString& name) {

@@ -21,10 +21,19 @@
 ///    immutable shared data (`std::shared_ptr<const T>`), never as references into the worker.
 ///  - An exception escaping the job cannot be allowed to end the process (it would, from a
 ///    thread): it becomes `finished(false, ...)`, OutOfMemory for std::bad_alloc.
+///  - Two ways to stop (STYLE.md #14, Tomviz's "cancel" vs "finish early"): `cancel()` fires the
+///    stop token and the job returns Cancelled (its partial result is discarded by the caller);
+///    `finishEarly()` only raises a flag that a controlled job (`ControlledJob`) reads through
+///    `JobControl::finishEarlyRequested()` at its next safe point, e.g. after an iteration, and
+///    then returns OK with what it has ("stop and keep").
+///  - A controlled job may hand intermediate results to the GUI with `JobControl::post(fn)`:
+///    `fn` runs on the runner's thread, in posting order, before `finished`. Throttling is the
+///    job's business (previews at 5-10 Hz; see app/jobs/IterativeJob.h).
 ///
 /// Threading: create, start, cancel and destroy the runner on one thread (the one it lives in).
 /// The destructor cancels a running job and waits for it to return.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -54,12 +63,35 @@ class JobOutput {
     std::shared_ptr<const T> m_value;
 };
 
+class JobRunner;
+
+/// @brief What a controlled job gets besides its ExecContext: the "finish early" flag and a way
+/// to post work to the runner's (GUI) thread. Cheap to copy; thread-safe; valid while the job
+/// runs (posts made after the runner is destroyed or the job superseded are dropped).
+class JobControl {
+  public:
+    /// True once JobRunner::finishEarly() was called for this job (relaxed atomic read).
+    bool finishEarlyRequested() const {
+        return m_finishEarly && m_finishEarly->load(std::memory_order_relaxed);
+    }
+    /// Queues @p fn to run on the runner's thread (never blocks the worker). Dropped when the
+    /// job has finished or been superseded by then.
+    void post(std::function<void()> fn) const;
+
+  private:
+    friend class JobRunner;
+    JobRunner* m_runner = nullptr;
+    std::uint64_t m_generation = 0;
+    std::shared_ptr<std::atomic<bool>> m_finishEarly;
+};
+
 /// @brief Runs `Status(const ExecContext&)` jobs on a worker thread; see the file comment.
 class JobRunner : public QObject {
     Q_OBJECT
 
   public:
     using Job = std::function<Status(const ExecContext&)>;
+    using ControlledJob = std::function<Status(const ExecContext&, const JobControl&)>;
 
     explicit JobRunner(QObject* parent = nullptr);
     /// Cancels a running job and waits for it to return (its signals are dropped).
@@ -72,6 +104,8 @@ class JobRunner : public QObject {
     /// still running or @p job is empty. @p name appears in log-style messages ("reconstruction
     /// cancelled").
     bool start(Job job, QString name = QStringLiteral("job"));
+    /// As start(Job), for a job that reads the finish-early flag and posts results.
+    bool startControlled(ControlledJob job, QString name = QStringLiteral("job"));
 
     /// True from a successful start() until just before finished() is emitted.
     bool isRunning() const { return m_running; }
@@ -88,6 +122,9 @@ class JobRunner : public QObject {
     /// Asks the running job to stop (no-op when idle). finished(false, "<name> cancelled")
     /// follows once the job has returned.
     void cancel();
+    /// Asks a controlled job to stop at its next safe point and keep its result (no-op when
+    /// idle). finished(true, "") follows once it has returned.
+    void finishEarly();
 
   signals:
     /// The job has started on the worker thread.
@@ -99,6 +136,7 @@ class JobRunner : public QObject {
     void finished(bool ok, const QString& message);
 
   private:
+    friend class JobControl;
     class Sink;
     void finish(std::uint64_t generation, const Status& status, const QString& name);
 
@@ -108,6 +146,7 @@ class JobRunner : public QObject {
     std::chrono::milliseconds m_interval{100};
     /// Incremented per start(); queued calls from an older job are ignored.
     std::uint64_t m_generation = 0;
+    std::shared_ptr<std::atomic<bool>> m_finishEarly;
 };
 
 }  // namespace tomo::app

@@ -4,13 +4,13 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QPixmap>
-#include <QTimer>
+#include <QSettings>
 
 #include "app/Backends.h"
 #include "tomo/config.h"
 #include "ui/main/GuiApp.h"
 #include "ui/main/MainWindow.h"
+#include "ui/main/ScreenshotMode.h"
 #include "ui/main/Session.h"
 
 namespace tomo::ui {
@@ -21,27 +21,6 @@ namespace {
 std::filesystem::path bundledDemoDir() {
     std::filesystem::path exe(QCoreApplication::applicationDirPath().toStdString());
     return exe.parent_path() / "share" / "tomostation" / "demo";
-}
-
-/// After the first reconstruction (or a failed load), saves the window to @p file and quits.
-void arrangeScreenshot(Session& session, MainWindow& window, const QString& file) {
-    QObject::connect(&session, &Session::jobFinished, &window,
-                     [&window, file](Session::JobKind kind, bool ok, const QString& message) {
-                         if (ok && kind != Session::JobKind::Reconstruct) return;
-                         if (!ok) {
-                             std::fprintf(stderr, "tomostation: %s\n", qPrintable(message));
-                             QCoreApplication::exit(1);
-                             return;
-                         }
-                         // Let pending layout and paint requests run before grabbing.
-                         QTimer::singleShot(0, &window, [&window, file] {
-                             bool saved = window.grab().save(file, "PNG");
-                             if (!saved)
-                                 std::fprintf(stderr, "tomostation: cannot write %s\n",
-                                              qPrintable(file));
-                             QCoreApplication::exit(saved ? 0 : 2);
-                         });
-                     });
 }
 
 }  // namespace
@@ -67,7 +46,15 @@ int runGui(int argc, char** argv) {
                                   QStringLiteral("Save the window to FILE (PNG) after the first "
                                                  "reconstruction, then exit."),
                                   QStringLiteral("FILE"));
-    parser.addOptions({demo, data, size, threads, screenshot});
+    QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("With --screenshot: the view or panel to save, one of ") +
+            screenshotViews().join(QStringLiteral(", ")) + QStringLiteral(" (default main)."),
+        QStringLiteral("NAME"), QStringLiteral("main"));
+    QCommandLineOption shotSize(QStringLiteral("screenshot-size"),
+                                QStringLiteral("With --screenshot: image size (default 1280x800)."),
+                                QStringLiteral("WxH"), QStringLiteral("1280x800"));
+    parser.addOptions({demo, data, size, threads, screenshot, view, shotSize});
     parser.addPositionalArgument(QStringLiteral("FOLDER"),
                                  QStringLiteral("Dataset folder to open."),
                                  QStringLiteral("[FOLDER]"));
@@ -85,10 +72,31 @@ int runGui(int argc, char** argv) {
         return 2;
     }
 
+    const QStringList wh = parser.value(shotSize).split(QLatin1Char('x'));
+    bool wOk = false, hOk = false;
+    const QSize shot = wh.size() == 2 ? QSize(wh[0].toInt(&wOk), wh[1].toInt(&hOk)) : QSize();
+    if (!wOk || !hOk || shot.width() < 64 || shot.height() < 64 || shot.width() > 8192 ||
+        shot.height() > 8192 || !screenshotViews().contains(parser.value(view))) {
+        std::fprintf(stderr,
+                     "tomostation: --screenshot-size must be WxH within 64..8192 and --view one "
+                     "of %s\n",
+                     qPrintable(screenshotViews().join(QStringLiteral(", "))));
+        return 2;
+    }
+
+    // Settings persist in the platform's place (~/.config/TomoStation/tomostation.conf);
+    // injected, never global.
+    QSettings settings(QStringLiteral("TomoStation"), QStringLiteral("tomostation"));
     Session session(app::makeRegistry());
     session.runner().setThreads(threadCount);
-    MainWindow window(session);
-    if (parser.isSet(screenshot)) arrangeScreenshot(session, window, parser.value(screenshot));
+    MainWindow window(session, settings);
+    if (parser.isSet(screenshot)) {
+        window.resize(shot);
+        new ScreenshotMode(window, parser.value(view), parser.value(screenshot), shot);
+    } else {
+        window.restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+        window.restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    }
     window.show();
 
     if (!parser.positionalArguments().isEmpty() && !parser.isSet(demo)) {
@@ -101,7 +109,12 @@ int runGui(int argc, char** argv) {
                                         : bundledDemoDir();
         window.startDemo(app::DemoSpec{}, dir);
     }
-    return QApplication::exec();
+    int code = QApplication::exec();
+    if (!parser.isSet(screenshot)) {
+        settings.setValue(QStringLiteral("window/geometry"), window.saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), window.saveState());
+    }
+    return code;
 }
 
 }  // namespace tomo::ui

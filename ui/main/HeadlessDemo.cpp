@@ -37,9 +37,11 @@ int execHeadlessDemo(int argc, char** argv) {
     bool hasOut = false;
     for (int i = 1; i < argc; ++i) {
         std::string_view a = argv[i];
-        if (a == "--demo" || a.starts_with("--screenshot=")) continue;
-        if (a == "--screenshot") {
-            ++i;  // and its FILE
+        if (a == "--demo" || a.starts_with("--screenshot=") || a.starts_with("--view=") ||
+            a.starts_with("--screenshot-size="))
+            continue;
+        if (a == "--screenshot" || a == "--view" || a == "--screenshot-size") {
+            ++i;  // and its value
             continue;
         }
         hasOut = hasOut || a == "--out" || a.starts_with("--out=");

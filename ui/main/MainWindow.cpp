@@ -7,22 +7,34 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QApplication>
-#include <QFileDialog>
+#include <QCloseEvent>
+#include <QDockWidget>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
-#include "core/io/ImageIO.h"
 #include "tomo/config.h"
+#include "ui/charts/ConvergenceDock.h"
+#include "ui/main/FileActions.h"
+#include "ui/main/ResultViews.h"
+#include "ui/panels/AlgorithmPanel.h"
+#include "ui/panels/CenterPanel.h"
+#include "ui/panels/DevicesPanel.h"
+#include "ui/teaching/TeachingPanel.h"
 #include "ui/views/ImageView.h"
+#include "ui/views/LineProfileView.h"
+#include "ui/views/SliceView.h"
+#include "ui/views/ViewFactory.h"
 #include "ui/widgets/MetricsPanel.h"
 #include "ui/widgets/ReconParamsPanel.h"
 
@@ -30,8 +42,7 @@ namespace tomo::ui {
 
 namespace {
 
-/// A titled frame around an image view.
-QGroupBox* framed(const QString& title, ImageView* view) {
+QGroupBox* framed(const QString& title, SliceView* view) {
     auto* box = new QGroupBox(title);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -53,40 +64,56 @@ std::vector<float> difference(View2<const float> image, View2<const float> refer
 
 }  // namespace
 
-MainWindow::MainWindow(Session& session, QWidget* parent)
-    : QMainWindow(parent), m_session(session) {
+MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
+    : QMainWindow(parent), m_session(session), m_settings(settings) {
     setWindowTitle(tr("TomoStation"));
+    setDockNestingEnabled(true);
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(createCentralViews(), tr("Reconstruction"));
+    m_results = new ResultViews(m_recon, this);
+    m_tabs->addTab(m_results->compareTab(), tr("Compare"));
+    m_tabs->addTab(m_results->volumeTab(), tr("Volume"));
+    m_teaching = new TeachingPanel(this);
+    m_tabs->addTab(m_teaching, tr("Teaching"));
+    setCentralWidget(m_tabs);
+    createDocks();
+    m_files = new FileActions(*this);
     createMenus();
-    auto* central = new QWidget(this);
-    auto* layout = new QHBoxLayout(central);
-    layout->addWidget(createCentralViews(), 1);
-    layout->addWidget(createSidePanel(), 0);
-    setCentralWidget(central);
     createStatusBar();
-    resize(1200, 800);
+    resize(1280, 800);
 
     connect(&m_session, &Session::busyChanged, this, &MainWindow::onBusyChanged);
     connect(&m_session, &Session::progress, this, &MainWindow::onProgress);
     connect(&m_session, &Session::datasetChanged, this, &MainWindow::onDatasetChanged);
     connect(&m_session, &Session::reconstructionChanged, this,
             &MainWindow::onReconstructionChanged);
+    connect(&m_session, &Session::iterationReported, this, &MainWindow::onIteration);
+    connect(&m_session, &Session::previewChanged, this, &MainWindow::onPreview);
     connect(&m_session, &Session::jobFinished, this, &MainWindow::onJobFinished);
-    connect(m_params, &ReconParamsPanel::reconstructRequested, this, &MainWindow::reconstruct);
+    connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
+    connect(m_convergence, &ConvergenceDock::iterateSelected, this,
+            [this](int iteration, std::shared_ptr<const app::SliceImage> slice) {
+                showSlice(slice->view());
+                m_statusLabel->setText(
+                    tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
+            });
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_teaching && !m_teaching->result()) m_teaching->recompute();
+    });
+    connect(m_devices, &DevicesPanel::variantOverridden, this,
+            [this](const QString& id) { paramsPanel()->setVariant(id.toStdString()); });
     onDatasetChanged();
     onBusyChanged(m_session.isBusy());
 }
 
+MainWindow::~MainWindow() = default;
+
+ReconParamsPanel* MainWindow::paramsPanel() const {
+    return m_algorithm->fbpPanel();
+}
+
 void MainWindow::createMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    m_openAction =
-        file->addAction(tr("&Open dataset folder..."), this, &MainWindow::openDatasetFolder);
-    m_openAction->setShortcut(QKeySequence::Open);
-    m_saveAction =
-        file->addAction(tr("&Save reconstruction..."), this, &MainWindow::saveReconstruction);
-    m_saveAction->setShortcut(QKeySequence::Save);
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    m_files->populate(menuBar()->addMenu(tr("&File")));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto* maps = new QActionGroup(this);
@@ -99,23 +126,35 @@ void MainWindow::createMenus() {
     }
     view->addSeparator();
     view->addAction(tr("&Auto window/level"), this, [this] {
-        for (ImageView* v : {m_sinogram, m_recon, m_truth})
+        for (SliceView* v : {m_sinogram, m_recon, m_truth})
             v->autoWindow();
     });
     view->addAction(tr("&Fit images"), this, [this] {
-        for (ImageView* v : {m_sinogram, m_recon, m_truth, m_difference})
-            v->fitToWindow();
+        for (SliceView* v : {m_sinogram, m_recon, m_truth, m_difference})
+            if (auto* image = qobject_cast<ImageView*>(v)) image->fitToWindow();
     });
+    QAction* profile = view->addAction(tr("&Line profile tool"));
+    profile->setCheckable(true);
+    profile->setToolTip(tr("Drag on the reconstruction to plot the values along a line"));
+    connect(profile, &QAction::toggled, this, [this](bool on) {
+        m_recon->setProfileToolEnabled(on);
+        if (on) showPanel(QStringLiteral("profile"));
+    });
+    view->addSeparator();
+    for (const auto& [name, dockWidget] : m_docks)
+        view->addAction(dockWidget->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About TomoStation"), this, &MainWindow::showAbout);
 }
 
 QWidget* MainWindow::createCentralViews() {
-    m_sinogram = new ImageView;
-    m_recon = new ImageView;
-    m_truth = new ImageView;
-    m_difference = new ImageView;
+    m_sinogram = createSliceView();
+    m_recon = createSliceView();
+    m_truth = createSliceView();
+    m_difference = createSliceView();
+    m_sinogram->setObjectName(QStringLiteral("sinogramView"));
+    m_recon->setObjectName(QStringLiteral("sliceView"));
     auto* views = new QWidget;
     auto* grid = new QGridLayout(views);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -123,50 +162,118 @@ QWidget* MainWindow::createCentralViews() {
     grid->addWidget(framed(tr("Reconstruction"), m_recon), 0, 1);
     grid->addWidget(framed(tr("Ground truth"), m_truth), 1, 0);
     grid->addWidget(framed(tr("Difference (reconstruction - truth)"), m_difference), 1, 1);
-    for (ImageView* v : {m_sinogram, m_recon, m_truth, m_difference})
-        connect(v, &ImageView::pixelHovered, this,
+    for (SliceView* v : {m_sinogram, m_recon, m_truth, m_difference})
+        connect(v, &SliceView::pixelHovered, this,
                 [this](const QString& text) { m_hoverLabel->setText(text); });
     return views;
 }
 
-QWidget* MainWindow::createSidePanel() {
-    auto* side = new QWidget;
-    side->setMinimumWidth(280);
-    auto* layout = new QVBoxLayout(side);
-    layout->setContentsMargins(0, 0, 0, 0);
-
-    auto* datasetBox = new QGroupBox(tr("Dataset"));
-    m_datasetLabel = new QLabel(datasetBox);
+void MainWindow::createDocks() {
+    auto addDock = [this](const QString& name, const QString& title, QWidget* content,
+                          Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name + QStringLiteral("Dock"));
+        d->setWidget(content);
+        addDockWidget(area, d);
+        m_docks[name] = d;
+        return d;
+    };
+    auto* params = new QWidget;
+    auto* layout = new QVBoxLayout(params);
+    m_datasetLabel = new QLabel(params);
     m_datasetLabel->setWordWrap(true);
-    (new QVBoxLayout(datasetBox))->addWidget(m_datasetLabel);
-
-    auto* paramsBox = new QGroupBox(tr("Filtered back-projection"));
-    m_params = new ReconParamsPanel(m_session.registry(), paramsBox);
-    (new QVBoxLayout(paramsBox))->addWidget(m_params);
-
-    auto* metricsBox = new QGroupBox(tr("Result"));
+    m_algorithm = new AlgorithmPanel(m_session.registry(), params);
+    auto* metricsBox = new QGroupBox(tr("Result"), params);
     m_metrics = new MetricsPanel(metricsBox);
     (new QVBoxLayout(metricsBox))->addWidget(m_metrics);
-
-    layout->addWidget(datasetBox);
-    layout->addWidget(paramsBox);
+    layout->addWidget(m_datasetLabel);
+    layout->addWidget(m_algorithm);
     layout->addWidget(metricsBox);
     layout->addStretch(1);
-    return side;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(params);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(320);
+    addDock(QStringLiteral("parameters"), tr("Parameters"), scroll, Qt::RightDockWidgetArea);
+
+    m_convergence = new ConvergenceDock;
+    addDock(QStringLiteral("convergence"), tr("Convergence"), m_convergence,
+            Qt::BottomDockWidgetArea);
+    m_center = new CenterPanel(m_session);
+    QDockWidget* center = addDock(QStringLiteral("center"), tr("Centre of rotation"), m_center,
+                                  Qt::BottomDockWidgetArea);
+    m_devices = new DevicesPanel(m_session);
+    QDockWidget* devices =
+        addDock(QStringLiteral("devices"), tr("Devices"), m_devices, Qt::BottomDockWidgetArea);
+    addDock(QStringLiteral("profile"), tr("Line profile"), m_results->profileView(),
+            Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_docks[QStringLiteral("convergence")], center);
+    tabifyDockWidget(center, devices);
+    m_docks[QStringLiteral("convergence")]->raise();
+    // Shown by View > Line profile tool.
+    m_docks[QStringLiteral("profile")]->hide();
+    // The images get most of the height once the window has its size; the dock can be dragged
+    // taller.
+    QTimer::singleShot(0, this, [this] {
+        resizeDocks({m_docks[QStringLiteral("convergence")]}, {height() / 3}, Qt::Vertical);
+    });
 }
 
 void MainWindow::createStatusBar() {
     m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_hoverLabel = new QLabel(this);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
-    m_progress->setMinimumWidth(240);
+    m_progress->setMinimumWidth(200);
+    m_etaLabel = new QLabel(this);
     m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setToolTip(tr("Stop and discard: the previous result stays"));
+    m_keep = new QPushButton(tr("Stop and keep"), this);
+    m_keep->setToolTip(tr("Stop after this iteration and keep the current iterate"));
     connect(m_cancel, &QPushButton::clicked, &m_session, &Session::cancel);
+    connect(m_keep, &QPushButton::clicked, &m_session, &Session::stopAndKeep);
     statusBar()->addWidget(m_statusLabel, 1);
     statusBar()->addPermanentWidget(m_hoverLabel);
     statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_etaLabel);
+    statusBar()->addPermanentWidget(m_keep);
     statusBar()->addPermanentWidget(m_cancel);
+}
+
+QDockWidget* MainWindow::dock(const QString& name) const {
+    auto it = m_docks.find(name);
+    return it == m_docks.end() ? nullptr : it->second;
+}
+
+void MainWindow::showPanel(const QString& name) {
+    if (name == QStringLiteral("teaching")) {
+        m_tabs->setCurrentWidget(m_teaching);
+    } else if (name == QStringLiteral("compare")) {
+        m_tabs->setCurrentWidget(m_results->compareTab());
+    } else if (name == QStringLiteral("volume")) {
+        m_tabs->setCurrentWidget(m_results->volumeTab());
+    } else if (name == QStringLiteral("reconstruction")) {
+        m_tabs->setCurrentIndex(0);
+    } else if (QDockWidget* d = dock(name)) {
+        d->show();
+        d->raise();
+    }
+}
+
+QString MainWindow::currentPanel() const {
+    if (m_tabs->currentWidget() == m_teaching) return QStringLiteral("teaching");
+    if (m_tabs->currentWidget() == m_results->compareTab()) return QStringLiteral("compare");
+    if (m_tabs->currentWidget() == m_results->volumeTab()) return QStringLiteral("volume");
+    for (const auto& [name, d] : m_docks)
+        if (name != QStringLiteral("parameters") && d->isVisible() && !d->visibleRegion().isEmpty())
+            return name;
+    return QStringLiteral("reconstruction");
+}
+
+bool MainWindow::confirm(const QString& title, const QString& question) {
+    if (!m_confirm) return true;
+    return QMessageBox::question(this, title, question) == QMessageBox::Yes;
 }
 
 void MainWindow::startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder) {
@@ -178,38 +285,35 @@ void MainWindow::openDatasetAndReconstruct(const std::filesystem::path& folder) 
 }
 
 void MainWindow::reconstruct() {
-    if (!m_session.startReconstruct(m_params->options(), m_params->variantId()))
+    bool started = false;
+    if (m_algorithm->isIterative()) {
+        app::IterativeJobSpec spec;
+        spec.algorithm = m_algorithm->algorithm();
+        spec.parameters = m_algorithm->values();
+        started = m_session.startIterative(spec);
+    } else {
+        started = m_session.startReconstruct(paramsPanel()->options(), paramsPanel()->variantId());
+    }
+    if (!started)
         m_statusLabel->setText(m_session.dataset() ? tr("Busy: wait for the running job")
                                                    : tr("Open a dataset first"));
 }
 
-void MainWindow::openDatasetFolder() {
-    QString dir = QFileDialog::getExistingDirectory(this, tr("Open dataset folder"));
-    if (dir.isEmpty()) return;
-    m_reconstructWhenLoaded = false;
-    m_session.startLoad(std::filesystem::path(dir.toStdString()));
-}
-
-void MainWindow::saveReconstruction() {
-    QString filter = tiffSupported() ? tr("TIFF (*.tif *.tiff);;Raw float32 (*.raw)")
-                                     : tr("Raw float32 (*.raw)");
-    QString file = QFileDialog::getSaveFileName(
-        this, tr("Save reconstruction"), tiffSupported() ? "recon.tif" : "recon.raw", filter);
-    if (file.isEmpty()) return;
-    Status status = m_session.saveReconstruction(std::filesystem::path(file.toStdString()));
-    if (!status) {
-        QMessageBox::warning(this, tr("Save reconstruction"),
-                             QString::fromStdString(status.message()));
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_session.isBusy() && !confirm(tr("Quit"), tr("A job is running. Cancel it and quit?"))) {
+        event->ignore();
         return;
     }
-    m_statusLabel->setText(tr("Saved %1").arg(file));
+    m_session.cancel();
+    event->accept();
 }
 
 void MainWindow::showAbout() {
     QMessageBox::about(
         this, tr("About TomoStation"),
         tr("<b>TomoStation %1</b><p>CT reconstruction workstation: filtered back-projection "
-           "with selectable back-projector variants, metrics against ground truth.</p>"
+           "and iterative methods with selectable back-projector variants, convergence and "
+           "L-curve, centre-of-rotation tuning and a teaching mode.</p>"
            "<p>Build: %2, %3. Back-projector variants: %4.</p>")
             .arg(QStringLiteral(TOMO_VERSION), QStringLiteral(TOMO_BUILD_TYPE),
                  QStringLiteral(TOMO_CXX_COMPILER))
@@ -217,20 +321,26 @@ void MainWindow::showAbout() {
 }
 
 void MainWindow::setColorMap(ColorMap map) {
+    m_colorMap = map;
     // The difference stays grey: its window is symmetric around zero.
-    for (ImageView* v : {m_sinogram, m_recon, m_truth})
+    for (SliceView* v : {m_sinogram, m_recon, m_truth})
         v->setColorMap(map);
 }
 
 void MainWindow::onBusyChanged(bool busy) {
-    m_params->setReady(!busy && m_session.dataset() != nullptr);
-    m_openAction->setEnabled(!busy);
-    m_saveAction->setEnabled(!busy && m_session.reconstruction() != nullptr);
-    m_progress->setVisible(busy);
-    m_cancel->setVisible(busy);
+    m_algorithm->setReady(!busy && m_session.dataset() != nullptr);
+    m_files->setBusy(busy);
+    const bool iterating = busy && m_session.currentJob() == Session::JobKind::Iterate;
+    for (QWidget* w : {static_cast<QWidget*>(m_progress), static_cast<QWidget*>(m_cancel),
+                       static_cast<QWidget*>(m_etaLabel)})
+        w->setVisible(busy);
+    m_keep->setVisible(iterating);
     if (busy) {
+        m_eta.reset();
+        m_etaLabel->clear();
         m_progress->setValue(0);
         m_progress->setFormat(tr("starting %p%"));
+        if (iterating) m_convergence->clear();
         m_statusLabel->setText(m_session.currentJob() == Session::JobKind::Load
                                    ? tr("Loading dataset...")
                                    : tr("Reconstructing..."));
@@ -240,48 +350,69 @@ void MainWindow::onBusyChanged(bool busy) {
 void MainWindow::onProgress(double fraction, const QString& stage) {
     m_progress->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
     m_progress->setFormat(stage.isEmpty() ? tr("%p%") : stage + tr(" %p%"));
+    m_eta.update(fraction);
+    m_etaLabel->setText(
+        QString::fromStdString(app::EtaEstimator::format(m_eta.remainingSeconds())));
 }
 
 void MainWindow::onDatasetChanged() {
     auto data = m_session.dataset();
     if (!data) {
-        m_datasetLabel->setText(tr("No dataset. Use File > Open dataset folder."));
-        for (ImageView* v : {m_sinogram, m_truth})
+        m_datasetLabel->setText(
+            tr("No dataset. Use File > Open data file or "
+               "File > Open dataset folder."));
+        for (SliceView* v : {m_sinogram, m_truth})
             v->clear(tr("no dataset"));
         return;
     }
     const ParallelGeometry& g = data->geometry;
-    m_datasetLabel->setText(tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6")
+    m_datasetLabel->setText(tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6; "
+                               "centre %7 px")
                                 .arg(m_session.datasetName())
                                 .arg(g.angleCount())
                                 .arg(g.detectorCount())
                                 .arg(g.rows())
                                 .arg(data->grid.nx)
-                                .arg(data->grid.ny));
+                                .arg(data->grid.ny)
+                                .arg(g.centerOfRotation(), 0, 'f', 2));
     m_sinogram->setImage(data->sinograms.plane(0));
+    m_results->onDatasetChanged();
     if (data->truth.empty())
         m_truth->clear(tr("ground truth unknown"));
     else
         m_truth->setImage(data->truth.plane(0));
+    m_algorithm->setReady(!m_session.isBusy());
+}
+
+void MainWindow::showSlice(View2<const float> slice) {
+    bool sameSize = m_recon->hasImage() &&
+                    m_recon->imageWidth() == static_cast<int>(slice.cols()) &&
+                    m_recon->imageHeight() == static_cast<int>(slice.rows());
+    m_recon->setImage(slice, !sameSize);
 }
 
 void MainWindow::onReconstructionChanged() {
     auto recon = m_session.reconstruction();
     auto data = m_session.dataset();
-    m_saveAction->setEnabled(recon != nullptr && !m_session.isBusy());
+    m_files->setHasResult(recon != nullptr);
     if (!recon || recon->image.empty()) {
         m_recon->clear(tr("not reconstructed yet"));
         m_difference->clear(tr("needs a reconstruction and a ground truth"));
         m_metrics->clear();
         return;
     }
-    // Keep a window the user adjusted when the new image has the same size.
-    bool sameSize = m_recon->hasImage() &&
-                    m_recon->imageWidth() == static_cast<int>(recon->image.dim(2)) &&
-                    m_recon->imageHeight() == static_cast<int>(recon->image.dim(1));
-    m_recon->setImage(recon->image.plane(0), !sameSize);
+    showSlice(recon->image.plane(0));
+    m_results->onReconstruction(recon);
     m_metrics->showOutcome(*recon);
-    m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));
+    if (m_session.registry().contains(recon->variant))
+        m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));
+    else
+        m_statusLabel->setText(
+            tr("%1: %2 iterations (%3), %4 s")
+                .arg(QString::fromStdString(recon->variant))
+                .arg(m_session.lastSummary().iterations)
+                .arg(QString::fromLatin1(terminationReasonName(m_session.lastSummary().reason)))
+                .arg(m_session.lastSummary().seconds, 0, 'f', 2));
 
     std::vector<float> diff;
     if (data && !data->truth.empty())
@@ -292,7 +423,6 @@ void MainWindow::onReconstructionChanged() {
     }
     std::size_t cols = recon->image.dim(2);
     m_difference->setImage(View2<const float>(diff.data(), diff.size() / cols, cols, cols), false);
-    // Symmetric window around 0 covering 99 % of the absolute differences.
     std::vector<float> magnitude(diff.size());
     std::transform(diff.begin(), diff.end(), magnitude.begin(),
                    [](float v) { return std::fabs(v); });
@@ -300,11 +430,26 @@ void MainWindow::onReconstructionChanged() {
     m_difference->setWindowLevel({2.0 * std::max(wl.high(), 1e-12), 0.0});
 }
 
+void MainWindow::onIteration(int iteration) {
+    m_convergence->addIteration(m_session.iterations().back());
+    m_statusLabel->setText(tr("Iteration %1").arg(iteration));
+}
+
+void MainWindow::onPreview() {
+    if (auto preview = m_session.preview()) showSlice(preview->view());
+}
+
 void MainWindow::onJobFinished(Session::JobKind kind, bool ok, const QString& message) {
+    m_etaLabel->clear();
     if (!ok) {
         m_reconstructWhenLoaded = false;
         m_statusLabel->setText(message);
-        if (!message.endsWith(QStringLiteral("cancelled"))) {
+        if (kind == Session::JobKind::Iterate) {
+            // Cancel: back to the previous result, not the last preview.
+            onReconstructionChanged();
+            m_statusLabel->setText(message);
+        }
+        if (!message.endsWith(QStringLiteral("cancelled")) && m_confirm) {
             // Window-modal but not blocking: no nested event loop inside a signal handler.
             auto* box = new QMessageBox(QMessageBox::Warning, tr("TomoStation"), message,
                                         QMessageBox::Ok, this);
@@ -315,6 +460,7 @@ void MainWindow::onJobFinished(Session::JobKind kind, bool ok, const QString& me
     }
     if (kind == Session::JobKind::Load) {
         m_statusLabel->setText(tr("Loaded %1").arg(m_session.datasetName()));
+        m_files->onDatasetLoaded();
         if (std::exchange(m_reconstructWhenLoaded, false)) reconstruct();
     }
 }

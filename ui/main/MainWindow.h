@@ -1,90 +1,153 @@
 #pragma once
 /// @file MainWindow.h
-/// @brief The TomoStation main window: sinogram, reconstruction, ground truth and difference
-/// views, the FBP parameter panel, metrics and timings, and a progress bar with Cancel.
+/// @brief The TomoStation main window. Centre: a "Reconstruction" tab (sinogram,
+/// reconstruction, ground truth and difference views, made by ui/views' createSliceView: VTK
+/// when available), "Compare" and "Volume" tabs (ResultViews.h) and a "Teaching" tab. Docks:
+/// Line profile, Parameters
+/// (algorithm, FBP settings, the schema-built form for iterative methods, presets, metrics),
+/// Convergence (live norms and L-curve), Centre of rotation, Devices. Status bar: progress with
+/// ETA, Cancel and Stop-and-keep.
 ///
-/// The window holds no application state of its own: it observes the injected Session (the
-/// dataset and reconstruction live there) and asks it to start jobs. While a job runs, the
-/// parameter form and the file actions are disabled and the status bar shows progress and a
-/// Cancel button; nothing blocks the event loop.
+/// The window holds no application state of its own: it observes the injected Session (dataset,
+/// reconstruction, jobs) and asks it to start jobs; file actions live in FileActions, the
+/// session <-> widgets mapping in SessionBinding. While a job runs, the parameter form and the
+/// file actions are disabled; nothing blocks the event loop. Live previews of an iterative job
+/// reach the reconstruction view at the Session's throttled rate (~7 Hz).
+///
+/// Destructive actions (opening other data over an unsaved result, applying a new centre,
+/// loading a session, quitting during a job) ask first unless confirmations are switched off
+/// (setConfirmations(false): tests and --screenshot).
 ///
 /// Threading: GUI thread only.
 
 #include <filesystem>
+#include <map>
 
 #include <QMainWindow>
 
+#include "app/qt/EtaEstimator.h"
 #include "ui/main/Session.h"
 #include "ui/views/ColorMap.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSettings;
+class QTabWidget;
 
 namespace tomo::ui {
 
-class ImageView;
+class AlgorithmPanel;
+class CenterPanel;
+class ConvergenceDock;
+class DevicesPanel;
+class FileActions;
 class MetricsPanel;
+class ResultViews;
+class SliceView;
 class ReconParamsPanel;
+class TeachingPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
   public:
-    /// @p session must outlive the window.
-    explicit MainWindow(Session& session, QWidget* parent = nullptr);
+    /// @p session and @p settings must outlive the window.
+    MainWindow(Session& session, QSettings& settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     /// Loads (or generates) the demo dataset, then reconstructs it with the panel's settings.
     void startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder = {});
     /// Loads a dataset folder, then reconstructs it.
     void openDatasetAndReconstruct(const std::filesystem::path& folder);
 
-    ImageView* sinogramView() const { return m_sinogram; }
-    ImageView* reconstructionView() const { return m_recon; }
-    ImageView* truthView() const { return m_truth; }
-    ImageView* differenceView() const { return m_difference; }
+    SliceView* sinogramView() const { return m_sinogram; }
+    SliceView* reconstructionView() const { return m_recon; }
+    SliceView* truthView() const { return m_truth; }
+    SliceView* differenceView() const { return m_difference; }
     MetricsPanel* metricsPanel() const { return m_metrics; }
-    ReconParamsPanel* paramsPanel() const { return m_params; }
+    ReconParamsPanel* paramsPanel() const;
+    AlgorithmPanel* algorithmPanel() const { return m_algorithm; }
+    ConvergenceDock* convergenceDock() const { return m_convergence; }
+    CenterPanel* centerPanel() const { return m_center; }
+    DevicesPanel* devicesPanel() const { return m_devices; }
+    TeachingPanel* teachingPanel() const { return m_teaching; }
+    FileActions* fileActions() const { return m_files; }
+    /// Compare and Volume tabs and the line-profile dock (ui/views).
+    ResultViews* resultViews() const { return m_results; }
+    QTabWidget* centralTabs() const { return m_tabs; }
+    Session& session() const { return m_session; }
+    QSettings& settings() const { return m_settings; }
+
+    /// The named dock's widget ("parameters", "convergence", "center", "devices") or null.
+    QDockWidget* dock(const QString& name) const;
+    /// Raises and shows the named dock or tab ("teaching", "reconstruction").
+    void showPanel(const QString& name);
+    /// The dock or tab in front (as showPanel names it).
+    QString currentPanel() const;
+
+    void setColorMap(ColorMap map);
+    ColorMap colorMap() const { return m_colorMap; }
+
+    void setConfirmations(bool on) { m_confirm = on; }
+    /// Asks "@p question" with Yes/No; true without asking when confirmations are off.
+    bool confirm(const QString& title, const QString& question);
 
   public slots:
-    /// Starts a reconstruction of the active dataset with the panel's settings.
+    /// Starts a reconstruction of the active dataset with the selected algorithm.
     void reconstruct();
 
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
   private slots:
-    void openDatasetFolder();
-    void saveReconstruction();
     void showAbout();
     void onBusyChanged(bool busy);
     void onProgress(double fraction, const QString& stage);
     void onDatasetChanged();
     void onReconstructionChanged();
+    void onIteration(int iteration);
+    void onPreview();
     void onJobFinished(tomo::ui::Session::JobKind kind, bool ok, const QString& message);
 
   private:
     void createMenus();
     QWidget* createCentralViews();
-    QWidget* createSidePanel();
+    void createDocks();
     void createStatusBar();
-    void setColorMap(ColorMap map);
+    void showSlice(View2<const float> slice);
 
     Session& m_session;
+    QSettings& m_settings;
     bool m_reconstructWhenLoaded = false;
+    bool m_confirm = true;
+    ColorMap m_colorMap = ColorMap::Grey;
+    app::EtaEstimator m_eta;
 
-    ImageView* m_sinogram = nullptr;
-    ImageView* m_recon = nullptr;
-    ImageView* m_truth = nullptr;
-    ImageView* m_difference = nullptr;
-    ReconParamsPanel* m_params = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    SliceView* m_sinogram = nullptr;
+    SliceView* m_recon = nullptr;
+    SliceView* m_truth = nullptr;
+    SliceView* m_difference = nullptr;
+    ResultViews* m_results = nullptr;
+    AlgorithmPanel* m_algorithm = nullptr;
     MetricsPanel* m_metrics = nullptr;
+    ConvergenceDock* m_convergence = nullptr;
+    CenterPanel* m_center = nullptr;
+    DevicesPanel* m_devices = nullptr;
+    TeachingPanel* m_teaching = nullptr;
+    FileActions* m_files = nullptr;
+    std::map<QString, QDockWidget*> m_docks;
     QLabel* m_datasetLabel = nullptr;
 
-    QAction* m_openAction = nullptr;
-    QAction* m_saveAction = nullptr;
     QLabel* m_statusLabel = nullptr;
     QLabel* m_hoverLabel = nullptr;
     QProgressBar* m_progress = nullptr;
+    QLabel* m_etaLabel = nullptr;
     QPushButton* m_cancel = nullptr;
+    QPushButton* m_keep = nullptr;
 };
 
 }  // namespace tomo::ui

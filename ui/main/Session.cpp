@@ -14,7 +14,8 @@ Session::Session(BackProjectorRegistry registry, QObject* parent)
 }
 
 bool Session::startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load,
-                           QString name) {
+                           QString name, std::filesystem::path folder, int demoSize,
+                           std::optional<app::LoadRequest> file) {
     if (isBusy()) return false;
     auto output = std::make_shared<app::JobOutput<app::Dataset>>();
     bool started = m_runner.start(
@@ -28,13 +29,16 @@ bool Session::startLoadJob(std::function<Result<app::Dataset>(const ExecContext&
     m_job = JobKind::Load;
     m_pendingDataset = std::move(output);
     m_pendingName = std::move(name);
+    m_pendingFolder = std::move(folder);
+    m_pendingDemoSize = demoSize;
+    m_pendingFile = std::move(file);
     emit busyChanged(true);
     return true;
 }
 
 bool Session::startLoad(const std::filesystem::path& folder) {
     return startLoadJob([folder](const ExecContext&) { return app::loadDataset(folder); },
-                        QString::fromStdString(folder.string()));
+                        QString::fromStdString(folder.string()), folder, 0);
 }
 
 bool Session::startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder) {
@@ -42,12 +46,25 @@ bool Session::startDemo(const app::DemoSpec& spec, const std::filesystem::path& 
     if (!folder.empty() && std::filesystem::exists(folder / "geometry.txt", ec))
         return startLoadJob(
             [folder](const ExecContext&) { return app::loadDataset(folder); },
-            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())));
+            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())), {}, 0);
     return startLoadJob([spec](const ExecContext& ctx) { return app::makeDemoDataset(spec, ctx); },
                         QStringLiteral("demo (generated %1x%1 %2, %3 angles)")
                             .arg(spec.size)
                             .arg(QString::fromStdString(spec.phantom))
-                            .arg(spec.angles));
+                            .arg(spec.angles),
+                        {}, spec.size);
+}
+
+bool Session::startLoadFile(const app::LoadRequest& given, const QString& name) {
+    app::LoadRequest request = given;
+    if (request.format.empty()) {
+        // Unknown extension: left empty, the job reports it.
+        if (Result<std::string> format = app::dataFileFormat(request.path))
+            request.format = *format;
+    }
+    return startLoadJob(
+        [request](const ExecContext& ctx) { return app::loadDataFile(request, ctx); }, name, {}, 0,
+        request);
 }
 
 bool Session::startReconstruct(const FbpOptions& options, const std::string& variantId) {
@@ -70,6 +87,73 @@ bool Session::startReconstruct(const FbpOptions& options, const std::string& var
     return true;
 }
 
+bool Session::startIterative(const app::IterativeJobSpec& spec) {
+    if (isBusy() || !m_dataset) return false;
+    auto output = std::make_shared<app::JobOutput<app::IterativeOutcome>>();
+    std::shared_ptr<const app::Dataset> data = m_dataset;
+    bool started = m_runner.startControlled(
+        [this, data, spec, output](const ExecContext& ctx, const app::JobControl& control) {
+            // Runs on the worker: reports are posted to this (GUI) thread, never applied here.
+            auto onReport = [this, &control](app::IterationReport report) {
+                control.post([this, report = std::move(report)]() mutable {
+                    onIteration(std::move(report));
+                });
+            };
+            auto finishEarly = [&control] { return control.finishEarlyRequested(); };
+            TOMO_ASSIGN_OR_RETURN(app::IterativeOutcome outcome,
+                                  app::runIterativeJob(*data, spec, onReport, finishEarly, ctx));
+            output->set(std::move(outcome));
+            return Status::ok();
+        },
+        QString::fromStdString(spec.algorithm));
+    if (!started) return false;
+    m_job = JobKind::Iterate;
+    m_pendingIterative = std::move(output);
+    m_iterations.clear();
+    m_preview.reset();
+    emit busyChanged(true);
+    return true;
+}
+
+void Session::onIteration(app::IterationReport report) {
+    if (report.preview && report.slice) m_preview = report.slice;
+    const bool preview = report.preview && report.slice;
+    const int iteration = report.info.iteration;
+    m_iterations.push_back(std::move(report));
+    emit iterationReported(iteration);
+    if (preview) emit previewChanged();
+}
+
+Status Session::setCenterOfRotation(double center) {
+    if (isBusy()) return invalidArgument("wait for the running job before changing the centre");
+    if (!m_dataset) return invalidArgument("there is no dataset");
+    ParallelGeometry::Params params = m_dataset->geometry.params();
+    if (!(center >= 0 && center <= params.detectorCount - 1))
+        return invalidArgument("centre of rotation " + std::to_string(center) +
+                               " is outside the detector [0, " +
+                               std::to_string(params.detectorCount - 1) + "]");
+    params.centerOfRotation = center;
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
+    app::Dataset copy{std::move(geometry), m_dataset->grid, m_dataset->sinograms.clone(),
+                      m_dataset->truth.clone()};
+    m_dataset = std::make_shared<const app::Dataset>(std::move(copy));
+    m_recon.reset();
+    emit datasetChanged();
+    emit reconstructionChanged();
+    return Status::ok();
+}
+
+void Session::setDataset(app::Dataset data, const QString& name) {
+    m_dataset = std::make_shared<const app::Dataset>(std::move(data));
+    m_datasetName = name;
+    m_dataFolder.clear();
+    m_demoSize = 0;
+    m_dataFile.reset();
+    m_recon.reset();
+    emit datasetChanged();
+    emit reconstructionChanged();
+}
+
 Status Session::saveReconstruction(const std::filesystem::path& file) const {
     if (!m_recon) return invalidArgument("there is no reconstruction to save yet");
     return writeVolume(file, m_recon->image).withContext("saving " + file.string());
@@ -79,11 +163,22 @@ void Session::onFinished(bool ok, const QString& message) {
     JobKind kind = std::exchange(m_job, JobKind::None);
     if (kind == JobKind::Load) {
         auto data = std::exchange(m_pendingDataset, nullptr)->take();
+        std::optional<app::LoadRequest> file = std::exchange(m_pendingFile, std::nullopt);
         if (ok && data) {
             m_dataset = std::move(data);
             m_datasetName = m_pendingName;
+            m_dataFolder = m_pendingFolder;
+            m_demoSize = m_pendingDemoSize;
+            m_dataFile = std::move(file);
             m_recon.reset();
             emit datasetChanged();
+            emit reconstructionChanged();
+        }
+    } else if (kind == JobKind::Iterate) {
+        auto outcome = std::exchange(m_pendingIterative, nullptr)->take();
+        if (ok && outcome) {
+            m_summary = outcome->summary;
+            m_recon = std::shared_ptr<const app::ReconOutcome>(outcome, &outcome->recon);
             emit reconstructionChanged();
         }
     } else if (kind == JobKind::Reconstruct) {

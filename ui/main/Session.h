@@ -14,12 +14,17 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <QObject>
 #include <QString>
 
+#include <vector>
+
 #include "app/jobs/DemoJob.h"
+#include "app/jobs/IterativeJob.h"
+#include "app/jobs/LoadJob.h"
 #include "app/qt/JobRunner.h"
 #include "core/projectors/BackProjector.h"
 
@@ -31,7 +36,7 @@ class Session : public QObject {
     Q_OBJECT
 
   public:
-    enum class JobKind { None, Load, Reconstruct };
+    enum class JobKind { None, Load, Reconstruct, Iterate };
     Q_ENUM(JobKind)
 
     explicit Session(BackProjectorRegistry registry, QObject* parent = nullptr);
@@ -43,6 +48,13 @@ class Session : public QObject {
     std::shared_ptr<const app::Dataset> dataset() const { return m_dataset; }
     /// Where the active dataset came from ("demo (generated, 256x256)", a folder path).
     const QString& datasetName() const { return m_datasetName; }
+    /// The folder the active dataset was loaded from; empty for a generated demo.
+    const std::filesystem::path& dataFolder() const { return m_dataFolder; }
+    /// Image size of the generated demo (0 when the dataset came from a folder or file).
+    int demoSize() const { return m_demoSize; }
+    /// The data file the active dataset was loaded from and what was stated for it (format
+    /// filled in); empty for a folder or the demo.
+    const std::optional<app::LoadRequest>& dataFile() const { return m_dataFile; }
     /// The latest reconstruction of the active dataset (null when none).
     std::shared_ptr<const app::ReconOutcome> reconstruction() const { return m_recon; }
     /// Options and variant of the latest reconstruction.
@@ -56,33 +68,77 @@ class Session : public QObject {
     /// Starts the demo: loads @p folder when it holds a dataset (geometry.txt), else generates
     /// the dataset of @p spec. False when a job is running.
     bool startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder = {});
+    /// Starts loading a data file (app/jobs/LoadJob.h: any format of the registry) named
+    /// @p name; an empty request.format is filled in from the extension. On error or Cancel
+    /// the previous dataset stays. False when a job is running.
+    bool startLoadFile(const app::LoadRequest& request, const QString& name);
     /// Starts an FBP reconstruction of the active dataset. False when busy or without a dataset.
     bool startReconstruct(const FbpOptions& options, const std::string& variantId);
+
+    /// Starts an iterative reconstruction (app/jobs/IterativeJob.h) of the active dataset.
+    /// Per iteration `iterationReported` follows, and `previewChanged` at the throttled rate.
+    /// On success (including Stop and keep) the result replaces reconstruction(); on Cancel or
+    /// error the previous reconstruction stays. False when busy or without a dataset.
+    bool startIterative(const app::IterativeJobSpec& spec);
+    /// Reports of the running (or last) iterative job, one per iteration, in order.
+    const std::vector<app::IterationReport>& iterations() const { return m_iterations; }
+    /// The latest live preview slice of the running iterative job (null when none).
+    std::shared_ptr<const app::SliceImage> preview() const { return m_preview; }
+    /// Summary of the last finished iterative job.
+    const SolverSummary& lastSummary() const { return m_summary; }
+
+    /// Replaces the active dataset by a copy whose rotation axis is at @p center (pixels from
+    /// the centre of detector pixel 0). Drops the reconstruction. Error when busy or out of
+    /// range.
+    Status setCenterOfRotation(double center);
+    /// Replaces the active dataset by @p data (e.g. the teaching or test data).
+    void setDataset(app::Dataset data, const QString& name);
 
     /// Writes the latest reconstruction (all slices) with writeVolume (.tif, .raw).
     Status saveReconstruction(const std::filesystem::path& file) const;
 
   public slots:
+    /// Cancel: the job stops, its result is discarded and the previous result stays.
     void cancel() { m_runner.cancel(); }
+    /// Stop and keep: an iterative job stops after the current iteration and its iterate
+    /// becomes the reconstruction (other jobs ignore it).
+    void stopAndKeep() { m_runner.finishEarly(); }
 
   signals:
     void busyChanged(bool busy);
     void progress(double fraction, const QString& stage);
     void datasetChanged();
     void reconstructionChanged();
+    /// An iterative job finished iteration @p iteration (iterations().back() holds it).
+    void iterationReported(int iteration);
+    /// A new live preview (preview()) is available, at most ~7 per second.
+    void previewChanged();
     /// A job ended; @p message is empty on success, otherwise the error or "... cancelled".
     void jobFinished(tomo::ui::Session::JobKind kind, bool ok, const QString& message);
 
   private:
-    bool startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load, QString name);
+    bool startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load, QString name,
+                      std::filesystem::path folder, int demoSize,
+                      std::optional<app::LoadRequest> file = std::nullopt);
     void onFinished(bool ok, const QString& message);
+    void onIteration(app::IterationReport report);
 
     BackProjectorRegistry m_registry;
     app::JobRunner m_runner;
     JobKind m_job = JobKind::None;
     std::shared_ptr<app::JobOutput<app::Dataset>> m_pendingDataset;
     std::shared_ptr<app::JobOutput<app::ReconOutcome>> m_pendingRecon;
+    std::shared_ptr<app::JobOutput<app::IterativeOutcome>> m_pendingIterative;
+    std::vector<app::IterationReport> m_iterations;
+    std::shared_ptr<const app::SliceImage> m_preview;
+    SolverSummary m_summary;
     QString m_pendingName;
+    std::filesystem::path m_pendingFolder;
+    int m_pendingDemoSize = 0;
+    std::optional<app::LoadRequest> m_pendingFile;
+    std::filesystem::path m_dataFolder;
+    int m_demoSize = 0;
+    std::optional<app::LoadRequest> m_dataFile;
     FbpOptions m_pendingOptions;
 
     std::shared_ptr<const app::Dataset> m_dataset;

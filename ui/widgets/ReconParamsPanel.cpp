@@ -93,6 +93,24 @@ bool ReconParamsPanel::setFilter(const QString& name) {
     return true;
 }
 
+QString ReconParamsPanel::filterName() const {
+    return m_filter->currentData().toString();
+}
+
+bool ReconParamsPanel::setVariant(const std::string& id) {
+    for (const BackProjectorInfo& info : m_registry.list()) {
+        if (info.id != id) continue;
+        int interp =
+            m_interpolation->findData(QString::fromLatin1(interpolationName(info.interpolation)));
+        if (interp >= 0) m_interpolation->setCurrentIndex(interp);
+        int index = m_variant->findData(QString::fromStdString(id));
+        if (index < 0) return false;
+        m_variant->setCurrentIndex(index);
+        return true;
+    }
+    return false;
+}
+
 void ReconParamsPanel::setCutoff(double cutoff) {
     m_cutoff->setValue(cutoff);
 }

@@ -39,6 +39,11 @@ class ReconParamsPanel : public QWidget {
     /// Selects a filter by name ("hann"); false when the name is unknown.
     bool setFilter(const QString& name);
     void setCutoff(double cutoff);
+    /// The selected filter name ("ramp", "hann", ...).
+    QString filterName() const;
+    /// Selects a variant by id, switching the interpolation to the variant's; false when the
+    /// registry has no such variant.
+    bool setVariant(const std::string& id);
     /// Enables the Reconstruct button (when a variant is available) and the form.
     void setReady(bool ready);
 

@@ -1,0 +1,60 @@
+#include "app/jobs/LoadJob.h"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "app/data/AcquisitionLoader.h"
+#include "app/data/DataFormats.h"
+#include "core/geometry/ParallelGeometry.h"
+
+namespace tomo::app {
+
+Result<std::string> dataFileFormat(const std::filesystem::path& path) {
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
+    TOMO_ASSIGN_OR_RETURN(const FileFormat* format, registry.forPath(path));
+    return format->name;
+}
+
+Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx) {
+    const std::string name = request.path.string();
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
+    ReadOptions options;
+    options.shape = request.shape;
+    options.angleUnit = request.angleUnit;
+    TOMO_ASSIGN_OR_RETURN(const FileFormat* format, registry.forPath(request.path));
+    if (!request.format.empty() && format->name != request.format)
+        return invalidArgument(name + ": this build reads it as " + format->name + ", not as " +
+                               request.format);
+    if (format->name == "raw" && !options.shape)
+        return invalidArgument(name + ": a raw file needs its shape (slices, angles, detectors)");
+    TOMO_ASSIGN_OR_RETURN(LoadedSinograms loaded,
+                          readSinogramFile(registry, request.path, options, ctx));
+    if (ctx.stop.stop_requested()) return cancelled("loading " + name + " cancelled");
+
+    const Sinograms& sino = loaded.sinograms;
+    if (sino.empty()) return invalidData(name + ": holds no sinogram values");
+    const int angleCount = static_cast<int>(sino.dim(1));
+    ParallelGeometry::Params params;
+    if (!loaded.angles.empty()) {
+        params.angles = std::move(loaded.angles);
+    } else {
+        if (!(std::isfinite(request.firstDegrees) && std::isfinite(request.endDegrees)) ||
+            request.endDegrees == request.firstDegrees)
+            return invalidArgument(name + ": the angle range [" +
+                                   std::to_string(request.firstDegrees) + ", " +
+                                   std::to_string(request.endDegrees) + ") degrees is empty");
+        params.angles = uniformAngles(request.firstDegrees * kPi / 180.0,
+                                      request.endDegrees * kPi / 180.0, angleCount);
+    }
+    if (params.angles.size() != sino.dim(1))
+        return invalidData(name + ": " + std::to_string(params.angles.size()) + " angles for " +
+                           std::to_string(sino.dim(1)) + " projections");
+    params.detectorCount = static_cast<int>(sino.dim(2));
+    params.rows = static_cast<int>(sino.dim(0));
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
+    const VolumeGeometry grid = VolumeGeometry::forDetector(geometry, params.detectorCount);
+    return Dataset{std::move(geometry), grid, std::move(loaded.sinograms), Volume()};
+}
+
+}  // namespace tomo::app

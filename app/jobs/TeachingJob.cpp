@@ -1,0 +1,125 @@
+#include "app/jobs/TeachingJob.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "app/Backends.h"
+#include "core/iterative/IterativeReconstruction.h"
+#include "core/metrics/Metrics.h"
+
+namespace tomo::app {
+
+namespace {
+
+/// Angles [first, last) of @p data's slice 0 as their own sinogram and geometry.
+struct AngleGroup {
+    Sinograms sino;
+    ParallelGeometry geometry;
+    std::vector<float> weights;
+};
+
+Result<AngleGroup> angleGroup(const Sinograms& sino, const ParallelGeometry& geom,
+                              const std::vector<double>& weights, int first, int last) {
+    ParallelGeometry::Params params = geom.params();
+    params.angles.assign(geom.angles().begin() + first, geom.angles().begin() + last);
+    params.rows = 1;
+    params.centerCorrection.clear();
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry sub, ParallelGeometry::create(params));
+    Sinograms part(1, static_cast<std::size_t>(last - first), sino.dim(2));
+    for (int a = first; a < last; ++a)
+        std::memcpy(part.plane(0).row(static_cast<std::size_t>(a - first)).data(),
+                    sino.plane(0).row(static_cast<std::size_t>(a)).data(),
+                    sino.dim(2) * sizeof(float));
+    std::vector<float> w(weights.begin() + first, weights.begin() + last);
+    return AngleGroup{std::move(part), std::move(sub), std::move(w)};
+}
+
+Result<SliceImage> iterate(const Dataset& data, const std::string& algorithm, int iterations,
+                           const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(AlgorithmSpec spec, findAlgorithm(algorithm));
+    std::map<std::string, std::string> given;
+    for (const ParameterSpec& p : spec.parameters)
+        if (p.name == "iterations") given["iterations"] = std::to_string(iterations);
+    IterativeRequest request;
+    request.algorithm = algorithm;
+    TOMO_ASSIGN_OR_RETURN(request.parameters, ParameterValues::resolve(spec, given));
+    Volume out;
+    SolverSummary summary;
+    TOMO_RETURN_IF_ERROR(reconstructIterative(data.sinograms, data.geometry, data.grid, request,
+                                              IterationCallback{}, out, summary, ctx));
+    return SliceImage::copyOf(out.plane(0));
+}
+
+double rmseOf(const SliceImage& image, const SliceImage& truth) {
+    Result<double> r = rmse(image.view(), truth.view());
+    return r ? *r : 0.0;
+}
+
+}  // namespace
+
+Result<TeachingResult> runTeachingJob(const TeachingSpec& spec, const ExecContext& ctx) {
+    if (spec.size < 16 || spec.angles < 2 || spec.maxFrames < 1)
+        return invalidArgument("teaching: size >= 16, angles >= 2 and maxFrames >= 1 needed");
+    DemoSpec demo = demoSpecForSize(spec.size);
+    demo.angles = spec.angles;
+    demo.incidentCount = spec.incidentCount;
+    demo.raysPerBin = 2;
+    ExecContext quiet{ctx.threads, ctx.stop, nullptr};
+    TOMO_ASSIGN_OR_RETURN(Dataset data, makeDemoDataset(demo, quiet));
+    TOMO_ASSIGN_OR_RETURN(FilterWindow window, parseFilterWindow(spec.filter));
+    FilterOptions filterOptions;
+    filterOptions.window = window;
+    TOMO_ASSIGN_OR_RETURN(RampFilter filter,
+                          RampFilter::create(data.geometry.detectorCount(),
+                                             data.geometry.detectorPitch(), filterOptions));
+    Sinograms filtered = data.sinograms.clone();
+    TOMO_RETURN_IF_ERROR(filter.apply(filtered.plane(0), quiet));
+
+    BackProjectorRegistry registry = makeRegistry();
+    TOMO_ASSIGN_OR_RETURN(auto backProjector, registry.make(defaultVariant(registry)));
+    TeachingResult result;
+    result.sinogram = SliceImage::copyOf(data.sinograms.plane(0));
+    result.truth = SliceImage::copyOf(data.truth.plane(0));
+
+    const int frames = std::min(spec.angles, spec.maxFrames);
+    const std::vector<double> weights = data.geometry.angularWeights();
+    Volume sumRaw(1, static_cast<std::size_t>(data.grid.ny),
+                  static_cast<std::size_t>(data.grid.nx));
+    Volume sumFiltered = sumRaw.clone();
+    if (ctx.progress) ctx.progress->setTotal(static_cast<std::uint64_t>(frames));
+    int first = 0;
+    for (int k = 0; k < frames; ++k) {
+        TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
+        const int last = static_cast<int>((static_cast<long>(k) + 1) * spec.angles / frames);
+        for (int pass = 0; pass < 2; ++pass) {
+            const Sinograms& source = pass == 0 ? data.sinograms : filtered;
+            TOMO_ASSIGN_OR_RETURN(AngleGroup group,
+                                  angleGroup(source, data.geometry, weights, first, last));
+            VolumeGeometry grid = data.grid;
+            grid.nz = 1;
+            Volume part;
+            TOMO_RETURN_IF_ERROR(backProjector->backProject(group.sino, group.geometry, grid,
+                                                            group.weights, part, quiet));
+            Volume& sum = pass == 0 ? sumRaw : sumFiltered;
+            for (std::size_t r = 0; r < sum.dim(1); ++r)
+                for (std::size_t c = 0; c < sum.dim(2); ++c)
+                    sum(0, r, c) += part(0, r, c);
+            (pass == 0 ? result.unfiltered : result.filtered)
+                .push_back(SliceImage::copyOf(sum.plane(0)));
+        }
+        result.frameEndAngle.push_back(last);
+        first = last;
+        if (ctx.progress) ctx.progress->advance();
+    }
+    result.fbp = result.filtered.back();
+    result.fbpRmse = rmseOf(result.fbp, result.truth);
+    if (spec.iterative) {
+        TOMO_ASSIGN_OR_RETURN(result.sirt, iterate(data, "sirt", spec.sirtIterations, quiet));
+        TOMO_ASSIGN_OR_RETURN(result.cgls, iterate(data, "cgls", spec.cglsIterations, quiet));
+        result.sirtRmse = rmseOf(result.sirt, result.truth);
+        result.cglsRmse = rmseOf(result.cgls, result.truth);
+    }
+    return result;
+}
+
+}  // namespace tomo::app

@@ -1,0 +1,67 @@
+#pragma once
+// Shared helpers of the tomo_ui_tests: waiting on signals, settings on a temporary file, a main
+// window started on a small demo, and the Pearson correlation used to compare images.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include "app/Backends.h"
+#include "core/data/Array.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/Session.h"
+
+namespace tomo::ui::test {
+
+/// Runs the event loop until @p spy has @p count signals or @p timeoutMs passes.
+inline bool waitFor(QSignalSpy& spy, int count, int timeoutMs) {
+    while (spy.count() < count)
+        if (!spy.wait(timeoutMs)) return false;
+    return true;
+}
+
+/// Pearson correlation of two equally sized images (double precision).
+inline double correlation(View2<const float> a, View2<const float> b) {
+    double n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    for (std::size_t r = 0; r < a.rows(); ++r)
+        for (std::size_t c = 0; c < a.cols(); ++c) {
+            double x = a(r, c), y = b(r, c);
+            n += 1;
+            sa += x;
+            sb += y;
+            saa += x * x;
+            sbb += y * y;
+            sab += x * y;
+        }
+    double cov = sab / n - sa / n * (sb / n);
+    double va = saa / n - sa / n * (sa / n), vb = sbb / n - sb / n * (sb / n);
+    return cov / std::sqrt(va * vb);
+}
+
+/// A session and main window on settings in a temporary folder, with prompts off.
+struct WindowFixture {
+    QTemporaryDir dir;
+    QSettings settings{dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat};
+    Session session{app::makeRegistry()};
+    std::unique_ptr<MainWindow> window;
+
+    WindowFixture() {
+        session.runner().setThreads(2);
+        window = std::make_unique<MainWindow>(session, settings);
+        window->setConfirmations(false);
+        window->resize(1100, 750);
+        window->show();
+    }
+    /// Loads the n x n demo and reconstructs it by FBP; false when that fails or times out.
+    bool startDemo(int n = 64) {
+        QSignalSpy finished(&session, &Session::jobFinished);
+        window->startDemo(app::demoSpecForSize(n));
+        return waitFor(finished, 2, 30000) && finished.at(1).at(1).toBool();
+    }
+};
+
+}  // namespace tomo::ui::test

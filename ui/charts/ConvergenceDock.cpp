@@ -1,0 +1,276 @@
+#include "ui/charts/ConvergenceDock.h"
+
+#include <cmath>
+#include <limits>
+
+#include <QChart>
+#include <QChartView>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include "ui/charts/ChartSvgExport.h"
+
+namespace tomo::ui {
+
+namespace {
+
+QChartView* makeView(QChart* chart) {
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto* view = new QChartView(chart);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(200, 140);
+    return view;
+}
+
+QLogValueAxis* logAxis(const QString& title) {
+    auto* axis = new QLogValueAxis;
+    axis->setTitleText(title);
+    axis->setBase(10);
+    axis->setLabelFormat(QStringLiteral("%.2g"));
+    return axis;
+}
+
+/// Widens [lo, hi] of the positive values of @p series into a log axis range.
+void fitLog(QLogValueAxis* axis, const std::vector<double>& values) {
+    double lo = std::numeric_limits<double>::max(), hi = 0;
+    for (double v : values)
+        if (v > 0 && std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (hi <= 0) return;
+    axis->setRange(lo / 1.5, hi * 1.5);
+}
+
+}  // namespace
+
+ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
+    auto* norms = new QChart;
+    norms->setTitle(tr("Convergence"));
+    m_residual = new QLineSeries;
+    m_residual->setName(tr("residual ||Ax-b||"));
+    m_solution = new QLineSeries;
+    m_solution->setName(tr("solution ||x||"));
+    m_error = new QLineSeries;
+    m_error->setName(tr("RMSE vs truth"));
+    m_iterAxis = new QValueAxis;
+    m_iterAxis->setTitleText(tr("iteration"));
+    m_iterAxis->setLabelFormat(QStringLiteral("%d"));
+    m_normAxis = logAxis(tr("norm"));
+    norms->addAxis(m_iterAxis, Qt::AlignBottom);
+    norms->addAxis(m_normAxis, Qt::AlignLeft);
+    for (QLineSeries* s : {m_residual, m_solution, m_error}) {
+        s->setPointsVisible(true);
+        norms->addSeries(s);
+        s->attachAxis(m_iterAxis);
+        s->attachAxis(m_normAxis);
+        connect(s, &QXYSeries::clicked, this,
+                [this](const QPointF& p) { onPointClicked(p, false); });
+    }
+    m_normsView = makeView(norms);
+
+    auto* lcurve = new QChart;
+    lcurve->setTitle(tr("L-curve"));
+    m_lcurve = new QLineSeries;
+    m_lcurve->setName(tr("iterates"));
+    m_lcurvePoints = new QScatterSeries;
+    m_lcurvePoints->setMarkerSize(6);
+    m_lcurvePoints->setName(tr("points"));
+    m_cornerPoint = new QScatterSeries;
+    m_cornerPoint->setName(tr("corner"));
+    m_cornerPoint->setMarkerSize(14);
+    m_cornerPoint->setColor(Qt::red);
+    m_selected = new QScatterSeries;
+    m_selected->setName(tr("shown"));
+    m_selected->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_selected->setMarkerSize(12);
+    m_selected->setColor(QColor(0, 160, 0));
+    m_lcurveX = logAxis(tr("residual norm ||Ax-b||"));
+    m_lcurveY = logAxis(tr("solution norm ||x||"));
+    lcurve->addAxis(m_lcurveX, Qt::AlignBottom);
+    lcurve->addAxis(m_lcurveY, Qt::AlignLeft);
+    for (QXYSeries* s :
+         std::initializer_list<QXYSeries*>{m_lcurve, m_lcurvePoints, m_cornerPoint, m_selected}) {
+        lcurve->addSeries(s);
+        s->attachAxis(m_lcurveX);
+        s->attachAxis(m_lcurveY);
+    }
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_lcurve, m_lcurvePoints})
+        connect(s, &QXYSeries::clicked, this,
+                [this](const QPointF& p) { onPointClicked(p, true); });
+    m_lcurveView = makeView(lcurve);
+
+    m_charts = new QWidget(this);
+    auto* chartsLayout = new QHBoxLayout(m_charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->addWidget(m_normsView, 1);
+    chartsLayout->addWidget(m_lcurveView, 1);
+
+    m_status = new QLabel(tr("Run an iterative algorithm to see its convergence."), this);
+    m_status->setObjectName(QStringLiteral("convergenceStatus"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_status, 1);
+    for (const QString& kind :
+         {QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("CSV")}) {
+        auto* b = new QPushButton(tr("Export %1...").arg(kind), this);
+        connect(b, &QPushButton::clicked, this, [this, kind] { askExport(kind); });
+        buttons->addWidget(b);
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_charts, 1);
+    layout->addLayout(buttons);
+    clear();
+}
+
+void ConvergenceDock::clear() {
+    m_points.clear();
+    m_corner.reset();
+    m_snapshots.clear();
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{
+             m_residual, m_solution, m_error, m_lcurve, m_lcurvePoints, m_cornerPoint, m_selected})
+        s->clear();
+    m_iterAxis->setRange(0, 10);
+    m_normAxis->setRange(1e-3, 1e3);
+    m_lcurveX->setRange(1e-3, 1e3);
+    m_lcurveY->setRange(1e-3, 1e3);
+}
+
+void ConvergenceDock::addIteration(const app::IterationReport& report) {
+    const IterationInfo& info = report.info;
+    LCurvePoint point;
+    point.parameter = info.iteration;
+    point.residualNorm = info.residualNorm;
+    point.solutionNorm = info.solutionNorm;
+    point.error = info.error;
+    m_points.push_back(point);
+    if (report.slice) m_snapshots.add(info.iteration, report.slice);
+    const double k = info.iteration;
+    if (info.residualNorm > 0) m_residual->append(k, info.residualNorm);
+    if (info.solutionNorm > 0) m_solution->append(k, info.solutionNorm);
+    if (info.error && *info.error > 0) m_error->append(k, *info.error);
+    if (info.residualNorm > 0 && info.solutionNorm > 0) {
+        m_lcurve->append(info.residualNorm, info.solutionNorm);
+        m_lcurvePoints->append(info.residualNorm, info.solutionNorm);
+    }
+    updateCorner();
+    updateAxes();
+    m_status->setText(
+        tr("iteration %1: residual %2, ||x|| %3%4")
+            .arg(info.iteration)
+            .arg(info.residualNorm, 0, 'g', 4)
+            .arg(info.solutionNorm, 0, 'g', 4)
+            .arg(info.error ? tr(", RMSE %1").arg(*info.error, 0, 'g', 4) : QString()));
+}
+
+void ConvergenceDock::updateCorner() {
+    m_corner.reset();
+    Result<std::size_t> corner =
+        m_points.size() >= 3 ? lcurveCorner(m_points) : Result<std::size_t>(std::size_t{0});
+    if (m_points.size() < 3 || !corner) {
+        // lcurveCorner finds no corner (too few points, or a curve without one).
+        if (m_cornerPoint->count() > 0) m_cornerPoint->clear();
+        m_cornerPoint->setName(tr("corner (none yet)"));
+        return;
+    }
+    m_corner = *corner;
+    const LCurvePoint& p = m_points[*corner];
+    m_cornerPoint->replace(QList<QPointF>{QPointF(p.residualNorm, p.solutionNorm)});
+    m_cornerPoint->setName(tr("corner (iteration %1)").arg(p.parameter));
+}
+
+void ConvergenceDock::updateAxes() {
+    std::vector<double> norms, residuals, solutions;
+    for (const LCurvePoint& p : m_points) {
+        norms.push_back(p.residualNorm);
+        norms.push_back(p.solutionNorm);
+        if (p.error) norms.push_back(*p.error);
+        residuals.push_back(p.residualNorm);
+        solutions.push_back(p.solutionNorm);
+    }
+    m_iterAxis->setRange(0, std::max(10.0, m_points.empty() ? 0 : m_points.back().parameter));
+    fitLog(m_normAxis, norms);
+    fitLog(m_lcurveX, residuals);
+    fitLog(m_lcurveY, solutions);
+}
+
+void ConvergenceDock::onPointClicked(const QPointF& point, bool lcurve) {
+    // The nearest stored point in the clicked chart's (log) coordinates.
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (std::size_t i = 0; i < m_points.size(); ++i) {
+        const LCurvePoint& p = m_points[i];
+        double d = 0;
+        if (lcurve) {
+            if (p.residualNorm <= 0 || p.solutionNorm <= 0) continue;
+            d = std::hypot(std::log(p.residualNorm / point.x()),
+                           std::log(p.solutionNorm / point.y()));
+        } else {
+            d = std::fabs(p.parameter - point.x());
+        }
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = static_cast<int>(p.parameter);
+        }
+    }
+    if (best >= 0) selectIteration(best);
+}
+
+void ConvergenceDock::selectIteration(int iteration) {
+    int found = iteration;
+    std::shared_ptr<const app::SliceImage> slice = m_snapshots.nearest(iteration, &found);
+    m_selected->clear();
+    for (const LCurvePoint& p : m_points)
+        if (static_cast<int>(p.parameter) == found && p.residualNorm > 0 && p.solutionNorm > 0)
+            m_selected->append(p.residualNorm, p.solutionNorm);
+    if (!slice) {
+        m_status->setText(tr("no snapshot kept for iteration %1").arg(iteration));
+        return;
+    }
+    m_status->setText(
+        found == iteration
+            ? tr("showing iteration %1").arg(found)
+            : tr("showing iteration %1 (nearest kept to %2)").arg(found).arg(iteration));
+    emit iterateSelected(found, slice);
+}
+
+Status ConvergenceDock::exportPng(const std::filesystem::path& file) const {
+    if (!m_charts->grab().save(QString::fromStdString(file.string()), "PNG"))
+        return ioError("cannot write PNG " + file.string());
+    return Status::ok();
+}
+
+Status ConvergenceDock::exportSvg(const std::filesystem::path& file) const {
+    return exportWidgetSvg(*m_charts, file);
+}
+
+Status ConvergenceDock::exportCsv(const std::filesystem::path& file) const {
+    return writeLCurveCsv(file.string(), m_points, m_corner);
+}
+
+void ConvergenceDock::askExport(const QString& kind) {
+    const QString suffix = kind.toLower();
+    QString file = QFileDialog::getSaveFileName(this, tr("Export convergence as %1").arg(kind),
+                                                QStringLiteral("convergence.") + suffix,
+                                                QStringLiteral("%1 (*.%2)").arg(kind, suffix));
+    if (file.isEmpty()) return;
+    std::filesystem::path path(file.toStdString());
+    Status status = kind == QStringLiteral("PNG")   ? exportPng(path)
+                    : kind == QStringLiteral("SVG") ? exportSvg(path)
+                                                    : exportCsv(path);
+    if (!status)
+        QMessageBox::warning(this, tr("Export"), QString::fromStdString(status.message()));
+    else
+        m_status->setText(tr("Exported %1").arg(file));
+}
+
+}  // namespace tomo::ui

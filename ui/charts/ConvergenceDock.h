@@ -1,0 +1,99 @@
+#pragma once
+/// @file ConvergenceDock.h
+/// @brief Live convergence of an iterative reconstruction: residual norm ||Ax - b||, solution
+/// norm ||x|| and, when the ground truth is known, the RMSE against it, per iteration (log y);
+/// and the L-curve, log ||x|| against log ||Ax - b|| with its corner (maximum curvature, core
+/// lcurveCorner; P. C. Hansen, SIAM Review 34(4), 1992, doi:10.1137/1034115) marked.
+///
+/// Clicking a point of either chart selects that iteration: `iterateSelected` carries the kept
+/// snapshot of the preview slice (SnapshotStore: within a memory budget, thinned evenly, the
+/// closest kept iteration when the clicked one was dropped). Export: the two charts as PNG or
+/// SVG (Qt Svg; Unsupported when the build has no Qt6::Svg) and the numbers as CSV with
+/// core's writeLCurveCsv ("parameter,residual_norm,solution_norm,error,corner").
+///
+/// Fed by MainWindow from Session::iterationReported; norms that are not positive are left out
+/// of the log plots (kept in the CSV). Threading: GUI thread only.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QWidget>
+
+#include "app/jobs/IterativeJob.h"
+#include "core/base/Status.h"
+#include "core/solvers/LCurve.h"
+#include "ui/charts/SnapshotStore.h"
+
+class QLabel;
+class QPointF;
+class QChart;
+class QChartView;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+class QLogValueAxis;
+
+namespace tomo::ui {
+
+class ConvergenceDock : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit ConvergenceDock(QWidget* parent = nullptr);
+
+    /// Forgets all points and snapshots (a new run starts).
+    void clear();
+    /// Appends one iteration (and keeps its slice as a snapshot).
+    void addIteration(const app::IterationReport& report);
+
+    int pointCount() const { return static_cast<int>(m_points.size()); }
+    const std::vector<LCurvePoint>& points() const { return m_points; }
+    /// Index into points() of the L-curve corner (needs 3+ points).
+    std::optional<std::size_t> corner() const { return m_corner; }
+    SnapshotStore& snapshots() { return m_snapshots; }
+
+    /// Selects @p iteration as if its point had been clicked.
+    void selectIteration(int iteration);
+
+    QChartView* normsView() const { return m_normsView; }
+    QChartView* lcurveView() const { return m_lcurveView; }
+
+    /// The two charts side by side as a PNG; the same as SVG; the numbers as CSV.
+    Status exportPng(const std::filesystem::path& file) const;
+    Status exportSvg(const std::filesystem::path& file) const;
+    Status exportCsv(const std::filesystem::path& file) const;
+
+  signals:
+    /// A point was clicked: @p iteration (the snapshot's, maybe the nearest kept) and its slice.
+    void iterateSelected(int iteration, std::shared_ptr<const tomo::app::SliceImage> slice);
+
+  private:
+    void onPointClicked(const QPointF& point, bool lcurve);
+    void updateAxes();
+    void updateCorner();
+    void askExport(const QString& kind);
+
+    std::vector<LCurvePoint> m_points;
+    std::optional<std::size_t> m_corner;
+    SnapshotStore m_snapshots;
+
+    QChartView* m_normsView = nullptr;
+    QChartView* m_lcurveView = nullptr;
+    QLineSeries* m_residual = nullptr;
+    QLineSeries* m_solution = nullptr;
+    QLineSeries* m_error = nullptr;
+    QLineSeries* m_lcurve = nullptr;
+    QScatterSeries* m_lcurvePoints = nullptr;
+    QScatterSeries* m_cornerPoint = nullptr;
+    QScatterSeries* m_selected = nullptr;
+    QValueAxis* m_iterAxis = nullptr;
+    QLogValueAxis* m_normAxis = nullptr;
+    QLogValueAxis* m_lcurveX = nullptr;
+    QLogValueAxis* m_lcurveY = nullptr;
+    QLabel* m_status = nullptr;
+    QWidget* m_charts = nullptr;
+};
+
+}  // namespace tomo::ui

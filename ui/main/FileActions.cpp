@@ -1,0 +1,270 @@
+#include "ui/main/FileActions.h"
+
+#include <utility>
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPixmap>
+
+#include "app/data/AcquisitionLoader.h"
+#include "app/data/DataFormats.h"
+#include "core/io/ImageIO.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/OpenDataDialog.h"
+#include "ui/main/SessionBinding.h"
+#include "ui/session/SessionFile.h"
+#include "ui/views/ImageView.h"
+
+namespace tomo::ui {
+
+namespace {
+std::filesystem::path toPath(const QString& s) {
+    return std::filesystem::path(s.toStdString());
+}
+
+void warn(QWidget* parent, const QString& title, const Status& status) {
+    if (!status) QMessageBox::warning(parent, title, QString::fromStdString(status.message()));
+}
+}  // namespace
+
+FileActions::FileActions(MainWindow& window)
+    : QObject(&window), m_window(window), m_recent(window.settings()) {
+    connect(&window.session(), &Session::jobFinished, this,
+            [this](Session::JobKind kind, bool ok, const QString&) {
+                if (kind != Session::JobKind::Load) return;
+                const QString file = std::exchange(m_pendingRecent, QString());
+                // A session's data that failed to load: its centre must not reach later data.
+                if (!ok) m_pendingCenter.reset();
+                if (!ok || file.isEmpty()) return;
+                m_recent.add(file);
+                refreshRecent();
+            });
+}
+
+void FileActions::populate(QMenu* menu) {
+    m_openFile = menu->addAction(tr("&Open data file..."), this, &FileActions::openDataFileDialog);
+    m_openFile->setShortcut(QKeySequence::Open);
+    m_open = menu->addAction(tr("Open dataset &folder..."), this, &FileActions::openDatasetFolder);
+    m_recentMenu = menu->addMenu(tr("Open &recent"));
+    m_openSession = menu->addAction(tr("Open &session..."), this, &FileActions::openSessionDialog);
+    menu->addAction(tr("Save s&ession..."), this, &FileActions::saveSessionDialog);
+    menu->addSeparator();
+    m_saveVolume = menu->addAction(tr("&Save reconstruction (volume)..."), this,
+                                   &FileActions::saveVolumeDialog);
+    m_saveVolume->setShortcut(QKeySequence::Save);
+    m_saveSlice = menu->addAction(tr("Save s&lice..."), this, &FileActions::saveSliceDialog);
+    menu->addAction(tr("Save screens&hot..."), this, &FileActions::saveScreenshotDialog);
+    menu->addSeparator();
+    QAction* quit = menu->addAction(tr("&Quit"), &m_window, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    refreshRecent();
+    setBusy(false);
+}
+
+void FileActions::setBusy(bool busy) {
+    m_busy = busy;
+    for (QAction* a : {m_openFile, m_open, m_openSession})
+        if (a) a->setEnabled(!busy);
+    if (m_recentMenu) m_recentMenu->setEnabled(!busy);
+    setHasResult(m_hasResult);
+}
+
+void FileActions::setHasResult(bool hasResult) {
+    m_hasResult = hasResult;
+    if (m_saveVolume) m_saveVolume->setEnabled(hasResult && !m_busy);
+    if (m_saveSlice) m_saveSlice->setEnabled(hasResult);
+}
+
+void FileActions::refreshRecent() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    for (const QString& path : m_recent.list())
+        m_recentMenu->addAction(path, this, [this, path] { openRecent(path); });
+    if (m_recentMenu->isEmpty()) m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+}
+
+bool FileActions::confirmReplace() {
+    if (!m_window.session().reconstruction()) return true;
+    return m_window.confirm(tr("Replace the data"),
+                            tr("The current reconstruction will be discarded unless it was "
+                               "saved. Continue?"));
+}
+
+void FileActions::openRecent(const QString& path) {
+    if (path.endsWith(QStringLiteral(".json"))) {
+        if (!confirmReplace()) return;
+        warn(&m_window, tr("Open session"), openSession(toPath(path)));
+        return;
+    }
+    if (!confirmReplace()) return;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(toPath(path), ec)) {
+        askAndOpen(toPath(path));
+        return;
+    }
+    if (m_window.session().startLoad(toPath(path))) m_recent.add(path);
+    refreshRecent();
+}
+
+Result<QString> FileActions::dataFileFilters() {
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, app::makeFormatRegistry());
+    QStringList filters;
+    QStringList all;
+    for (const FileFormat& format : registry.formats()) {
+        if (!format.readVolume && !format.openAcquisition) continue;
+        QStringList patterns;
+        for (const std::string& ext : format.extensions)
+            patterns << QStringLiteral("*") + QString::fromStdString(ext);
+        all << patterns;
+        const std::string label = format.description.empty() ? format.name : format.description;
+        filters << QStringLiteral("%1 (%2)").arg(QString::fromStdString(label),
+                                                 patterns.join(QLatin1Char(' ')));
+    }
+    if (all.isEmpty()) return unsupported("this build reads no data file formats");
+    filters.prepend(tr("All data files (%1)").arg(all.join(QLatin1Char(' '))));
+    return filters.join(QStringLiteral(";;"));
+}
+
+bool FileActions::openDataFile(const app::LoadRequest& request) {
+    const QString name = QString::fromStdString(request.path.string());
+    if (!m_window.session().startLoadFile(request, name)) return false;
+    m_pendingRecent = name;
+    return true;
+}
+
+void FileActions::askAndOpen(const std::filesystem::path& file) {
+    app::LoadRequest request;
+    request.path = file;
+    auto registry = app::makeFormatRegistry();
+    if (!registry) {
+        warn(&m_window, tr("Open data file"), registry.status());
+        return;
+    }
+    auto format = registry->forPath(file);
+    if (!format) {
+        warn(&m_window, tr("Open data file"), format.status());
+        return;
+    }
+    if (!app::isAcquisitionFormat(**format)) {
+        // Sinogram stacks carry no angles (and raw files no shape): ask, as tomo recon does.
+        auto asked = OpenDataDialog::ask(&m_window, file, (*format)->name == "raw");
+        if (!asked) return;
+        request = *asked;
+    }
+    openDataFile(request);
+}
+
+void FileActions::openDataFileDialog() {
+    auto filters = dataFileFilters();
+    if (!filters) {
+        warn(&m_window, tr("Open data file"), filters.status());
+        return;
+    }
+    QString file = QFileDialog::getOpenFileName(&m_window, tr("Open data file"), {}, *filters);
+    if (file.isEmpty() || !confirmReplace()) return;
+    askAndOpen(toPath(file));
+}
+
+void FileActions::openDatasetFolder() {
+    QString dir = QFileDialog::getExistingDirectory(&m_window, tr("Open dataset folder"));
+    if (dir.isEmpty() || !confirmReplace()) return;
+    if (m_window.session().startLoad(toPath(dir))) m_recent.add(dir);
+    refreshRecent();
+}
+
+void FileActions::onDatasetLoaded() {
+    if (!m_pendingCenter) return;
+    SessionState state = *std::exchange(m_pendingCenter, std::nullopt);
+    for (const std::string& f : applySessionCenter(m_window, state))
+        QMessageBox::warning(&m_window, tr("Open session"), QString::fromStdString(f));
+}
+
+Status FileActions::saveSession(const std::filesystem::path& file) {
+    TOMO_RETURN_IF_ERROR(saveSessionFile(file, captureSessionState(m_window)));
+    m_recent.add(QString::fromStdString(file.string()));
+    refreshRecent();
+    return Status::ok();
+}
+
+Status FileActions::openSession(const std::filesystem::path& file) {
+    TOMO_ASSIGN_OR_RETURN(SessionState state, loadSessionFile(file));
+    bool loading = false;
+    std::vector<std::string> failed = applySessionState(m_window, state, &loading);
+    if (loading) m_pendingCenter = state;
+    m_recent.add(QString::fromStdString(file.string()));
+    refreshRecent();
+    if (!failed.empty())
+        return invalidArgument(
+            file.string() + ": could not apply " + failed.front() +
+            (failed.size() > 1 ? " (and " + std::to_string(failed.size() - 1) + " more)" : ""));
+    return Status::ok();
+}
+
+Status FileActions::saveSlice(const std::filesystem::path& file) const {
+    auto recon = m_window.session().reconstruction();
+    if (!recon) return invalidArgument("there is no reconstruction to save yet");
+    const std::string ext = file.extension().string();
+    if (ext == ".png") {
+        // As displayed: window/level and colour map applied.
+        QImage image =
+            renderImage(recon->image.plane(0), m_window.reconstructionView()->windowLevel(),
+                        m_window.colorMap());
+        if (!image.save(QString::fromStdString(file.string()), "PNG"))
+            return ioError("cannot write " + file.string());
+        return Status::ok();
+    }
+    // Values: one plane through the volume writers.
+    Volume slice(1, recon->image.dim(1), recon->image.dim(2));
+    for (std::size_t r = 0; r < slice.dim(1); ++r)
+        for (std::size_t c = 0; c < slice.dim(2); ++c)
+            slice(0, r, c) = recon->image(0, r, c);
+    return writeVolume(file, slice).withContext("saving slice " + file.string());
+}
+
+Status FileActions::saveScreenshot(const std::filesystem::path& file) const {
+    if (!m_window.grab().save(QString::fromStdString(file.string()), "PNG"))
+        return ioError("cannot write " + file.string());
+    return Status::ok();
+}
+
+void FileActions::openSessionDialog() {
+    QString file = QFileDialog::getOpenFileName(&m_window, tr("Open session"), {},
+                                                tr("TomoStation sessions (*.json)"));
+    if (file.isEmpty() || !confirmReplace()) return;
+    warn(&m_window, tr("Open session"), openSession(toPath(file)));
+}
+
+void FileActions::saveSessionDialog() {
+    QString file =
+        QFileDialog::getSaveFileName(&m_window, tr("Save session"), QStringLiteral("session.json"),
+                                     tr("TomoStation sessions (*.json)"));
+    if (!file.isEmpty()) warn(&m_window, tr("Save session"), saveSession(toPath(file)));
+}
+
+void FileActions::saveVolumeDialog() {
+    QString filter = tiffSupported() ? tr("TIFF (*.tif *.tiff);;Raw float32 (*.raw)")
+                                     : tr("Raw float32 (*.raw)");
+    QString file = QFileDialog::getSaveFileName(
+        &m_window, tr("Save reconstruction"), tiffSupported() ? "recon.tif" : "recon.raw", filter);
+    if (!file.isEmpty())
+        warn(&m_window, tr("Save reconstruction"),
+             m_window.session().saveReconstruction(toPath(file)));
+}
+
+void FileActions::saveSliceDialog() {
+    QString file = QFileDialog::getSaveFileName(
+        &m_window, tr("Save slice"), QStringLiteral("slice.png"),
+        tr("PNG as displayed (*.png);;TIFF float32 (*.tif);;Raw float32 (*.raw)"));
+    if (!file.isEmpty()) warn(&m_window, tr("Save slice"), saveSlice(toPath(file)));
+}
+
+void FileActions::saveScreenshotDialog() {
+    QString file = QFileDialog::getSaveFileName(
+        &m_window, tr("Save screenshot"), QStringLiteral("tomostation.png"), tr("PNG (*.png)"));
+    if (!file.isEmpty()) warn(&m_window, tr("Save screenshot"), saveScreenshot(toPath(file)));
+}
+
+}  // namespace tomo::ui

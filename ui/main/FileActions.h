@@ -1,0 +1,94 @@
+#pragma once
+/// @file FileActions.h
+/// @brief The File menu of the main window, one small class (STYLE.md #19) so that MainWindow
+/// stays a layout: open a data file of any registered format (app/data/DataFormats.h, loaded as
+/// `tomo recon` reads it by app/jobs/LoadJob.h, off the GUI thread with progress and Cancel),
+/// open a dataset folder, recent datasets and sessions (RecentFiles in the
+/// injected QSettings), open/save a session (JSON, SessionFile.h), save the reconstruction
+/// volume (every writer of core/io: .tif, .raw), save the shown slice (PNG as displayed, or
+/// TIFF/raw float values), save a screenshot of the window, quit.
+///
+/// Destructive actions ask first through MainWindow::confirm: opening other data or a session
+/// while a reconstruction is shown (it would be replaced), and quitting during a job.
+///
+/// Threading: GUI thread only.
+
+#include <filesystem>
+#include <optional>
+
+#include <QObject>
+#include <QString>
+
+#include "app/jobs/LoadJob.h"
+#include "core/base/Status.h"
+#include "ui/session/RecentFiles.h"
+#include "ui/session/SessionState.h"
+
+class QAction;
+class QMenu;
+
+namespace tomo::ui {
+
+class MainWindow;
+
+class FileActions : public QObject {
+    Q_OBJECT
+
+  public:
+    explicit FileActions(MainWindow& window);
+
+    /// Fills the File menu.
+    void populate(QMenu* menu);
+    void setBusy(bool busy);
+    void setHasResult(bool hasResult);
+    /// Called when a dataset has loaded: applies the centre of a session being opened.
+    void onDatasetLoaded();
+
+    /// The actions without dialogs (tests, scripts).
+    /// Starts loading @p request (what File > Open does after its dialogs). The file joins the
+    /// recent files when it has loaded; errors reach MainWindow's message box through
+    /// Session::jobFinished and leave the previous dataset. False when a job is running.
+    bool openDataFile(const app::LoadRequest& request);
+    /// The file dialog's filters, one per registered readable format plus "All data files",
+    /// built from the registry's descriptions and extensions; error when it cannot be built.
+    static Result<QString> dataFileFilters();
+    Status saveSession(const std::filesystem::path& file);
+    /// Applies the session in @p file (SessionBinding.h); its data loads as openDataFile /
+    /// a folder / the demo does. Error naming what could not be applied (first a data file or
+    /// folder that is not there: the rest is applied nonetheless).
+    Status openSession(const std::filesystem::path& file);
+    Status saveSlice(const std::filesystem::path& file) const;
+    Status saveScreenshot(const std::filesystem::path& file) const;
+    RecentFiles& recent() { return m_recent; }
+
+  public slots:
+    void openDataFileDialog();
+    void openDatasetFolder();
+    void openSessionDialog();
+    void saveSessionDialog();
+    void saveVolumeDialog();
+    void saveSliceDialog();
+    void saveScreenshotDialog();
+
+  private:
+    void refreshRecent();
+    void openRecent(const QString& path);
+    /// Asks what the file does not say (OpenDataDialog) and starts the load.
+    void askAndOpen(const std::filesystem::path& file);
+    bool confirmReplace();
+
+    MainWindow& m_window;
+    RecentFiles m_recent;
+    std::optional<SessionState> m_pendingCenter;
+    QMenu* m_recentMenu = nullptr;
+    QString m_pendingRecent;  ///< the data file being loaded, added to recent when it loads
+    QAction* m_openFile = nullptr;
+    QAction* m_open = nullptr;
+    QAction* m_openSession = nullptr;
+    QAction* m_saveVolume = nullptr;
+    QAction* m_saveSlice = nullptr;
+    bool m_busy = false;
+    bool m_hasResult = false;
+};
+
+}  // namespace tomo::ui

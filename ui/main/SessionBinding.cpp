@@ -1,0 +1,113 @@
+#include "ui/main/SessionBinding.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "ui/main/FileActions.h"
+#include "ui/main/MainWindow.h"
+#include "ui/panels/AlgorithmPanel.h"
+#include "ui/views/ImageView.h"
+#include "ui/widgets/ReconParamsPanel.h"
+
+namespace tomo::ui {
+
+SessionState captureSessionState(const MainWindow& window) {
+    SessionState s;
+    const Session& session = window.session();
+    s.dataPath = session.dataFolder().string();
+    s.demoSize = session.demoSize();
+    s.dataFile = session.dataFile();
+    if (auto data = session.dataset()) s.centerOfRotation = data->geometry.centerOfRotation();
+    AlgorithmPanel* algorithm = window.algorithmPanel();
+    s.algorithm = algorithm->algorithm();
+    s.parameters = algorithm->parameters();
+    ReconParamsPanel* fbp = window.paramsPanel();
+    s.fbpFilter = fbp->filterName().toStdString();
+    s.fbpCutoff = fbp->options().filter.cutoff;
+    s.variant = fbp->variantId();
+    s.colorMap = colorMapName(window.colorMap()).toLower().toStdString();
+    s.window = window.reconstructionView()->windowLevel().width;
+    s.level = window.reconstructionView()->windowLevel().level;
+    s.panel = window.currentPanel().toStdString();
+    return s;
+}
+
+std::vector<std::string> applySessionCenter(MainWindow& window, const SessionState& state) {
+    std::vector<std::string> failed;
+    auto data = window.session().dataset();
+    if (!data || std::isnan(state.centerOfRotation)) return failed;
+    if (std::fabs(data->geometry.centerOfRotation() - state.centerOfRotation) <= 1e-12)
+        return failed;
+    Status s = window.session().setCenterOfRotation(state.centerOfRotation);
+    if (!s) failed.push_back("centre of rotation: " + s.message());
+    return failed;
+}
+
+namespace {
+
+/// Why the data of @p state cannot be loaded before trying ("" when it can be tried): a data
+/// file or dataset folder that is not there.
+std::string missingData(const SessionState& state) {
+    std::error_code ec;
+    if (state.dataFile) {
+        const std::filesystem::path& file = state.dataFile->path;
+        if (!std::filesystem::is_regular_file(file, ec))
+            return "data: the data file " + file.string() +
+                   " is not there (moved or deleted?); the rest of the session was restored";
+    } else if (!state.dataPath.empty() && !std::filesystem::is_directory(state.dataPath, ec)) {
+        return "data: the dataset folder " + state.dataPath +
+               " is not there (moved or deleted?); the rest of the session was restored";
+    }
+    return {};
+}
+
+/// Starts loading the data of @p state through the same jobs as File > Open; false when busy.
+bool startDataLoad(MainWindow& window, const SessionState& state) {
+    Session& session = window.session();
+    if (state.dataFile) return window.fileActions()->openDataFile(*state.dataFile);
+    if (!state.dataPath.empty()) return session.startLoad(state.dataPath);
+    return session.startDemo(state.demoSize > 0 ? app::demoSpecForSize(state.demoSize)
+                                                : app::DemoSpec{});
+}
+
+}  // namespace
+
+std::vector<std::string> applySessionState(MainWindow& window, const SessionState& state,
+                                           bool* loadingData) {
+    std::vector<std::string> failed;
+    if (loadingData) *loadingData = false;
+    Session& session = window.session();
+    const bool sameData = session.dataset() && session.dataFolder().string() == state.dataPath &&
+                          session.demoSize() == state.demoSize &&
+                          session.dataFile() == state.dataFile;
+    if (sameData) {
+        // First: a new centre drops the reconstruction, which resets the view below.
+        for (std::string& f : applySessionCenter(window, state))
+            failed.push_back(std::move(f));
+    } else if (std::string missing = missingData(state); !missing.empty()) {
+        // The active dataset stays; everything else below is still applied.
+        failed.push_back(std::move(missing));
+    } else {
+        const bool started = startDataLoad(window, state);
+        if (!started) failed.push_back("data: busy, wait for the running job");
+        if (loadingData) *loadingData = started;
+    }
+    AlgorithmPanel* algorithm = window.algorithmPanel();
+    for (const std::string& name : algorithm->setParameters(state.parameters))
+        failed.push_back("parameter " + name);
+    if (!algorithm->setAlgorithm(state.algorithm)) failed.push_back("algorithm " + state.algorithm);
+    ReconParamsPanel* fbp = window.paramsPanel();
+    if (!fbp->setFilter(QString::fromStdString(state.fbpFilter)))
+        failed.push_back("filter " + state.fbpFilter);
+    fbp->setCutoff(state.fbpCutoff);
+    if (!state.variant.empty() && !fbp->setVariant(state.variant))
+        failed.push_back("variant " + state.variant);
+    for (ColorMap map : {ColorMap::Grey, ColorMap::Inferno})
+        if (colorMapName(map).toLower().toStdString() == state.colorMap) window.setColorMap(map);
+    if (state.window > 0) window.reconstructionView()->setWindowLevel({state.window, state.level});
+    if (!state.panel.empty()) window.showPanel(QString::fromStdString(state.panel));
+
+    return failed;
+}
+
+}  // namespace tomo::ui

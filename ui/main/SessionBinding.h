@@ -1,0 +1,37 @@
+#pragma once
+/// @file SessionBinding.h
+/// @brief Maps the main window's widgets and the Session to a SessionState and back: what
+/// "Save session" writes and "Open session" restores (ui/session/SessionState.h).
+///
+/// Restoring: the algorithm, every algorithm's parameters, the FBP filter, cutoff and variant,
+/// the colour map, the reconstruction view's window/level and the panel in front are applied at
+/// once. The data: when the state names other data than the active dataset, applySessionState
+/// starts loading it through the jobs of File > Open (a data file with the stated shape, angles
+/// and format by FileActions::openDataFile, a folder, or the demo: progress, Cancel and errors
+/// as there) and the centre of rotation is applied when it has loaded
+/// (FileActions::onDatasetLoaded); with the same data the centre is applied at once. A data
+/// file or folder that is not there is reported (first in the returned list) without starting
+/// a load; the active dataset stays and the rest of the state is still applied.
+///
+/// Threading: GUI thread only.
+
+#include <string>
+#include <vector>
+
+#include "ui/session/SessionState.h"
+
+namespace tomo::ui {
+
+class MainWindow;
+
+SessionState captureSessionState(const MainWindow& window);
+
+/// Applies @p state; returns what could not be applied ("parameter sirt.foo", "variant X").
+/// Sets @p loadingData when a load was started (the centre follows after it).
+std::vector<std::string> applySessionState(MainWindow& window, const SessionState& state,
+                                           bool* loadingData = nullptr);
+
+/// Applies only the centre of rotation of @p state to the loaded dataset (NaN: nothing).
+std::vector<std::string> applySessionCenter(MainWindow& window, const SessionState& state);
+
+}  // namespace tomo::ui

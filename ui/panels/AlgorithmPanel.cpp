@@ -1,0 +1,170 @@
+#include "ui/panels/AlgorithmPanel.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include "ui/panels/ParameterForm.h"
+#include "ui/session/SessionFile.h"
+#include "ui/widgets/ReconParamsPanel.h"
+
+namespace tomo::ui {
+
+AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* parent)
+    : QWidget(parent), m_specs(algorithmSpecs()) {
+    m_algorithm = new QComboBox(this);
+    m_algorithm->setObjectName(QStringLiteral("algorithm"));
+    for (const AlgorithmSpec& spec : m_specs)
+        m_algorithm->addItem(QString::fromStdString(spec.label), QString::fromStdString(spec.id));
+    if (m_algorithm->findData(QStringLiteral("fbp")) < 0)
+        m_algorithm->insertItem(0, tr("FBP"), QStringLiteral("fbp"));
+    m_description = new QLabel(this);
+    m_description->setWordWrap(true);
+    m_fbp = new ReconParamsPanel(registry, this);
+    connect(m_fbp, &ReconParamsPanel::reconstructRequested, this,
+            &AlgorithmPanel::reconstructRequested);
+
+    auto* iterativePage = new QWidget(this);
+    m_form = new ParameterForm(iterativePage);
+    m_run = new QPushButton(tr("Reconstruct"), iterativePage);
+    m_run->setObjectName(QStringLiteral("iterativeReconstruct"));
+    connect(m_run, &QPushButton::clicked, this, &AlgorithmPanel::reconstructRequested);
+    m_presetButtons = new QWidget(iterativePage);
+    auto* presets = new QHBoxLayout(m_presetButtons);
+    presets->setContentsMargins(0, 0, 0, 0);
+    auto* save = new QPushButton(tr("Save preset..."), m_presetButtons);
+    auto* load = new QPushButton(tr("Load preset..."), m_presetButtons);
+    auto* reset = new QPushButton(tr("Defaults"), m_presetButtons);
+    presets->addWidget(save);
+    presets->addWidget(load);
+    presets->addWidget(reset);
+    connect(reset, &QPushButton::clicked, m_form, &ParameterForm::resetToDefaults);
+    connect(save, &QPushButton::clicked, this, [this] {
+        QString file = QFileDialog::getSaveFileName(
+            this, tr("Save preset"), QString::fromStdString(algorithm()) + ".preset.json",
+            tr("Presets (*.json)"));
+        if (file.isEmpty()) return;
+        Status s = savePreset(file.toStdString());
+        if (!s) QMessageBox::warning(this, tr("Save preset"), QString::fromStdString(s.message()));
+    });
+    connect(load, &QPushButton::clicked, this, [this] {
+        QString file =
+            QFileDialog::getOpenFileName(this, tr("Load preset"), {}, tr("Presets (*.json)"));
+        if (file.isEmpty()) return;
+        Status s = loadPreset(file.toStdString());
+        if (!s) QMessageBox::warning(this, tr("Load preset"), QString::fromStdString(s.message()));
+    });
+    auto* iterativeLayout = new QVBoxLayout(iterativePage);
+    iterativeLayout->setContentsMargins(0, 0, 0, 0);
+    iterativeLayout->addWidget(m_form);
+    iterativeLayout->addWidget(m_presetButtons);
+    iterativeLayout->addWidget(m_run);
+
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_fbp);
+    m_pages->addWidget(iterativePage);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_algorithm);
+    layout->addWidget(m_description);
+    layout->addWidget(m_pages);
+    connect(m_algorithm, &QComboBox::currentIndexChanged, this, &AlgorithmPanel::onAlgorithmIndex);
+    onAlgorithmIndex(m_algorithm->currentIndex());
+}
+
+void AlgorithmPanel::onAlgorithmIndex(int index) {
+    // Remember what was typed for the algorithm we leave.
+    if (!m_current.empty() && m_current != "fbp") m_remembered[m_current] = m_form->values();
+    m_current = m_algorithm->itemData(index).toString().toStdString();
+    const AlgorithmSpec* spec = nullptr;
+    for (const AlgorithmSpec& s : m_specs)
+        if (s.id == m_current) spec = &s;
+    m_description->setText(spec ? QString::fromStdString(spec->description) : QString());
+    m_description->setToolTip(spec ? QString::fromStdString(spec->reference) : QString());
+    if (m_current == "fbp" || !spec) {
+        m_pages->setCurrentIndex(0);
+    } else {
+        m_form->setSpec(*spec);
+        auto it = m_remembered.find(m_current);
+        if (it != m_remembered.end()) m_form->setValues(it->second);
+        m_pages->setCurrentIndex(1);
+    }
+    emit algorithmChanged(QString::fromStdString(m_current));
+}
+
+std::string AlgorithmPanel::algorithm() const {
+    return m_current;
+}
+
+bool AlgorithmPanel::setAlgorithm(const std::string& id) {
+    int index = m_algorithm->findData(QString::fromStdString(id));
+    if (index < 0) return false;
+    m_algorithm->setCurrentIndex(index);
+    return true;
+}
+
+bool AlgorithmPanel::isIterative() const {
+    return m_pages->currentIndex() == 1;
+}
+
+std::map<std::string, std::string> AlgorithmPanel::values() const {
+    return isIterative() ? m_form->values() : std::map<std::string, std::string>{};
+}
+
+std::map<std::string, std::map<std::string, std::string>> AlgorithmPanel::parameters() const {
+    auto all = m_remembered;
+    if (isIterative()) all[m_current] = m_form->values();
+    return all;
+}
+
+std::vector<std::string> AlgorithmPanel::setParameters(
+    const std::map<std::string, std::map<std::string, std::string>>& parameters) {
+    std::vector<std::string> rejected;
+    for (const auto& [id, values] : parameters) {
+        const AlgorithmSpec* spec = nullptr;
+        for (const AlgorithmSpec& s : m_specs)
+            if (s.id == id) spec = &s;
+        if (!spec) {
+            rejected.push_back(id);
+            continue;
+        }
+        // Validate through a scratch form so that only values the editors accept are kept.
+        ParameterForm scratch;
+        scratch.setSpec(*spec);
+        for (const std::string& name : scratch.setValues(values))
+            rejected.push_back(id + "." + name);
+        m_remembered[id] = scratch.values();
+        if (id == m_current) m_form->setValues(m_remembered[id]);
+    }
+    return rejected;
+}
+
+void AlgorithmPanel::setReady(bool ready) {
+    m_fbp->setReady(ready);
+    m_run->setEnabled(ready);
+    m_form->setEnabled(ready);
+    m_algorithm->setEnabled(ready);
+}
+
+Status AlgorithmPanel::savePreset(const std::string& file) const {
+    return savePresetFile(file, Preset{m_current, values()});
+}
+
+Status AlgorithmPanel::loadPreset(const std::string& file) {
+    TOMO_ASSIGN_OR_RETURN(Preset preset, loadPresetFile(file));
+    if (!setAlgorithm(preset.algorithm))
+        return invalidArgument(file + ": this build has no algorithm '" + preset.algorithm + "'");
+    std::vector<std::string> rejected = setParameters({{preset.algorithm, preset.parameters}});
+    if (!rejected.empty())
+        return invalidArgument(file + ": parameter '" + rejected.front() +
+                               "' is unknown or out of range");
+    return Status::ok();
+}
+
+}  // namespace tomo::ui

@@ -1,0 +1,80 @@
+#pragma once
+/// @file AlgorithmPanel.h
+/// @brief The reconstruction form: the algorithm (every AlgorithmSpec of this build, FBP
+/// first), FBP's filter and back-projector variant (ReconParamsPanel), the iterative
+/// algorithms' parameters through the generic ParameterForm, presets saved to and loaded from
+/// JSON files (SessionFile.h), and the Reconstruct button.
+///
+/// Parameter values are remembered per algorithm while the panel lives, so switching from SIRT
+/// to CGLS and back keeps what was typed; parameters() returns all of them for the session.
+///
+/// Threading: GUI thread only.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <QWidget>
+
+#include "core/iterative/AlgorithmSchema.h"
+#include "core/projectors/BackProjector.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+
+namespace tomo::ui {
+
+class ParameterForm;
+class ReconParamsPanel;
+
+class AlgorithmPanel : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* parent = nullptr);
+
+    /// The selected algorithm id ("fbp", "sirt", ...).
+    std::string algorithm() const;
+    /// Selects @p id; false when this build has no such algorithm.
+    bool setAlgorithm(const std::string& id);
+    bool isIterative() const;
+
+    /// The current algorithm's parameter values (empty for FBP, see fbpPanel()).
+    std::map<std::string, std::string> values() const;
+    /// Values of every algorithm touched so far, the current one's up to date.
+    std::map<std::string, std::map<std::string, std::string>> parameters() const;
+    /// Restores values per algorithm; returns "algorithm.name" of those rejected.
+    std::vector<std::string> setParameters(
+        const std::map<std::string, std::map<std::string, std::string>>& parameters);
+
+    ReconParamsPanel* fbpPanel() const { return m_fbp; }
+    ParameterForm* form() const { return m_form; }
+
+    /// Enables Reconstruct and the form (false while a job runs).
+    void setReady(bool ready);
+
+    Status savePreset(const std::string& file) const;
+    Status loadPreset(const std::string& file);
+
+  signals:
+    void reconstructRequested();
+    void algorithmChanged(const QString& id);
+
+  private:
+    void onAlgorithmIndex(int index);
+
+    std::vector<AlgorithmSpec> m_specs;
+    std::map<std::string, std::map<std::string, std::string>> m_remembered;
+    std::string m_current;
+    QComboBox* m_algorithm = nullptr;
+    QLabel* m_description = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    ReconParamsPanel* m_fbp = nullptr;
+    ParameterForm* m_form = nullptr;
+    QPushButton* m_run = nullptr;
+    QWidget* m_presetButtons = nullptr;
+};
+
+}  // namespace tomo::ui

@@ -1,0 +1,328 @@
+#include "ui/panels/CenterPanel.h"
+
+#include <cmath>
+
+#include <QChart>
+#include <QChartView>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include "ui/main/Session.h"
+#include "ui/views/ImageView.h"
+
+namespace tomo::ui {
+
+namespace {
+constexpr double kSliderStep = 0.1;  ///< pixels per slider tick
+}
+
+CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
+    m_slider = new QSlider(Qt::Horizontal, this);
+    m_slider->setObjectName(QStringLiteral("centerSlider"));
+    m_spin = new QDoubleSpinBox(this);
+    m_spin->setObjectName(QStringLiteral("centerSpin"));
+    m_spin->setDecimals(2);
+    m_spin->setSingleStep(kSliderStep);
+    m_spin->setSuffix(tr(" px"));
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(120);
+    connect(m_debounce, &QTimer::timeout, this, &CenterPanel::startPreview);
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
+        double c = v * kSliderStep;
+        if (std::fabs(m_spin->value() - c) >= 0.5 * kSliderStep) m_spin->setValue(c);
+    });
+    connect(m_spin, &QDoubleSpinBox::valueChanged, this, &CenterPanel::onValueChanged);
+
+    auto* autoButton = new QPushButton(tr("Estimate"), this);
+    autoButton->setToolTip(tr("Vo's Fourier metric (Opt. Express 22, 19078, 2014)"));
+    connect(autoButton, &QPushButton::clicked, this, &CenterPanel::estimate);
+    auto* applyButton = new QPushButton(tr("Apply to dataset"), this);
+    connect(applyButton, &QPushButton::clicked, this, &CenterPanel::apply);
+    m_preview = new ImageView(this);
+    m_preview->setTitle(tr("Centre preview"));
+    m_preview->setMinimumSize(120, 120);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Centre"), this));
+    controls->addWidget(m_slider, 1);
+    controls->addWidget(m_spin);
+    controls->addWidget(autoButton);
+    controls->addWidget(applyButton);
+
+    m_count = new QSpinBox(this);
+    m_count->setRange(2, 41);
+    m_count->setValue(7);
+    m_radius = new QDoubleSpinBox(this);
+    m_radius->setRange(0.5, 200);
+    m_radius->setValue(6);
+    m_radius->setSuffix(tr(" px"));
+    auto* sweepButton = new QPushButton(tr("Sweep"), this);
+    connect(sweepButton, &QPushButton::clicked, this, &CenterPanel::runSweep);
+    auto* sweepControls = new QHBoxLayout;
+    sweepControls->addWidget(new QLabel(tr("Sweep: trials"), this));
+    sweepControls->addWidget(m_count);
+    sweepControls->addWidget(new QLabel(tr("around the centre +-"), this));
+    sweepControls->addWidget(m_radius);
+    sweepControls->addWidget(sweepButton);
+    sweepControls->addStretch(1);
+
+    auto* stripHost = new QWidget;
+    m_strip = new QHBoxLayout(stripHost);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(stripHost);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumHeight(120);
+
+    auto* chart = new QChart;
+    chart->setTitle(tr("Sharpness (histogram entropy, lower is sharper)"));
+    chart->legend()->hide();
+    m_curve = new QLineSeries;
+    m_best = new QScatterSeries;
+    m_best->setColor(Qt::red);
+    m_best->setMarkerSize(10);
+    chart->addSeries(m_curve);
+    chart->addSeries(m_best);
+    chart->createDefaultAxes();
+    m_chart = new QChartView(chart, this);
+    m_chart->setRenderHint(QPainter::Antialiasing);
+    m_chart->setMinimumHeight(120);
+
+    // Two columns: the live preview on the left, the sweep (strip and curve) on the right.
+    auto* left = new QVBoxLayout;
+    left->addLayout(controls);
+    left->addWidget(m_preview, 1);
+    left->addWidget(m_status);
+    auto* right = new QVBoxLayout;
+    right->addLayout(sweepControls);
+    right->addWidget(scroll, 1);
+    right->addWidget(m_chart, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addLayout(left, 1);
+    layout->addLayout(right, 1);
+
+    connect(&m_runner, &app::JobRunner::finished, this, &CenterPanel::onFinished);
+    connect(&m_session, &Session::datasetChanged, this, &CenterPanel::syncFromDataset);
+    syncFromDataset();
+}
+
+double CenterPanel::center() const {
+    return m_spin->value();
+}
+void CenterPanel::setCenter(double center) {
+    m_spin->setValue(center);
+}
+void CenterPanel::setDebounceMs(int ms) {
+    m_debounce->setInterval(ms);
+}
+void CenterPanel::setSweepCount(int n) {
+    m_count->setValue(n);
+}
+void CenterPanel::setSweepRadius(double pixels) {
+    m_radius->setValue(pixels);
+}
+
+void CenterPanel::syncFromDataset() {
+    auto data = m_session.dataset();
+    setEnabled(data != nullptr);
+    if (!data) return;
+    const int width = data->geometry.detectorCount();
+    QSignalBlocker blockSlider(m_slider), blockSpin(m_spin);
+    m_slider->setRange(0, static_cast<int>(std::lround((width - 1) / kSliderStep)));
+    m_spin->setRange(0, width - 1);
+    double c = data->geometry.centerOfRotation();
+    m_spin->setValue(c);
+    m_slider->setValue(static_cast<int>(std::lround(c / kSliderStep)));
+    m_debounce->start();  // preview the dataset's centre
+    m_status->setText(tr("Dataset centre %1 px (detector centre %2 px)")
+                          .arg(c, 0, 'f', 2)
+                          .arg((width - 1) / 2.0, 0, 'f', 2));
+}
+
+void CenterPanel::onValueChanged(double center) {
+    QSignalBlocker block(m_slider);
+    m_slider->setValue(static_cast<int>(std::lround(center / kSliderStep)));
+    m_debounce->start();
+}
+
+void CenterPanel::startPreview() {
+    m_queued = Pending::Preview;
+    if (m_runner.isRunning()) {
+        if (m_running == Pending::Preview) m_runner.cancel();
+        return;  // started from onFinished
+    }
+    startNext();
+}
+
+void CenterPanel::estimate() {
+    m_queued = Pending::Estimate;
+    if (m_runner.isRunning()) {
+        m_runner.cancel();
+        return;
+    }
+    startNext();
+}
+
+void CenterPanel::runSweep() {
+    m_queued = Pending::Sweep;
+    if (m_runner.isRunning()) {
+        m_runner.cancel();
+        return;
+    }
+    startNext();
+}
+
+void CenterPanel::startNext() {
+    auto data = m_session.dataset();
+    Pending next = std::exchange(m_queued, Pending::None);
+    if (!data || next == Pending::None) return;
+    const double c = center();
+    bool started = false;
+    if (next == Pending::Preview) {
+        auto out = std::make_shared<app::JobOutput<app::SliceImage>>();
+        m_previewOut = out;
+        m_previewCenterRequested = c;
+        started = m_runner.start(
+            [data, c, out](const ExecContext& ctx) -> Status {
+                TOMO_ASSIGN_OR_RETURN(app::SliceImage s,
+                                      app::reconstructSliceAtCenter(*data, 0, c, {}, "", ctx));
+                out->set(std::move(s));
+                return Status::ok();
+            },
+            QStringLiteral("centre preview"));
+    } else if (next == Pending::Estimate) {
+        auto out = std::make_shared<app::JobOutput<CenterEstimate>>();
+        m_estimateOut = out;
+        started = m_runner.start(
+            [data, out](const ExecContext& ctx) -> Status {
+                TOMO_ASSIGN_OR_RETURN(CenterEstimate e, app::estimateDatasetCenter(*data, 0, ctx));
+                out->set(std::move(e));
+                return Status::ok();
+            },
+            QStringLiteral("centre estimate"));
+        m_status->setText(tr("Estimating the centre..."));
+    } else {
+        auto out = std::make_shared<app::JobOutput<app::CenterSweep>>();
+        m_sweepOut = out;
+        const double r = m_radius->value();
+        const int n = m_count->value();
+        const double lo = std::max(0.0, c - r);
+        const double hi = std::min<double>(data->geometry.detectorCount() - 1, c + r);
+        started = m_runner.start(
+            [data, lo, hi, n, out](const ExecContext& ctx) -> Status {
+                TOMO_ASSIGN_OR_RETURN(app::CenterSweep s,
+                                      app::sweepDatasetCenter(*data, 0, lo, hi, n, {}, "", ctx));
+                out->set(std::move(s));
+                return Status::ok();
+            },
+            QStringLiteral("centre sweep"));
+        m_status->setText(tr("Sweeping %1 centres over [%2, %3] px...").arg(n).arg(lo).arg(hi));
+    }
+    if (started) m_running = next;
+}
+
+void CenterPanel::onFinished(bool ok, const QString& message) {
+    Pending done = std::exchange(m_running, Pending::None);
+    if (done == Pending::Preview) {
+        auto slice = m_previewOut ? m_previewOut->take() : nullptr;
+        if (ok && slice) {
+            m_lastPreview = slice;
+            m_lastPreviewCenter = m_previewCenterRequested;
+            m_preview->setImage(slice->view(), !m_preview->hasImage());
+            emit previewUpdated(m_lastPreviewCenter);
+        }
+    } else if (done == Pending::Estimate) {
+        auto e = m_estimateOut ? m_estimateOut->take() : nullptr;
+        if (ok && e) {
+            m_status->setText(tr("Estimated centre %1 px (%2, confidence %3)")
+                                  .arg(e->center, 0, 'f', 2)
+                                  .arg(QString::fromStdString(e->method))
+                                  .arg(e->confidence, 0, 'f', 2));
+            setCenter(e->center);
+            emit estimated(e->center);
+        }
+    } else if (done == Pending::Sweep) {
+        auto s = m_sweepOut ? m_sweepOut->take() : nullptr;
+        if (ok && s) {
+            m_sweep = *s;
+            showSweep();
+            emit sweepFinished(static_cast<int>(m_sweep.slices.size()));
+        }
+    }
+    if (!ok && !message.endsWith(QStringLiteral("cancelled"))) m_status->setText(message);
+    startNext();
+}
+
+void CenterPanel::showSweep() {
+    while (QLayoutItem* item = m_strip->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    // One window for the whole strip (from the middle trial), so the slices compare fairly.
+    WindowLevel common;
+    if (!m_sweep.slices.empty())
+        common = percentileWindow(m_sweep.slices[m_sweep.slices.size() / 2].values);
+    for (std::size_t i = 0; i < m_sweep.slices.size(); ++i) {
+        auto* box = new QGroupBox(tr("%1 px").arg(m_sweep.centers[i], 0, 'f', 2));
+        auto* view = new ImageView(box);
+        view->setMinimumSize(90, 90);
+        view->setImage(m_sweep.slices[i].view(), false);
+        view->setWindowLevel(common);
+        (new QVBoxLayout(box))->addWidget(view);
+        m_strip->addWidget(box);
+    }
+    m_curve->clear();
+    m_best->clear();
+    const CenterEstimate& e = m_sweep.curve;
+    double lo = 1e300, hi = -1e300;
+    for (std::size_t i = 0; i < e.trialCenters.size() && i < e.metric.size(); ++i) {
+        m_curve->append(e.trialCenters[i], e.metric[i]);
+        lo = std::min(lo, e.metric[i]);
+        hi = std::max(hi, e.metric[i]);
+    }
+    // The curve holds the coarse points followed by the refinement: sort for a line plot.
+    QList<QPointF> points = m_curve->points();
+    std::sort(points.begin(), points.end(),
+              [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+    m_curve->replace(points);
+    if (!points.isEmpty()) {
+        auto axesX = m_chart->chart()->axes(Qt::Horizontal);
+        auto axesY = m_chart->chart()->axes(Qt::Vertical);
+        if (!axesX.isEmpty()) axesX.front()->setRange(points.front().x(), points.back().x());
+        if (!axesY.isEmpty()) axesY.front()->setRange(lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo));
+    }
+    if (std::isfinite(e.center)) {
+        for (const QPointF& p : points)
+            if (std::fabs(p.x() - e.center) < 1e-9) m_best->append(p);
+        if (m_best->count() == 0 && !points.isEmpty()) {
+            // The parabolic estimate lies between points: mark it at the curve's minimum level.
+            m_best->append(e.center, lo);
+        }
+    }
+    m_status->setText(tr("Sweep: sharpest at %1 px (confidence %2)")
+                          .arg(e.center, 0, 'f', 2)
+                          .arg(e.confidence, 0, 'f', 2));
+}
+
+void CenterPanel::apply() {
+    Status s = m_session.setCenterOfRotation(center());
+    m_status->setText(
+        s ? tr("Dataset centre set to %1 px; reconstruct to see it.").arg(center(), 0, 'f', 2)
+          : QString::fromStdString(s.message()));
+}
+
+}  // namespace tomo::ui

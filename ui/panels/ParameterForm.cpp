@@ -1,0 +1,176 @@
+#include "ui/panels/ParameterForm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QDoubleValidator>
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace tomo::ui {
+
+namespace {
+
+QString unitSuffix(const ParameterSpec& p) {
+    return p.units.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(p.units);
+}
+
+std::string realText(double v) {
+    return QString::number(v, 'g', 17).toStdString();
+}
+
+}  // namespace
+
+ParameterForm::ParameterForm(QWidget* parent) : QWidget(parent) {
+    m_layout = new QFormLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+}
+
+void ParameterForm::setSpec(const AlgorithmSpec& spec) {
+    while (m_layout->rowCount() > 0)
+        m_layout->removeRow(0);
+    m_editors.clear();
+    m_spec = spec;
+    for (const ParameterSpec& p : m_spec.parameters) {
+        QWidget* editor = makeEditor(p);
+        editor->setObjectName(QString::fromStdString(p.name));
+        editor->setToolTip(QString::fromStdString(p.description));
+        m_layout->addRow(QString::fromStdString(p.label.empty() ? p.name : p.label), editor);
+        m_editors.push_back(editor);
+    }
+    resetToDefaults();
+}
+
+QWidget* ParameterForm::makeEditor(const ParameterSpec& p) {
+    switch (p.type) {
+        case ParameterType::Integer: {
+            auto* box = new QSpinBox(this);
+            auto clampInt = [](double v) { return static_cast<int>(std::clamp(v, -2.0e9, 2.0e9)); };
+            box->setRange(clampInt(p.minimum), clampInt(p.maximum));
+            box->setSuffix(unitSuffix(p));
+            connect(box, &QSpinBox::valueChanged, this, &ParameterForm::valuesChanged);
+            return box;
+        }
+        case ParameterType::Real: {
+            if (p.logScale) {
+                auto* edit = new QLineEdit(this);
+                auto* validator = new QDoubleValidator(p.minimum, p.maximum, 17, edit);
+                validator->setNotation(QDoubleValidator::ScientificNotation);
+                edit->setValidator(validator);
+                connect(edit, &QLineEdit::textChanged, this, &ParameterForm::valuesChanged);
+                return edit;
+            }
+            auto* box = new QDoubleSpinBox(this);
+            box->setDecimals(6);
+            box->setRange(p.minimum, p.maximum);
+            double span = p.maximum - p.minimum;
+            box->setSingleStep(span > 0 && std::isfinite(span)
+                                   ? std::pow(10.0, std::floor(std::log10(span)) - 1)
+                                   : 0.1);
+            box->setSuffix(unitSuffix(p));
+            connect(box, &QDoubleSpinBox::valueChanged, this, &ParameterForm::valuesChanged);
+            return box;
+        }
+        case ParameterType::Boolean: {
+            auto* check = new QCheckBox(this);
+            connect(check, &QCheckBox::toggled, this, &ParameterForm::valuesChanged);
+            return check;
+        }
+        case ParameterType::Choice: {
+            auto* combo = new QComboBox(this);
+            for (const std::string& c : p.choices)
+                combo->addItem(QString::fromStdString(c));
+            connect(combo, &QComboBox::currentIndexChanged, this, &ParameterForm::valuesChanged);
+            return combo;
+        }
+    }
+    return new QWidget(this);
+}
+
+bool ParameterForm::setValue(const ParameterSpec& p, QWidget* editor, const std::string& value) {
+    bool ok = false;
+    QString text = QString::fromStdString(value);
+    switch (p.type) {
+        case ParameterType::Integer: {
+            auto* box = static_cast<QSpinBox*>(editor);
+            int v = text.toInt(&ok);
+            if (!ok || v < box->minimum() || v > box->maximum()) return false;
+            box->setValue(v);
+            return true;
+        }
+        case ParameterType::Real: {
+            double v = text.toDouble(&ok);
+            if (!ok || !std::isfinite(v) || v < p.minimum || v > p.maximum) return false;
+            if (auto* edit = qobject_cast<QLineEdit*>(editor))
+                edit->setText(QString::fromStdString(realText(v)));
+            else
+                static_cast<QDoubleSpinBox*>(editor)->setValue(v);
+            return true;
+        }
+        case ParameterType::Boolean:
+            if (value != "true" && value != "false") return false;
+            static_cast<QCheckBox*>(editor)->setChecked(value == "true");
+            return true;
+        case ParameterType::Choice: {
+            auto* combo = static_cast<QComboBox*>(editor);
+            int index = combo->findText(text);
+            if (index < 0) return false;
+            combo->setCurrentIndex(index);
+            return true;
+        }
+    }
+    return false;
+}
+
+std::map<std::string, std::string> ParameterForm::values() const {
+    std::map<std::string, std::string> out;
+    for (std::size_t i = 0; i < m_editors.size(); ++i) {
+        const ParameterSpec& p = m_spec.parameters[i];
+        QWidget* e = m_editors[i];
+        switch (p.type) {
+            case ParameterType::Integer:
+                out[p.name] = std::to_string(static_cast<QSpinBox*>(e)->value());
+                break;
+            case ParameterType::Real:
+                if (auto* edit = qobject_cast<QLineEdit*>(e))
+                    out[p.name] = realText(edit->text().toDouble());
+                else
+                    out[p.name] = realText(static_cast<QDoubleSpinBox*>(e)->value());
+                break;
+            case ParameterType::Boolean:
+                out[p.name] = static_cast<QCheckBox*>(e)->isChecked() ? "true" : "false";
+                break;
+            case ParameterType::Choice:
+                out[p.name] = static_cast<QComboBox*>(e)->currentText().toStdString();
+                break;
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> ParameterForm::setValues(
+    const std::map<std::string, std::string>& values) {
+    std::vector<std::string> rejected;
+    for (const auto& [name, value] : values) {
+        bool found = false;
+        for (std::size_t i = 0; i < m_editors.size(); ++i)
+            if (m_spec.parameters[i].name == name) {
+                found = true;
+                if (!setValue(m_spec.parameters[i], m_editors[i], value)) rejected.push_back(name);
+            }
+        if (!found) rejected.push_back(name);
+    }
+    return rejected;
+}
+
+void ParameterForm::resetToDefaults() {
+    for (std::size_t i = 0; i < m_editors.size(); ++i)
+        setValue(m_spec.parameters[i], m_editors[i], m_spec.parameters[i].defaultValue);
+}
+
+}  // namespace tomo::ui

@@ -1,0 +1,64 @@
+#pragma once
+/// @file SessionState.h
+/// @brief Everything a saved session restores: where the data came from, the geometry setting
+/// the user changes (the centre of rotation), the algorithm and every algorithm's parameters,
+/// the FBP filter and back-projector variant, and the view state. Saved as JSON
+/// (SessionFile.h); presets store one algorithm's parameters the same way.
+///
+/// JSON layout (version 1):
+///   { "format": "tomostation-session", "version": 1,
+///     "data": { "path": "DIR or empty", "demo_size": 256, "center_of_rotation": 183.5,
+///               "file": { "path": "FILE", "format": "raw", "shape": [1, 180, 256],
+///                         "first_degrees": 0, "end_degrees": 180, "angle_unit": "auto" } },
+///     "algorithm": "sirt",
+///     "parameters": { "sirt": { "iterations": "50", ... }, "cgls": { ... } },
+///     "fbp": { "filter": "ramp", "cutoff": 1.0, "variant": "cpu.simd.lin" },
+///     "view": { "color_map": "grey", "window": 0.04, "level": 0.02,
+///               "panel": "convergence" } }
+/// Parameter values are text keyed by ParameterSpec::name (AlgorithmSchema.h); numbers are
+/// written with 17 significant digits so that they read back bit-identical.
+/// "data.file" is present only for data opened from a file (File > Open data file): the file and
+/// what the user stated for it (app::LoadRequest; "shape" [slices, angles, detectors] only for
+/// raw files, else null). In the file, data paths under the session file's folder are stored
+/// relative to it (SessionFile.h); in a SessionState they are as the Session knows them.
+
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "app/jobs/LoadJob.h"
+
+namespace tomo::ui {
+
+struct SessionState {
+    std::string dataPath;  ///< dataset folder; empty = the demo or dataFile
+    int demoSize = 0;      ///< demo image size when dataPath is empty (0 = the default demo)
+    /// The data file and what the user stated for it; set = the data came from a file
+    /// (dataPath empty, demoSize 0).
+    std::optional<app::LoadRequest> dataFile;
+    double centerOfRotation = std::nan("");  ///< pixels; NaN = the dataset's own
+    std::string algorithm = "fbp";
+    std::map<std::string, std::map<std::string, std::string>> parameters;  ///< per algorithm
+    std::string fbpFilter = "ramp";
+    double fbpCutoff = 1.0;
+    std::string variant;  ///< back-projector id; empty = default
+    std::string colorMap = "grey";
+    double window = 0;  ///< of the reconstruction view; 0 = automatic window/level
+    double level = 0;
+    std::string panel;  ///< the dock shown in front ("convergence", "center", ...)
+
+    bool operator==(const SessionState& other) const {
+        auto sameReal = [](double a, double b) {
+            return a == b || (std::isnan(a) && std::isnan(b));
+        };
+        return dataPath == other.dataPath && demoSize == other.demoSize &&
+               dataFile == other.dataFile && sameReal(centerOfRotation, other.centerOfRotation) &&
+               algorithm == other.algorithm && parameters == other.parameters &&
+               fbpFilter == other.fbpFilter && fbpCutoff == other.fbpCutoff &&
+               variant == other.variant && colorMap == other.colorMap && window == other.window &&
+               level == other.level && panel == other.panel;
+    }
+};
+
+}  // namespace tomo::ui

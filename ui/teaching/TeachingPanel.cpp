@@ -1,0 +1,209 @@
+#include "ui/teaching/TeachingPanel.h"
+
+#include <algorithm>
+#include <array>
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "ui/teaching/MarkedSinogramView.h"
+#include "ui/views/ImageView.h"
+
+namespace tomo::ui {
+
+namespace {
+
+/// Incident photons per ray by noise level (0 = noiseless).
+constexpr std::array<double, 6> kIncident{0, 1e6, 1e5, 3e4, 1e4, 3e3};
+
+QWidget* titled(const QString& title, QWidget* view, QLabel** label = nullptr) {
+    auto* box = new QWidget;
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto* l = new QLabel(title, box);
+    layout->addWidget(l);
+    layout->addWidget(view, 1);
+    if (label) *label = l;
+    return box;
+}
+
+}  // namespace
+
+TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
+    m_angles = new QSlider(Qt::Horizontal, this);
+    m_angles->setObjectName(QStringLiteral("teachingAngles"));
+    m_angles->setRange(4, 360);
+    m_angles->setValue(90);
+    m_noise = new QSlider(Qt::Horizontal, this);
+    m_noise->setObjectName(QStringLiteral("teachingNoise"));
+    m_noise->setRange(0, static_cast<int>(kIncident.size()) - 1);
+    m_filter = new QComboBox(this);
+    for (const char* f : {"ramp", "shepp-logan", "cosine", "hamming", "hann"})
+        m_filter->addItem(QString::fromLatin1(f));
+    m_play = new QPushButton(tr("Play"), this);
+    m_frameSlider = new QSlider(Qt::Horizontal, this);
+    m_settings = new QLabel(this);
+    m_status = new QLabel(this);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(200);
+    connect(m_debounce, &QTimer::timeout, this, &TeachingPanel::recompute);
+    m_animation = new QTimer(this);
+    m_animation->setInterval(80);
+    connect(m_animation, &QTimer::timeout, this, [this] {
+        int next = m_frame + 1;
+        if (next >= frameCount()) next = 0;
+        showFrame(next);
+    });
+    auto changed = [this] {
+        m_settings->setText(
+            tr("%1 angles, noise: %2, filter: %3")
+                .arg(m_angles->value())
+                .arg(
+                    kIncident[static_cast<std::size_t>(m_noise->value())] > 0
+                        ? tr("%1 photons/ray")
+                              .arg(kIncident[static_cast<std::size_t>(m_noise->value())], 0, 'g', 2)
+                        : tr("none"))
+                .arg(m_filter->currentText()));
+        m_debounce->start();
+    };
+    connect(m_angles, &QSlider::valueChanged, this, changed);
+    connect(m_noise, &QSlider::valueChanged, this, changed);
+    connect(m_filter, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
+    connect(m_frameSlider, &QSlider::valueChanged, this, &TeachingPanel::showFrame);
+
+    auto* controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("Angles"), this), 0, 0);
+    controls->addWidget(m_angles, 0, 1);
+    controls->addWidget(new QLabel(tr("Noise"), this), 0, 2);
+    controls->addWidget(m_noise, 0, 3);
+    controls->addWidget(new QLabel(tr("Filter"), this), 0, 4);
+    controls->addWidget(m_filter, 0, 5);
+    controls->addWidget(m_play, 1, 0);
+    controls->addWidget(m_frameSlider, 1, 1, 1, 3);
+    controls->addWidget(m_settings, 1, 4, 1, 2);
+
+    m_sinogram = new MarkedSinogramView(this);
+    m_unfiltered = new ImageView(this);
+    m_filtered = new ImageView(this);
+    m_fbp = new ImageView(this);
+    m_sirt = new ImageView(this);
+    m_cgls = new ImageView(this);
+    auto* grid = new QGridLayout;
+    grid->addWidget(titled(tr("Sinogram (red: current angle)"), m_sinogram), 0, 0);
+    grid->addWidget(titled(tr("Back-projection, unfiltered"), m_unfiltered), 0, 1);
+    grid->addWidget(titled(tr("Back-projection, filtered"), m_filtered), 0, 2);
+    grid->addWidget(titled(tr("FBP"), m_fbp, &m_fbpLabel), 1, 0);
+    grid->addWidget(titled(tr("SIRT"), m_sirt, &m_sirtLabel), 1, 1);
+    grid->addWidget(titled(tr("CGLS"), m_cgls, &m_cglsLabel), 1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(grid, 1);
+    layout->addWidget(m_status);
+    connect(&m_runner, &app::JobRunner::finished, this, &TeachingPanel::onFinished);
+    changed();
+    m_debounce->stop();  // computed on first show or on request, not at construction
+}
+
+app::TeachingSpec TeachingPanel::spec() const {
+    app::TeachingSpec s;
+    s.angles = m_angles->value();
+    s.incidentCount = kIncident[static_cast<std::size_t>(m_noise->value())];
+    s.filter = m_filter->currentText().toStdString();
+    return s;
+}
+
+void TeachingPanel::setAngles(int angles) {
+    m_angles->setValue(angles);
+}
+void TeachingPanel::setNoiseLevel(int level) {
+    m_noise->setValue(level);
+}
+int TeachingPanel::frameCount() const {
+    return m_result ? static_cast<int>(m_result->filtered.size()) : 0;
+}
+bool TeachingPanel::isPlaying() const {
+    return m_animation->isActive();
+}
+
+void TeachingPanel::setPlaying(bool on) {
+    if (on && frameCount() > 0)
+        m_animation->start();
+    else
+        m_animation->stop();
+    m_play->setText(isPlaying() ? tr("Pause") : tr("Play"));
+}
+
+void TeachingPanel::recompute() {
+    m_debounce->stop();
+    if (m_runner.isRunning()) {
+        m_again = true;
+        m_runner.cancel();
+        return;
+    }
+    auto out = std::make_shared<app::JobOutput<app::TeachingResult>>();
+    m_out = out;
+    app::TeachingSpec s = spec();
+    m_runner.start(
+        [s, out](const ExecContext& ctx) -> Status {
+            TOMO_ASSIGN_OR_RETURN(app::TeachingResult r, app::runTeachingJob(s, ctx));
+            out->set(std::move(r));
+            return Status::ok();
+        },
+        QStringLiteral("teaching"));
+    m_status->setText(tr("Computing..."));
+}
+
+void TeachingPanel::onFinished(bool ok, const QString& message) {
+    auto result = m_out ? m_out->take() : nullptr;
+    if (std::exchange(m_again, false)) {
+        recompute();
+        return;
+    }
+    if (!ok || !result) {
+        m_status->setText(message);
+        return;
+    }
+    m_result = result;
+    m_sinogram->setSinogram(m_result->sinogram);
+    m_fbp->setImage(m_result->fbp.view());
+    m_fbpLabel->setText(tr("FBP: RMSE %1").arg(m_result->fbpRmse, 0, 'g', 3));
+    if (!m_result->sirt.empty()) {
+        m_sirt->setImage(m_result->sirt.view());
+        m_sirtLabel->setText(tr("SIRT: RMSE %1").arg(m_result->sirtRmse, 0, 'g', 3));
+    }
+    if (!m_result->cgls.empty()) {
+        m_cgls->setImage(m_result->cgls.view());
+        m_cglsLabel->setText(tr("CGLS: RMSE %1").arg(m_result->cglsRmse, 0, 'g', 3));
+    }
+    {
+        QSignalBlocker block(m_frameSlider);
+        m_frameSlider->setRange(0, frameCount() - 1);
+    }
+    showFrame(frameCount() - 1);
+    m_status->setText(tr("%1 frames; press Play to watch the image being built angle by angle.")
+                          .arg(frameCount()));
+    emit computed();
+}
+
+void TeachingPanel::showFrame(int frame) {
+    if (frameCount() == 0) return;
+    m_frame = std::clamp(frame, 0, frameCount() - 1);
+    const auto k = static_cast<std::size_t>(m_frame);
+    m_unfiltered->setImage(m_result->unfiltered[k].view());
+    m_filtered->setImage(m_result->filtered[k].view());
+    m_sinogram->setMarker(m_result->frameEndAngle[k]);
+    QSignalBlocker block(m_frameSlider);
+    m_frameSlider->setValue(m_frame);
+}
+
+}  // namespace tomo::ui

@@ -1,0 +1,87 @@
+#pragma once
+/// @file TeachingPanel.h
+/// @brief Teaching mode: how back-projection makes an image. Top row: the sinogram with the
+/// current angle marked, the simple (unfiltered) back-projection and the filtered one, both
+/// built up angle by angle as an animation (Play/Pause, or scrub the frame slider). Bottom
+/// row: FBP, SIRT and CGLS on the same data with their RMSE against the phantom. Sliders for
+/// the number of angles and the noise level and a filter box recompute everything at once
+/// (debounced 200 ms; the job runs on the panel's own JobRunner, a newer request cancels an
+/// older one). Data and frames: app/jobs/TeachingJob.h.
+///
+/// Threading: GUI thread; the job runs on the panel's runner.
+
+#include <memory>
+
+#include <QWidget>
+
+#include "app/jobs/TeachingJob.h"
+#include "app/qt/JobRunner.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QTimer;
+
+namespace tomo::ui {
+
+class ImageView;
+class MarkedSinogramView;
+
+class TeachingPanel : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit TeachingPanel(QWidget* parent = nullptr);
+
+    /// The spec the controls describe.
+    app::TeachingSpec spec() const;
+    void setAngles(int angles);
+    void setNoiseLevel(int level);  ///< 0 = none .. 5 = strongest
+    /// Computes the data now (normally after the debounce).
+    void recompute();
+    /// Shows animation frame @p frame (clamped).
+    void showFrame(int frame);
+    int frame() const { return m_frame; }
+    int frameCount() const;
+    const app::TeachingResult* result() const { return m_result.get(); }
+    bool isPlaying() const;
+    void setPlaying(bool on);
+
+    ImageView* unfilteredView() const { return m_unfiltered; }
+    ImageView* filteredView() const { return m_filtered; }
+    MarkedSinogramView* sinogramView() const { return m_sinogram; }
+
+  signals:
+    void computed();
+
+  private:
+    void onFinished(bool ok, const QString& message);
+
+    app::JobRunner m_runner;
+    std::shared_ptr<app::JobOutput<app::TeachingResult>> m_out;
+    std::shared_ptr<const app::TeachingResult> m_result;
+    bool m_again = false;
+    int m_frame = 0;
+
+    QSlider* m_angles = nullptr;
+    QSlider* m_noise = nullptr;
+    QComboBox* m_filter = nullptr;
+    QSlider* m_frameSlider = nullptr;
+    QPushButton* m_play = nullptr;
+    QLabel* m_settings = nullptr;
+    QLabel* m_status = nullptr;
+    QTimer* m_debounce = nullptr;
+    QTimer* m_animation = nullptr;
+    MarkedSinogramView* m_sinogram = nullptr;
+    ImageView* m_unfiltered = nullptr;
+    ImageView* m_filtered = nullptr;
+    ImageView* m_fbp = nullptr;
+    ImageView* m_sirt = nullptr;
+    ImageView* m_cgls = nullptr;
+    QLabel* m_fbpLabel = nullptr;
+    QLabel* m_sirtLabel = nullptr;
+    QLabel* m_cglsLabel = nullptr;
+};
+
+}  // namespace tomo::ui

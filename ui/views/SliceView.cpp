@@ -1,0 +1,241 @@
+#include "ui/views/SliceView.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <QKeyEvent>
+#include <QLayout>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+namespace tomo::ui {
+
+namespace {
+constexpr double kClickSlop = 3.0;  ///< screen pixels a click may move and still be a click
+const QColor kCrosshairColour(80, 200, 255);
+const QColor kProfileColour(255, 200, 0);
+}  // namespace
+
+SliceView::SliceView(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+SliceView::~SliceView() = default;
+
+void SliceView::setImage(View2<const float> image, bool autoWindowFromData) {
+    m_rows = static_cast<int>(image.rows());
+    m_cols = static_cast<int>(image.cols());
+    m_values.resize(image.rows() * image.cols());
+    copyDense(image, m_values.data());
+    auto range = finiteRange(m_values);
+    m_min = range[0];
+    m_max = range[1];
+    ++m_imageRevision;
+    m_message.clear();
+    if (autoWindowFromData)
+        autoWindow();
+    else
+        contentChanged();
+}
+
+void SliceView::clear(const QString& message) {
+    m_values.clear();
+    m_rows = m_cols = 0;
+    ++m_imageRevision;
+    m_message = message;
+    contentChanged();
+}
+
+View2<const float> SliceView::image() const {
+    return {m_values.data(), static_cast<std::size_t>(m_rows), static_cast<std::size_t>(m_cols),
+            static_cast<std::size_t>(m_cols)};
+}
+
+float SliceView::valueAt(int x, int y) const {
+    if (x < 0 || y < 0 || x >= m_cols || y >= m_rows)
+        return std::numeric_limits<float>::quiet_NaN();
+    return m_values[static_cast<std::size_t>(y) * static_cast<std::size_t>(m_cols) +
+                    static_cast<std::size_t>(x)];
+}
+
+void SliceView::setWindowLevel(const WindowLevel& wl) {
+    m_windowLevel = wl;
+    contentChanged();
+    emit windowLevelChanged(m_windowLevel);
+}
+
+void SliceView::autoWindow(double lowPercent, double highPercent) {
+    setWindowLevel(percentileWindow(m_values, lowPercent, highPercent));
+}
+
+void SliceView::setColorMap(ColorMap map) {
+    m_colorMap = map;
+    contentChanged();
+}
+
+double SliceView::dataRange() const {
+    double range = static_cast<double>(m_max) - static_cast<double>(m_min);
+    return range > 0 ? range : 1.0;
+}
+
+void SliceView::resizeForRendering(QSize size) {
+    // Settle a pending layout of the parent first, or it would later undo this resize.
+    if (parentWidget() && parentWidget()->layout()) parentWidget()->layout()->activate();
+    resize(size);
+}
+
+QImage SliceView::renderToImage(QSize size) {
+    resizeForRendering(size);
+    QImage image = grab().toImage();
+    if (image.size() != size) {
+        // Grabbing a widget of a never-shown window first lays that window out (Qt sizes it),
+        // which may resize this widget; the layout is settled now, so resize and grab again.
+        resize(size);
+        image = grab().toImage();
+    }
+    return image;
+}
+
+void SliceView::setProfileLine(const QLineF& pixelLine) {
+    m_profileLine = pixelLine;
+    update();
+    emit profileLineChanged(pixelLine);
+}
+
+void SliceView::clearProfileLine() {
+    m_profileLine.reset();
+    update();
+    emit profileLineChanged(QLineF());
+}
+
+void SliceView::setCrosshair(std::optional<QPointF> pixelPosition) {
+    m_crosshair = pixelPosition;
+    update();
+}
+
+void SliceView::setCaption(const QString& caption) {
+    m_caption = caption;
+    update();
+}
+
+void SliceView::paintOverlays(QPainter& painter) const {
+    const QPointF half(0.5, 0.5);
+    if (!hasImage() && !m_message.isEmpty()) {
+        painter.setPen(QColor(200, 200, 200));
+        painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, m_message);
+    }
+    if (hasImage() && m_crosshair) {
+        QPointF c = imageToWidget(*m_crosshair + half);
+        QPointF topLeft = imageToWidget({0, 0});
+        QPointF bottomRight =
+            imageToWidget({static_cast<double>(m_cols), static_cast<double>(m_rows)});
+        painter.setPen(QPen(kCrosshairColour, 1));
+        painter.drawLine(QPointF(topLeft.x(), c.y()), QPointF(bottomRight.x(), c.y()));
+        painter.drawLine(QPointF(c.x(), topLeft.y()), QPointF(c.x(), bottomRight.y()));
+    }
+    if (hasImage() && m_profileLine) {
+        QPointF a = imageToWidget(m_profileLine->p1() + half);
+        QPointF b = imageToWidget(m_profileLine->p2() + half);
+        painter.setPen(QPen(kProfileColour, 2));
+        painter.drawLine(a, b);
+        painter.drawEllipse(a, 3, 3);
+        painter.drawEllipse(b, 3, 3);
+    }
+    if (!m_caption.isEmpty()) {
+        painter.setPen(QColor(230, 230, 230));
+        painter.drawText(rect().adjusted(6, 4, -6, -4), Qt::AlignLeft | Qt::AlignTop, m_caption);
+    }
+}
+
+bool SliceView::handleCommonPress(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return false;
+    m_leftPressed = true;
+    m_moved = false;
+    m_pressPosition = event->position();
+    if (m_profileTool && hasImage()) {
+        m_drawingProfile = true;
+        QPointF p = widgetToImage(event->position()) - QPointF(0.5, 0.5);
+        m_profileLine = QLineF(p, p);
+        update();
+        return true;
+    }
+    return false;
+}
+
+bool SliceView::handleCommonMove(QMouseEvent* event) {
+    updateHover(event->position());
+    if (m_leftPressed && QLineF(m_pressPosition, event->position()).length() > kClickSlop)
+        m_moved = true;
+    if (!m_drawingProfile) return false;
+    QPointF p = widgetToImage(event->position()) - QPointF(0.5, 0.5);
+    p.setX(std::clamp(p.x(), 0.0, static_cast<double>(m_cols - 1)));
+    p.setY(std::clamp(p.y(), 0.0, static_cast<double>(m_rows - 1)));
+    setProfileLine(QLineF(m_profileLine->p1(), p));
+    return true;
+}
+
+bool SliceView::handleCommonRelease(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return false;
+    bool wasDrawing = m_drawingProfile;
+    m_drawingProfile = false;
+    m_leftPressed = false;
+    if (!m_moved && hasImage()) {
+        if (wasDrawing) m_profileLine.reset();
+        emit pointClicked(widgetToImage(event->position()) - QPointF(0.5, 0.5));
+        return true;
+    }
+    return wasDrawing;
+}
+
+bool SliceView::handleCommonWheel(QWheelEvent* event) {
+    if (!(event->modifiers() & Qt::ControlModifier)) return false;
+    int notches = event->angleDelta().y() / 120;
+    if (notches != 0) emit sliceStepRequested(notches);
+    event->accept();
+    return true;
+}
+
+bool SliceView::handleCommonKey(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_PageUp:
+            emit sliceStepRequested(1);
+            return true;
+        case Qt::Key_PageDown:
+            emit sliceStepRequested(-1);
+            return true;
+        case Qt::Key_Escape:
+            if (!m_profileLine) return false;
+            clearProfileLine();
+            return true;
+        default:
+            return false;
+    }
+}
+
+void SliceView::updateHover(QPointF widgetPoint) {
+    if (!hasImage()) return;
+    QPointF p = widgetToImage(widgetPoint);
+    int x = static_cast<int>(std::floor(p.x()));
+    int y = static_cast<int>(std::floor(p.y()));
+    if (x < 0 || y < 0 || x >= m_cols || y >= m_rows) {
+        emit pixelHovered(QString());
+        return;
+    }
+    double value = static_cast<double>(valueAt(x, y));
+    emit pixelHovered(QStringLiteral("%1  x %2  y %3  value %4")
+                          .arg(m_title)
+                          .arg(x)
+                          .arg(y)
+                          .arg(value, 0, 'g', 5));
+    emit pixelValue(x, y, value);
+}
+
+void SliceView::leaveEvent(QEvent* event) {
+    emit pixelHovered(QString());
+    QWidget::leaveEvent(event);
+}
+
+}  // namespace tomo::ui
