@@ -35,9 +35,15 @@ VariantCost aluCost(const AluShape& s) {
     const double fp3 = s.hxCache ? 1 : 2, const3 = s.hxCache ? 4 : 8, shared3 = s.hxCache ? 9 : 1;
     // Stage 4: per pixel and projection, amortised over n_v updates.
     double fp4 = s.linear && !s.oversampling ? 2 : 1, tc4 = s.linear && !s.oversampling ? 2 : 1;
+    // The index shift (BS) per pixel and projection, amortised over n_v updates.
+    double bs4 = 1;
     if (s.fpRounding) {  // floor + F2I replaced by 3 FP operations; the shift-add stays
         fp4 += 3;
         tc4 = 0;
+        if (s.fpOffset) {  // fully SFU-free: + FMA of the byte offset and the floor select
+            fp4 += 2;      // (the pattern subtract and pointer add are integer adds: ALU)
+            bs4 = 0;
+        }
     }
     // Stage 5: per update.
     const bool lerp = s.linear && !s.oversampling;
@@ -50,7 +56,7 @@ VariantCost aluCost(const AluShape& s) {
     c.sharedBytes = sharedBytes / block + shared3 / perThread + shared5 * (s.halfCache ? 0.5 : 1);
     c.fp = fp / block + fp3 / perThread + fp4 / nv + fp5;
     c.conversion = tc / block + tc4 / nv + convert5;
-    c.integer = bs / block + 1.0 / perThread + 1.0 / nv;
+    c.integer = bs / block + 1.0 / perThread + bs4 / nv;
     // The paper's 8.2 instructions = FP + TC + BS + constant loads (shared loads issue to the
     // LD/ST units and are limited by the shared unit).
     c.instructions = c.fp + c.conversion + c.integer + constInstrTotal;
@@ -137,7 +143,9 @@ AluShape aluShape(const BackProjectorInfo& info) {
     s.acm = flag(info, "acm");
     s.halfCache = info.precision == "half";
     s.hxCache = flag(info, "hxCache");
-    s.fpRounding = flag(info, "fpRounding");
+    const std::string rounding = param(info, "rounding");
+    s.fpRounding = flag(info, "fpRounding") || rounding == "fp-balanced" || rounding == "fp-full";
+    s.fpOffset = s.fpRounding && rounding == "fp-full";
     return s;
 }
 

@@ -19,7 +19,8 @@
 /// minimum over units, named as the bottleneck, times the fraction of lanes a workload with
 /// fewer slices than slicesPerPass leaves busy. All rates in GU/s (1e9 updates per second).
 /// Recognised BackProjectorInfo::parameters (all optional): "tile" ("32x32", "64x64"),
-/// "pixelsPerThread", "threadsPerRow", "acm", "hxCache", "fpRounding", "zorder" (or "mapping" =
+/// "pixelsPerThread", "threadsPerRow", "acm", "hxCache", "fpRounding", "rounding" ("sfu",
+/// "fp-balanced" = fpRounding, "fp-full" = fpRounding + fpOffset), "zorder" (or "mapping" =
 /// "zorder"; booleans as
 /// 1/0, true/false, on/off, yes/no), "ratio" (hybrid ALU:texture, "5:3" or an ALU fraction),
 /// "pixelGroup" (CPU), "isa" (CPU: generic, avx2, avx512).
@@ -63,6 +64,7 @@ struct AluShape {
     bool halfCache = false;     ///< half-precision shared cache (Sect. 6.7)
     bool hxCache = false;       ///< h_x cache (Sect. 6.8)
     bool fpRounding = false;    ///< 2^23 rounding, index kept on the SFU (Sect. 6.6)
+    bool fpOffset = false;      ///< + byte offset in FP: fully SFU-free (3 SFU -> 5 FP ops)
     bool oversampling = false;  ///< 4 linear samples per bin, nearest lookup (Sect. 7.2)
     int threads() const { return tile * tile / pixelsPerThread; }  ///< n_t
 };

@@ -44,6 +44,13 @@ AluConfig with(AluConfig c, bool acm, bool hx, bool fp, bool half = false) {
     return c;
 }
 
+/// The fully SFU-free rounding: floor and shared byte offset in FP (FPROUND 2, Sect. 6.6).
+AluConfig fpFull(AluConfig c) {
+    c.fpRounding = true;
+    c.fpOffset = true;
+    return c;
+}
+
 AluConfig occupancy(AluConfig c, int minBlocksPerSm) {
     c.minBlocksPerSm = minBlocksPerSm;
     return c;
@@ -111,6 +118,10 @@ std::vector<Spec> specs() {
             "ALU kernel, floor by the 2^23 trick (tie-exact)"),
         alu("cuda.alu.fpround.nn.1s.64x64", with(aluConfig(kNn, 64, 256, 8, 1), false, false, true),
             "ALU kernel, nearest, rounding by the 2^23 trick"),
+        alu("cuda.alu.fpround.full.lin.1s.32x32", fpFull(aluConfig(kLin, 32, 256, 16, 1)),
+            "ALU kernel, floor and shared byte offset in FP (2^23 trick, no SFU op; sec. 6.6)"),
+        alu("cuda.alu.fpround.full.nn.1s.64x64", fpFull(aluConfig(kNn, 64, 256, 8, 1)),
+            "ALU kernel, nearest, rounding and shared byte offset in FP (no SFU op)"),
         alu("cuda.alu.half.lin.1s.64x64",
             with(aluConfig(kLin, 64, 256, 8, 1), false, false, false, true),
             "ALU kernel, 64x64, shared cache in binary16: approximate"),
@@ -179,6 +190,9 @@ BackProjectorInfo infoOf(const Spec& s) {
         {"acm", c.acm ? "1" : "0"},
         {"hxCache", c.hxCache ? "1" : "0"},
         {"fpRounding", c.fpRounding ? "1" : "0"},
+        {"rounding", !c.fpRounding ? "sfu"
+                     : c.fpOffset  ? "fp-full"
+                                   : "fp-balanced"},
         {"sharedBytes", std::to_string(aluSharedBytes(c))},
     };
     if (c.family == AluFamily::Alu)

@@ -79,6 +79,10 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
         cudaCheck(cudaMemcpy(dConsts.get(), consts.data(), consts.size() * sizeof(float),
                              cudaMemcpyHostToDevice),
                   "cudaMemcpy(constants)"));
+    // Pageable cudaMemcpy may return before its DMA is done, and the non-blocking streams do
+    // not order after the legacy default stream: wait for the uploads here.
+    TOMO_RETURN_IF_ERROR(
+        cudaCheck(cudaStreamSynchronize(nullptr), "upload of the filter and constants"));
     TOMO_ASSIGN_OR_RETURN(auto plans, dev->fftPlans(N, static_cast<int>(rows)));
     PassBuffers set[2];
     for (int k = 0; k < sets; ++k) {
@@ -148,6 +152,12 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
         TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(b.filterStart.get(), stream), "event"));
         TOMO_RETURN_IF_ERROR(launchPadRows(b.dRaw.as<float>(), b.work.as<float>(),
                                            static_cast<int>(rows), det, N, stream));
+        // Both streams share one plan pair (one cuFFT work area): the previous pass's filter
+        // stage, on the other stream, must finish before this one's transforms start.
+        if (k > 0 && sets == 2)
+            TOMO_RETURN_IF_ERROR(cudaCheck(
+                cudaStreamWaitEvent(stream, set[(k - 1) % sets].filterStop.get(), 0),
+                "cudaStreamWaitEvent(filter stage)"));
         TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(plans.forward, stream), "cufftSetStream"));
         TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(plans.inverse, stream), "cufftSetStream"));
         TOMO_RETURN_IF_ERROR(cufftCheck(

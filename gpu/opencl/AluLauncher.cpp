@@ -46,6 +46,8 @@ std::string shapeError(const AluConfig& c) {
     if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "slices must be 1, 2 or 4";
     if (c.acm && c.interpolation != Interpolation::Linear) return "ACM needs linear";
     if (c.cacheHalf && c.family != AluFamily::Alu) return "half cache is for the ALU family";
+    if (c.fpOffset && (!c.fpRounding || c.family != AluFamily::Alu))
+        return "the float byte offset needs FP rounding and the ALU family";
     if (c.samplerFill && c.family != AluFamily::Oversampling)
         return "sampler fill is for the oversampling family";
     if (c.family == AluFamily::Hybrid &&
@@ -135,13 +137,13 @@ std::string aluBuildOptions(const AluConfig& c) {
                          : c.channelOrder == CL_R  ? 1
                          : c.channelOrder == CL_RG ? 2
                                                    : 4;
-    std::string o = flag("TILE", c.tile).substr(1) + flag("WG", c.workGroup) +
-                    flag("PPB", c.projectionsPerBatch) + flag("SLICES", c.slices) +
-                    flag("BINS", c.bins()) + flag("CHANNELS", channels) +
-                    flag("FILL_IMAGE", image) + flag("CHECK_RANGE", c.checkRange) +
-                    flag("LINEAR", c.interpolation == Interpolation::Linear) + flag("ACM", c.acm) +
-                    flag("HX", c.hxCache) + flag("FPROUND", c.fpRounding) +
-                    flag("CACHE_HALF", c.cacheHalf) + flag("SAMPLER_FILL", c.samplerFill);
+    std::string o =
+        flag("TILE", c.tile).substr(1) + flag("WG", c.workGroup) +
+        flag("PPB", c.projectionsPerBatch) + flag("SLICES", c.slices) + flag("BINS", c.bins()) +
+        flag("CHANNELS", channels) + flag("FILL_IMAGE", image) + flag("CHECK_RANGE", c.checkRange) +
+        flag("LINEAR", c.interpolation == Interpolation::Linear) + flag("ACM", c.acm) +
+        flag("HX", c.hxCache) + flag("FPROUND", c.fpRounding ? (c.fpOffset ? 2 : 1) : 0) +
+        flag("CACHE_HALF", c.cacheHalf) + flag("SAMPLER_FILL", c.samplerFill);
     if (hybrid)
         o += " -DALU_NO_ENTRY" + flag("RATIO_ALU", c.ratioAlu) + flag("RATIO_TEX", c.ratioTex);
     return o;
@@ -257,6 +259,11 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
         c.fpRounding = fp;
         return c;
     };
+    auto fpFull = [](AluConfig c) {
+        c.fpRounding = true;
+        c.fpOffset = true;
+        return c;
+    };
     auto half = [](AluConfig c) {
         c.cacheHalf = true;
         return c;
@@ -295,6 +302,10 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
          "ALU kernel, floor by the 2^23 trick (tie-exact)"},
         {"opencl.alu.fpround.nn.1s.64x64", with(alu(kNn, 64, 256, 8, 1), false, false, true),
          "ALU kernel, nearest, rounding by the 2^23 trick"},
+        {"opencl.alu.fpround.full.lin.1s.32x32", fpFull(alu(kLin, 32, 256, 16, 1)),
+         "ALU kernel, floor and cache byte offset in FP (2^23 trick, no SFU op; sec. 6.6)"},
+        {"opencl.alu.fpround.full.nn.1s.64x64", fpFull(alu(kNn, 64, 256, 8, 1)),
+         "ALU kernel, nearest, rounding and cache byte offset in FP (no SFU op)"},
         {"opencl.alu.half.lin.1s.64x64", half(alu(kLin, 64, 256, 8, 1)),
          "ALU kernel, 64x64 tile, cache in binary16 (vstore_half/vload_half): approximate"},
         {"opencl.alu.half.lin.4s.64x64", half(alu(kLin, 64, 256, 8, 4)),
@@ -334,6 +345,9 @@ void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistrati
             {"acm", config.acm ? "1" : "0"},
             {"hxCache", config.hxCache ? "1" : "0"},
             {"fpRounding", config.fpRounding ? "1" : "0"},
+            {"rounding", !config.fpRounding ? "sfu"
+                         : config.fpOffset  ? "fp-full"
+                                            : "fp-balanced"},
         };
         if (config.family == AluFamily::Oversampling) {
             info.parameters["samplesPerBin"] = "4";

@@ -49,6 +49,7 @@ struct AluConfig {
     bool acm = false;              ///< Advanced Caching Mode (linear only)
     bool hxCache = false;          ///< h_x cache
     bool fpRounding = false;       ///< floor by the 2^23 trick
+    bool fpOffset = false;         ///< + cache byte offset in FP, no SFU op (ALU; FPROUND=2)
     int ratioAlu = 5;              ///< hybrid: ALU work-groups per ratioAlu + ratioTex
     int ratioTex = 3;              ///< hybrid: texture work-groups per ratioAlu + ratioTex
     bool checkRange = false;       ///< debug: count h_m range violations (violationCount())

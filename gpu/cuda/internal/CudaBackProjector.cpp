@@ -151,6 +151,9 @@ Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
         cudaCheck(cudaMemcpy(dConsts.get(), consts.data(), consts.size() * sizeof(float),
                              cudaMemcpyHostToDevice),
                   "cudaMemcpy(constants)"));
+    // Pageable cudaMemcpy may return before its DMA is done, and the non-blocking streams do
+    // not order after the legacy default stream: wait for the upload here.
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaStreamSynchronize(nullptr), "upload of the constants"));
     const int bandItems = p.passes * p.bands;
     BufferSet sets[2];
     for (int s = 0; s < std::min(bandItems, 2); ++s) {

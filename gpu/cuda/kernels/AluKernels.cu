@@ -14,7 +14,8 @@
 #include "gpu/cuda/internal/CudaHandles.h"
 #include "gpu/cuda/kernels/AluTile.cuh"
 
-// (tile, threads, projections per batch, slices, linear, acm, hx, fpround, half, occ)
+// (tile, threads, projections per batch, slices, linear, acm, hx, fpround, half, occ);
+// fpround 0 floorf + F2I, 1 the 2^23 floor (balanced), 2 also the byte offset in FP (SFU-free)
 #define TOMO_CUDA_ALU_CONFIGS(X)        \
     X(32, 256, 16, 1, 1, 0, 0, 0, 0, 0) \
     X(32, 256, 16, 1, 0, 0, 0, 0, 0, 0) \
@@ -30,6 +31,8 @@
     X(32, 256, 16, 1, 1, 0, 1, 0, 0, 0) \
     X(32, 256, 16, 1, 1, 0, 0, 1, 0, 0) \
     X(64, 256, 8, 1, 0, 0, 0, 1, 0, 0)  \
+    X(32, 256, 16, 1, 1, 0, 0, 2, 0, 0) \
+    X(64, 256, 8, 1, 0, 0, 0, 2, 0, 0)  \
     X(64, 256, 8, 1, 1, 0, 0, 0, 1, 0)  \
     X(64, 256, 8, 4, 1, 0, 0, 0, 1, 0)  \
     X(32, 256, 16, 1, 1, 0, 0, 0, 0, 1) \
@@ -45,7 +48,7 @@ constexpr int minBlocks(int threads, int accumulators) {
     return byRegisters < 1 ? 1 : (byRegisters > full ? full : byRegisters);
 }
 
-template <int TILE, int WG, int PPB, int S, bool LINEAR, bool ACM, bool HX, bool FPROUND, bool HALF,
+template <int TILE, int WG, int PPB, int S, bool LINEAR, bool ACM, bool HX, int FPROUND, bool HALF,
           int OCC>
 __global__ void __launch_bounds__(WG, OCC > 0 ? OCC : minBlocks(WG, TILE* TILE / WG * S))
     aluKernel(LaunchArgs a) {
@@ -56,7 +59,9 @@ __global__ void __launch_bounds__(WG, OCC > 0 ? OCC : minBlocks(WG, TILE* TILE /
 
 struct Key {
     int tile, threads, ppb, slices;
-    bool linear, acm, hx, fp, half;
+    bool linear, acm, hx;
+    int fp;  ///< FPROUND: 0, 1 or 2
+    bool half;
     int occ;
 };
 
@@ -68,7 +73,7 @@ Key keyOf(const AluConfig& c) {
             c.interpolation == Interpolation::Linear,
             c.acm,
             c.hxCache,
-            c.fpRounding,
+            c.fpRounding ? (c.fpOffset ? 2 : 1) : 0,
             c.cacheHalf,
             c.minBlocksPerSm};
 }
@@ -76,8 +81,8 @@ Key keyOf(const AluConfig& c) {
 bool same(const Key& k, int tile, int wg, int ppb, int s, int lin, int acm, int hx, int fp,
           int half, int occ) {
     return k.tile == tile && k.threads == wg && k.ppb == ppb && k.slices == s &&
-           k.linear == (lin != 0) && k.acm == (acm != 0) && k.hx == (hx != 0) &&
-           k.fp == (fp != 0) && k.half == (half != 0) && k.occ == occ;
+           k.linear == (lin != 0) && k.acm == (acm != 0) && k.hx == (hx != 0) && k.fp == fp &&
+           k.half == (half != 0) && k.occ == occ;
 }
 
 }  // namespace
@@ -93,6 +98,8 @@ std::size_t aluSharedBytes(const AluConfig& c) {
 
 std::string aluSupport(const AluConfig& c) {
     using namespace kernels;
+    if (c.fpOffset && (!c.fpRounding || c.family != AluFamily::Alu))
+        return "the FP byte offset needs FP rounding and the ALU family";
     if (c.family == AluFamily::Alu) {
         const Key k = keyOf(c);
 #define TOMO_MATCH(t, w, p, s, l, a, h, f, hf, o) \
@@ -119,11 +126,10 @@ Status launchAlu(const AluConfig& c, const LaunchArgs& a, cudaStream_t stream) {
     using namespace kernels;
     const Key k = keyOf(c);
     const dim3 grid((a.nx + c.tile - 1) / c.tile, (a.rows + c.tile - 1) / c.tile);
-#define TOMO_LAUNCH(t, w, p, s, l, a_, h, f, hf, o)                        \
-    if (same(k, t, w, p, s, l, a_, h, f, hf, o)) {                         \
-        aluKernel<t, w, p, s, l != 0, a_ != 0, h != 0, f != 0, hf != 0, o> \
-            <<<grid, w, 0, stream>>>(a);                                   \
-        return cudaCheck(cudaGetLastError(), "launch of the ALU kernel");  \
+#define TOMO_LAUNCH(t, w, p, s, l, a_, h, f, hf, o)                                               \
+    if (same(k, t, w, p, s, l, a_, h, f, hf, o)) {                                                \
+        aluKernel<t, w, p, s, l != 0, a_ != 0, h != 0, f, hf != 0, o><<<grid, w, 0, stream>>>(a); \
+        return cudaCheck(cudaGetLastError(), "launch of the ALU kernel");                         \
     }
     TOMO_CUDA_ALU_CONFIGS(TOMO_LAUNCH)
 #undef TOMO_LAUNCH

@@ -12,8 +12,11 @@
 //           a row or warp reads it); with HX the offsets (hb - hm) + x cx are cached too;
 //  barrier; stage 2: every thread interpolates its Q pixels from the cache; barrier.
 // Projections whose tile span exceeds BINS - 4 bins ("wide", voxel > ~1.02 detector pitches)
-// read the sinogram directly with the same arithmetic. FPROUND: floor by the 2^23 trick
-// (h + 2^23 rounds, the integer comes from the bit pattern, a compare makes it an exact floor).
+// read the sinogram directly with the same arithmetic. FPROUND 1: floor by the 2^23 trick
+// (h + 2^23 rounds, the integer comes from the bit pattern, a compare makes it an exact floor;
+// the index shift-add stays on the SFU, the paper's balanced option); FPROUND 2: the cache
+// byte offset floor(h) x entry size is computed in float too and read from the bit pattern
+// (fully SFU-free: 5 FP operations instead of floor, F2I and the shift; section 6.6).
 // HALF: cache entries stored as binary16 (__float22half2_rn / __half22float2; approximate).
 #pragma once
 
@@ -55,7 +58,7 @@ constexpr float kE23 = 8388608.0f;  // 2^23
 constexpr int kE23Bits = 0x4B000000;
 
 /// Integer part and fraction of h >= 0 (exact floor).
-template <bool FPROUND>
+template <int FPROUND>
 __device__ __forceinline__ int splitPosition(float h, float& f) {
     if constexpr (FPROUND) {
         const float ht = h + kE23;
@@ -73,7 +76,7 @@ __device__ __forceinline__ int splitPosition(float h, float& f) {
     }
 }
 
-template <bool FPROUND>
+template <int FPROUND>
 __device__ __forceinline__ int floorIndex(float t) {
     if constexpr (FPROUND) {
         const float ht = t + kE23;
@@ -82,6 +85,29 @@ __device__ __forceinline__ int floorIndex(float t) {
     } else {
         return static_cast<int>(t);
     }
+}
+
+/// Byte offset floor(t) x BYTES of the cache entry below t, and the fraction t - floor(t), in
+/// FP arithmetic only (FPROUND 2). Exact for 0 <= t < 2^22: t + 2^23 lies in [2^23, 2^24),
+/// where the floats are the integers, so ht = 2^23 + rne(t) and tf = ht - 2^23 = rne(t)
+/// exactly; tf > t means it rounded up, and the select gives floor(t) (ties included). The
+/// offset o = floor(t) BYTES (BYTES a power of 2; o < 2^23 as t < BINS <= 96, BYTES <= 32)
+/// makes o + 2^23 an exact float in [2^23, 2^24) whose bit pattern is 0x4B000000 + o
+/// (exponent 23, mantissa o), so the integer subtract of the pattern (an ALU add) yields o.
+/// FP ops: add, sub, compare-select, FMA (tf BYTES + 2^23), fraction.
+template <int BYTES>
+__device__ __forceinline__ int floorOffset(float t, float& f) {
+    const float ht = t + kE23;
+    float tf = ht - kE23;
+    tf = tf > t ? tf - 1.0f : tf;
+    f = t - tf;
+    return __float_as_int(fmaf(tf, static_cast<float>(BYTES), kE23)) - kE23Bits;
+}
+
+/// The cache entry @p off bytes into @p row.
+template <typename Unit>
+__device__ __forceinline__ const Unit* entryAt(const Unit* row, int off) {
+    return reinterpret_cast<const Unit*>(reinterpret_cast<const char*>(row) + off);
 }
 
 /// Cache storage of CF floats per entry: float vectors, or binary16 pairs.
@@ -128,7 +154,7 @@ struct CacheEntry<CF, true> {
     }
 };
 
-template <int TILE, int WG, int PPB, int S, bool LINEAR, bool ACM, bool HX, bool FPROUND, bool HALF>
+template <int TILE, int WG, int PPB, int S, bool LINEAR, bool ACM, bool HX, int FPROUND, bool HALF>
 struct AluTile {
     static constexpr int Q = TILE * TILE / WG;
     static constexpr int RPS = WG / TILE;
@@ -237,7 +263,30 @@ struct AluTile {
 #pragma unroll
                 for (int i = 0; i < Q; ++i) {
                     const float h = hx + fy[i] * cy;
-                    if constexpr (LINEAR) {
+                    if constexpr (FPROUND == 2) {
+                        constexpr int kBytes = static_cast<int>(sizeof(Unit));
+                        float f;
+                        if constexpr (LINEAR) {
+                            const Unit* at = entryAt(row, floorOffset<kBytes>(h, f));
+                            const Vec<CF> e = Entry::load(at, 0);
+                            if constexpr (ACM) {
+#pragma unroll
+                                for (int c = 0; c < S; ++c)
+                                    acc[i].v[c] += e.v[c] + f * e.v[S + c];
+                            } else {
+                                const Vec<CF> e1 = Entry::load(at, 1);
+#pragma unroll
+                                for (int c = 0; c < S; ++c)
+                                    acc[i].v[c] += e.v[c] + f * (e1.v[c] - e.v[c]);
+                            }
+                        } else {
+                            const Vec<CF> e =
+                                Entry::load(entryAt(row, floorOffset<kBytes>(h + 0.5f, f)), 0);
+#pragma unroll
+                            for (int c = 0; c < S; ++c)
+                                acc[i].v[c] += e.v[c];
+                        }
+                    } else if constexpr (LINEAR) {
                         float f;
                         const int k = splitPosition<FPROUND>(h, f);
                         const Vec<CF> e = Entry::load(row, k);

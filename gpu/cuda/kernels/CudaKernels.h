@@ -80,6 +80,7 @@ struct AluConfig {
     bool acm = false;              ///< Advanced Caching Mode (neighbours by warp shuffles)
     bool hxCache = false;
     bool fpRounding = false;         ///< floor by the 2^23 trick, index from the bit pattern
+    bool fpOffset = false;           ///< + shared byte offset in FP, no SFU op (FPROUND 2)
     bool cacheHalf = false;          ///< binary16 shared cache (approximate)
     bool samplerFill = false;        ///< oversampling: samples by the linear texture unit
     int ratioAlu = 5, ratioTex = 3;  ///< hybrid: per-SM ticket ratio

@@ -13,45 +13,48 @@ namespace kernels {
 namespace {
 
 // Row r of work has padded + 2 floats (padded / 2 + 1 complex values after the R2C).
+// Rows are strided over gridDim.y (capped at 65535 by rowGrid: S x angles can exceed it).
 __global__ void padRows(const float* raw, float* work, int rows, int detectors, int padded) {
-    const int r = blockIdx.y;
     const int stride = padded + 2;
-    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < stride; j += gridDim.x * blockDim.x)
-        work[static_cast<size_t>(r) * stride + j] =
-            j < detectors ? raw[static_cast<size_t>(r) * detectors + j] : 0.0f;
+    for (int r = blockIdx.y; r < rows; r += gridDim.y)
+        for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < stride; j += gridDim.x * blockDim.x)
+            work[static_cast<size_t>(r) * stride + j] =
+                j < detectors ? raw[static_cast<size_t>(r) * detectors + j] : 0.0f;
 }
 
-__global__ void multiplySpectra(float2* spectra, const float* response, int bins) {
-    const int r = blockIdx.y;
-    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < bins; k += gridDim.x * blockDim.x) {
-        float2& v = spectra[static_cast<size_t>(r) * bins + k];
-        const float h = response[k];
-        v.x *= h;
-        v.y *= h;
-    }
+__global__ void multiplySpectra(float2* spectra, const float* response, int rows, int bins) {
+    for (int r = blockIdx.y; r < rows; r += gridDim.y)
+        for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < bins; k += gridDim.x * blockDim.x) {
+            float2& v = spectra[static_cast<size_t>(r) * bins + k];
+            const float h = response[k];
+            v.x *= h;
+            v.y *= h;
+        }
 }
 
 __global__ void packPass(const float* work, int count, int angles, int detectors, int padded,
                          int channels, bool half, char* sino, size_t pitch) {
-    const int p = blockIdx.y;
     const size_t stride = static_cast<size_t>(padded) + 2;
-    for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < detectors;
-         j += gridDim.x * blockDim.x) {
+    for (int p = blockIdx.y; p < angles; p += gridDim.y) {
         char* row = sino + static_cast<size_t>(p) * pitch;
-        for (int s = 0; s < (half ? 4 : channels); ++s) {
-            const float v =
-                s < count ? work[(static_cast<size_t>(s) * angles + p) * stride + j] : 0.0f;
-            if (half)
-                reinterpret_cast<__half*>(row)[static_cast<size_t>(j) * 4 + s] = __float2half_rn(v);
-            else
-                reinterpret_cast<float*>(row)[static_cast<size_t>(j) * channels + s] = v;
+        for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < detectors;
+             j += gridDim.x * blockDim.x) {
+            for (int s = 0; s < (half ? 4 : channels); ++s) {
+                const float v =
+                    s < count ? work[(static_cast<size_t>(s) * angles + p) * stride + j] : 0.0f;
+                if (half)
+                    reinterpret_cast<__half*>(row)[static_cast<size_t>(j) * 4 + s] =
+                        __float2half_rn(v);
+                else
+                    reinterpret_cast<float*>(row)[static_cast<size_t>(j) * channels + s] = v;
+            }
         }
     }
 }
 
 dim3 rowGrid(int perRow, int rows) {
     return dim3(static_cast<unsigned>((perRow + 255) / 256 > 64 ? 64 : (perRow + 255) / 256),
-                static_cast<unsigned>(rows));
+                static_cast<unsigned>(rows > 65535 ? 65535 : rows));
 }
 
 }  // namespace
@@ -68,7 +71,7 @@ Status launchMultiplySpectra(float* work, const float* response, int rows, int p
                              cudaStream_t stream) {
     const int bins = padded / 2 + 1;
     kernels::multiplySpectra<<<kernels::rowGrid(bins, rows), 256, 0, stream>>>(
-        reinterpret_cast<float2*>(work), response, bins);
+        reinterpret_cast<float2*>(work), response, rows, bins);
     return cudaCheck(cudaGetLastError(), "launch of multiplySpectra");
 }
 

@@ -23,7 +23,7 @@ __device__ __forceinline__ unsigned smId() {
 
 template <int TILE, int WG, int PPB, int S>
 __global__ void __launch_bounds__(WG, 2) hybridKernel(LaunchArgs a, int ratioAlu, int ratioTex) {
-    using Tile = AluTile<TILE, WG, PPB, S, true, false, false, false, false>;
+    using Tile = AluTile<TILE, WG, PPB, S, true, false, false, 0, false>;
     __shared__ typename Tile::Shared shared;
     __shared__ int useAlu;
     if (threadIdx.x == 0) {

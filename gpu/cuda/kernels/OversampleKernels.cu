@@ -17,7 +17,7 @@ constexpr int kOvs = 4;
 
 template <int TILE, int WG, int PPB, int S, bool SAMPLER>
 __global__ void __launch_bounds__(WG, 2) oversampleKernel(LaunchArgs a) {
-    using Tile = AluTile<TILE, WG, PPB, S, false, false, false, false, false>;
+    using Tile = AluTile<TILE, WG, PPB, S, false, false, false, 0, false>;
     constexpr int BINS = Tile::BINS, RT = Tile::RT, Q = Tile::Q;
     __shared__ Vec<S> cache[PPB * kOvs * BINS];
     __shared__ ProjSlot slots[PPB];

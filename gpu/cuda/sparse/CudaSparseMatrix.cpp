@@ -109,7 +109,9 @@ struct CudaSparseMatrix::Impl {
         TOMO_RETURN_IF_ERROR(x.allocate(cols, "x"));
         TOMO_RETURN_IF_ERROR(y.allocate(rows, "y"));
         TOMO_RETURN_IF_ERROR(check(cudaMemset(x.get(), 0, x.bytes()), "cudaMemset(x)"));
-        return Status::ok();
+        // The memset and the pageable uploads run on the legacy default stream, which the
+        // non-blocking stream does not wait for (the upload of x could be overwritten).
+        return check(cudaDeviceSynchronize(), "upload of the matrix");
     }
 
     Status run() {

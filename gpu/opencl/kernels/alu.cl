@@ -7,7 +7,10 @@
 //   HX        1 the h_x cache: (hb - hm) + x cx for the n x-values of the tile is cached per
 //             projection during the caching stage, so the accumulation needs no cx
 //   FPROUND   1 floor by the 2^23 trick (FP adds and an integer subtract of the exponent
-//             pattern instead of floor and float->int conversion), made tie-exact by a compare
+//             pattern instead of floor and float->int conversion), made tie-exact by a compare;
+//             2 also the cache byte offset floor(h) x entry size in float, reinterpreted by
+//             the same trick (the fully SFU-free variant of section 6.6: no floor, no
+//             float->int conversion, no index shift; 5 FP operations instead of 3 SFU ones)
 //   CACHE_HALF  1 store the cached bins (and ACM pairs) as binary16 in local memory, written
 //             with vstore_halfN and read with vload_halfN (core OpenCL 1.2, no cl_khr_fp16):
 //             half the local memory per entry; approximate (11-bit significand, |w s| < 65504)
@@ -63,6 +66,7 @@ typedef centry cunit;
 #define CSTORE(row, b, v) ((row)[b] = (v))
 #define CLOAD(row, k) ((row)[k])
 #endif
+#define CENTRY_BYTES ((int)(sizeof(cunit) * CUNITS))  // bytes per cache entry (power of 2)
 
 // Integer part k and fraction f of h >= 0 (floor, exact).
 inline int splitPosition(float h, float* f) {
@@ -81,6 +85,35 @@ inline int splitPosition(float h, float* f) {
     return (int)hf;
 #endif
 }
+
+#if FPROUND == 2
+// Byte offset floor(h) * CENTRY_BYTES of the cache entry below h, and the fraction f, in FP
+// arithmetic only. Exact for 0 <= h < 2^22: h + 2^23 lies in [2^23, 2^24), where floats are
+// the integers, so ht = 2^23 + rne(h) and hf = ht - 2^23 = rne(h) exactly; hf > h means it
+// rounded up, so the select gives floor(h) (ties included). The offset o = floor(h) * E (E a
+// power of 2, o < 2^23 since h < BINS <= 96 and E <= 32) makes o + 2^23 an exact float in
+// [2^23, 2^24), whose bit pattern is 0x4B000000 + o (exponent 23, mantissa o): the integer
+// subtract of the pattern is an ALU add, not a conversion. Ops: add, sub, compare-select,
+// FMA (hf E + 2^23) and the fraction h - hf (FP), against floor, F2I and the shift.
+inline int splitOffset(float h, float* f) {
+    const float ht = h + E23;
+    float hf = ht - E23;
+    hf = hf > h ? hf - 1.0f : hf;
+    *f = h - hf;
+    return as_int(hf * (float)CENTRY_BYTES + E23) - E23_BITS;
+}
+
+// Byte offset floor(t) * CENTRY_BYTES for 0 <= t < 2^22 (same argument).
+inline int floorOffset(float t) {
+    const float ht = t + E23;
+    float hf = ht - E23;
+    hf = hf > t ? hf - 1.0f : hf;
+    return as_int(hf * (float)CENTRY_BYTES + E23) - E23_BITS;
+}
+
+// The cache entry at byte offset off of row (no index arithmetic).
+#define CAT(row, off) ((__local const cunit*)((__local const char*)(row) + (off)))
+#endif
 
 // floor(t) for t >= 0.
 inline int floorIndex(float t) {
@@ -182,7 +215,21 @@ void aluTile(SINO_ARG, __constant float4* consts, int projBegin, int projEnd, in
 #pragma unroll
             for (int i = 0; i < Q; ++i) {
                 const float h = hx + fy[i] * cy;
-#if LINEAR
+#if LINEAR && FPROUND == 2
+                float f;
+                const int off = CHECKED(splitOffset(h, &f), (BINS - 2) * CENTRY_BYTES);
+#if ACM
+                const pair e = CLOAD(CAT(row, off), 0);
+                acc[i] += e.lo + f * e.hi;
+#else
+                const vec v0 = CLOAD(CAT(row, off), 0);
+                const vec v1 = CLOAD(CAT(row, off), 1);
+                acc[i] += v0 + f * (v1 - v0);
+#endif
+#elif FPROUND == 2
+                const int off = CHECKED(floorOffset(h + 0.5f), (BINS - 1) * CENTRY_BYTES);
+                acc[i] += CLOAD(CAT(row, off), 0);
+#elif LINEAR
                 float f;
                 const int k = CHECKED(splitPosition(h, &f), BINS - 2);
 #if ACM

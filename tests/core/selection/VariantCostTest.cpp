@@ -50,6 +50,48 @@ TEST(VariantCost, AluVariantsMoveTheRightCounts) {
     EXPECT_EQ(b.texelBytes, 8);
 }
 
+// Sect. 6.6, fully SFU-free rounding: relative to the plain kernel the 3 SFU operations of
+// stage 4 (floor and F2I = 2 TC, the index shift = 1 BS, per pixel and projection, 1 slice)
+// become 5 FP operations; relative to the balanced one (3 FP for the 2 TC) 2 FP more and the
+// shift gone. Linear and nearest, with and without ACM.
+TEST(VariantCost, FullFpRoundingReplacesThreeSfuOpsByFiveFp) {
+    for (const bool linear : {true, false}) {
+        AluShape plain;
+        plain.linear = linear;
+        plain.acm = linear;
+        AluShape balanced = plain;
+        balanced.fpRounding = true;
+        AluShape full = balanced;
+        full.fpOffset = true;
+        const VariantCost p = aluCost(plain), b = aluCost(balanced), f = aluCost(full);
+        const double tc4 = linear ? 2 : 1;  // nearest: only the F2I (plus the shift)
+        EXPECT_DOUBLE_EQ(f.fp, p.fp + 5) << linear;
+        EXPECT_DOUBLE_EQ(f.conversion, p.conversion - tc4) << linear;
+        EXPECT_DOUBLE_EQ(f.integer, p.integer - 1) << linear;
+        EXPECT_DOUBLE_EQ(f.fp, b.fp + 2) << linear;
+        EXPECT_DOUBLE_EQ(f.conversion, b.conversion) << linear;
+        EXPECT_DOUBLE_EQ(f.integer, b.integer - 1) << linear;
+        // Nothing else moves; issued instructions: +5 FP - 3 SFU.
+        EXPECT_DOUBLE_EQ(f.sharedBytes, p.sharedBytes) << linear;
+        EXPECT_DOUBLE_EQ(f.constantBytes, p.constantBytes) << linear;
+        EXPECT_DOUBLE_EQ(f.instructions, p.instructions + 5 - tc4 - 1) << linear;
+    }
+    // Hand count, linear ACM 1 slice 32x32: FP 4.625 + 5, TC 2.03125 - 2, BS 1.3125 - 1.
+    AluShape full;
+    full.fpRounding = full.fpOffset = true;
+    const VariantCost f = aluCost(full);
+    EXPECT_DOUBLE_EQ(f.fp, 9.625);
+    EXPECT_DOUBLE_EQ(f.conversion, 0.03125);
+    EXPECT_DOUBLE_EQ(f.integer, 0.3125);
+    // Two slices: stage 4 is amortised over n_v = 2 updates, so 2.5 FP for 1.5 SFU ops.
+    AluShape two = full;
+    two.slices = 2;
+    AluShape twoPlain;
+    twoPlain.slices = 2;
+    EXPECT_DOUBLE_EQ(aluCost(two).fp - aluCost(twoPlain).fp, 2.5);
+    EXPECT_DOUBLE_EQ(aluCost(twoPlain).integer - aluCost(two).integer, 0.5);
+}
+
 TEST(VariantCost, TextureCostIsOneFetchPerTexelOfSlices) {
     TextureShape two;
     two.slices = 2;
@@ -142,6 +184,25 @@ TEST(CostFor, ReadsFamilyAndParameters) {
     auto c = costFor(info);
     ASSERT_TRUE(c.isOk());
     EXPECT_DOUBLE_EQ(c->fp, aluCost(AluShape{}).fp);
+
+    // The rounding parameter of the registered ALU variants: "fp-full" is the SFU-free count.
+    BackProjectorInfo full = info;
+    full.id = "opencl.alu.fpround.full.lin.1s.32x32";
+    full.parameters = {{"tile", "32x32"}, {"acm", "0"}, {"rounding", "fp-full"}};
+    AluShape fullShape;
+    fullShape.acm = false;
+    fullShape.fpRounding = fullShape.fpOffset = true;
+    auto fc = costFor(full);
+    ASSERT_TRUE(fc.isOk());
+    EXPECT_DOUBLE_EQ(fc->fp, aluCost(fullShape).fp);
+    EXPECT_DOUBLE_EQ(fc->integer, aluCost(fullShape).integer);
+    full.parameters["rounding"] = "fp-balanced";
+    fullShape.fpOffset = false;
+    EXPECT_DOUBLE_EQ(costFor(full)->fp, aluCost(fullShape).fp);
+    full.parameters["rounding"] = "sfu";
+    fullShape.fpRounding = false;
+    EXPECT_DOUBLE_EQ(costFor(full)->conversion, aluCost(fullShape).conversion);
+    EXPECT_DOUBLE_EQ(costFor(full)->fp, aluCost(fullShape).fp);
 
     info.family = "hybrid";
     info.parameters["ratio"] = "1:1";
