@@ -1,18 +1,23 @@
 // tomo bench --suite sirt | ordering: the iterative projectors of paper 001 (W. J. Palenstijn,
 // K. J. Batenburg, J. Sijbers, J. Struct. Biol. 176(2), 2011, doi:10.1016/j.jsb.2011.07.017) on
-// the CPU: per-iteration, per-slice SIRT time (forward + back-projection + update) for the sizes
-// of its Table 2, and the forward-projection ray-ordering ablation (a)-(d) of its Table 1.
+// the CPU (core/locality) or a device (--backend opencl|cuda: app::iterativeOperatorFactory):
+// per-iteration, per-slice SIRT time (forward + back-projection + update) for the sizes of its
+// Table 2, and the forward-projection ray-ordering ablation (a)-(d) of its Table 1.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "app/Backends.h"
+#include "app/Selection.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "core/base/Parallel.h"
+#include "core/iterative/AlgorithmSchema.h"
 #include "core/locality/LocalityOperator.h"
 #include "core/phantom/Phantom.h"
 #include "core/solvers/Sirt.h"
@@ -61,6 +66,48 @@ Result<Problem> makeProblem(int size, int angles, const ExecContext& ctx) {
     return p;
 }
 
+/// The name of @p backend's device for the report, or the one-line reason it cannot run here:
+/// InvalidArgument for an unknown backend, Unsupported when it is not compiled in or has no
+/// usable device.
+Result<std::string> backendDevice(const std::string& backend) {
+    if (backend != "cpu" && backend != "opencl" && backend != "cuda")
+        return invalidArgument("--backend " + backend + ": expected cpu, opencl or cuda");
+    if (backend != "cpu" && !app::iterativeOperatorFactory(backend))
+        return unsupported("--backend " + backend + ": not compiled into this build");
+    auto device = app::primaryDevice(backend);
+    if (!device.isOk())
+        return unsupported("--backend " + backend + ": no usable device (" +
+                           device.status().message() + ")");
+    return device->name;
+}
+
+/// Paper 001's operator pair on @p backend with the forward @p ordering: core/locality on the
+/// CPU, else the device pair of app::iterativeOperatorFactory (host vectors in and out).
+Result<std::unique_ptr<SubsetOperator>> makeOperator(const std::string& backend, const Problem& p,
+                                                     RayOrdering ordering) {
+    if (backend == "cpu") {
+        TOMO_ASSIGN_OR_RETURN(auto op, LocalityOperator::create(p.geom, p.vol, ordering));
+        return std::unique_ptr<SubsetOperator>(std::move(op));
+    }
+    TOMO_ASSIGN_OR_RETURN(AlgorithmSpec spec, findAlgorithm("sirt"));
+    TOMO_ASSIGN_OR_RETURN(
+        ParameterValues params,
+        ParameterValues::resolve(spec, {{"ordering", rayOrderingName(ordering)}}));
+    return app::iterativeOperatorFactory(backend)(p.geom, p.vol, params);
+}
+
+/// The median of @p repeat timed calls of @p call.
+Result<double> medianSeconds(int repeat, const std::function<Status()>& call) {
+    std::vector<double> t;
+    for (int r = 0; r < repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        TOMO_RETURN_IF_ERROR(call());
+        t.push_back(secondsSince(t0));
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
 struct SirtRow {
     int size = 0, angles = 0;
     double iteration = 0, forward = 0, back = 0;
@@ -76,6 +123,8 @@ Status benchIterativeBody(const ArgParser& args) {
     const std::string suite = args.getOr("suite", "sirt");
     if (suite != "sirt" && suite != "ordering")
         return invalidArgument("--suite " + suite + ": expected sirt or ordering here");
+    const std::string backend = args.getOr("backend", "cpu");
+    TOMO_ASSIGN_OR_RETURN(const std::string device, backendDevice(backend));
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_ASSIGN_OR_RETURN(int iterations, args.getInt("iterations", 3, 2, 1000));
     TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 3, 1, 1000));
@@ -94,7 +143,8 @@ Status benchIterativeBody(const ArgParser& args) {
     const ExecContext ctx{threads, interrupt.token(), nullptr};
     const int workers = resolveThreads(threads);
     if (!json)
-        std::printf("%s benchmark, %d threads (paper 001 %s)\n", suite.c_str(), workers,
+        std::printf("%s benchmark on %s (%s), %d host threads (paper 001 %s)\n", suite.c_str(),
+                    backend.c_str(), device.c_str(), workers,
                     suite == "sirt" ? "Table 2" : "Table 1");
 
     std::vector<SirtRow> sirtRows;
@@ -104,17 +154,18 @@ Status benchIterativeBody(const ArgParser& args) {
     for (int size : sizes)
         for (int angles : angleCounts) {
             const double updates = double(size) * size * angles;
-            // SIRT: weights (2 projections) + iterations x 2 + 2 timed projections.
+            // SIRT: weights (2 projections) + iterations x 2 + repeat x 2 timed projections.
             const double projections =
-                suite == "sirt" ? 2.0 * iterations + 4.0 : 4.0 * (repeat + 1);
+                suite == "sirt" ? 2.0 * (iterations + repeat + 1) : 4.0 * (repeat + 1);
             if (voxelRate > 0 && projections * updates / (2.0 * voxelRate) > budget) {
                 skipped.push_back(std::to_string(size) + "^2 x " + std::to_string(angles));
                 continue;
             }
             TOMO_ASSIGN_OR_RETURN(Problem p, makeProblem(size, angles, ctx));
-            TOMO_ASSIGN_OR_RETURN(auto op, LocalityOperator::create(p.geom, p.vol));
-            std::vector<float> x(op->domainSize(), 0.f), y(op->rangeSize());
             if (suite == "sirt") {
+                TOMO_ASSIGN_OR_RETURN(auto op,
+                                      makeOperator(backend, p, RayOrdering::StripSegments));
+                std::vector<float> x(op->domainSize(), 0.f), y(op->rangeSize());
                 SirtOptions o;
                 o.iterations = iterations;
                 SolverSummary summary;
@@ -125,12 +176,10 @@ Status benchIterativeBody(const ArgParser& args) {
                     t.push_back(summary.history[k].iterationSeconds);
                 std::sort(t.begin(), t.end());
                 SirtRow row{size, angles, t[t.size() / 2], 0, 0};
-                auto t0 = std::chrono::steady_clock::now();
-                TOMO_RETURN_IF_ERROR(op->forward(x, y, ctx));
-                row.forward = secondsSince(t0);
-                t0 = std::chrono::steady_clock::now();
-                TOMO_RETURN_IF_ERROR(op->adjoint(y, x, ctx));
-                row.back = secondsSince(t0);
+                TOMO_ASSIGN_OR_RETURN(
+                    row.forward, medianSeconds(repeat, [&] { return op->forward(x, y, ctx); }));
+                TOMO_ASSIGN_OR_RETURN(
+                    row.back, medianSeconds(repeat, [&] { return op->adjoint(y, x, ctx); }));
                 voxelRate = 2.0 * updates / row.iteration;
                 sirtRows.push_back(row);
                 if (!json)
@@ -139,7 +188,8 @@ Status benchIterativeBody(const ArgParser& args) {
                         "back %.3f s), %.2f GU/s per projection\n",
                         size, angles, row.iteration, row.forward, row.back, voxelRate * 1e-9);
             } else {
-                std::vector<float> image(op->domainSize(), 0.f);
+                std::vector<float> image(std::size_t(size) * std::size_t(size), 0.f);
+                std::vector<float> y(std::size_t(angles) * std::size_t(size));
                 for (int iy = 0; iy < size; ++iy)  // a disc: every ray does real work
                     for (int ix = 0; ix < size; ++ix)
                         image[std::size_t(iy) * std::size_t(size) + std::size_t(ix)] =
@@ -150,24 +200,19 @@ Status benchIterativeBody(const ArgParser& args) {
                 for (RayOrdering ord :
                      {RayOrdering::Unordered, RayOrdering::Strips,
                       RayOrdering::StripsConsecutiveAngles, RayOrdering::StripSegments}) {
-                    op->setOrdering(ord);
+                    TOMO_ASSIGN_OR_RETURN(auto op, makeOperator(backend, p, ord));
                     TOMO_RETURN_IF_ERROR(op->forward(image, y, ctx));  // warm-up
-                    std::vector<double> t;
-                    for (int r = 0; r < repeat; ++r) {
-                        const auto t0 = std::chrono::steady_clock::now();
-                        TOMO_RETURN_IF_ERROR(op->forward(image, y, ctx));
-                        t.push_back(secondsSince(t0));
-                    }
-                    std::sort(t.begin(), t.end());
-                    orderingRows.push_back({size, angles, rayOrderingName(ord), t[t.size() / 2]});
-                    voxelRate = updates / t[t.size() / 2] / 2.0;
+                    TOMO_ASSIGN_OR_RETURN(const double seconds, medianSeconds(repeat, [&] {
+                                              return op->forward(image, y, ctx);
+                                          }));
+                    orderingRows.push_back({size, angles, rayOrderingName(ord), seconds});
+                    voxelRate = updates / seconds / 2.0;
                     if (!json)
                         std::printf(
                             "  %5d^2 x %4d angles, ordering %-18s forward %8.4f s, "
                             "%7.2f Mrays/s, %.2f GU/s\n",
-                            size, angles, rayOrderingName(ord), t[t.size() / 2],
-                            double(angles) * size / t[t.size() / 2] * 1e-6,
-                            updates / t[t.size() / 2] * 1e-9);
+                            size, angles, rayOrderingName(ord), seconds,
+                            double(angles) * size / seconds * 1e-6, updates / seconds * 1e-9);
                 }
             }
         }
@@ -176,20 +221,21 @@ Status benchIterativeBody(const ArgParser& args) {
         bool first = true;
         for (const SirtRow& r : sirtRows) {
             std::printf(
-                "%s  {\"suite\": \"sirt\", \"size\": %d, \"angles\": %d, \"threads\": %d, "
-                "\"iteration_seconds\": %s, \"forward_seconds\": %s, "
-                "\"back_seconds\": %s}",
-                first ? "" : ",\n", r.size, r.angles, workers, jsonNumber(r.iteration).c_str(),
-                jsonNumber(r.forward).c_str(), jsonNumber(r.back).c_str());
+                "%s  {\"suite\": \"sirt\", \"backend\": \"%s\", \"device\": %s, \"size\": %d, "
+                "\"angles\": %d, \"threads\": %d, \"iteration_seconds\": %s, "
+                "\"forward_seconds\": %s, \"back_seconds\": %s}",
+                first ? "" : ",\n", backend.c_str(), jsonEscape(device).c_str(), r.size, r.angles,
+                workers, jsonNumber(r.iteration).c_str(), jsonNumber(r.forward).c_str(),
+                jsonNumber(r.back).c_str());
             first = false;
         }
         for (const OrderingRow& r : orderingRows) {
             std::printf(
-                "%s  {\"suite\": \"ordering\", \"size\": %d, \"angles\": %d, "
-                "\"threads\": %d, \"ordering\": \"%s\", \"forward_seconds\": %s, "
-                "\"rays_per_second\": %s}",
-                first ? "" : ",\n", r.size, r.angles, workers, r.ordering.c_str(),
-                jsonNumber(r.seconds).c_str(),
+                "%s  {\"suite\": \"ordering\", \"backend\": \"%s\", \"device\": %s, "
+                "\"size\": %d, \"angles\": %d, \"threads\": %d, \"ordering\": \"%s\", "
+                "\"forward_seconds\": %s, \"rays_per_second\": %s}",
+                first ? "" : ",\n", backend.c_str(), jsonEscape(device).c_str(), r.size, r.angles,
+                workers, r.ordering.c_str(), jsonNumber(r.seconds).c_str(),
                 jsonNumber(double(r.angles) * r.size / r.seconds).c_str());
             first = false;
         }
@@ -204,19 +250,26 @@ Status benchIterativeBody(const ArgParser& args) {
 
 int runBenchIterative(int argc, char** argv) {
     ArgParser args("bench --suite sirt|ordering",
-                   "The projectors of paper 001 on the CPU. sirt: per-iteration, per-slice SIRT "
-                   "time\n(forward + back-projection + update; median over iterations 2..N) for "
-                   "each size and\nangle count (Table 2). ordering: forward-projection time and "
-                   "rays/s for the ray\norderings (a) unordered, (b) strips, (c) strips at "
-                   "consecutive angles, (d) strip\nsegments (Table 1). Sizes whose estimated "
-                   "time exceeds --max-seconds are skipped.");
+                   "The projectors of paper 001 on the CPU or a device. sirt: per-iteration, "
+                   "per-slice SIRT\ntime (forward + back-projection + update; median over "
+                   "iterations 2..N) and the\nforward and back-projection times (median of "
+                   "--repeat) for each size and angle\ncount (Table 2). ordering: "
+                   "forward-projection time and rays/s for the ray orderings\n(a) unordered, "
+                   "(b) strips, (c) strips at consecutive angles, (d) strip segments\n(Table 1). "
+                   "--backend opencl|cuda runs the device operator pair; its vectors live in\n"
+                   "host memory, so every device time includes the host-to-device upload of the "
+                   "input\nand the download of the output of each projection. Sizes whose "
+                   "estimated time\nexceeds --max-seconds are skipped.");
     args.option("suite", "NAME", "sirt | ordering", "sirt");
     args.option("sizes", "LIST",
                 "image sizes N (N x N, N detectors), comma separated (default: sirt "
                 "512,1024,2048,4096; ordering 1024)");
     args.option("angles", "LIST", "projection counts over 180 degrees", "180,360");
     args.option("iterations", "N", "SIRT iterations per size (>= 2)", "3");
-    args.option("repeat", "R", "timed forward projections per ordering (median)", "3");
+    args.option("repeat", "R",
+                "timed projections per size and ordering (median; sirt: forward and back)", "3");
+    args.option("backend", "NAME",
+                "cpu | opencl | cuda (device times include host<->device transfers)", "cpu");
     args.option("max-seconds", "S", "skip a size whose estimated time exceeds S", "120");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.flag("json", "print a JSON array");

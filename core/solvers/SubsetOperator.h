@@ -7,11 +7,18 @@
 /// range with S times the spacing (paper 001, §1.2: Palenstijn, Batenburg, Sijbers, J. Struct.
 /// Biol. 176(2), 2011, doi:10.1016/j.jsb.2011.07.017).
 ///
-/// Subset calls with S = 1 compute exactly what forward() and adjoint() compute.
+/// Subset calls with S = 1 compute exactly what forward() and adjoint() compute; that is the
+/// default forward() and adjoint() here, so an implementation needs only the subset calls
+/// (it may still override both, e.g. with a faster whole-range path).
+
+#include <string>
 
 #include "core/solvers/LinearOperator.h"
 
 namespace tomo {
+
+/// InvalidArgument unless 1 <= subsets <= angles and 0 <= subset < subsets.
+Status checkSubset(int subset, int subsets, int angles);
 
 class SubsetOperator : public LinearOperator {
   public:
@@ -29,9 +36,27 @@ class SubsetOperator : public LinearOperator {
     /// x = A_s^T y, reading only the rows of the subset's angles from @p y (full range size).
     virtual Status adjointSubset(std::span<const float> y, std::span<float> x, int subset,
                                  int subsets, const ExecContext& ctx) = 0;
-};
 
-/// InvalidArgument unless 1 <= subsets <= angles and 0 <= subset < subsets.
-Status checkSubset(int subset, int subsets, int angles);
+    /// y = A x: forwardSubset() with subset 0 of 1.
+    Status forward(std::span<const float> x, std::span<float> y, const ExecContext& ctx) override {
+        return forwardSubset(x, y, 0, 1, ctx);
+    }
+    /// x = A^T y: adjointSubset() with subset 0 of 1.
+    Status adjoint(std::span<const float> y, std::span<float> x, const ExecContext& ctx) override {
+        return adjointSubset(y, x, 0, 1, ctx);
+    }
+
+  protected:
+    /// The argument check of a subset call: InvalidArgument naming name() and the sizes unless
+    /// @p x == domainSize() and @p y == rangeSize(), then checkSubset() against angleCount().
+    Status checkSubsetCall(std::size_t x, std::size_t y, int subset, int subsets) const {
+        if (x != domainSize() || y != rangeSize())
+            return invalidArgument(name() + ": vectors of " + std::to_string(x) + " and " +
+                                   std::to_string(y) + " values, expected " +
+                                   std::to_string(domainSize()) + " and " +
+                                   std::to_string(rangeSize()));
+        return checkSubset(subset, subsets, angleCount());
+    }
+};
 
 }  // namespace tomo

@@ -1,8 +1,10 @@
 // backendSetup() for the CUDA test executable (tomo_gpu_cuda_tests): CPU variants plus every
-// CUDA variant registered on device 0 (none, with the runtime's reason, without a GPU).
+// CUDA variant registered on device 0 (none, with the runtime's reason, without a GPU); and the
+// CUDA projector pair of gpu/cuda/locality for LocalityDeviceTest.cpp.
 #include "GpuTestSupport.h"
 #include "core/projectors/CpuBackProjectors.h"
 #include "gpu/cuda/CudaBackProjectors.h"
+#include "gpu/cuda/locality/CudaLocalityOperator.h"
 
 namespace tomo::test {
 namespace {
@@ -37,6 +39,12 @@ const GpuBackendSetup& backendSetup() {
         return s;
     }();
     return setup;
+}
+
+Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const ParallelGeometry& geom,
+                                                                   const VolumeGeometry& vol,
+                                                                   RayOrdering ordering) {
+    return cuda::makeCudaLocalityOperator(geom, vol, {.ordering = ordering});
 }
 
 }  // namespace tomo::test

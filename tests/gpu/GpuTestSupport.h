@@ -2,16 +2,20 @@
 // The backend-parametrised harness of the GPU tests: the same test sources (GpuVariantTest.cpp)
 // run against every registered variant of one GPU backend. Which backend is decided at link
 // time: each test executable links one <Backend>TestBackend.cpp defining backendSetup() (CPU
-// variants + that backend's variants in one registry). Small problems and error measures
+// variants + that backend's variants in one registry) and makeDeviceLocalityOperator() (that
+// backend's iterative projector pair, LocalityDeviceTest.cpp). Small problems and error measures
 // against cpu.reference.* are shared by all backends.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/locality/RayOrdering.h"
 #include "core/projectors/BackProjector.h"
+#include "core/solvers/SubsetOperator.h"
 
 namespace tomo::test {
 
@@ -31,6 +35,14 @@ const GpuBackendSetup& backendSetup();
 
 /// The registered variants of the executable's backend.
 std::vector<BackProjectorInfo> backendVariants();
+
+/// The executable's backend's projector pair of paper 001 for @p geom on @p vol with the forward
+/// ray ordering @p ordering, straight from the backend's factory (no registry is built). NotFound
+/// when the backend has no device; InvalidArgument (before any device is opened) for an invalid
+/// grid or vol.nz != geom.rows().
+Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const ParallelGeometry& geom,
+                                                                   const VolumeGeometry& vol,
+                                                                   RayOrdering ordering);
 
 /// A back-projection problem: sinograms, geometry, grid and weights.
 struct BackProjectionProblem {

@@ -1,6 +1,8 @@
 // backendSetup() for the OpenCL test executable (tomo_gpu_tests): the OpenCL registration of
-// OpenClTestSupport.h seen through the backend-neutral GpuBackendSetup.
+// OpenClTestSupport.h seen through the backend-neutral GpuBackendSetup; and the OpenCL projector
+// pair of gpu/opencl/locality for LocalityDeviceTest.cpp (program cache in the build tree).
 #include "OpenClTestSupport.h"
+#include "gpu/opencl/locality/OpenClLocalityOperator.h"
 
 namespace tomo::test {
 
@@ -18,6 +20,15 @@ const GpuBackendSetup& backendSetup() {
         return s;
     }();
     return setup;
+}
+
+Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const ParallelGeometry& geom,
+                                                                   const VolumeGeometry& vol,
+                                                                   RayOrdering ordering) {
+    opencl::OpenClLocalityOptions options;
+    options.ordering = ordering;
+    options.cacheDirectory = openClTestCacheDirectory();
+    return opencl::makeOpenClLocalityOperator(geom, vol, options);
 }
 
 }  // namespace tomo::test

@@ -4,10 +4,14 @@
 
 namespace tomo::test {
 
+std::string openClTestCacheDirectory() {
+    return std::string(TOMO_TEST_BINARY_DIR) + "/opencl-test-cache";
+}
+
 const OpenClTestSetup& openClSetup() {
     static const OpenClTestSetup setup = [] {
         OpenClTestSetup s;
-        s.cacheDirectory = std::string(TOMO_TEST_BINARY_DIR) + "/opencl-test-cache";
+        s.cacheDirectory = openClTestCacheDirectory();
         registerCpuBackProjectors(s.registry);
         opencl::OpenClRegistrationOptions options;
         options.cacheDirectory = s.cacheDirectory;

@@ -20,6 +20,10 @@ struct OpenClTestSetup {
     std::string cacheDirectory;
 };
 
+/// The program cache of the test build tree (TOMO_TEST_BINARY_DIR/opencl-test-cache), shared by
+/// the registry and the locality operator so that PoCL compiles each program once.
+std::string openClTestCacheDirectory();
+
 /// Built on first use: registerCpuBackProjectors + opencl::registerBackProjectors.
 const OpenClTestSetup& openClSetup();
 

@@ -40,34 +40,19 @@ class ImageView : public SliceView {
     QPointF imageToWidget(QPointF imagePoint) const override;
     QPointF widgetToImage(QPointF widgetPoint) const override;
 
-  public slots:
-    void zoomIn();
-    void zoomOut();
-    void fitToWindow();
-
   protected:
     void contentChanged() override;
     void paintEvent(QPaintEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
+    void zoomAbout(double factor, QPointF widgetPoint) override;
+    void panBy(QPointF widgetDelta) override;
 
   private:
-    double fitScale() const;
     QPointF origin() const;  ///< widget position of the image's top-left corner
-    void zoomAbout(double factor, QPointF widgetPoint);
 
     QImage m_rendered;
     bool m_dirty = true;
     double m_zoom = 0.0;  ///< 0 = fit
     QPointF m_pan{0, 0};  ///< offset of the image centre from the widget centre (pixels)
-    // Drag state.
-    Qt::MouseButton m_dragButton = Qt::NoButton;
-    QPointF m_dragStart;
-    QPointF m_panAtDragStart;
-    WindowLevel m_wlAtDragStart;
 };
 
 }  // namespace tomo::ui

@@ -14,6 +14,8 @@ namespace tomo::ui {
 
 namespace {
 constexpr double kClickSlop = 3.0;  ///< screen pixels a click may move and still be a click
+constexpr double kDragZoomPerPixel = 1.01;  ///< DragAction::Zoom factor per pixel upwards
+constexpr double kWindowDragPixels = 256.0;  ///< screen pixels a drag needs to span the data range
 const QColor kCrosshairColour(80, 200, 255);
 const QColor kProfileColour(255, 200, 0);
 }  // namespace
@@ -150,6 +152,27 @@ void SliceView::paintOverlays(QPainter& painter) const {
     }
 }
 
+double SliceView::clampZoom(double zoom) {
+    return std::clamp(zoom, kMinZoom, kMaxZoom);
+}
+
+double SliceView::fitScale() const {
+    if (!hasImage()) return 1.0;
+    return std::min(static_cast<double>(width()) / m_cols, static_cast<double>(height()) / m_rows);
+}
+
+void SliceView::zoomIn() {
+    zoomAbout(kZoomStep, QPointF(0.5 * width(), 0.5 * height()));
+}
+
+void SliceView::zoomOut() {
+    zoomAbout(1.0 / kZoomStep, QPointF(0.5 * width(), 0.5 * height()));
+}
+
+void SliceView::fitToWindow() {
+    setZoom(0.0);
+}
+
 bool SliceView::handleCommonPress(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return false;
     m_leftPressed = true;
@@ -231,6 +254,124 @@ void SliceView::updateHover(QPointF widgetPoint) {
                           .arg(y)
                           .arg(value, 0, 'g', 5));
     emit pixelValue(x, y, value);
+}
+
+SliceView::DragAction SliceView::dragAction(Qt::MouseButton button) const {
+    switch (button) {
+        case Qt::LeftButton:
+            return m_bindings.left;
+        case Qt::MiddleButton:
+            return m_bindings.middle;
+        case Qt::RightButton:
+            return m_bindings.right;
+        default:
+            return DragAction::None;
+    }
+}
+
+void SliceView::dragWindowLevel(QPointF delta) {
+    double perPixel = dataRange() / kWindowDragPixels;
+    WindowLevel wl = m_wlAtDragStart;
+    wl.width = std::max(wl.width + delta.x() * perPixel, 1e-6 * dataRange());
+    wl.level += delta.y() * perPixel;
+    setWindowLevel(wl);
+}
+
+void SliceView::wheelEvent(QWheelEvent* event) {
+    if (handleCommonWheel(event)) return;
+    double notches = event->angleDelta().y() / 120.0;
+    if (notches != 0.0) zoomAbout(std::pow(kZoomStep, notches), event->position());
+    event->accept();
+}
+
+void SliceView::mousePressEvent(QMouseEvent* event) {
+    if (m_bindings.passOnUnboundPress && dragAction(event->button()) == DragAction::None) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    if (handleCommonPress(event)) return;
+    m_dragButton = event->button();
+    m_dragStart = m_lastDrag = event->position();
+    m_wlAtDragStart = m_windowLevel;
+    event->accept();
+}
+
+void SliceView::mouseMoveEvent(QMouseEvent* event) {
+    if (handleCommonMove(event)) return;
+    QPointF delta = event->position() - m_dragStart;
+    QPointF step = event->position() - m_lastDrag;
+    m_lastDrag = event->position();
+    if (!hasImage()) return;
+    switch (dragAction(m_dragButton)) {
+        case DragAction::WindowLevel:
+            dragWindowLevel(delta);
+            break;
+        case DragAction::Pan:
+            panBy(step);
+            break;
+        case DragAction::Zoom:
+            zoomAbout(std::pow(kDragZoomPerPixel, -step.y()), m_dragStart);
+            break;
+        case DragAction::None:
+            break;
+    }
+}
+
+void SliceView::mouseReleaseEvent(QMouseEvent* event) {
+    handleCommonRelease(event);
+    if (event->button() == m_dragButton) m_dragButton = Qt::NoButton;
+    event->accept();
+}
+
+void SliceView::keyPressEvent(QKeyEvent* event) {
+    if (handleCommonKey(event)) {
+        event->accept();
+        return;
+    }
+    switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            zoomIn();
+            break;
+        case Qt::Key_Minus:
+            zoomOut();
+            break;
+        case Qt::Key_0:
+        case Qt::Key_F:
+            fitToWindow();
+            break;
+        case Qt::Key_A:
+            autoWindow();
+            break;
+        case Qt::Key_C:
+            setColorMap(m_colorMap == ColorMap::Grey ? ColorMap::Inferno : ColorMap::Grey);
+            break;
+        default:
+            if (!handleArrowKey(event->key())) {
+                QWidget::keyPressEvent(event);
+                return;
+            }
+    }
+    event->accept();
+}
+
+bool SliceView::handleArrowKey(int key) {
+    if (key != Qt::Key_Left && key != Qt::Key_Right && key != Qt::Key_Up && key != Qt::Key_Down)
+        return false;
+    if (m_bindings.arrows == ArrowKeys::Pan) {
+        const double step = 0.1 * std::min(width(), height());
+        const bool horizontal = key == Qt::Key_Left || key == Qt::Key_Right;
+        const double sign = key == Qt::Key_Left || key == Qt::Key_Up ? 1.0 : -1.0;
+        panBy(horizontal ? QPointF(sign * step, 0) : QPointF(0, sign * step));
+        return true;
+    }
+    WindowLevel wl = m_windowLevel;
+    if (key == Qt::Key_Left) wl.width /= 1.1;
+    if (key == Qt::Key_Right) wl.width *= 1.1;
+    if (key == Qt::Key_Up) wl.level -= 0.05 * dataRange();
+    if (key == Qt::Key_Down) wl.level += 0.05 * dataRange();
+    setWindowLevel(wl);
+    return true;
 }
 
 void SliceView::leaveEvent(QEvent* event) {

@@ -20,17 +20,30 @@
 ///
 /// Window/level and colour mapping follow ColorMap.h (L - W/2 black, L + W/2 white).
 ///
-/// Common interaction handled here (subclasses forward their mouse/key events):
+/// Common interaction handled here (the event handlers live in this class; a subclass supplies
+/// its geometry through zoomAbout()/panBy() and its button and arrow-key bindings through
+/// setBindings()):
 ///  - PageUp/PageDown and Ctrl+wheel emit sliceStepRequested(+1 / -1) (next/previous slice);
 ///  - a left click without dragging emits pointClicked();
 ///  - with the profile tool enabled, a left drag draws the profile line instead of the
-///    subclass's left-drag action.
+///    subclass's left-drag action;
+///  - wheel, `+`/`-`: zoom about the cursor (keys: the widget centre) by kZoomStep per notch;
+///    `0`/`F`: fit to the widget; `A`: automatic window (0.5 / 99.5 percentiles); `C`: toggle
+///    the grey and inferno colour maps; Escape clears the profile line;
+///  - drags: DragAction::WindowLevel changes the window by delta x and the level by delta y
+///    (right = wider, down = higher level = darker), 256 screen pixels spanning the data range,
+///    relative to the window at the press; DragAction::Pan moves the image with the cursor;
+///    DragAction::Zoom zooms by 1.01 per pixel upwards about the press position;
+///  - arrow keys: ArrowKeys::WindowLevel narrows/widens the window by 10 % (Left/Right) and
+///    lowers/raises the level by 5 % of the data range (Up = brighter / Down); ArrowKeys::Pan
+///    moves the view by 10 % of the smaller widget side (the image moves the other way).
 ///
 /// Threading: GUI thread only, like every QWidget.
 
 #include <optional>
 #include <vector>
 
+#include <QColor>
 #include <QImage>
 #include <QLineF>
 #include <QPointF>
@@ -112,6 +125,13 @@ class SliceView : public QWidget {
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {64, 64}; }
 
+  public slots:
+    /// Zoom by kZoomStep (in) or 1 / kZoomStep (out) about the widget centre.
+    void zoomIn();
+    void zoomOut();
+    /// setZoom(0): fit the whole image into the widget.
+    void fitToWindow();
+
   signals:
     /// Hover readout text ("<title>  x 12  y 40  value 0.0213"); empty when the cursor leaves
     /// the image.
@@ -127,8 +147,42 @@ class SliceView : public QWidget {
     void profileLineChanged(QLineF pixelLine);
 
   protected:
+    /// What a drag with a mouse button does (see the file comment).
+    enum class DragAction { None, Pan, WindowLevel, Zoom };
+    /// What the arrow keys do (see the file comment).
+    enum class ArrowKeys { WindowLevel, Pan };
+    /// A view's mouse and key bindings, set once by its constructor (default: no drag actions,
+    /// arrow keys step the window/level, unbound presses accepted).
+    struct Bindings {
+        DragAction left = DragAction::None;
+        DragAction middle = DragAction::None;
+        DragAction right = DragAction::None;
+        ArrowKeys arrows = ArrowKeys::WindowLevel;
+        /// A press of a button without a drag action goes on to the parent widget (true) or is
+        /// accepted and ignored (false).
+        bool passOnUnboundPress = false;
+    };
+
+    /// Zoom factor of one wheel notch or `+` key; zoom() stays in [kMinZoom, kMaxZoom].
+    static constexpr double kZoomStep = 1.25;
+    static constexpr double kMinZoom = 0.05;
+    static constexpr double kMaxZoom = 64.0;
+    /// @p zoom clamped to [kMinZoom, kMaxZoom].
+    static double clampZoom(double zoom);
+    /// Widget background behind the image (dark grey).
+    static QColor backgroundColour() { return {32, 32, 32}; }
+
     /// Called after the image, window/level or colour map changed; refresh caches and update().
     virtual void contentChanged() = 0;
+    /// Multiplies the zoom by @p factor (clamped) keeping the image point under @p widgetPoint
+    /// in place; nothing without an image.
+    virtual void zoomAbout(double factor, QPointF widgetPoint) = 0;
+    /// Moves the image by @p widgetDelta screen pixels (leaves fit mode); nothing without an
+    /// image.
+    virtual void panBy(QPointF widgetDelta) = 0;
+    void setBindings(const Bindings& bindings) { m_bindings = bindings; }
+    /// Screen pixels per image pixel that fit the whole image into the widget (1 without one).
+    double fitScale() const;
     /// Data range of the image (1 when constant).
     double dataRange() const;
     /// Draws caption, message, crosshair and profile line over the image.
@@ -137,17 +191,30 @@ class SliceView : public QWidget {
     /// resize() for renderToImage(), after any pending layout of the parent has run.
     void resizeForRendering(QSize size);
 
-    /// Shared handling; each returns true when it consumed the event.
-    bool handleCommonPress(QMouseEvent* event);
-    bool handleCommonMove(QMouseEvent* event);
-    bool handleCommonRelease(QMouseEvent* event);
-    bool handleCommonWheel(QWheelEvent* event);
-    bool handleCommonKey(QKeyEvent* event);
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
     /// Emits pixelHovered/pixelValue for the pixel under @p widgetPoint.
     void updateHover(QPointF widgetPoint);
     void leaveEvent(QEvent* event) override;
 
   private:
+    /// Click, profile-line, slice-step and Escape handling; each returns true when it consumed
+    /// the event.
+    bool handleCommonPress(QMouseEvent* event);
+    bool handleCommonMove(QMouseEvent* event);
+    bool handleCommonRelease(QMouseEvent* event);
+    bool handleCommonWheel(QWheelEvent* event);
+    bool handleCommonKey(QKeyEvent* event);
+    /// The bound action of a drag with @p button (None for Qt::NoButton and other buttons).
+    DragAction dragAction(Qt::MouseButton button) const;
+    /// Window/level for a drag of @p delta screen pixels from the press.
+    void dragWindowLevel(QPointF delta);
+    /// The arrow keys as bound; true when @p key is one.
+    bool handleArrowKey(int key);
+
     QString m_title;
     QString m_message;
     QString m_caption;
@@ -166,6 +233,12 @@ class SliceView : public QWidget {
     QPointF m_pressPosition;
     bool m_leftPressed = false;
     bool m_moved = false;
+    Bindings m_bindings;
+    // Drag state of the bound drag actions.
+    Qt::MouseButton m_dragButton = Qt::NoButton;
+    QPointF m_dragStart;
+    QPointF m_lastDrag;
+    WindowLevel m_wlAtDragStart;
 };
 
 }  // namespace tomo::ui

@@ -116,17 +116,9 @@ class CudaLocalityOperator final : public SubsetOperator {
     int angleCount() const override { return static_cast<int>(m_rays.size()); }
     int detectorCount() const override { return m_detectors; }
 
-    Status forward(std::span<const float> x, std::span<float> y, const ExecContext& ctx) override {
-        return forwardSubset(x, y, 0, 1, ctx);
-    }
-    Status adjoint(std::span<const float> y, std::span<float> x, const ExecContext& ctx) override {
-        return adjointSubset(y, x, 0, 1, ctx);
-    }
-
     Status forwardSubset(std::span<const float> x, std::span<float> y, int subset, int subsets,
                          const ExecContext& ctx) override {
-        TOMO_RETURN_IF_ERROR(checkSizes(x.size(), y.size()));
-        TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
+        TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
         TOMO_RETURN_IF_ERROR(m_device->activate());
         cudaStream_t stream = m_device->stream(0);
         const std::size_t plane = std::size_t(m_vol.nx) * std::size_t(m_vol.ny);
@@ -178,8 +170,7 @@ class CudaLocalityOperator final : public SubsetOperator {
 
     Status adjointSubset(std::span<const float> y, std::span<float> x, int subset, int subsets,
                          const ExecContext& ctx) override {
-        TOMO_RETURN_IF_ERROR(checkSizes(x.size(), y.size()));
-        TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
+        TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
         TOMO_RETURN_IF_ERROR(m_device->activate());
         cudaStream_t stream = m_device->stream(0);
         TOMO_RETURN_IF_ERROR(copyRows(const_cast<float*>(y.data()), subset, subsets,
@@ -269,14 +260,6 @@ class CudaLocalityOperator final : public SubsetOperator {
                    : cudaMemcpy2DAsync(h, pitch, d, pitch, rowBytes, rows, kind, stream),
                 up ? "upload of the subset's sinogram rows" : "download of the subset's rows"));
         }
-        return Status::ok();
-    }
-
-    Status checkSizes(std::size_t x, std::size_t y) const {
-        if (x != m_domain || y != m_range)
-            return invalidArgument(name() + ": vectors of " + std::to_string(x) + " and " +
-                                   std::to_string(y) + " values, expected " +
-                                   std::to_string(m_domain) + " and " + std::to_string(m_range));
         return Status::ok();
     }
 

@@ -104,17 +104,9 @@ class OpenClLocalityOperator final : public SubsetOperator {
     int angleCount() const override { return static_cast<int>(m_rays.size()); }
     int detectorCount() const override { return m_detectors; }
 
-    Status forward(std::span<const float> x, std::span<float> y, const ExecContext& ctx) override {
-        return forwardSubset(x, y, 0, 1, ctx);
-    }
-    Status adjoint(std::span<const float> y, std::span<float> x, const ExecContext& ctx) override {
-        return adjointSubset(y, x, 0, 1, ctx);
-    }
-
     Status forwardSubset(std::span<const float> x, std::span<float> y, int subset, int subsets,
                          const ExecContext& ctx) override {
-        TOMO_RETURN_IF_ERROR(checkSizes(x.size(), y.size()));
-        TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
+        TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
         if (ctx.stop.stop_requested()) return cancelled("OpenCL forward projection cancelled");
         TOMO_RETURN_IF_ERROR(
             clCheck(clEnqueueWriteBuffer(m_device->queue(0), m_x.get(), CL_TRUE, 0,
@@ -152,8 +144,7 @@ class OpenClLocalityOperator final : public SubsetOperator {
 
     Status adjointSubset(std::span<const float> y, std::span<float> x, int subset, int subsets,
                          const ExecContext& ctx) override {
-        TOMO_RETURN_IF_ERROR(checkSizes(x.size(), y.size()));
-        TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
+        TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
         if (ctx.stop.stop_requested()) return cancelled("OpenCL back-projection cancelled");
         TOMO_RETURN_IF_ERROR(copyRows(const_cast<float*>(y.data()), subset, subsets, true));
         std::vector<int> list = subsetList(subset, subsets);
@@ -174,14 +165,6 @@ class OpenClLocalityOperator final : public SubsetOperator {
     }
 
   private:
-    Status checkSizes(std::size_t x, std::size_t y) const {
-        if (x != m_domain || y != m_range)
-            return invalidArgument(name() + ": vectors of " + std::to_string(x) + " and " +
-                                   std::to_string(y) + " values, expected " +
-                                   std::to_string(m_domain) + " and " + std::to_string(m_range));
-        return Status::ok();
-    }
-
     std::vector<int> subsetList(int subset, int subsets) const {
         std::vector<int> list;
         for (int p = subset; p < angleCount(); p += subsets)

@@ -3,12 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 
-#include <QKeyEvent>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QWheelEvent>
 
 #include <vtkCamera.h>
 #include <vtkFloatArray.h>
@@ -24,20 +20,18 @@
 
 namespace tomo::ui {
 
-namespace {
-constexpr double kZoomStep = 1.25;
-constexpr double kMinZoom = 0.05;
-constexpr double kMaxZoom = 64.0;
-const QColor kBackground(32, 32, 32);
-}  // namespace
-
 VtkImageView::VtkImageView(QWidget* parent)
     : SliceView(parent),
-      m_vtk(std::make_unique<VtkOffscreenRenderer>(kBackground)),
+      m_vtk(std::make_unique<VtkOffscreenRenderer>(backgroundColour())),
       m_data(vtkSmartPointer<vtkImageData>::New()),
       m_lut(vtkSmartPointer<vtkLookupTable>::New()),
       m_slice(vtkSmartPointer<vtkImageSlice>::New()) {
     setAttribute(Qt::WA_OpaquePaintEvent);
+    setBindings({.left = DragAction::WindowLevel,
+                 .middle = DragAction::Pan,
+                 .right = DragAction::Zoom,
+                 .arrows = ArrowKeys::Pan,
+                 .passOnUnboundPress = false});
     setToolTip(
         tr("Wheel or +/-: zoom   0: fit   middle drag or arrows: pan   right drag: zoom\n"
            "Left drag: window/level   A: auto window   C: colour map   "
@@ -98,19 +92,13 @@ void VtkImageView::updateLookupTable() {
     m_lut->Modified();
 }
 
-double VtkImageView::fitScale() const {
-    if (!hasImage()) return 1.0;
-    return std::min(static_cast<double>(width()) / imageWidth(),
-                    static_cast<double>(height()) / imageHeight());
-}
-
 double VtkImageView::zoom() const {
     return m_zoom > 0 ? m_zoom : fitScale();
 }
 
 void VtkImageView::setZoom(double z) {
     if (z > 0 && m_zoom == 0.0) m_centre = centre();
-    m_zoom = z > 0 ? std::clamp(z, kMinZoom, kMaxZoom) : 0.0;
+    m_zoom = z > 0 ? clampZoom(z) : 0.0;
     update();
 }
 
@@ -130,7 +118,7 @@ QPointF VtkImageView::widgetToImage(QPointF p) const {
 void VtkImageView::zoomAbout(double factor, QPointF widgetPoint) {
     if (!hasImage()) return;
     QPointF anchor = widgetToImage(widgetPoint);
-    double s = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+    double s = clampZoom(zoom() * factor);
     // Keep the anchor under the cursor: centre = anchor - (widgetPoint - mid) / s.
     m_centre = anchor - (widgetPoint - QPointF(0.5 * width(), 0.5 * height())) / s;
     m_zoom = s;
@@ -142,16 +130,6 @@ void VtkImageView::panBy(QPointF widgetDelta) {
     if (m_zoom == 0.0) setZoom(fitScale());  // panning leaves fit mode
     m_centre -= widgetDelta / zoom();
     update();
-}
-
-void VtkImageView::zoomIn() {
-    zoomAbout(kZoomStep, QPointF(0.5 * width(), 0.5 * height()));
-}
-void VtkImageView::zoomOut() {
-    zoomAbout(1.0 / kZoomStep, QPointF(0.5 * width(), 0.5 * height()));
-}
-void VtkImageView::fitToWindow() {
-    setZoom(0.0);
 }
 
 void VtkImageView::updateCamera(QSize size) {
@@ -189,7 +167,7 @@ void VtkImageView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     const QImage& image = frame(size());
     if (image.isNull())
-        painter.fillRect(rect(), kBackground);
+        painter.fillRect(rect(), backgroundColour());
     else
         painter.drawImage(QPoint(0, 0), image);
     paintOverlays(painter);
@@ -198,89 +176,6 @@ void VtkImageView::paintEvent(QPaintEvent*) {
 void VtkImageView::resizeEvent(QResizeEvent* event) {
     SliceView::resizeEvent(event);
     update();
-}
-
-void VtkImageView::wheelEvent(QWheelEvent* event) {
-    if (handleCommonWheel(event)) return;
-    double notches = event->angleDelta().y() / 120.0;
-    if (notches != 0.0) zoomAbout(std::pow(kZoomStep, notches), event->position());
-    event->accept();
-}
-
-void VtkImageView::mousePressEvent(QMouseEvent* event) {
-    if (handleCommonPress(event)) return;
-    m_dragButton = event->button();
-    m_dragStart = m_lastDrag = event->position();
-    m_wlAtDragStart = windowLevel();
-    event->accept();
-}
-
-void VtkImageView::mouseMoveEvent(QMouseEvent* event) {
-    if (handleCommonMove(event)) return;
-    QPointF delta = event->position() - m_dragStart;
-    QPointF step = event->position() - m_lastDrag;
-    m_lastDrag = event->position();
-    if (!hasImage()) return;
-    if (m_dragButton == Qt::LeftButton) {
-        double perPixel = dataRange() / 256.0;
-        WindowLevel wl = m_wlAtDragStart;
-        wl.width = std::max(wl.width + delta.x() * perPixel, 1e-6 * dataRange());
-        wl.level += delta.y() * perPixel;
-        setWindowLevel(wl);
-    } else if (m_dragButton == Qt::MiddleButton) {
-        panBy(step);
-    } else if (m_dragButton == Qt::RightButton) {
-        zoomAbout(std::pow(1.01, -step.y()), m_dragStart);
-    }
-}
-
-void VtkImageView::mouseReleaseEvent(QMouseEvent* event) {
-    handleCommonRelease(event);
-    if (event->button() == m_dragButton) m_dragButton = Qt::NoButton;
-    event->accept();
-}
-
-void VtkImageView::keyPressEvent(QKeyEvent* event) {
-    if (handleCommonKey(event)) {
-        event->accept();
-        return;
-    }
-    const double panStep = 0.1 * std::min(width(), height());
-    switch (event->key()) {
-        case Qt::Key_Plus:
-        case Qt::Key_Equal:
-            zoomIn();
-            break;
-        case Qt::Key_Minus:
-            zoomOut();
-            break;
-        case Qt::Key_0:
-        case Qt::Key_F:
-            fitToWindow();
-            break;
-        case Qt::Key_A:
-            autoWindow();
-            break;
-        case Qt::Key_C:
-            setColorMap(colorMap() == ColorMap::Grey ? ColorMap::Inferno : ColorMap::Grey);
-            break;
-        case Qt::Key_Left:
-            panBy({panStep, 0});
-            break;
-        case Qt::Key_Right:
-            panBy({-panStep, 0});
-            break;
-        case Qt::Key_Up:
-            panBy({0, panStep});
-            break;
-        case Qt::Key_Down:
-            panBy({0, -panStep});
-            break;
-        default:
-            QWidget::keyPressEvent(event);
-            return;
-    }
-    event->accept();
 }
 
 }  // namespace tomo::ui

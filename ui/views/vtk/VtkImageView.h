@@ -53,26 +53,15 @@ class VtkImageView : public SliceView {
     /// Renders the VTK frame at @p size and paints the overlays over it.
     QImage renderToImage(QSize size) override;
 
-  public slots:
-    void zoomIn();
-    void zoomOut();
-    void fitToWindow();
-
   protected:
     void contentChanged() override;
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
+    void zoomAbout(double factor, QPointF widgetPoint) override;
+    void panBy(QPointF widgetDelta) override;
 
   private:
-    double fitScale() const;
     QPointF centre() const;  ///< image point shown at the widget centre
-    void zoomAbout(double factor, QPointF widgetPoint);
-    void panBy(QPointF widgetDelta);
     void uploadImage();
     void updateLookupTable();
     void updateCamera(QSize size);
@@ -87,10 +76,6 @@ class VtkImageView : public SliceView {
     quint64 m_uploadedRevision = ~quint64{0};  ///< imageRevision() of the data in m_data
     double m_zoom = 0.0;                       ///< 0 = fit
     QPointF m_centre{0, 0};                    ///< used when m_zoom > 0
-    Qt::MouseButton m_dragButton = Qt::NoButton;
-    QPointF m_dragStart;
-    QPointF m_lastDrag;
-    WindowLevel m_wlAtDragStart;
 };
 
 }  // namespace tomo::ui

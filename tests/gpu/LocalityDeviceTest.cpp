@@ -1,19 +1,22 @@
-// The OpenCL projector pair of paper 001 (gpu/opencl/locality) against core/locality's CPU
-// operator: forward projection in every ordering and back-projection within 1e-4 of the CPU,
-// subsets writing only their rows and summing to the whole back-projection, the dot-product
-// ratio of the (unmatched) pair equal to the CPU pair's, and SIRT through reconstructIterative's
-// operator hook equal to SIRT on the CPU. Every case skips at run time when no OpenCL device
-// opens (PoCL runs them on the CPU).
+// The projector pair of paper 001 on the executable's GPU backend (gpu/opencl/locality in
+// tomo_gpu_tests, gpu/cuda/locality in tomo_gpu_cuda_tests; test::makeDeviceLocalityOperator of
+// the linked <Backend>TestBackend.cpp) against core/locality's CPU operator: forward projection
+// in every ordering and back-projection within 1e-4 of the CPU, subsets writing only their rows
+// and summing to the whole back-projection, the dot-product ratio of the (unmatched) pair equal
+// to the CPU pair's, SIRT through reconstructIterative's operator hook equal to SIRT on the CPU,
+// wrong sizes and subsets rejected without writing, and the slice-count check before any device
+// is opened. The device cases skip at run time when the backend opens no device (PoCL runs the
+// OpenCL ones on the CPU).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "GpuTestSupport.h"
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/locality/LocalityOperator.h"
 #include "core/phantom/Phantom.h"
-#include "gpu/opencl/locality/OpenClLocalityOperator.h"
 
 namespace tomo {
 namespace {
@@ -64,24 +67,15 @@ double relativeError(const std::vector<float>& a, const std::vector<float>& b) {
     return ref > 0 ? diff / ref : diff;
 }
 
-/// Options with @p ordering and the program cache of the test build tree.
-opencl::OpenClLocalityOptions clOptions(RayOrdering ordering) {
-    opencl::OpenClLocalityOptions options;
-    options.ordering = ordering;
-    options.cacheDirectory = std::string(TOMO_TEST_BINARY_DIR) + "/opencl-test-cache";
-    return options;
-}
-
-/// The OpenCL operator, or a skip when there is no platform or device.
-#define MAKE_CL_OPERATOR(var, problem, ordering)                                                \
-    auto var##Made =                                                                            \
-        opencl::makeOpenClLocalityOperator((problem).geom, (problem).vol, clOptions(ordering)); \
+/// The backend's operator, or a skip when there is no device.
+#define MAKE_DEVICE_OPERATOR(var, problem, ordering)                                            \
+    auto var##Made = test::makeDeviceLocalityOperator((problem).geom, (problem).vol, ordering); \
     if (!var##Made && var##Made.status().code() == ErrorCode::NotFound)                         \
-        GTEST_SKIP() << "no OpenCL device: " << var##Made.status().message();                   \
+        GTEST_SKIP() << var##Made.status().message();                                           \
     ASSERT_TRUE(var##Made.isOk()) << var##Made.status().toString();                             \
     SubsetOperator& var = **var##Made
 
-TEST(OpenClLocality, ForwardEqualsTheCpuOperatorInEveryOrdering) {
+TEST(DeviceLocality, ForwardEqualsTheCpuOperatorInEveryOrdering) {
     const Problem pr = makeProblem();
     auto cpu = LocalityOperator::create(pr.geom, pr.vol);
     ASSERT_TRUE(cpu.isOk());
@@ -91,7 +85,7 @@ TEST(OpenClLocality, ForwardEqualsTheCpuOperatorInEveryOrdering) {
     for (RayOrdering o : {RayOrdering::Unordered, RayOrdering::Strips,
                           RayOrdering::StripsConsecutiveAngles, RayOrdering::StripSegments}) {
         SCOPED_TRACE(rayOrderingName(o));
-        MAKE_CL_OPERATOR(gpu, pr, o);
+        MAKE_DEVICE_OPERATOR(gpu, pr, o);
         EXPECT_EQ(gpu.domainSize(), (*cpu)->domainSize());
         EXPECT_EQ(gpu.rangeSize(), (*cpu)->rangeSize());
         std::vector<float> y(gpu.rangeSize(), -1.0f);
@@ -100,11 +94,11 @@ TEST(OpenClLocality, ForwardEqualsTheCpuOperatorInEveryOrdering) {
     }
 }
 
-TEST(OpenClLocality, BackProjectionEqualsTheCpuOperator) {
+TEST(DeviceLocality, BackProjectionEqualsTheCpuOperator) {
     const Problem pr = makeProblem();
     auto cpu = LocalityOperator::create(pr.geom, pr.vol);
     ASSERT_TRUE(cpu.isOk());
-    MAKE_CL_OPERATOR(gpu, pr, RayOrdering::StripsConsecutiveAngles);
+    MAKE_DEVICE_OPERATOR(gpu, pr, RayOrdering::StripsConsecutiveAngles);
     const std::vector<float> y = pseudoRandom(gpu.rangeSize(), 11);
     std::vector<float> expected(gpu.domainSize()), x(gpu.domainSize(), -1.0f);
     ASSERT_TRUE((*cpu)->adjoint(y, expected, {}).isOk());
@@ -112,9 +106,9 @@ TEST(OpenClLocality, BackProjectionEqualsTheCpuOperator) {
     EXPECT_LT(relativeError(x, expected), 1e-4);
 }
 
-TEST(OpenClLocality, SubsetsTouchOnlyTheirRowsAndSumToTheWhole) {
+TEST(DeviceLocality, SubsetsTouchOnlyTheirRowsAndSumToTheWhole) {
     const Problem pr = makeProblem();
-    MAKE_CL_OPERATOR(gpu, pr, RayOrdering::StripSegments);
+    MAKE_DEVICE_OPERATOR(gpu, pr, RayOrdering::StripSegments);
     const int subsets = 4, angles = gpu.angleCount(), det = gpu.detectorCount();
     const std::vector<float> x = pseudoRandom(gpu.domainSize(), 3);
     const std::vector<float> y = pseudoRandom(gpu.rangeSize(), 5);
@@ -140,11 +134,26 @@ TEST(OpenClLocality, SubsetsTouchOnlyTheirRowsAndSumToTheWhole) {
     EXPECT_LT(relativeError(sum, adjointFull), 1e-5);
 }
 
-TEST(OpenClLocality, DotProductTestOfThePair) {
+TEST(DeviceLocality, RejectsWrongSizesAndSubsetsWithoutWriting) {
+    const Problem pr = makeProblem(12, 1);
+    MAKE_DEVICE_OPERATOR(gpu, pr, RayOrdering::StripSegments);
+    std::vector<float> x(gpu.domainSize(), 1.0f);
+    std::vector<float> shortY(gpu.rangeSize() - 1, 7.0f), y(gpu.rangeSize(), 7.0f);
+    const Status sizes = gpu.forward(x, shortY, {});
+    EXPECT_EQ(sizes.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(sizes.message().find(gpu.name()), std::string::npos) << sizes.message();
+    EXPECT_NE(sizes.message().find(std::to_string(gpu.rangeSize() - 1)), std::string::npos);
+    EXPECT_EQ(gpu.forwardSubset(x, y, 3, 3, {}).code(), ErrorCode::InvalidArgument);
+    EXPECT_EQ(gpu.adjointSubset(y, x, 0, 13, {}).code(), ErrorCode::InvalidArgument);  // > angles
+    EXPECT_TRUE(std::all_of(y.begin(), y.end(), [](float v) { return v == 7.0f; }));
+    EXPECT_TRUE(std::all_of(x.begin(), x.end(), [](float v) { return v == 1.0f; }));
+}
+
+TEST(DeviceLocality, DotProductTestOfThePair) {
     // <A x, y> = <x, A^T y> for a matched pair; this pair is voxel-driven against ray-driven
     // (as on the CPU and in ASTRA), so the two agree to interpolation error, not rounding.
     const Problem pr = makeProblem(90, 1);
-    MAKE_CL_OPERATOR(gpu, pr, RayOrdering::StripSegments);
+    MAKE_DEVICE_OPERATOR(gpu, pr, RayOrdering::StripSegments);
     EXPECT_FALSE(gpu.matchedAdjoint());
     const std::vector<float> x = pseudoRandom(gpu.domainSize(), 17);
     const std::vector<float> y = pseudoRandom(gpu.rangeSize(), 19);
@@ -171,11 +180,11 @@ TEST(OpenClLocality, DotProductTestOfThePair) {
     EXPECT_NEAR(lhs / rhs, cpuLhs / cpuRhs, 1e-5);
 }
 
-TEST(OpenClLocality, SirtThroughTheOperatorHookEqualsSirtOnTheCpu) {
+TEST(DeviceLocality, SirtThroughTheOperatorHookEqualsSirtOnTheCpu) {
     const Problem pr = makeProblem(60, 2);
-    auto probe = opencl::makeOpenClLocalityOperator(pr.geom, pr.vol, clOptions({}));
+    auto probe = test::makeDeviceLocalityOperator(pr.geom, pr.vol, RayOrdering::StripSegments);
     if (!probe && probe.status().code() == ErrorCode::NotFound)
-        GTEST_SKIP() << "no OpenCL device: " << probe.status().message();
+        GTEST_SKIP() << probe.status().message();
     ASSERT_TRUE(probe.isOk()) << probe.status().toString();
     Sinograms sino;
     ASSERT_TRUE(Phantom::sheppLogan2d(40.0).project(pr.geom, sino, 1, {}).isOk());
@@ -193,7 +202,7 @@ TEST(OpenClLocality, SirtThroughTheOperatorHookEqualsSirtOnTheCpu) {
         reconstructIterative(sino, pr.geom, pr.vol, request, {}, cpuImage, cpuSummary, {}).isOk());
     request.makeOperator = [](const ParallelGeometry& g, const VolumeGeometry& v,
                               const ParameterValues&) {
-        return opencl::makeOpenClLocalityOperator(g, v, clOptions(RayOrdering::StripSegments));
+        return test::makeDeviceLocalityOperator(g, v, RayOrdering::StripSegments);
     };
     ASSERT_TRUE(
         reconstructIterative(sino, pr.geom, pr.vol, request, {}, gpuImage, gpuSummary, {}).isOk());
@@ -213,10 +222,10 @@ TEST(OpenClLocality, SirtThroughTheOperatorHookEqualsSirtOnTheCpu) {
     EXPECT_GT(ref, 0.1);  // the solve did something
 }
 
-TEST(OpenClLocality, RejectsMismatchedSlicesBeforeTouchingADevice) {
+TEST(DeviceLocality, RejectsMismatchedSlicesBeforeTouchingADevice) {
     Problem pr = makeProblem(10, 2);
     pr.vol.nz = 3;
-    auto op = opencl::makeOpenClLocalityOperator(pr.geom, pr.vol);
+    auto op = test::makeDeviceLocalityOperator(pr.geom, pr.vol, RayOrdering::StripSegments);
     ASSERT_FALSE(op.isOk());
     EXPECT_EQ(op.status().code(), ErrorCode::InvalidArgument);
     EXPECT_NE(op.status().message().find("3 slices"), std::string::npos);
