@@ -32,13 +32,30 @@ BackProjectorRegistry makeRegistry() {
     return registry;
 }
 
-std::string defaultVariant(const BackProjectorRegistry& registry, const std::string& backend,
-                           Interpolation interpolation) {
+std::string autoBackend(const BackProjectorRegistry& registry) {
+    if (!registry.list("cuda").empty()) return "cuda";
+    if (!registry.list("opencl").empty()) {
+        if (auto device = primaryDevice("opencl"); device.isOk())
+            for (const auto& [key, value] : device->properties)
+                if (key == "type" && value == "GPU") return "opencl";
+    }
+    return "cpu";
+}
+
+std::string defaultVariant(const BackProjectorRegistry& registry, const std::string& requested,
+                           Interpolation interpolation, std::size_t slices) {
     const bool linear = interpolation == Interpolation::Linear;
-    if (auto cached = cachedVariant(registry, backend == "auto" ? "cpu" : backend, interpolation))
+    const std::string backend = requested == "auto" ? autoBackend(registry) : requested;
+    if (auto cached = cachedVariant(registry, backend, interpolation))
         return *cached;  // `tomo tune`'s measured choice for this device and build
-    // GPU backends have no back-projector variants in this build yet: "auto" means CPU.
-    if (backend == "cpu" || backend == "auto") {
+    if (backend == "cpu") {
+        // Fewer slices than a multi-slice pass fills: the single-slice kernels are faster
+        // (docs/performance.md: ~13 GU/s for one slice against ~24 GU/s for 16 slices at once).
+        if (slices > 0 && slices < 8)
+            for (const char* isa : {"avx512", "avx2"}) {
+                const std::string id = std::string("cpu.simd1.") + isa + (linear ? ".lin" : ".nn");
+                if (registry.contains(id)) return id;
+            }
         std::string id = linear ? "cpu.simd.lin" : "cpu.simd.nn";
         if (registry.contains(id)) return id;
     }
@@ -48,8 +65,8 @@ std::string defaultVariant(const BackProjectorRegistry& registry, const std::str
     double bestRate = -1.0;
     const auto device = primaryDevice(backend);
     for (const BackProjectorInfo& info : registry.list()) {
-        if (!((backend == "auto" || info.backend == backend) &&
-              info.interpolation == interpolation && info.exact && info.family != "reference"))
+        if (!(info.backend == backend && info.interpolation == interpolation && info.exact &&
+              info.family != "reference"))
             continue;
         double rate = 0.0;
         if (device.isOk()) {

@@ -18,11 +18,20 @@ namespace tomo::app {
 /// here as their backends land).
 BackProjectorRegistry makeRegistry();
 
-/// The variant used when none is named: for "cpu" (or "auto" without a GPU variant) the fastest
-/// exact CPU path, "cpu.simd.lin"/"cpu.simd.nn" by interpolation.
+/// The backend "auto" stands for: CUDA when its variants are registered (a usable device), else
+/// OpenCL when its first device is a GPU, else the CPU (PoCL's CPU device is slower than the
+/// CPU's own kernels, docs/performance.md).
+std::string autoBackend(const BackProjectorRegistry& registry);
+
+/// The variant used when none is named, for @p backend ("auto": autoBackend()): `tomo tune`'s
+/// cached measured choice for the device when there is one; else on the CPU "cpu.simd.lin"/".nn"
+/// (16 slices per pass), or for jobs of 1..7 @p slices the single-slice kernels
+/// "cpu.simd1.<isa>.lin"/".nn", faster there; on a GPU backend the variant the performance
+/// model (paper 002) predicts fastest on its first device. @p slices 0 = unknown.
 std::string defaultVariant(const BackProjectorRegistry& registry,
                            const std::string& backend = "auto",
-                           Interpolation interpolation = Interpolation::Linear);
+                           Interpolation interpolation = Interpolation::Linear,
+                           std::size_t slices = 0);
 
 /// Device discovery for every backend: CPU first, then CUDA and OpenCL (each reports whether it
 /// is compiled in and whether its runtime found devices).

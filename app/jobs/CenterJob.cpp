@@ -43,13 +43,16 @@ Result<SliceImage> reconstructOne(const Dataset& data, const Sinograms& one, dou
     FbpOptions options;
     options.filter = filter;
     Volume out;
-    TOMO_RETURN_IF_ERROR(reconstructFbp(one, geometry, grid, backProjector, options, out, ctx));
+    TOMO_RETURN_IF_ERROR(
+        reconstructFbpOnBackend(one, geometry, grid, backProjector, options, out, ctx));
     return SliceImage::copyOf(out.plane(0));
 }
 
 Result<std::unique_ptr<BackProjector>> makeBackProjector(const std::string& variantId) {
     BackProjectorRegistry registry = makeRegistry();
-    return registry.make(variantId.empty() ? defaultVariant(registry) : variantId);
+    // One slice per preview: the single-slice kernels on the CPU.
+    return registry.make(
+        variantId.empty() ? defaultVariant(registry, "auto", Interpolation::Linear, 1) : variantId);
 }
 
 }  // namespace

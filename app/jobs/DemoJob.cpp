@@ -137,12 +137,15 @@ Result<Dataset> loadDataset(const fs::path& dir) {
 Result<ReconOutcome> reconstructDataset(const Dataset& data, const FbpOptions& options,
                                         const std::string& variantId, const ExecContext& ctx) {
     BackProjectorRegistry registry = makeRegistry();
-    std::string id = variantId.empty() ? defaultVariant(registry) : variantId;
+    std::string id = variantId.empty() ? defaultVariant(registry, "auto", Interpolation::Linear,
+                                                        data.sinograms.dim(0))
+                                       : variantId;
     TOMO_ASSIGN_OR_RETURN(auto backProjector, registry.make(id));
     ReconOutcome outcome;
     outcome.variant = id;
-    TOMO_RETURN_IF_ERROR(reconstructFbp(data.sinograms, data.geometry, data.grid, *backProjector,
-                                        options, outcome.image, ctx, &outcome.timings));
+    TOMO_RETURN_IF_ERROR(reconstructFbpOnBackend(data.sinograms, data.geometry, data.grid,
+                                                 *backProjector, options, outcome.image, ctx,
+                                                 &outcome.timings));
     if (!data.truth.empty() && data.truth.dim(1) == outcome.image.dim(1) &&
         data.truth.dim(2) == outcome.image.dim(2)) {
         TOMO_ASSIGN_OR_RETURN(outcome.metrics,

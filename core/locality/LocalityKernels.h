@@ -18,6 +18,14 @@
 /// sample up to one pixel beyond the line, and interpolation reads one more).
 /// Instruction sets: AVX-512 and AVX2 (gathers across lanes) chosen at run time with
 /// CpuBackProjectors.h's cpuIsaSupported, and a portable version; all give identical results.
+///
+/// Window path (AVX-512): when rayGroupFitsWindow() holds - the rays of a strip of neighbouring
+/// detectors, whose positions on a line differ by the detector step |b| (<= sqrt 2 pixels on a
+/// square grid with pitch = voxel size), so all 16 samples of a line and their right neighbours
+/// lie within 32 consecutive pixels - each line is read with two contiguous (masked) loads
+/// from the smallest lane's pixel and the samples are picked with two permutes instead of two
+/// gathers. The values picked are those the gathers would read, so the sums are unchanged bit
+/// for bit; groups that do not fit (spread detectors, coarse pitch) use the gathers.
 
 #include "core/projectors/CpuBackProjectors.h"
 
@@ -37,8 +45,20 @@ struct RayGroup {
     int last[kRayLanes] = {};      ///< have first == last
 };
 
+/// Largest spread (pixels) of the starting positions pos0 of a group's nonempty lanes for the
+/// window path: samples then differ by at most 30 pixels on every line (float positions are
+/// within 1/4 pixel of exact for lines shorter than kWindowMaxLine).
+inline constexpr float kWindowSpread = 28.f;
+inline constexpr int kWindowMaxLine = (1 << 20) - 64;  ///< longest line for the window path
+
+/// True when the AVX-512 kernel reads @p group through the window path (see file docs): the
+/// nonempty lanes' pos0 span at most kWindowSpread pixels and lineLength <= kWindowMaxLine.
+bool rayGroupFitsWindow(const RayGroup& group);
+
 /// out[l] = the sum of lane l's samples over lines [kBegin, kEnd) of its active range, from 0.f
 /// (0.f for lanes with no active line there). @p isa must be supported by the CPU.
-void sumRayGroup(CpuIsa isa, const RayGroup& group, int kBegin, int kEnd, float* out);
+/// @p allowWindow = false forces the gathers on AVX-512 (for tests; the result is the same).
+void sumRayGroup(CpuIsa isa, const RayGroup& group, int kBegin, int kEnd, float* out,
+                 bool allowWindow = true);
 
 }  // namespace tomo::detail

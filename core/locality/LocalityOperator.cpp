@@ -113,21 +113,26 @@ Status LocalityOperator::forwardSubset(std::span<const float> x, std::span<float
     const std::size_t rowPitch = nx + 2 * kLinePad, colPitch = ny + 2 * kLinePad;
     const std::size_t rowsSize = ny * rowPitch, colsSize = nx * colPitch;
     const std::size_t sliceSize = rowsSize + colsSize;
-    m_padded.assign(nz * sliceSize, 0.f);
-    // Padded row-major and transposed copies of every slice.
-    TOMO_RETURN_IF_ERROR(parallelFor(nz, ctx.threads, ctx.stop, [&](std::size_t z, int) {
+    // Padded row-major and transposed copies of every slice, in strips of 32 rows (the
+    // transpose in 32 x 32 blocks). Only the pixels are written: the padding stays zero from
+    // the first call (the layout depends on the grid only).
+    if (m_padded.size() != nz * sliceSize) m_padded.assign(nz * sliceSize, 0.f);
+    constexpr std::size_t kB = 32;
+    const std::size_t strips = (ny + kB - 1) / kB;
+    const auto copyStrip = [&](std::size_t item, int) {
+        const std::size_t z = item / strips, by = (item % strips) * kB;
+        const std::size_t ey = std::min(by + kB, ny);
         const float* src = x.data() + z * nx * ny;
         float* rows = m_padded.data() + z * sliceSize;
         float* cols = rows + rowsSize;
-        for (std::size_t iy = 0; iy < ny; ++iy)
+        for (std::size_t iy = by; iy < ey; ++iy)
             std::memcpy(rows + iy * rowPitch + kLinePad, src + iy * nx, nx * sizeof(float));
-        constexpr std::size_t kB = 32;  // transpose in 32 x 32 blocks
-        for (std::size_t by = 0; by < ny; by += kB)
-            for (std::size_t bx = 0; bx < nx; bx += kB)
-                for (std::size_t ix = bx; ix < std::min(bx + kB, nx); ++ix)
-                    for (std::size_t iy = by; iy < std::min(by + kB, ny); ++iy)
-                        cols[ix * colPitch + iy + kLinePad] = src[iy * nx + ix];
-    }));
+        for (std::size_t bx = 0; bx < nx; bx += kB)
+            for (std::size_t ix = bx; ix < std::min(bx + kB, nx); ++ix)
+                for (std::size_t iy = by; iy < ey; ++iy)
+                    cols[ix * colPitch + iy + kLinePad] = src[iy * nx + ix];
+    };
+    TOMO_RETURN_IF_ERROR(parallelFor(nz * strips, ctx.threads, ctx.stop, copyStrip));
 
     const std::vector<RayBlock> blocks = planRayBlocks(
         m_ordering, m_rays, m_angles, subsetAngles(subset, subsets, angleCount()), m_detectors);

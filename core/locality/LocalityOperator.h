@@ -3,7 +3,9 @@
 /// @brief The projector pair of paper 001 for SIRT-type methods, on the CPU: a ray-driven
 /// slice-interpolated forward projector whose rays are scheduled in blocks by one of the four
 /// orderings (RayOrdering.h), vectorised across the rays of a block (LocalityKernels.h: 16 rays
-/// of one angle per SIMD group, AVX-512 / AVX2 / portable, bit-identical), and a voxel-driven
+/// of one angle per SIMD group, AVX-512 / AVX2 / portable, bit-identical; on AVX-512 a strip of
+/// neighbouring rays reads each line through a 32-pixel window with permutes instead of
+/// gathers, same values), and a voxel-driven
 /// back-projector that is core/projectors' `cpu.simd.lin` (CpuBackProjectors.h); subset calls
 /// pass only the subset's projections to it, as a geometry of their own.
 /// W. J. Palenstijn, K. J. Batenburg, J. Sijbers, J. Struct. Biol. 176(2), 2011,
