@@ -115,4 +115,8 @@ double exactTolerance(const BackProjectorInfo& info) {
     return nvidia && info.interpolation == Interpolation::Linear ? 4e-3 : 1e-4;
 }
 
+std::string testCacheDirectory(const std::string& name) {
+    return std::string(TOMO_TEST_BINARY_DIR) + "/" + name;
+}
+
 }  // namespace tomo::test

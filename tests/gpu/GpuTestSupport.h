@@ -86,6 +86,9 @@ double fractionDiffering(const Volume& a, const Volume& b, double tol);
 /// double pick different bins at a half-integer u (at most 1% of pixels, relative L2 < 1e-3);
 /// approximate variants (half storage) within relative L2 2e-3 (binary16 keeps 11 bits).
 /// Returns the relative L2 error for reporting.
+/// A folder of the build for caches the GPU tests keep between runs (e.g. OpenCL binaries).
+std::string testCacheDirectory(const std::string& name);
+
 double expectMatchesReference(const BackProjectorInfo& info, const Volume& out, const Volume& ref);
 
 /// Bound on maxRelError of an exact variant against the double reference on this device class.

@@ -5,7 +5,7 @@
 namespace tomo::test {
 
 std::string openClTestCacheDirectory() {
-    return std::string(TOMO_TEST_BINARY_DIR) + "/opencl-test-cache";
+    return testCacheDirectory("opencl-test-cache");
 }
 
 const OpenClTestSetup& openClSetup() {
