@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "core/base/Parallel.h"
+#include "core/locality/JosephKernels.h"
+#include "core/locality/LocalityKernels.h"
 
 namespace tomo {
 
@@ -20,10 +23,40 @@ Result<std::unique_ptr<JosephOperator>> JosephOperator::create(const ParallelGeo
 }
 
 JosephOperator::JosephOperator(const VolumeGeometry& vol, std::vector<RayAngle> rays, int detectors)
-    : m_vol(vol), m_rays(std::move(rays)), m_detectors(detectors) {
+    : m_vol(vol), m_rays(std::move(rays)), m_detectors(detectors), m_isa(bestCpuIsa()) {
     const std::size_t nz = static_cast<std::size_t>(vol.nz);
     m_domain = nz * static_cast<std::size_t>(vol.ny) * static_cast<std::size_t>(vol.nx);
     m_range = nz * m_rays.size() * static_cast<std::size_t>(detectors);
+    // Per-angle tables shared by forward and adjoint: the float positions on line 0 (the
+    // forward kernel's pos0, so both sides round identically) and each ray's active lines.
+    const std::size_t angles = m_rays.size(), det = static_cast<std::size_t>(detectors);
+    m_halfWidth.resize(angles);
+    m_candidates.resize(angles);
+    for (std::size_t p = 0; p < angles; ++p) {
+        const RayAngle& r = m_rays[p];
+        // Largest |a + b j + d k| over the rays and lines of the angle.
+        const double maxAbsPos = std::abs(r.a) + std::abs(r.b) * double(detectors) +
+                                 std::abs(r.d) * double(r.lines) + 2.0;
+        m_halfWidth[p] = detail::josephHalfWidth(r.b, maxAbsPos, detectors);
+        m_candidates[p] = detail::josephCandidates(m_halfWidth[p]);
+        m_pad = std::max(m_pad, m_candidates[p] + 1);
+    }
+    m_tableLength = det + 2 * static_cast<std::size_t>(m_pad) + detail::kJosephWindow;
+    m_pos0.resize(angles * m_tableLength);
+    m_first.resize(angles * det);
+    m_last.resize(angles * det);
+    for (std::size_t p = 0; p < angles; ++p) {
+        const RayAngle& r = m_rays[p];
+        float* pos0 = m_pos0.data() + p * m_tableLength + m_pad;
+        for (int j = -m_pad; j < int(m_tableLength) - m_pad; ++j)
+            pos0[j] = static_cast<float>(r.a + r.b * j);
+        for (std::size_t j = 0; j < det; ++j) {
+            const auto [first, last] =
+                detail::josephActiveLines(pos0[j], static_cast<float>(r.d), r.lineLength, r.lines);
+            m_first[p * det + j] = first;
+            m_last[p * det + j] = last;
+        }
+    }
 }
 
 Status JosephOperator::checkSizes(std::size_t x, std::size_t y) const {
@@ -46,43 +79,68 @@ Status JosephOperator::adjoint(std::span<const float> y, std::span<float> x,
 
 Status JosephOperator::forwardSubset(std::span<const float> x, std::span<float> y, int subset,
                                      int subsets, const ExecContext& ctx) {
+    using detail::kLinePad;
+    using detail::kRayLanes;
     TOMO_RETURN_IF_ERROR(checkSizes(x.size(), y.size()));
     TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
     const std::size_t nx = static_cast<std::size_t>(m_vol.nx);
     const std::size_t ny = static_cast<std::size_t>(m_vol.ny);
+    const std::size_t nz = static_cast<std::size_t>(m_vol.nz);
+    const std::size_t rowPitch = nx + 2 * kLinePad, colPitch = ny + 2 * kLinePad;
+    const std::size_t rowsSize = ny * rowPitch, colsSize = nx * colPitch;
+    const std::size_t sliceSize = rowsSize + colsSize;
+    // Padded row-major and transposed copies of every slice (as LocalityOperator), in strips
+    // of 32 rows; the padding stays zero from the first call.
+    if (m_padded.size() != nz * sliceSize) m_padded.assign(nz * sliceSize, 0.f);
+    constexpr std::size_t kB = 32;
+    const std::size_t strips = (ny + kB - 1) / kB;
+    TOMO_RETURN_IF_ERROR(
+        parallelFor(nz * strips, ctx.threads, ctx.stop, [&](std::size_t item, int) {
+            const std::size_t z = item / strips, by = (item % strips) * kB;
+            const std::size_t ey = std::min(by + kB, ny);
+            const float* src = x.data() + z * nx * ny;
+            float* rows = m_padded.data() + z * sliceSize;
+            float* cols = rows + rowsSize;
+            for (std::size_t iy = by; iy < ey; ++iy)
+                std::memcpy(rows + iy * rowPitch + kLinePad, src + iy * nx, nx * sizeof(float));
+            for (std::size_t bx = 0; bx < nx; bx += kB)
+                for (std::size_t ix = bx; ix < std::min(bx + kB, nx); ++ix)
+                    for (std::size_t iy = by; iy < ey; ++iy)
+                        cols[ix * colPitch + iy + kLinePad] = src[iy * nx + ix];
+        }));
     const std::size_t angles = m_rays.size();
     const std::size_t perSubset =
         (angles - static_cast<std::size_t>(subset) + static_cast<std::size_t>(subsets) - 1) /
         static_cast<std::size_t>(subsets);
-    const std::size_t nz = static_cast<std::size_t>(m_vol.nz);
     const std::size_t det = static_cast<std::size_t>(m_detectors);
     return parallelFor(nz * perSubset, ctx.threads, ctx.stop, [&](std::size_t item, int) {
         const std::size_t z = item / perSubset;
         const std::size_t p = static_cast<std::size_t>(subset) +
                               (item % perSubset) * static_cast<std::size_t>(subsets);
         const RayAngle& r = m_rays[p];
-        const float* image = x.data() + z * nx * ny;
-        // Along rows: line k = row k, pixel i at image[k * nx + i]. Along columns: line k =
-        // column k, pixel i (a row) at image[i * nx + k].
-        const std::ptrdiff_t lineStride = r.alongRows ? std::ptrdiff_t(nx) : 1;
-        const std::ptrdiff_t pixelStride = r.alongRows ? 1 : std::ptrdiff_t(nx);
+        const float* slice = m_padded.data() + z * sliceSize;
+        const float* pos0 = m_pos0.data() + p * m_tableLength + m_pad;
+        const int* first = m_first.data() + p * det;
+        const int* last = m_last.data() + p * det;
+        detail::RayGroup g;
+        g.image = r.alongRows ? slice : slice + rowsSize;
+        g.linePitch = r.alongRows ? rowPitch : colPitch;
+        g.lineLength = r.lineLength;
+        g.d = static_cast<float>(r.d);
+        const float step = static_cast<float>(r.step);
         float* dst = y.data() + (z * angles + p) * det;
-        for (std::size_t j = 0; j < det; ++j) {
-            const double pos0 = r.a + r.b * double(j);
-            const auto [first, last] = activeLines(pos0, r.d, r.lineLength, r.lines);
-            double sum = 0.0;
-            for (int k = first; k < last; ++k) {
-                const double pos = pos0 + r.d * k;
-                const double fl = std::floor(pos);
-                const double f = pos - fl;
-                const int i = static_cast<int>(fl);
-                const float* line = image + k * lineStride;
-                const double v0 = (i >= 0 && i < r.lineLength) ? line[i * pixelStride] : 0.0;
-                const double v1 =
-                    (i + 1 >= 0 && i + 1 < r.lineLength) ? line[(i + 1) * pixelStride] : 0.0;
-                sum += v0 + f * (v1 - v0);
+        float sums[kRayLanes];
+        for (std::size_t j0 = 0; j0 < det; j0 += kRayLanes) {
+            const std::size_t count = std::min<std::size_t>(kRayLanes, det - j0);
+            for (std::size_t l = 0; l < kRayLanes; ++l) {
+                const bool used = l < count;
+                g.pos0[l] = used ? pos0[j0 + l] : 0.f;
+                g.first[l] = used ? first[j0 + l] : 0;
+                g.last[l] = used ? last[j0 + l] : 0;
             }
-            dst[j] = static_cast<float>(sum * r.step);
+            detail::sumRayGroup(m_isa, g, 0, r.lines, sums);
+            for (std::size_t l = 0; l < count; ++l)
+                dst[j0 + l] = sums[l] * step;
         }
     });
 }
@@ -93,39 +151,54 @@ Status JosephOperator::adjointSubset(std::span<const float> y, std::span<float> 
     TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
     const std::size_t nx = static_cast<std::size_t>(m_vol.nx);
     const std::size_t ny = static_cast<std::size_t>(m_vol.ny);
+    const std::size_t nz = static_cast<std::size_t>(m_vol.nz);
     const std::size_t angles = m_rays.size();
     const std::size_t det = static_cast<std::size_t>(m_detectors);
-    const double detMax = double(m_detectors) - 1.0;
-    return parallelFor(static_cast<std::size_t>(m_vol.nz) * ny, ctx.threads, ctx.stop,
-                       [&](std::size_t item, int) {
-                           const std::size_t z = item / ny, iy = item % ny;
-                           std::vector<double> row(nx, 0.0);
-                           for (std::size_t p = static_cast<std::size_t>(subset); p < angles;
-                                p += static_cast<std::size_t>(subsets)) {
-                               const RayAngle& r = m_rays[p];
-                               const float* sino = y.data() + (z * angles + p) * det;
-                               const double invB = 1.0 / r.b;
-                               for (std::size_t ix = 0; ix < nx; ++ix) {
-                                   // Line k and pixel i of (iy, ix) in this projection's stepping.
-                                   const double k = r.alongRows ? double(iy) : double(ix);
-                                   const double i = r.alongRows ? double(ix) : double(iy);
-                                   const double base = r.a + r.d * k - i;  // pos - i = base + b j
-                                   double lo = (-1.0 - base) * invB, hi = (1.0 - base) * invB;
-                                   if (lo > hi) std::swap(lo, hi);
-                                   const double jFirst = std::max(0.0, std::ceil(lo));
-                                   const double jLast = std::min(detMax, std::floor(hi));
-                                   double sum = 0.0;
-                                   for (double j = jFirst; j <= jLast; j += 1.0) {
-                                       const double w = 1.0 - std::abs(base + r.b * j);
-                                       if (w > 0) sum += w * sino[static_cast<std::size_t>(j)];
-                                   }
-                                   row[ix] += sum * r.step;
-                               }
-                           }
-                           float* dst = x.data() + (z * ny + iy) * nx;
-                           for (std::size_t ix = 0; ix < nx; ++ix)
-                               dst[ix] = static_cast<float>(row[ix]);
-                       });
+    const std::size_t pad = static_cast<std::size_t>(m_pad);
+    // Zero-padded copies of the subset's sinogram rows (the padding is never written).
+    if (m_sino.size() != nz * angles * m_tableLength)
+        m_sino.assign(nz * angles * m_tableLength, 0.f);
+    for (std::size_t z = 0; z < nz; ++z)
+        for (std::size_t p = static_cast<std::size_t>(subset); p < angles;
+             p += static_cast<std::size_t>(subsets))
+            std::memcpy(m_sino.data() + (z * angles + p) * m_tableLength + pad,
+                        y.data() + (z * angles + p) * det, det * sizeof(float));
+    constexpr std::size_t kBand = 16;  // rows per item = pixels per column vector
+    const std::size_t bands = (ny + kBand - 1) / kBand;
+    return parallelFor(nz * bands, ctx.threads, ctx.stop, [&](std::size_t item, int) {
+        const std::size_t z = item / bands, iy0 = (item % bands) * kBand;
+        const std::size_t rowsHere = std::min(kBand, ny - iy0);
+        // Row-dominant angles add into rowAcc[row][x], column-dominant ones into the
+        // transposed colAcc[x][row] (16 rows of one column per vector).
+        std::vector<float> rowAcc(kBand * nx, 0.f), colAcc(nx * kBand, 0.f);
+        for (std::size_t p = static_cast<std::size_t>(subset); p < angles;
+             p += static_cast<std::size_t>(subsets)) {
+            const RayAngle& r = m_rays[p];
+            detail::JosephAdjointAngle g;
+            g.pos0 = m_pos0.data() + p * m_tableLength + pad;
+            g.sino = m_sino.data() + (z * angles + p) * m_tableLength + pad;
+            g.detectors = m_detectors;
+            g.pad = m_pad;
+            g.candidates = m_candidates[p];
+            g.window = detail::josephWindowFits(r.b, g.candidates);
+            g.a = r.a;
+            g.d = r.d;
+            g.invB = static_cast<float>(1.0 / r.b);
+            g.halfWidth = m_halfWidth[p];
+            g.step = static_cast<float>(r.step);
+            if (r.alongRows)
+                detail::josephAdjointLines(m_isa, g, int(iy0), int(iy0 + rowsHere), 0, int(nx),
+                                           rowAcc.data(), nx);
+            else
+                detail::josephAdjointLines(m_isa, g, 0, int(nx), int(iy0), int(rowsHere),
+                                           colAcc.data(), kBand);
+        }
+        for (std::size_t row = 0; row < rowsHere; ++row) {
+            float* dst = x.data() + (z * ny + iy0 + row) * nx;
+            for (std::size_t ix = 0; ix < nx; ++ix)
+                dst[ix] = rowAcc[row * nx + ix] + colAcc[ix * kBand + row];
+        }
+    });
 }
 
 }  // namespace tomo
