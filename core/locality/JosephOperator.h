@@ -51,8 +51,6 @@ class JosephOperator final : public SubsetOperator {
     int angleCount() const override { return static_cast<int>(m_rays.size()); }
     int detectorCount() const override { return m_detectors; }
 
-    Status forward(std::span<const float> x, std::span<float> y, const ExecContext& ctx) override;
-    Status adjoint(std::span<const float> y, std::span<float> x, const ExecContext& ctx) override;
     Status forwardSubset(std::span<const float> x, std::span<float> y, int subset, int subsets,
                          const ExecContext& ctx) override;
     Status adjointSubset(std::span<const float> y, std::span<float> x, int subset, int subsets,
@@ -60,7 +58,6 @@ class JosephOperator final : public SubsetOperator {
 
   private:
     JosephOperator(const VolumeGeometry& vol, std::vector<RayAngle> rays, int detectors);
-    Status checkSizes(std::size_t x, std::size_t y) const;
 
     VolumeGeometry m_vol;
     std::vector<RayAngle> m_rays;

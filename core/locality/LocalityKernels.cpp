@@ -178,7 +178,9 @@ __attribute__((target("avx512f,avx2,fma"))) void sumAvx512(const RayGroup& g, in
 
 }  // namespace
 
-bool rayGroupFitsWindow(const RayGroup& group) { return windowLane(group) >= 0; }
+bool rayGroupFitsWindow(const RayGroup& group) {
+    return windowLane(group) >= 0;
+}
 
 void sumRayGroup(CpuIsa isa, const RayGroup& group, int kBegin, int kEnd, float* out,
                  bool allowWindow) {

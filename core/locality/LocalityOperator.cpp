@@ -85,28 +85,9 @@ std::string LocalityOperator::name() const {
     return std::string("locality.") + rayOrderingName(m_ordering);
 }
 
-Status LocalityOperator::checkSizes(std::size_t x, std::size_t y) const {
-    if (x != m_domain || y != m_range)
-        return invalidArgument(name() + ": vectors of " + std::to_string(x) + " and " +
-                               std::to_string(y) + " values, expected " + std::to_string(m_domain) +
-                               " and " + std::to_string(m_range));
-    return Status::ok();
-}
-
-Status LocalityOperator::forward(std::span<const float> x, std::span<float> y,
-                                 const ExecContext& ctx) {
-    return forwardSubset(x, y, 0, 1, ctx);
-}
-
-Status LocalityOperator::adjoint(std::span<const float> y, std::span<float> x,
-                                 const ExecContext& ctx) {
-    return adjointSubset(y, x, 0, 1, ctx);
-}
-
 Status LocalityOperator::forwardSubset(std::span<const float> x, std::span<float> y, int subset,
                                        int subsets, const ExecContext& ctx) {
-    TOMO_RETURN_IF_ERROR(checkSizes(x.size(), y.size()));
-    TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
+    TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
     const std::size_t nx = static_cast<std::size_t>(m_vol.nx);
     const std::size_t ny = static_cast<std::size_t>(m_vol.ny);
     const std::size_t nz = static_cast<std::size_t>(m_vol.nz);
@@ -180,8 +161,7 @@ Status LocalityOperator::forwardSubset(std::span<const float> x, std::span<float
 
 Status LocalityOperator::adjointSubset(std::span<const float> y, std::span<float> x, int subset,
                                        int subsets, const ExecContext& ctx) {
-    TOMO_RETURN_IF_ERROR(checkSizes(x.size(), y.size()));
-    TOMO_RETURN_IF_ERROR(checkSubset(subset, subsets, angleCount()));
+    TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
     const std::size_t nx = std::size_t(m_vol.nx), ny = std::size_t(m_vol.ny);
     const std::size_t nz = std::size_t(m_vol.nz);
     const std::size_t angles = m_rays.size(), det = std::size_t(m_detectors);

@@ -56,8 +56,6 @@ class LocalityOperator final : public SubsetOperator {
     RayOrdering ordering() const { return m_ordering; }
     void setOrdering(RayOrdering ordering) { m_ordering = ordering; }
 
-    Status forward(std::span<const float> x, std::span<float> y, const ExecContext& ctx) override;
-    Status adjoint(std::span<const float> y, std::span<float> x, const ExecContext& ctx) override;
     Status forwardSubset(std::span<const float> x, std::span<float> y, int subset, int subsets,
                          const ExecContext& ctx) override;
     Status adjointSubset(std::span<const float> y, std::span<float> x, int subset, int subsets,
@@ -66,7 +64,6 @@ class LocalityOperator final : public SubsetOperator {
   private:
     LocalityOperator(const ParallelGeometry& geom, const VolumeGeometry& vol, RayOrdering ordering,
                      std::unique_ptr<BackProjector> backProjector);
-    Status checkSizes(std::size_t x, std::size_t y) const;
 
     ParallelGeometry m_geom;
     VolumeGeometry m_vol;
