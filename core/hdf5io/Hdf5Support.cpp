@@ -199,8 +199,16 @@ Result<std::vector<T>> readVector(hid_t dataset, const std::string& where, hid_t
                            ", expected a 1-D list");
     if (shape.type == SampleType::Other)
         return invalidData(where + ": is not numeric (or a 64-bit integer)");
-    std::vector<T> values(shape.dims[0]);
     ErrorSilencer quiet;
+    // A corrupt header can claim any length: contiguous data must be stored in full, and no
+    // per-frame list (angles, image keys) is longer than this.
+    TOMO_RETURN_IF_ERROR(checkStorageSize(dataset, where));
+    constexpr hsize_t kMaxListLength = hsize_t(1) << 26;
+    if (shape.dims[0] > kMaxListLength)
+        return invalidData(where + ": claims " + std::to_string(shape.dims[0]) +
+                           " entries (more than " + std::to_string(kMaxListLength) +
+                           "; corrupt file?)");
+    std::vector<T> values(shape.dims[0]);
     if (!values.empty() &&
         H5Dread(dataset, memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
         return libraryError(ErrorCode::InvalidData, where + ": cannot be read");
@@ -235,6 +243,8 @@ std::string stringAttribute(hid_t obj, const std::string& name) {
         if (text) H5free_memory(text);
     } else {
         std::size_t size = H5Tget_size(type.get());
+        constexpr std::size_t kMaxAttributeBytes = std::size_t(1) << 20;  // corrupt sizes
+        if (size == 0 || size > kMaxAttributeBytes) return "";
         std::string buffer(size, '\0');
         if (H5Aread(attr.get(), type.get(), buffer.data()) >= 0)
             value = buffer.substr(0, buffer.find('\0'));
