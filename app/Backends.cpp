@@ -43,19 +43,12 @@ std::string autoBackend(const BackProjectorRegistry& registry) {
 }
 
 std::string defaultVariant(const BackProjectorRegistry& registry, const std::string& requested,
-                           Interpolation interpolation, std::size_t slices) {
+                           Interpolation interpolation) {
     const bool linear = interpolation == Interpolation::Linear;
     const std::string backend = requested == "auto" ? autoBackend(registry) : requested;
     if (auto cached = cachedVariant(registry, backend, interpolation))
         return *cached;  // `tomo tune`'s measured choice for this device and build
     if (backend == "cpu") {
-        // Fewer slices than a multi-slice pass fills: the single-slice kernels are faster
-        // (docs/performance.md: ~13 GU/s for one slice against ~24 GU/s for 16 slices at once).
-        if (slices > 0 && slices < 8)
-            for (const char* isa : {"avx512", "avx2"}) {
-                const std::string id = std::string("cpu.simd1.") + isa + (linear ? ".lin" : ".nn");
-                if (registry.contains(id)) return id;
-            }
         std::string id = linear ? "cpu.simd.lin" : "cpu.simd.nn";
         if (registry.contains(id)) return id;
     }

@@ -25,13 +25,12 @@ std::string autoBackend(const BackProjectorRegistry& registry);
 
 /// The variant used when none is named, for @p backend ("auto": autoBackend()): `tomo tune`'s
 /// cached measured choice for the device when there is one; else on the CPU "cpu.simd.lin"/".nn"
-/// (16 slices per pass), or for jobs of 1..7 @p slices the single-slice kernels
-/// "cpu.simd1.<isa>.lin"/".nn", faster there; on a GPU backend the variant the performance
-/// model (paper 002) predicts fastest on its first device. @p slices 0 = unknown.
+/// (16 slices per pass; below its measured crossover it runs the single-slice kernel itself); on
+/// a GPU backend the variant the performance model (paper 002) predicts fastest on its first
+/// device.
 std::string defaultVariant(const BackProjectorRegistry& registry,
                            const std::string& backend = "auto",
-                           Interpolation interpolation = Interpolation::Linear,
-                           std::size_t slices = 0);
+                           Interpolation interpolation = Interpolation::Linear);
 
 /// Device discovery for every backend: CPU first, then CUDA and OpenCL (each reports whether it
 /// is compiled in and whether its runtime found devices).

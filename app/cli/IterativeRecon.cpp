@@ -101,21 +101,17 @@ Status runIterativeRecon(const Sinograms& sino, const ParallelGeometry& geom,
     decltype(IterativeRequest::makeOperator) deviceOperator;
     if (options.backend != "cpu") {
         const std::string& id = options.spec.id;
-        const auto& all = options.params.all();
-        const auto projector = all.find("projector");
-        const bool sirtFamily = (id == "sirt" || id == "os-sirt" || id == "sart") &&
-                                projector != all.end() && projector->second == "locality";
-        const auto device = app::primaryDevice(options.backend);
-        if (!sirtFamily)
+        if (!usesLocalityPair(options.params)) {
             std::fprintf(stderr,
                          "tomo recon: note: --algo %s needs an exactly matched projector pair "
                          "and runs on the CPU (--backend %s ignored)\n",
                          id.c_str(), options.backend.c_str());
-        else if (!device.isOk())
+        } else if (const auto device = app::primaryDevice(options.backend); !device.isOk()) {
             std::fprintf(stderr, "tomo recon: note: %s; --algo %s runs on the CPU\n",
                          device.status().message().c_str(), id.c_str());
-        else
+        } else {
             deviceOperator = app::iterativeOperatorFactory(options.backend);
+        }
     }
 
     std::vector<Combined> combined;

@@ -47,8 +47,8 @@ struct IterativeCliOptions {
     std::size_t chunkSlices = 0;            ///< slices per solve, 0 = the whole stack in one solve
     bool quiet = false;                     ///< no per-iteration lines
     std::optional<std::string> lcurvePath;  ///< .csv or .json
-    /// "cpu", "cuda" or "opencl": the SIRT family (sirt, os-sirt, sart) on the locality
-    /// projector runs on that device's operator pair (app::iterativeOperatorFactory); CGLS, TV
+    /// "cpu", "cuda" or "opencl": methods on the locality pair (usesLocalityPair(): the SIRT
+    /// family by default) run on that device's pair (app::iterativeOperatorFactory); CGLS, TV
     /// and MemXCT need an exactly matched pair and stay on the CPU (with a note on stderr).
     std::string backend = "cpu";
 };

@@ -50,9 +50,7 @@ Result<SliceImage> reconstructOne(const Dataset& data, const Sinograms& one, dou
 
 Result<std::unique_ptr<BackProjector>> makeBackProjector(const std::string& variantId) {
     BackProjectorRegistry registry = makeRegistry();
-    // One slice per preview: the single-slice kernels on the CPU.
-    return registry.make(
-        variantId.empty() ? defaultVariant(registry, "auto", Interpolation::Linear, 1) : variantId);
+    return registry.make(variantId.empty() ? defaultVariant(registry) : variantId);
 }
 
 }  // namespace

@@ -137,9 +137,7 @@ Result<Dataset> loadDataset(const fs::path& dir) {
 Result<ReconOutcome> reconstructDataset(const Dataset& data, const FbpOptions& options,
                                         const std::string& variantId, const ExecContext& ctx) {
     BackProjectorRegistry registry = makeRegistry();
-    std::string id = variantId.empty() ? defaultVariant(registry, "auto", Interpolation::Linear,
-                                                        data.sinograms.dim(0))
-                                       : variantId;
+    std::string id = variantId.empty() ? defaultVariant(registry) : variantId;
     TOMO_ASSIGN_OR_RETURN(auto backProjector, registry.make(id));
     ReconOutcome outcome;
     outcome.variant = id;

@@ -76,8 +76,7 @@ Result<TeachingResult> runTeachingJob(const TeachingSpec& spec, const ExecContex
     TOMO_RETURN_IF_ERROR(filter.apply(filtered.plane(0), quiet));
 
     BackProjectorRegistry registry = makeRegistry();
-    TOMO_ASSIGN_OR_RETURN(auto backProjector, registry.make(defaultVariant(
-                                                  registry, "auto", Interpolation::Linear, 1)));
+    TOMO_ASSIGN_OR_RETURN(auto backProjector, registry.make(defaultVariant(registry)));
     TeachingResult result;
     result.sinogram = SliceImage::copyOf(data.sinograms.plane(0));
     result.truth = SliceImage::copyOf(data.truth.plane(0));

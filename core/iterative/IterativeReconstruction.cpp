@@ -45,7 +45,7 @@ Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
                                                      const ParameterValues& params,
                                                      const ParallelGeometry& geom,
                                                      const VolumeGeometry& vol) {
-    if (params.text("projector") == "locality") {
+    if (usesLocalityPair(params)) {
         TOMO_ASSIGN_OR_RETURN(RayOrdering ordering, parseRayOrdering(params.text("ordering")));
         TOMO_ASSIGN_OR_RETURN(auto op, LocalityOperator::create(geom, vol, ordering));
         return std::unique_ptr<SubsetOperator>(std::move(op));
@@ -56,6 +56,10 @@ Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
 }
 
 }  // namespace
+
+bool usesLocalityPair(const ParameterValues& params) {
+    return params.text("projector") == "locality";
+}
 
 Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
                             const VolumeGeometry& vol, const IterativeRequest& request,
@@ -91,7 +95,7 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
         ExecContext build = ctx;
         build.progress = nullptr;
         TOMO_ASSIGN_OR_RETURN(memxct, MemxctOperator::create(geom, vol, mo, build));
-    } else if (request.makeOperator) {
+    } else if (request.makeOperator && usesLocalityPair(params)) {
         TOMO_ASSIGN_OR_RETURN(op, request.makeOperator(geom, vol, params));
     } else {
         TOMO_ASSIGN_OR_RETURN(op, makeOperator(spec, params, geom, vol));

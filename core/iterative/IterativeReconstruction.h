@@ -27,14 +27,18 @@ struct IterativeRequest {
     const Volume* reference = nullptr;
     /// Optional starting image (same shape as the output); zeros when null.
     const Volume* initial = nullptr;
-    /// Optional operator factory for every method but memxct: when set, the solver runs on the
-    /// operator it returns (e.g. a GPU pair, gpu/cuda/locality/CudaLocalityOperator.h, through
-    /// app::iterativeOperatorFactory) instead of the CPU projectors; its error is returned.
-    /// CGLS needs a matched pair (LinearOperator::matchedAdjoint()) and says so otherwise.
+    /// Optional replacement for the CPU locality pair (e.g. a GPU pair,
+    /// gpu/cuda/locality/CudaLocalityOperator.h, through app::iterativeOperatorFactory): used
+    /// wherever usesLocalityPair() holds (the SIRT family by default); methods on the matched
+    /// pair (CGLS, TV) and memxct ignore it. Its error is returned.
     std::function<Result<std::unique_ptr<SubsetOperator>>(
         const ParallelGeometry&, const VolumeGeometry&, const ParameterValues&)>
         makeOperator;
 };
+
+/// True when the resolved @p params run the method on the locality pair of paper 001 (its
+/// "projector" parameter is "locality"), the pair a device operator can replace.
+bool usesLocalityPair(const ParameterValues& params);
 
 /// Reconstructs @p sino on @p vol into @p out (resized). With StopAndKeep from the callback the
 /// result is the current iterate and the Status is OK (summary.reason tells). Cancelled when the

@@ -61,34 +61,10 @@ JosephOperator::JosephOperator(const VolumeGeometry& vol, std::vector<RayAngle> 
 
 Status JosephOperator::forwardSubset(std::span<const float> x, std::span<float> y, int subset,
                                      int subsets, const ExecContext& ctx) {
-    using detail::kLinePad;
     using detail::kRayLanes;
     TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
-    const std::size_t nx = static_cast<std::size_t>(m_vol.nx);
-    const std::size_t ny = static_cast<std::size_t>(m_vol.ny);
+    TOMO_RETURN_IF_ERROR(m_padded.fill(x, m_vol, ctx));
     const std::size_t nz = static_cast<std::size_t>(m_vol.nz);
-    const std::size_t rowPitch = nx + 2 * kLinePad, colPitch = ny + 2 * kLinePad;
-    const std::size_t rowsSize = ny * rowPitch, colsSize = nx * colPitch;
-    const std::size_t sliceSize = rowsSize + colsSize;
-    // Padded row-major and transposed copies of every slice (as LocalityOperator), in strips
-    // of 32 rows; the padding stays zero from the first call.
-    if (m_padded.size() != nz * sliceSize) m_padded.assign(nz * sliceSize, 0.f);
-    constexpr std::size_t kB = 32;
-    const std::size_t strips = (ny + kB - 1) / kB;
-    TOMO_RETURN_IF_ERROR(
-        parallelFor(nz * strips, ctx.threads, ctx.stop, [&](std::size_t item, int) {
-            const std::size_t z = item / strips, by = (item % strips) * kB;
-            const std::size_t ey = std::min(by + kB, ny);
-            const float* src = x.data() + z * nx * ny;
-            float* rows = m_padded.data() + z * sliceSize;
-            float* cols = rows + rowsSize;
-            for (std::size_t iy = by; iy < ey; ++iy)
-                std::memcpy(rows + iy * rowPitch + kLinePad, src + iy * nx, nx * sizeof(float));
-            for (std::size_t bx = 0; bx < nx; bx += kB)
-                for (std::size_t ix = bx; ix < std::min(bx + kB, nx); ++ix)
-                    for (std::size_t iy = by; iy < ey; ++iy)
-                        cols[ix * colPitch + iy + kLinePad] = src[iy * nx + ix];
-        }));
     const std::size_t angles = m_rays.size();
     const std::size_t perSubset =
         (angles - static_cast<std::size_t>(subset) + static_cast<std::size_t>(subsets) - 1) /
@@ -99,13 +75,12 @@ Status JosephOperator::forwardSubset(std::span<const float> x, std::span<float> 
         const std::size_t p = static_cast<std::size_t>(subset) +
                               (item % perSubset) * static_cast<std::size_t>(subsets);
         const RayAngle& r = m_rays[p];
-        const float* slice = m_padded.data() + z * sliceSize;
         const float* pos0 = m_pos0.data() + p * m_tableLength + m_pad;
         const int* first = m_first.data() + p * det;
         const int* last = m_last.data() + p * det;
         detail::RayGroup g;
-        g.image = r.alongRows ? slice : slice + rowsSize;
-        g.linePitch = r.alongRows ? rowPitch : colPitch;
+        g.image = m_padded.lines(z, r.alongRows);
+        g.linePitch = m_padded.linePitch(r.alongRows);
         g.lineLength = r.lineLength;
         g.d = static_cast<float>(r.d);
         const float step = static_cast<float>(r.step);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/geometry/ParallelGeometry.h"
+#include "core/locality/PaddedSlices.h"
 #include "core/locality/RayGeometry.h"
 #include "core/projectors/CpuBackProjectors.h"
 #include "core/solvers/SubsetOperator.h"
@@ -72,7 +73,7 @@ class JosephOperator final : public SubsetOperator {
     std::vector<int> m_last;         ///< [angle][j]: one past its last active line
     std::vector<float> m_halfWidth;  ///< [angle]: candidate half-width of the adjoint (rays)
     std::vector<int> m_candidates;   ///< [angle]: rays examined per pixel by the adjoint
-    std::vector<float> m_padded;     ///< forward: padded rows and columns of every slice
+    PaddedSlices m_padded;           ///< forward: padded rows and columns of every slice
     std::vector<float> m_sino;       ///< adjoint: [slice][angle][j + m_pad], zero padded
 };
 

@@ -11,19 +11,11 @@
 namespace tomo {
 namespace {
 
-using detail::kLinePad;
 using detail::kRayLanes;
 using detail::RayGroup;
 
 /// Ray groups per block angle (the block's detectors in groups of kRayLanes).
 constexpr int kGroupsPerAngle = (kBlockDetectors + kRayLanes - 1) / kRayLanes;
-
-std::vector<int> subsetAngles(int subset, int subsets, int angles) {
-    std::vector<int> out;
-    for (int p = subset; p < angles; p += subsets)
-        out.push_back(p);
-    return out;
-}
 
 /// The group of rays of projection @p r for detectors [first, first + count) of @p detectors
 /// on the padded image @p image (lines of @p pitch floats).
@@ -88,32 +80,8 @@ std::string LocalityOperator::name() const {
 Status LocalityOperator::forwardSubset(std::span<const float> x, std::span<float> y, int subset,
                                        int subsets, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
-    const std::size_t nx = static_cast<std::size_t>(m_vol.nx);
-    const std::size_t ny = static_cast<std::size_t>(m_vol.ny);
+    TOMO_RETURN_IF_ERROR(m_padded.fill(x, m_vol, ctx));
     const std::size_t nz = static_cast<std::size_t>(m_vol.nz);
-    const std::size_t rowPitch = nx + 2 * kLinePad, colPitch = ny + 2 * kLinePad;
-    const std::size_t rowsSize = ny * rowPitch, colsSize = nx * colPitch;
-    const std::size_t sliceSize = rowsSize + colsSize;
-    // Padded row-major and transposed copies of every slice, in strips of 32 rows (the
-    // transpose in 32 x 32 blocks). Only the pixels are written: the padding stays zero from
-    // the first call (the layout depends on the grid only).
-    if (m_padded.size() != nz * sliceSize) m_padded.assign(nz * sliceSize, 0.f);
-    constexpr std::size_t kB = 32;
-    const std::size_t strips = (ny + kB - 1) / kB;
-    const auto copyStrip = [&](std::size_t item, int) {
-        const std::size_t z = item / strips, by = (item % strips) * kB;
-        const std::size_t ey = std::min(by + kB, ny);
-        const float* src = x.data() + z * nx * ny;
-        float* rows = m_padded.data() + z * sliceSize;
-        float* cols = rows + rowsSize;
-        for (std::size_t iy = by; iy < ey; ++iy)
-            std::memcpy(rows + iy * rowPitch + kLinePad, src + iy * nx, nx * sizeof(float));
-        for (std::size_t bx = 0; bx < nx; bx += kB)
-            for (std::size_t ix = bx; ix < std::min(bx + kB, nx); ++ix)
-                for (std::size_t iy = by; iy < ey; ++iy)
-                    cols[ix * colPitch + iy + kLinePad] = src[iy * nx + ix];
-    };
-    TOMO_RETURN_IF_ERROR(parallelFor(nz * strips, ctx.threads, ctx.stop, copyStrip));
 
     const std::vector<RayBlock> blocks = planRayBlocks(
         m_ordering, m_rays, m_angles, subsetAngles(subset, subsets, angleCount()), m_detectors);
@@ -122,7 +90,6 @@ Status LocalityOperator::forwardSubset(std::span<const float> x, std::span<float
     return parallelFor(nz * blocks.size(), ctx.threads, ctx.stop, [&](std::size_t item, int) {
         const std::size_t z = item / blocks.size();
         const RayBlock& block = blocks[item % blocks.size()];
-        const float* slice = m_padded.data() + z * sliceSize;
         float* out = y.data() + z * angles * det;
         const std::size_t nA = block.angles.size(), nD = block.detectors.size();
         // The block's rays in groups of kRayLanes detectors of one angle.
@@ -130,8 +97,8 @@ Status LocalityOperator::forwardSubset(std::span<const float> x, std::span<float
         std::size_t groupCount = 0;
         for (std::size_t a = 0; a < nA; ++a) {
             const RayAngle& r = m_rays[std::size_t(block.angles[a])];
-            const float* image = r.alongRows ? slice : slice + rowsSize;
-            const std::size_t pitch = r.alongRows ? rowPitch : colPitch;
+            const float* image = m_padded.lines(z, r.alongRows);
+            const std::size_t pitch = m_padded.linePitch(r.alongRows);
             for (std::size_t l0 = 0; l0 < nD; l0 += kRayLanes)
                 groups[groupCount++] = makeGroup(r, image, pitch, block.detectors, l0,
                                                  std::min<std::size_t>(kRayLanes, nD - l0));

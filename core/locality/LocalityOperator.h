@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/geometry/ParallelGeometry.h"
+#include "core/locality/PaddedSlices.h"
 #include "core/locality/RayGeometry.h"
 #include "core/locality/RayOrdering.h"
 #include "core/projectors/CpuBackProjectors.h"
@@ -76,9 +77,9 @@ class LocalityOperator final : public SubsetOperator {
     std::size_t m_domain = 0;
     std::size_t m_range = 0;
     std::unique_ptr<BackProjector> m_backProjector;  ///< cpu.simd.lin
-    std::vector<float> m_padded;  ///< scratch: padded row-major and transposed slices
-    Sinograms m_sino;             ///< scratch: the (subset's) projections for the back-projector
-    Volume m_volume;              ///< scratch: back-projector output (pitched rows)
+    PaddedSlices m_padded;  ///< scratch: padded row-major and transposed slices
+    Sinograms m_sino;       ///< scratch: the (subset's) projections for the back-projector
+    Volume m_volume;        ///< scratch: back-projector output (pitched rows)
 };
 
 }  // namespace tomo

@@ -67,4 +67,27 @@ std::vector<RayBlock> planRayBlocks(RayOrdering ordering, const std::vector<RayA
     return blocks;
 }
 
+std::vector<int> subsetAngles(int subset, int subsets, int angles) {
+    std::vector<int> out;
+    for (int p = subset; p < angles; p += subsets)
+        out.push_back(p);
+    return out;
+}
+
+SubsetLaunchOrder subsetLaunchOrder(const std::vector<RayAngle>& rays,
+                                    const std::vector<double>& angleValues, int subset, int subsets,
+                                    bool byOrientation) {
+    SubsetLaunchOrder order;
+    order.angles = subsetAngles(subset, subsets, static_cast<int>(rays.size()));
+    std::stable_sort(order.angles.begin(), order.angles.end(), [&](int l, int r) {
+        const bool lr = rays[std::size_t(l)].alongRows, rr = rays[std::size_t(r)].alongRows;
+        if (byOrientation && lr != rr) return lr;
+        return angleValues[std::size_t(l)] < angleValues[std::size_t(r)];
+    });
+    order.rowsCount =
+        static_cast<int>(std::count_if(order.angles.begin(), order.angles.end(),
+                                       [&](int p) { return rays[std::size_t(p)].alongRows; }));
+    return order;
+}
+
 }  // namespace tomo

@@ -48,6 +48,22 @@ struct RayBlock {
     std::vector<int> detectors;
 };
 
+/// The projections of subset @p subset of @p subsets out of @p angles, interleaved
+/// (p = subset, subset + subsets, ...), as OS-SIRT uses them.
+std::vector<int> subsetAngles(int subset, int subsets, int angles);
+
+/// A subset's projections in the order the device kernels launch them: with
+/// @p byOrientation those stepping along rows first (the first @p rowsCount), each group by
+/// increasing angle, as the forward kernels need; without it simply by increasing angle, as the
+/// back-projection kernels need (rowsCount is still counted).
+struct SubsetLaunchOrder {
+    std::vector<int> angles;
+    int rowsCount = 0;
+};
+SubsetLaunchOrder subsetLaunchOrder(const std::vector<RayAngle>& rays,
+                                    const std::vector<double>& angleValues, int subset, int subsets,
+                                    bool byOrientation);
+
 /// The blocks covering every ray of the given projections (@p angleIndices into @p rays) for
 /// @p detectors detector pixels.
 std::vector<RayBlock> planRayBlocks(RayOrdering ordering, const std::vector<RayAngle>& rays,

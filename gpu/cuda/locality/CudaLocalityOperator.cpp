@@ -128,16 +128,10 @@ class CudaLocalityOperator final : public SubsetOperator {
                                         std::size_t(m_vol.nz), cudaMemcpyHostToDevice, stream),
                       "upload of the volume"));
         // The subset's angles, rows group first, each group sorted by angle.
-        std::vector<int>& list = m_hostList;
-        list.clear();
-        for (int p = subset; p < angleCount(); p += subsets)
-            list.push_back(p);
-        std::stable_sort(list.begin(), list.end(), [&](int l, int r) {
-            const bool lr = m_rays[std::size_t(l)].alongRows, rr = m_rays[std::size_t(r)].alongRows;
-            return lr != rr ? lr : m_angles[std::size_t(l)] < m_angles[std::size_t(r)];
-        });
-        const int rowsCount = static_cast<int>(std::count_if(
-            list.begin(), list.end(), [&](int p) { return m_rays[std::size_t(p)].alongRows; }));
+        SubsetLaunchOrder order = subsetLaunchOrder(m_rays, m_angles, subset, subsets, true);
+        const int rowsCount = order.rowsCount;
+        m_hostList = std::move(order.angles);
+        const std::vector<int>& list = m_hostList;
         TOMO_RETURN_IF_ERROR(uploadList(stream));
         LocalityForwardArgs args;
         args.volumeStride = m_volumeStride;
@@ -175,13 +169,8 @@ class CudaLocalityOperator final : public SubsetOperator {
         cudaStream_t stream = m_device->stream(0);
         TOMO_RETURN_IF_ERROR(copyRows(const_cast<float*>(y.data()), subset, subsets,
                                       cudaMemcpyHostToDevice, stream));
-        std::vector<int>& list = m_hostList;
-        list.clear();
-        for (int p = subset; p < angleCount(); p += subsets)
-            list.push_back(p);
-        std::stable_sort(list.begin(), list.end(), [&](int l, int r) {
-            return m_angles[std::size_t(l)] < m_angles[std::size_t(r)];
-        });
+        m_hostList = subsetLaunchOrder(m_rays, m_angles, subset, subsets, false).angles;
+        const std::vector<int>& list = m_hostList;
         TOMO_RETURN_IF_ERROR(uploadList(stream));
         LocalityBackArgs args;
         args.sinoStride = m_sinoStride;

@@ -113,13 +113,9 @@ class OpenClLocalityOperator final : public SubsetOperator {
                                          m_domain * sizeof(float), x.data(), 0, nullptr, nullptr),
                     "clEnqueueWriteBuffer(volume)"));
         // The subset's angles, rows group first, each group sorted by angle.
-        std::vector<int> list = subsetList(subset, subsets);
-        std::stable_sort(list.begin(), list.end(), [&](int l, int r) {
-            const bool lr = m_rays[std::size_t(l)].alongRows, rr = m_rays[std::size_t(r)].alongRows;
-            return lr != rr ? lr : m_angles[std::size_t(l)] < m_angles[std::size_t(r)];
-        });
-        const int rowsCount = static_cast<int>(std::count_if(
-            list.begin(), list.end(), [&](int p) { return m_rays[std::size_t(p)].alongRows; }));
+        const SubsetLaunchOrder order = subsetLaunchOrder(m_rays, m_angles, subset, subsets, true);
+        const std::vector<int>& list = order.angles;
+        const int rowsCount = order.rowsCount;
         TOMO_RETURN_IF_ERROR(uploadList(list));
         const cl_int spreadAngles =
             m_ordering == RayOrdering::Unordered || m_ordering == RayOrdering::Strips;
@@ -147,10 +143,8 @@ class OpenClLocalityOperator final : public SubsetOperator {
         TOMO_RETURN_IF_ERROR(checkSubsetCall(x.size(), y.size(), subset, subsets));
         if (ctx.stop.stop_requested()) return cancelled("OpenCL back-projection cancelled");
         TOMO_RETURN_IF_ERROR(copyRows(const_cast<float*>(y.data()), subset, subsets, true));
-        std::vector<int> list = subsetList(subset, subsets);
-        std::stable_sort(list.begin(), list.end(), [&](int l, int r) {
-            return m_angles[std::size_t(l)] < m_angles[std::size_t(r)];
-        });
+        const std::vector<int> list =
+            subsetLaunchOrder(m_rays, m_angles, subset, subsets, false).angles;
         TOMO_RETURN_IF_ERROR(uploadList(list));
         const float weight = static_cast<float>(m_vol.voxelSize * m_vol.voxelSize / m_pitch);
         TOMO_RETURN_IF_ERROR(setKernelArgs(m_backKernel, m_y.get(), m_x.get(), m_u0.get(),
@@ -165,13 +159,6 @@ class OpenClLocalityOperator final : public SubsetOperator {
     }
 
   private:
-    std::vector<int> subsetList(int subset, int subsets) const {
-        std::vector<int> list;
-        for (int p = subset; p < angleCount(); p += subsets)
-            list.push_back(p);
-        return list;
-    }
-
     /// A device buffer of @p bytes, filled from @p init when not null.
     Result<ClMem> buffer(std::size_t bytes, const std::string& what, const void* init) {
         TOMO_ASSIGN_OR_RETURN(
