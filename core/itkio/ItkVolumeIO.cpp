@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -85,19 +84,6 @@ struct Opened {
 };
 
 /// Opens the header and checks everything that can be known before decoding.
-/// Byte offset of the data in a single-file MetaImage: just past the "ElementDataFile" line
-/// (which the format requires to be the header's last line); 0 when there is none.
-std::uintmax_t metaImageDataOffset(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::string line;
-    std::uintmax_t offset = 0;
-    for (int n = 0; n < 256 && std::getline(in, line); ++n) {
-        offset += line.size() + 1;
-        if (line.rfind("ElementDataFile", 0) == 0) return offset;
-    }
-    return 0;
-}
-
 Result<Opened> openHeader(const std::filesystem::path& path) {
     const std::string name = path.string();
     const VolumeFileFormat format = volumeFileFormat(path);
@@ -109,7 +95,6 @@ Result<Opened> openHeader(const std::filesystem::path& path) {
     if (!std::filesystem::exists(path, ec)) return notFound(name + ": no such file");
     if (!std::filesystem::is_regular_file(path, ec))
         return invalidArgument(name + ": not a regular file");
-    const std::uintmax_t fileBytes = std::filesystem::file_size(path, ec);
     return guarded(name, ErrorCode::InvalidData, [&]() -> Result<Opened> {
         Opened o;
         o.io = makeIo(format);
@@ -117,11 +102,8 @@ Result<Opened> openHeader(const std::filesystem::path& path) {
         const char* fmt = volumeFileFormatName(format);
         if (!o.io->CanReadFile(name.c_str()))
             return invalidData(name + ": not a readable " + std::string(fmt) + " file");
-        NiftiHeader nifti;
-        if (format == VolumeFileFormat::Nifti) {
-            TOMO_ASSIGN_OR_RETURN(nifti, checkNiftiHeader(path));
-        }
-        if (format == VolumeFileFormat::MetaImage) TOMO_RETURN_IF_ERROR(checkMetaImageHeader(path));
+        // Header against file before ITK allocates (HeaderChecks.h).
+        TOMO_RETURN_IF_ERROR(checkVolumeHeader(path, format));
         o.io->SetFileName(name);
         o.io->ReadImageInformation();
         const unsigned dims = o.io->GetNumberOfDimensions();
@@ -144,35 +126,6 @@ Result<Opened> openHeader(const std::filesystem::path& path) {
         o.info.nz = dims == 3 ? o.io->GetDimensions(2) : 1;
         if (o.info.nx == 0 || o.info.ny == 0 || o.info.nz == 0)
             return invalidData(name + ": zero image size");
-        // Refuse sizes the file cannot hold before ITK allocates for them.
-        const long double bytes =
-            static_cast<long double>(o.info.nx) * o.info.ny * o.info.nz * o.io->GetComponentSize();
-        const bool detached = format != VolumeFileFormat::Nifti &&
-                              (path.extension() == ".mhd" || path.extension() == ".nhdr");
-        const bool compressed =
-            isCompressedName(path) || o.io->GetUseCompression() || format == VolumeFileFormat::Nrrd;
-        if (!detached && !ec &&
-            bytes > static_cast<long double>(fileBytes) * (compressed ? 1100 : 1))
-            return invalidData(name + ": header declares " + std::to_string(o.info.nx) + "x" +
-                               std::to_string(o.info.ny) + "x" + std::to_string(o.info.nz) + " " +
-                               o.info.pixelType + " voxels but the file has only " +
-                               std::to_string(fileBytes) + " bytes (truncated or corrupt)");
-        if (format == VolumeFileFormat::MetaImage && !detached && !compressed && !ec) {
-            // A .mha holds its header, then the data right after the ElementDataFile line.
-            const std::uintmax_t offset = metaImageDataOffset(path);
-            if (offset == 0 || static_cast<long double>(offset) + bytes > fileBytes)
-                return invalidData(name + ": MetaImage data (" +
-                                   std::to_string(static_cast<long long>(bytes)) +
-                                   " bytes) does not fit after its header in the file's " +
-                                   std::to_string(fileBytes) + " bytes (truncated or corrupt)");
-        }
-        if (format == VolumeFileFormat::Nifti && !isCompressedName(path) && !ec &&
-            static_cast<long double>(nifti.voxOffset) + bytes > fileBytes)
-            return invalidData(name + ": NIfTI data (" +
-                               std::to_string(static_cast<long long>(bytes)) +
-                               " bytes after offset " + std::to_string(nifti.voxOffset) +
-                               ") does not fit the file's " + std::to_string(fileBytes) +
-                               " bytes (truncated or corrupt)");
         o.info.streamable = o.io->CanStreamRead();
         if (auto* meta = dynamic_cast<itk::MetaImageIO*>(o.io.GetPointer()))
             o.info.streamable = !meta->GetMetaImagePointer()->CompressedData();

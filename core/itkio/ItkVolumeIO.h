@@ -10,10 +10,11 @@
 /// (integers beyond 2^24 round); a 2-D file is a volume of one slice. Non-scalar pixels (RGB,
 /// vectors, tensors, complex) and pixel types ITK cannot convert are Unsupported; files with more
 /// than three dimensions, NaN/Inf values, or headers promising more data than the file can hold
-/// (more than the file's size uncompressed, or more than 1100 times it compressed: beyond
-/// deflate's limit) are InvalidData. Reading a ReadRange asks ITK for just that region:
-/// MetaImage (uncompressed) streams it from disk, NRRD and NIfTI are decoded whole by ITK 5 and
-/// cropped (memory is that of the whole file; probeVolumeFile() tells which).
+/// (checked before ITK allocates: raw data byte for byte, compressed data at most 1032 times the
+/// compressed bytes, deflate's limit; see HeaderChecks.h) are InvalidData. Reading a ReadRange asks
+/// ITK for just that region: MetaImage (uncompressed) streams it from disk, NRRD and NIfTI are
+/// decoded whole by ITK 5 and cropped (memory is that of the whole file; probeVolumeFile() tells
+/// which).
 ///
 /// Writing is atomic: ITK writes by file name, so the files (header, and a detached data file
 /// for .mhd/.nhdr) are written under their final names into a fresh hidden temporary folder next
