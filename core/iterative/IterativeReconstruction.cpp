@@ -86,6 +86,11 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
 
     std::unique_ptr<SubsetOperator> op;
     std::unique_ptr<MemxctOperator> memxct;
+    // MemXCT: the first part of the progress is the matrix build (seconds on large grids, and
+    // the phase a cancel most often lands in), the rest the iterations.
+    constexpr double kMemxctBuildShare = 0.3;
+    Progress buildScope, solveScope;
+    ExecContext solveCtx = ctx;
     if (spec.id == "memxct") {
         // One system matrix for the slice geometry, applied to every slice of the stack.
         MemxctOptions mo;
@@ -93,7 +98,12 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
         mo.tileSize = params.integer("tile");
         mo.circleMask = params.boolean("circle-mask");
         ExecContext build = ctx;
-        build.progress = nullptr;
+        if (ctx.progress) {
+            buildScope = ctx.progress->child(0.0, kMemxctBuildShare, "");
+            solveScope = ctx.progress->child(kMemxctBuildShare, 1.0, "");
+            build.progress = &buildScope;
+            solveCtx.progress = &solveScope;
+        }
         TOMO_ASSIGN_OR_RETURN(memxct, MemxctOperator::create(geom, vol, mo, build));
     } else if (request.makeOperator && usesLocalityPair(params)) {
         TOMO_ASSIGN_OR_RETURN(op, request.makeOperator(geom, vol, params));
@@ -121,24 +131,24 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
         o.relaxation = params.real("relaxation");
         o.nonNegative = params.boolean("nonnegative");
         if (spec.id == "sirt") {
-            status = solveSirt(*op, b, x, o, onIteration, summary, ctx);
+            status = solveSirt(*op, b, x, o, onIteration, summary, solveCtx);
         } else {
             o.subsets = spec.id == "sart" ? op->angleCount() : params.integer("subsets");
-            status = solveOsSirt(*op, b, x, o, onIteration, summary, ctx);
+            status = solveOsSirt(*op, b, x, o, onIteration, summary, solveCtx);
         }
     } else if (spec.id == "cgls" || spec.id == "memxct") {
         CglsOptions o;
         fillCommon(o);
         o.lambda = params.real("lambda");
         LinearOperator& a = memxct ? static_cast<LinearOperator&>(*memxct) : *op;
-        status = solveCgls(a, b, x, o, onIteration, summary, ctx);
+        status = solveCgls(a, b, x, o, onIteration, summary, solveCtx);
         summary.algorithm = spec.id;
     } else if (spec.id == "tv") {
         TvOptions o;
         fillCommon(o);
         o.lambda = params.real("lambda");
         o.nonNegative = params.boolean("nonnegative");
-        status = solveTv(*op, b, x, o, onIteration, summary, ctx);
+        status = solveTv(*op, b, x, o, onIteration, summary, solveCtx);
     } else {
         return unsupported("algorithm '" + spec.id + "' has no solver in this build");
     }

@@ -43,7 +43,8 @@ bool usesLocalityPair(const ParameterValues& params);
 /// Reconstructs @p sino on @p vol into @p out (resized). With StopAndKeep from the callback the
 /// result is the current iterate and the Status is OK (summary.reason tells). Cancelled when the
 /// callback answers Cancel or ctx.stop fires (checked at least once per iteration and inside
-/// projections). ctx.progress advances per iteration (setTotal = iterations).
+/// projections). ctx.progress advances per iteration (setTotal = iterations); for memxct the
+/// matrix build ("MemXCT: ..." stages) takes the first 30% and the iterations the rest.
 Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
                             const VolumeGeometry& vol, const IterativeRequest& request,
                             const IterationCallback& onIteration, Volume& out,

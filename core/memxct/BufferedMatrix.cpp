@@ -78,11 +78,13 @@ Result<BufferedMatrix> buildBuffered(const CsrMatrix& a, std::size_t partitionRo
         // Pass 1: the distinct inputs of every partition (its map, about 0.1 per nonzero).
         std::vector<std::vector<std::uint32_t>> partCols(parts);
         std::vector<std::uint64_t> distinct(parts, 0);
+        if (ctx.progress) ctx.progress->setTotal(2 * std::max<std::size_t>(parts, 1));
         TOMO_RETURN_IF_ERROR(parallelFor(parts, workers, ctx.stop, [&](std::size_t p, int w) {
             Scratch& s = prepare(w);
             distinctColumns(a, p * pr, std::min(a.rows, (p + 1) * pr), s.slot, partCols[p]);
             distinct[p] = partCols[p].size();
             releaseSlots(partCols[p], s.slot);
+            if (ctx.progress) ctx.progress->advance();
         }));
         b.stageBegin.resize(parts + 1);
         std::uint64_t stages = 0, mapSize = 0;
@@ -139,6 +141,7 @@ Result<BufferedMatrix> buildBuffered(const CsrMatrix& a, std::size_t partitionRo
                     b.values[dst] = a.values[j];
                 }
             partCols[p] = {};
+            if (ctx.progress) ctx.progress->advance();
         }));
         b.rowPtr[0] = 0;
     } catch (const std::bad_alloc&) {

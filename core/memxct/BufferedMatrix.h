@@ -62,7 +62,8 @@ std::size_t bufferedBytesEstimate(std::size_t rows, std::size_t nonzeros, std::s
 
 /// Builds the buffered form of @p a. @p partitionRows in [1, 65536], @p bufferFloats in
 /// [1, 65536] (16-bit local indices). InvalidArgument on bad parameters, OutOfMemory when
-/// allocation fails, Cancelled when ctx.stop fired.
+/// allocation fails, Cancelled when ctx.stop fired (checked per partition). ctx.progress, when
+/// set, advances per partition in each of the two passes.
 Result<BufferedMatrix> buildBuffered(const CsrMatrix& a, std::size_t partitionRows,
                                      std::size_t bufferFloats, const ExecContext& ctx);
 

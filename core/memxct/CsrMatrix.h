@@ -54,7 +54,8 @@ Status spmvCsr(const CsrMatrix& a, std::span<const float> x, std::span<float> y,
                const ExecContext& ctx);
 
 /// A^T by the scan-based transpose (see file comment). OutOfMemory when allocation fails,
-/// Cancelled when ctx.stop fired.
+/// Cancelled when ctx.stop fired (checked every few hundred rows). ctx.progress, when set,
+/// advances per row of A in each of the two passes.
 Result<CsrMatrix> transposeCsr(const CsrMatrix& a, const ExecContext& ctx);
 
 }  // namespace tomo

@@ -74,6 +74,22 @@ double usableChord(const VolumeGeometry& vol, double theta, double t, bool circl
 /// Rays traced per work item.
 constexpr std::size_t kTraceChunk = 512;
 
+/// One stage of the build: a child of ctx.progress over [from, to] named @p stage (none when
+/// the caller has no progress) and an ExecContext that reports into it.
+class BuildPhase {
+  public:
+    BuildPhase(const ExecContext& parent, double from, double to, const char* stage)
+        : m_scope(parent.progress ? parent.progress->child(from, to, stage) : Progress()),
+          m_ctx{parent.threads, parent.stop, parent.progress ? &m_scope : nullptr} {}
+    BuildPhase(const BuildPhase&) = delete;
+    BuildPhase& operator=(const BuildPhase&) = delete;
+    const ExecContext& ctx() const { return m_ctx; }
+
+  private:
+    Progress m_scope;
+    ExecContext m_ctx;
+};
+
 struct TraceChunk {
     std::vector<std::uint64_t> counts;
     std::vector<std::uint32_t> columns;
@@ -187,10 +203,17 @@ Result<MemxctSystem> MemxctSystem::build(const ParallelGeometry& geom, const Vol
         TOMO_ASSIGN_OR_RETURN(sys.m_sino, order(geom.detectorCount(), geom.angleCount(), {}));
         sys.m_times.ordering = secondsSince(t0);
 
+        // Shares of the progress bar, after the stage times of docs/performance.md (ADS2:
+        // tracing 2.2 s, transpose 1.2 s, buffering 7.2 s).
+        const bool buffered = options.kernel == MemxctKernel::Buffered;
+        const double traced = buffered ? 0.25 : 0.6, transposed = buffered ? 0.4 : 1.0;
+
         // Tracing: rays in sinogram curve order.
         t0 = std::chrono::steady_clock::now();
         const std::size_t rows = sys.m_sino.size();
         const std::size_t chunks = (rows + kTraceChunk - 1) / kTraceChunk;
+        BuildPhase tracing(ctx, 0.0, traced, "MemXCT: tracing rays");
+        if (ctx.progress) tracing.ctx().progress->setTotal(std::max<std::size_t>(chunks, 1));
         std::vector<TraceChunk> parts(chunks);
         const HilbertOrdering& image = sys.m_image;
         const HilbertOrdering& sino = sys.m_sino;
@@ -231,6 +254,7 @@ Result<MemxctSystem> MemxctSystem::build(const ParallelGeometry& geom, const Vol
                 });
                 out.counts[r - r0] = out.columns.size() - before;
             }
+            if (tracing.ctx().progress) tracing.ctx().progress->advance();
         }));
         CsrMatrix& a = sys.m_forward;
         a.rows = rows;
@@ -256,16 +280,23 @@ Result<MemxctSystem> MemxctSystem::build(const ParallelGeometry& geom, const Vol
         sys.m_times.tracing = secondsSince(t0);
 
         t0 = std::chrono::steady_clock::now();
-        TOMO_ASSIGN_OR_RETURN(sys.m_adjoint, transposeCsr(a, ctx));
+        {
+            BuildPhase transposing(ctx, traced, transposed, "MemXCT: transposing");
+            TOMO_ASSIGN_OR_RETURN(sys.m_adjoint, transposeCsr(a, transposing.ctx()));
+        }
         sys.m_times.transpose = secondsSince(t0);
 
-        if (options.kernel == MemxctKernel::Buffered) {
+        if (buffered) {
             t0 = std::chrono::steady_clock::now();
             const auto pr = static_cast<std::size_t>(options.partitionRows);
             const auto buf = static_cast<std::size_t>(options.bufferFloats);
-            TOMO_ASSIGN_OR_RETURN(sys.m_forwardBuf, buildBuffered(a, pr, buf, ctx));
+            const double half = 0.5 * (1.0 + transposed);
+            BuildPhase stagingA(ctx, transposed, half, "MemXCT: staging buffers");
+            TOMO_ASSIGN_OR_RETURN(sys.m_forwardBuf, buildBuffered(a, pr, buf, stagingA.ctx()));
             if (!options.keepCsr) a = CsrMatrix{};
-            TOMO_ASSIGN_OR_RETURN(sys.m_adjointBuf, buildBuffered(sys.m_adjoint, pr, buf, ctx));
+            BuildPhase stagingAt(ctx, half, 1.0, "MemXCT: staging buffers");
+            TOMO_ASSIGN_OR_RETURN(sys.m_adjointBuf,
+                                  buildBuffered(sys.m_adjoint, pr, buf, stagingAt.ctx()));
             if (!options.keepCsr) sys.m_adjoint = CsrMatrix{};
             sys.m_times.buffering = secondsSince(t0);
         }

@@ -83,7 +83,9 @@ class MemxctSystem {
   public:
     /// Orders, traces, transposes and (Buffered) stages. OutOfMemory before any work when the
     /// estimate exceeds the budget (or when an allocation fails), InvalidArgument for a bad grid
-    /// or options, Cancelled when ctx.stop fired.
+    /// or options, Cancelled when ctx.stop fired (every stage checks it at least every few
+    /// milliseconds of work). ctx.progress, when set, advances through the stages
+    /// "MemXCT: tracing rays", "MemXCT: transposing" and (Buffered) "MemXCT: staging buffers".
     static Result<MemxctSystem> build(const ParallelGeometry& geom, const VolumeGeometry& vol,
                                       const MemxctOptions& options, const ExecContext& ctx);
 

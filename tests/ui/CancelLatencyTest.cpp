@@ -1,0 +1,161 @@
+// Cancel returns within 1 s for every algorithm of the schema, through the GUI's job path
+// (algorithm chosen in the window, Reconstruct, then the Cancel slot), with the cancel landing
+// inside a long phase:
+//  - fbp: an 8-slice stack of the 1024x1024 demo (1440 angles), cancelled at the first
+//    "back-projection" progress report (the uncancelled back-projection takes ~8 s);
+//  - sirt, os-sirt, cgls, tv: a 2-slice stack of the 1024x1024 demo, cancelled when iteration 1
+//    is reported, i.e. when iteration 2 has just started its first projection (a projection of
+//    the matched pair of cgls and tv takes 1.3-2 s on the 2-core VM, so one that does not check
+//    the stop token alone breaks the bound; the locality pair of the SIRT family is faster,
+//    ~0.3-0.5 s, so for it the case measures the latency without that margin);
+//  - sart: the 768x768 demo; an iteration is 1080 one-angle steps (seconds), cancelled in
+//    iteration 2;
+//  - memxct: the 384x384 demo (540 angles, ~60 M nonzeros), cancelled at the first report of
+//    each stage of the matrix build: tracing rays, transposing, staging buffers (seconds in
+//    all; tests/core/memxct/MemxctCancelTest.cpp bounds the work after a stop per stage).
+// The time from Cancel to Session::jobFinished is measured and printed; the bound is the issue's
+// 1 s. Each check inside the long loops covers ~1 ms of work, so a 3x slower machine stays far
+// below it; what remains is releasing the memory of the cancelled job (MemXCT: the partial
+// matrices, ~0.1 s per GB). The previous reconstruction must stay.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "core/iterative/AlgorithmSchema.h"
+#include "tests/ui/JobPathSupport.h"
+#include "tests/ui/UiTestSupport.h"
+
+namespace tomo::ui {
+namespace {
+
+using test::waitFor;
+
+struct CancelCase {
+    std::string algorithm;
+    /// Progress stage whose first report triggers the cancel; empty = the first iteration.
+    std::string stage;
+    int size = 1024;
+    int slices = 1;
+};
+
+/// One case per algorithm of the schema (CoverEveryAlgorithmOfTheSchema checks), and one per
+/// stage of the MemXCT matrix build.
+std::vector<CancelCase> cancelCases() {
+    return {{"fbp", "back-projection", 1024, 8},
+            {"sirt", "", 1024, 2},
+            {"os-sirt", "", 1024, 2},
+            {"sart", "", 768, 1},
+            {"cgls", "", 1024, 2},
+            {"tv", "", 1024, 2},
+            {"memxct", "MemXCT: tracing rays", 384, 1},
+            {"memxct", "MemXCT: transposing", 384, 1},
+            {"memxct", "MemXCT: staging buffers", 384, 1}};
+}
+
+std::string caseName(const testing::TestParamInfo<CancelCase>& info) {
+    std::string name =
+        info.param.algorithm + (info.param.stage.empty() ? "" : "_" + info.param.stage);
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
+/// The n x n demo (noiseless) as a stack of @p slices identical slices.
+app::Dataset demoStack(int n, int slices) {
+    app::DemoSpec spec = app::demoSpecForSize(n);
+    spec.incidentCount = 0;
+    ExecContext ctx;
+    ctx.threads = 2;
+    Result<app::Dataset> made = app::makeDemoDataset(spec, ctx);
+    EXPECT_TRUE(made.isOk()) << made.status().toString();
+    app::Dataset data = std::move(made).value();
+    if (slices == 1) return data;
+    auto stack = [&](const Array3<float>& one) {
+        Array3<float> out =
+            Array3<float>::create(static_cast<std::size_t>(slices), one.dim(1), one.dim(2)).value();
+        for (int z = 0; z < slices; ++z)
+            for (std::size_t r = 0; r < one.dim(1); ++r)
+                std::copy_n(one.row(0, r).data(), one.dim(2),
+                            out.row(static_cast<std::size_t>(z), r).data());
+        return out;
+    };
+    ParallelGeometry::Params params = data.geometry.params();
+    params.rows = slices;
+    app::Dataset out{ParallelGeometry::create(params).value(), data.grid, stack(data.sinograms),
+                     stack(data.truth)};
+    out.grid.nz = slices;
+    return out;
+}
+
+class CancelLatency : public testing::TestWithParam<CancelCase> {};
+
+TEST_P(CancelLatency, CancelReturnsWithinOneSecondInsideTheLongPhase) {
+    const CancelCase& c = GetParam();
+    test::WindowFixture f;
+    f.session.setDataset(demoStack(c.size, c.slices), QStringLiteral("cancel test"));
+    auto before = f.session.reconstruction();
+
+    bool inPhase = false;
+    QString lastStage;
+    QObject::connect(&f.session, &Session::progress, [&](double, const QString& stage) {
+        lastStage = stage;
+        if (!c.stage.empty() && stage.toStdString() == c.stage) inPhase = true;
+    });
+    QObject::connect(&f.session, &Session::iterationReported, [&](int) {
+        if (c.stage.empty()) inPhase = true;
+    });
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    std::map<std::string, std::string> values;
+    if (c.algorithm != "fbp") values["iterations"] = "100000";
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    ASSERT_TRUE(test::reconstructWith(*f.window, c.algorithm, values));
+    QElapsedTimer wait;
+    wait.start();
+    while (!inPhase && finished.isEmpty() && wait.elapsed() < 120000)
+        QTest::qWait(5);
+    ASSERT_TRUE(finished.isEmpty())
+        << "the job ended before its long phase: " << finished.at(0).at(2).toString().toStdString();
+    ASSERT_TRUE(inPhase) << "no report of '" << c.stage << "' within 120 s (last stage '"
+                         << lastStage.toStdString() << "')";
+    const qint64 reachedMs = sinceStart.elapsed();
+
+    QElapsedTimer timer;
+    timer.start();
+    f.session.cancel();
+    ASSERT_TRUE(waitFor(finished, 1, 30000)) << "no finished signal within 30 s of Cancel";
+    const qint64 ms = timer.elapsed();
+    std::printf(
+        "cancel %-8s %-26s %dx%dx%d: phase reached after %lld ms, cancel -> finished "
+        "%lld ms\n",
+        c.algorithm.c_str(), c.stage.empty() ? "(iteration 2)" : c.stage.c_str(), c.size, c.size,
+        c.slices, static_cast<long long>(reachedMs), static_cast<long long>(ms));
+    EXPECT_LT(ms, 1000) << c.algorithm << ": Cancel took " << ms << " ms";
+    EXPECT_FALSE(finished.at(0).at(1).toBool());
+    EXPECT_TRUE(finished.at(0).at(2).toString().endsWith(QStringLiteral("cancelled")))
+        << finished.at(0).at(2).toString().toStdString();
+    EXPECT_EQ(f.session.reconstruction(), before) << "the previous result must stay";
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryAlgorithm, CancelLatency, testing::ValuesIn(cancelCases()), caseName);
+
+TEST(CancelLatencyCases, CoverEveryAlgorithmOfTheSchema) {
+    std::set<std::string> covered;
+    for (const CancelCase& c : cancelCases())
+        covered.insert(c.algorithm);
+    for (const AlgorithmSpec& spec : algorithmSpecs())
+        EXPECT_TRUE(covered.count(spec.id)) << spec.id << " has no cancel-latency case";
+}
+
+}  // namespace
+}  // namespace tomo::ui
