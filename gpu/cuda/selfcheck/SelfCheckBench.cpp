@@ -105,7 +105,7 @@ int runBench(const SelfCheckOptions& so) {
     std::vector<Row> rows;
     bool allGood = true;
     for (const BackProjectorInfo& info : registry.list("cuda")) {
-        if (!selectsVariant(so, info.id, info.family)) continue;
+        if (so.fbpOnly || !selectsVariant(so, info.id, info.family)) continue;
         Row row{info};
         if (auto cost = costFor(info); cost.isOk()) {
             const Prediction pr = predict(traits, *cost, o.slices);

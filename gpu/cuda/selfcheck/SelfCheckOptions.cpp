@@ -7,7 +7,8 @@ namespace tomo::cuda {
 namespace {
 
 constexpr const char* kUsage =
-    " (--bench --family --variants --size --projections --slices --window-rows --band-rows "
+    " (--bench --fbp-only --family --variants --size --projections --slices --window-rows "
+    "--band-rows "
     "--angle-chunk --no-fbp --cpu-candidate --json --bench-slices --repeat --fbp-variant "
     "--fbp-slices)";
 
@@ -33,6 +34,8 @@ Result<SelfCheckOptions> parseSelfCheckOptions(const std::vector<std::string>& a
         Status s;
         if (a == "--bench")
             o.bench = true;
+        else if (a == "--fbp-only")
+            o.bench = o.fbpOnly = true;
         else if (a == "--no-fbp")
             o.fbp = false;
         else if (a == "--family")

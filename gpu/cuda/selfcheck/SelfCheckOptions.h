@@ -7,6 +7,7 @@
 ///       [--angle-chunk C] [--no-fbp] [--cpu-candidate ID] [--json FILE]
 ///   tomo_cuda_selfcheck --bench [--family ...] [--variants ...] [--size N] [--projections P]
 ///       [--bench-slices S] [--repeat K] [--fbp-variant ID] [--fbp-slices N] [--json FILE]
+///   tomo_cuda_selfcheck --fbp-only [--fbp-variant ID] [--fbp-slices N] [--size N] ...
 /// Check mode (default): every selected variant against the CPU FBP at full size (CheckProblem.h)
 /// through forced bands and angle chunks (both streams), then the CUDA FBP pipeline; verdicts
 /// per CheckTolerance.h. --cpu-candidate runs the same comparison with a CPU variant in place
@@ -23,6 +24,7 @@ namespace tomo::cuda {
 
 struct SelfCheckOptions {
     bool bench = false;
+    bool fbpOnly = false;        ///< --bench: time only the FBP (--fbp-only implies --bench)
     std::string family = "all";  ///< a BackProjectorInfo::family or "all"
     std::string variants;        ///< comma-separated ids (empty: every variant of the family)
     CheckShape shape;
