@@ -129,13 +129,20 @@ Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeome
     TOMO_RETURN_IF_ERROR(m_device->activate());
     const std::vector<float> consts = projectionConstants(geom, vol, weights);
     Status status;
+    bool released = false;
     for (int shrink = 0; shrink < 24; ++shrink) {
         TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol, shrink));
         status = run(sino, vol, consts, p, out, ctx);
-        // GPU out of memory (another process, fragmentation): drop the kept buffers, smaller
-        // chunks, then give up.
+        // GPU out of memory: first drop the buffers the context kept from other jobs (an FBP's
+        // padded rows) and retry the same plan; then (another process, fragmentation) smaller
+        // chunks; then give up.
         if (status.code() != ErrorCode::OutOfMemory) break;
         m_device->releaseScratch();
+        if (!released) {
+            released = true;
+            --shrink;  // the same plan once more
+            continue;
+        }
         if (p.angleChunk == 1 && p.bandRows <= 16) break;
     }
     return status;

@@ -20,8 +20,8 @@
 /// grown on demand; the call holds the context's scratch lock throughout.
 /// Memory: the plan keeps 2 x (sinogram chunk + output band) + constants under the context's
 /// budget, halving the angle chunk, then the band; an allocation the device still refuses
-/// frees the context's scratch buffers and makes the plan shrink once more before OutOfMemory
-/// is returned naming the buffer.
+/// frees the context's scratch buffers (other jobs' sizes) and retries the same plan once, then
+/// makes the plan shrink step by step before OutOfMemory is returned naming the buffer.
 
 #include <memory>
 
