@@ -9,7 +9,9 @@ namespace {
 
 /// Nearest kinds: relative L2 and the fraction of pixels above the linear bound (float and
 /// double pick different bins at some pixels; a wrong kernel misses by orders of magnitude).
-constexpr double kNearestRelL2 = 1e-3;
+/// Measured with float CPU coordinates at 2048^2 x 2048: relative L2 6.1e-4, no pixel above the
+/// bound; the cap leaves ~3x for the device's different rounding (fused multiply-adds).
+constexpr double kNearestRelL2 = 2e-3;
 constexpr double kNearestFraction = 0.05;
 constexpr double kTextureWeight = 1.0 / 512;      // 8-bit fractional weight, rounded
 constexpr double kHalfRelative = 1.0 / 2048;      // binary16: 11 significant bits
