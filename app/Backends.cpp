@@ -126,7 +126,7 @@ Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& ge
     if (backProjector.info().backend == "cuda") {
         cuda::CudaFbpTimings t;
         TOMO_RETURN_IF_ERROR(
-            cuda::reconstructFbp(sino, geom, vol, backProjector.info().id, options, out, ctx, &t));
+            cuda::reconstructFbp(sino, geom, vol, backProjector, options, out, ctx, &t));
         if (timings) *timings = {t.filtering, t.kernels, t.total};
         return Status::ok();
     }

@@ -86,8 +86,8 @@ std::vector<Spec> specs() {
         tex("cuda.texture.cached.lin.2s", TK::Cached, kLin, 2, false,
             "cache-aware multi-projection kernel, 2-slice compound sinogram"),
         tex("cuda.texture.half.nn.4s", TK::Standard, kNn, 4, true,
-            "texture kernel, 4 binary16 slices in a float2 texture (nearest, __half22float2): "
-            "approximate"),
+            "texture kernel, 4 binary16 slices in a half4 texture (nearest, converted to float by "
+            "the texture unit): approximate"),
         alu("cuda.alu.lin.1s.32x32", aluConfig(kLin, 32, 256, 16, 1),
             "ALU kernel (Alg. 6): 32x32 tile, 256 threads x 4 px, 16 projections per batch"),
         alu("cuda.alu.nn.1s.32x32", aluConfig(kNn, 32, 256, 16, 1), "ALU kernel, nearest, 32x32"),
@@ -166,7 +166,7 @@ BackProjectorInfo infoOf(const Spec& s) {
             {"constants", c.kernel == TextureKernel::CachedSharedConstants
                               ? "shared (256 per chunk)"
                               : "global (read-only cache)"},
-            {"storage", c.half ? "float2 texture, 4 x binary16"
+            {"storage", c.half ? "half4 texture, 4 x binary16"
                                : "pitch-linear texture float x" + std::to_string(c.slices)},
             {"launchBounds", "256, 4"},
         };

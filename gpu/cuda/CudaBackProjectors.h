@@ -11,7 +11,8 @@
 ///  - texture (§5, texture object API): cuda.texture.{lin,nn}.1s, lin.2s (float2 texels),
 ///    nn.4s (float4 texels), zorder.lin.{1s,2s} (Alg. 2), cached.lin.{1s,2s} (Alg. 3 with
 ///    warp-shuffle reduction), cached.lin.1s.sconst (Alg. 5, constants in shared memory),
-///    half.nn.4s (4 binary16 slices in a float2 texture, nearest, __half22float2; approximate);
+///    half.nn.4s (4 binary16 slices in a half4 texture, nearest, converted by the texture
+///    unit; approximate);
 ///  - ALU (§6, shared-memory cache): cuda.alu.{lin,nn}.{1s,2s,4s}.{32x32,64x64}[.8px][.occ1]
 ///    (.occ1: occupancy target of one block per SM instead of the register budget, §6.9),
 ///    acm (Advanced Caching Mode, neighbours by shuffles), hx (h_x cache), fpround (2^23 floor),

@@ -19,8 +19,13 @@
 /// FFTW/radix-2 round differently: relative differences ~1e-6 of the image maximum).
 /// Memory per buffer set: raw + padded rows + packed sinogram + output slices; when two sets
 /// do not fit the budget one set is used (no overlap); when one does not fit: OutOfMemory
-/// naming the sizes. Progress advances per pass; ctx.stop is checked between passes.
-/// Threading: synchronous on the calling thread.
+/// naming the sizes. The buffers, pinned staging and the cuFFT plans are the device context's
+/// (CudaDeviceContext: made once per context, reused by every call, shared with the
+/// back-projector's own calls); an allocation the device refuses frees the kept buffers and the
+/// pipeline is set up once more before OutOfMemory is returned.
+/// Progress advances per pass; ctx.stop is checked between passes.
+/// Threading: synchronous on the calling thread; holds the context's scratch lock (jobs on one
+/// device run one after the other).
 
 #include <string>
 
@@ -39,14 +44,15 @@ struct CudaFbpTimings {
     double updates = 0;    ///< nx * ny * angles * slices
 };
 
-/// Reconstructs @p sino on @p vol with the CUDA variant @p variantId (a `cuda.*` id of
-/// compiledVariants()) on CUDA device @p device (-1 = 0). options.filter selects the window and
-/// cutoff; options.chunkSlices is ignored (passes follow the variant). NotFound for an unknown
-/// id or no device; InvalidArgument for mismatched shapes; Unsupported when the projections
-/// exceed the texture height limit; OutOfMemory as above; Cancelled on ctx.stop.
+/// Reconstructs @p sino on @p vol with @p backProjector, a `cuda.*` back-projector of the
+/// registry (registerBackProjectors()), on its device context and with its kernel family.
+/// options.filter selects the window and cutoff; options.chunkSlices is ignored (passes follow
+/// the variant). InvalidArgument when @p backProjector is not a CUDA back-projector or for
+/// mismatched shapes; Unsupported when the projections exceed the texture height limit;
+/// OutOfMemory as above; Cancelled on ctx.stop.
 Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
-                      const VolumeGeometry& vol, const std::string& variantId,
+                      const VolumeGeometry& vol, BackProjector& backProjector,
                       const FbpOptions& options, Volume& out, const ExecContext& ctx,
-                      CudaFbpTimings* timings = nullptr, int device = -1);
+                      CudaFbpTimings* timings = nullptr);
 
 }  // namespace tomo::cuda

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <random>
 
+#include "GpuTestSupport.h"
 #include "TestUtil.h"
 #include "core/filter/RampFilter.h"
 #include "core/phantom/Phantom.h"
@@ -209,7 +210,7 @@ TEST(AluCacheRange, DetectsTooSmallCacheAndWideProjections) {
 // rounding (awkward shapes: tiles cut by the image edge, odd slice counts, shifted centre,
 // detector narrower than the image, projections wider than the cache).
 TEST(AluBackProjectors, MatchReferenceOnRandomData) {
-    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    if (!device()) TOMO_DEVICE_SKIP("no OpenCL device");
     OpenClRegistration report;
     const BackProjectorRegistry registry = aluRegistry(report);
     ASSERT_FALSE(report.registered.empty());
@@ -242,7 +243,7 @@ TEST(AluBackProjectors, MatchReferenceOnRandomData) {
 // The hybrid's two paths, each alone (ratio 0:1 and 1:0) and interleaved 1:1, match the
 // reference: work-group ids pick the path, so every tile is checked on both.
 TEST(AluBackProjectors, HybridPathsMatchReference) {
-    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    if (!device()) TOMO_DEVICE_SKIP("no OpenCL device");
     const Case c = randomCase(41, 17, 90, 100, 70, 2, 1.0);
     Sinograms sino(2, 17, 90);
     test::fillRandom(sino, 42);
@@ -267,7 +268,7 @@ TEST(AluBackProjectors, HybridPathsMatchReference) {
 // The kernels' own range check (CHECK_RANGE build counts cache indices outside the h_m range)
 // on random geometries, for the three cache layouts.
 TEST(AluBackProjectors, KernelRangeCheckFindsNoViolation) {
-    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    if (!device()) TOMO_DEVICE_SKIP("no OpenCL device");
     AluConfig lin32;
     lin32.checkRange = true;
     AluConfig nn64 = lin32;
@@ -298,7 +299,7 @@ TEST(AluBackProjectors, KernelRangeCheckFindsNoViolation) {
 
 // FP rounding (the 2^23 trick with the tie correction) gives the plain build's results.
 TEST(AluBackProjectors, FpRoundingEqualsPlain) {
-    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    if (!device()) TOMO_DEVICE_SKIP("no OpenCL device");
     const Case c = randomCase(31, 24, 64, 64, 64, 2, 1.0);
     Sinograms sino(2, 24, 64);
     test::fillRandom(sino, 32);
@@ -318,7 +319,7 @@ TEST(AluBackProjectors, FpRoundingEqualsPlain) {
 // The paper's ordering (section 7.2, Figs. 18-19) on the ramp-filtered analytic Shepp-Logan
 // sinogram: the oversampled reconstruction is closer to linear interpolation than nearest is.
 TEST(AluBackProjectors, OversamplingCloserToLinearThanNearest) {
-    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    if (!device()) TOMO_DEVICE_SKIP("no OpenCL device");
     ParallelGeometry::Params p;
     p.angles = uniformAngles(0.0, kPi, 90);
     p.detectorCount = 96;
@@ -360,7 +361,7 @@ TEST(AluBackProjectors, OversamplingCloserToLinearThanNearest) {
 // exact in any filter's weights), so both reconstructions agree to float rounding, including
 // wide projections (ratio 1.6, read through the same sampler) and the detector edges.
 TEST(AluBackProjectors, OversamplingSamplerFillEqualsAluFill) {
-    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    if (!device()) TOMO_DEVICE_SKIP("no OpenCL device");
     AluConfig samplerConfig = oversamplingConfig(true);
     if (const std::string why = aluSupport(device()->traits(), samplerConfig); !why.empty())
         GTEST_SKIP() << why;
@@ -382,7 +383,7 @@ TEST(AluBackProjectors, OversamplingSamplerFillEqualsAluFill) {
 // (round to nearest even), so the kernel equals the float reference on the host-rounded
 // sinogram to float rounding, and differs from the unrounded one by about the half precision.
 TEST(AluBackProjectors, HalfCacheEqualsReferenceOnRoundedSinogram) {
-    if (!device()) GTEST_SKIP() << "no OpenCL device";
+    if (!device()) TOMO_DEVICE_SKIP("no OpenCL device");
     const Case c = randomCase(61, 18, 56, 70, 40, 3, 1.0);
     Sinograms sino(3, 18, 56);
     test::fillRandom(sino, 62);

@@ -2,6 +2,7 @@
 // crash. The architecture table is checked as a pure function.
 #include <gtest/gtest.h>
 
+#include "GpuTestSupport.h"
 #include "PrintDiscovery.h"
 #include "gpu/cuda/CudaArchitecture.h"
 #include "gpu/cuda/CudaDiscovery.h"
@@ -47,7 +48,7 @@ TEST(CudaDiscovery, ReportsSaneDevicesOrAReason) {
         EXPECT_NE(d.message.find("no CUDA device"), std::string::npos) << d.message;
         // A second call gives the same answer (no sticky state left behind).
         EXPECT_EQ(cuda::discoverDevices().message, d.message);
-        GTEST_SKIP() << d.message;
+        TOMO_DEVICE_SKIP(d.message);
     }
     ASSERT_FALSE(d.devices.empty());
     for (std::size_t i = 0; i < d.devices.size(); ++i) {

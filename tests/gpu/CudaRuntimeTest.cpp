@@ -40,6 +40,39 @@ TEST(CudaHalf, FloatToHalfRoundsToNearestEven) {
     EXPECT_NE(floatToHalf(NAN) & 0x03ff, 0);
 }
 
+// Issue 11: the half variant binds genuine half texels (16-bit float channels, converted by the
+// texture unit), not binary16 bits through a float texture.
+TEST(CudaHalf, HalfVariantBindsAHalf4Texture) {
+    const auto half = cuda::launcherFor("cuda.texture.half.nn.4s").value();
+    const cudaChannelFormatDesc d = cuda::sinogramChannelDesc(half);
+    EXPECT_EQ(d.f, cudaChannelFormatKindFloat);
+    EXPECT_EQ(d.x, 16);
+    EXPECT_EQ(d.y, 16);
+    EXPECT_EQ(d.z, 16);
+    EXPECT_EQ(d.w, 16);
+    EXPECT_EQ(half.texelBytes(), 8u);
+    const cudaChannelFormatDesc f4 =
+        cuda::sinogramChannelDesc(cuda::launcherFor("cuda.texture.nn.4s").value());
+    EXPECT_EQ(f4.x + f4.y + f4.z + f4.w, 128);
+    const cudaChannelFormatDesc f1 =
+        cuda::sinogramChannelDesc(cuda::launcherFor("cuda.texture.lin.1s").value());
+    EXPECT_EQ(f1.x, 32);
+    EXPECT_EQ(f1.y + f1.z + f1.w, 0);
+    // The packed texels are the IEEE binary16 values of the slices, slice s in channel s.
+    Sinograms sino(3, 1, 2);
+    sino(0, 0, 0) = 1.0f;
+    sino(1, 0, 0) = -2.0f;
+    sino(2, 0, 0) = 1.0f / 3.0f;
+    sino(0, 0, 1) = 65504.0f;
+    std::uint16_t texels[8] = {};
+    cuda::packPass(half, sino, 0, 3, 0, 1, texels);
+    EXPECT_EQ(texels[0], 0x3c00);
+    EXPECT_EQ(texels[1], 0xc000);
+    EXPECT_EQ(texels[2], 0x3555);
+    EXPECT_EQ(texels[3], 0x0000);  // the fourth channel of a 3-slice pass
+    EXPECT_EQ(texels[4], 0x7bff);
+}
+
 TEST(CudaVariants, CompiledListMirrorsOpenClAndHasACostModel) {
     const auto variants = cuda::compiledVariants();
     EXPECT_EQ(variants.size(), 35u);
@@ -135,6 +168,7 @@ TEST(CudaDeviceContext, OpenReportsWhyThereIsNoDevice) {
         EXPECT_GT((*ctx)->memoryBudget(), 0u);
         return;
     }
+    EXPECT_FALSE(test::deviceRequired()) << ctx.status().toString();
     EXPECT_EQ(ctx.status().code(), ErrorCode::NotFound);
     EXPECT_EQ(ctx.status().message().rfind("no CUDA device", 0), 0u) << ctx.status().message();
 }
@@ -158,13 +192,65 @@ TEST(CudaFbp, EqualsCpuFbpOnSheppLogan) {
                            "cuda.alu.acm.hx.lin.4s.64x64", "cuda.hybrid.lin.2s"}) {
         Volume gpu;
         cuda::CudaFbpTimings t;
-        Status s = cuda::reconstructFbp(sino, geom, vol, id, {}, gpu, {}, &t);
+        auto bp = registry.make(id).value();
+        Status s = cuda::reconstructFbp(sino, geom, vol, *bp, {}, gpu, {}, &t);
         ASSERT_TRUE(s.isOk()) << id << ": " << s.toString();
-        BackProjectorInfo info = registry.make(id).value()->info();
+        const BackProjectorInfo& info = bp->info();
         EXPECT_LT(test::maxRelError(gpu, cpu), test::exactTolerance(info) + 1e-4) << id;
         EXPECT_GT(t.kernels, 0.0) << id;
         EXPECT_DOUBLE_EQ(t.updates, 64.0 * 64 * 60 * 5);
     }
+}
+
+TEST(CudaFbp, RejectsANonCudaBackProjector) {
+    auto cpu = test::backendSetup().registry->make("cpu.reference.lin").value();
+    const test::BackProjectionProblem p = test::randomProblem({}, 3);
+    Volume out;
+    const Status s = cuda::reconstructFbp(p.sino, p.geom, p.vol, *cpu, {}, out, {});
+    EXPECT_EQ(s.code(), ErrorCode::InvalidArgument) << s.toString();
+}
+
+// Issue 11 item 5: pinned staging, device buffers and cuFFT plans are made once per device
+// context and reused; the FBP runs on the back-projector's own context.
+TEST(CudaDeviceContext, BuffersAndPlansAreReusedAcrossCalls) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    test::ProblemShape shape;
+    shape.nx = 64;
+    shape.ny = 64;
+    shape.detectors = 64;
+    shape.angles = 40;
+    const auto p = test::randomProblem(shape, 5);
+    const auto& registry = *test::backendSetup().registry;
+    auto bp = registry.make("cuda.texture.lin.2s").value();
+    auto* cuda = dynamic_cast<cuda::CudaBackProjector*>(bp.get());
+    ASSERT_NE(cuda, nullptr);
+    cuda::CudaDeviceContext& dev = *cuda->device();
+    Volume a, b;
+    ASSERT_TRUE(bp->backProject(p.sino, p.geom, p.vol, p.weights, a, {}).isOk());
+    const std::size_t allocations = dev.scratchAllocations();
+    EXPECT_GT(allocations, 0u);
+    ASSERT_TRUE(bp->backProject(p.sino, p.geom, p.vol, p.weights, b, {}).isOk());
+    EXPECT_EQ(dev.scratchAllocations(), allocations) << "the second call allocated";
+    EXPECT_EQ(test::maxRelError(b, a), 0.0);
+    // Another variant from the registry shares the context.
+    auto other = registry.make("cuda.alu.lin.2s.32x32").value();
+    EXPECT_EQ(dynamic_cast<cuda::CudaBackProjector*>(other.get())->device().get(), &dev);
+    Volume f1, f2;
+    ASSERT_TRUE(cuda::reconstructFbp(p.sino, p.geom, p.vol, *bp, {}, f1, {}).isOk());
+    const std::size_t plans = dev.fftPlanCount(), afterFbp = dev.scratchAllocations();
+    ASSERT_TRUE(cuda::reconstructFbp(p.sino, p.geom, p.vol, *bp, {}, f2, {}).isOk());
+    EXPECT_EQ(dev.fftPlanCount(), plans);
+    EXPECT_EQ(dev.scratchAllocations(), afterFbp) << "the second FBP allocated";
+    EXPECT_EQ(test::maxRelError(f2, f1), 0.0);
+    // After releaseScratch() (what an out-of-memory retry does) the next call allocates again.
+    {
+        const auto lock = dev.lockScratch();
+        dev.releaseScratch();
+        EXPECT_EQ(dev.scratchBytes(), 0u);
+    }
+    ASSERT_TRUE(bp->backProject(p.sino, p.geom, p.vol, p.weights, b, {}).isOk());
+    EXPECT_GT(dev.scratchAllocations(), afterFbp);
+    EXPECT_EQ(test::maxRelError(b, a), 0.0);
 }
 
 TEST(CudaBackProjector, ForcedChunksEqualOnePass) {

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "GpuTestSupport.h"
 #include "core/memxct/MemxctSystem.h"
 #include "gpu/cuda/sparse/CudaSparseMatrix.h"
 
@@ -15,7 +16,7 @@ namespace {
 class CudaSparse : public ::testing::Test {
   protected:
     void SetUp() override {
-        if (!cudaDeviceAvailable()) GTEST_SKIP() << "no CUDA device";
+        if (!cudaDeviceAvailable()) TOMO_DEVICE_SKIP("no CUDA device");
         ParallelGeometry::Params p;
         p.angles = uniformAngles(0.0, kPi, 45);
         p.detectorCount = 48;

@@ -71,7 +71,7 @@ double relativeError(const std::vector<float>& a, const std::vector<float>& b) {
 #define MAKE_DEVICE_OPERATOR(var, problem, ordering)                                            \
     auto var##Made = test::makeDeviceLocalityOperator((problem).geom, (problem).vol, ordering); \
     if (!var##Made && var##Made.status().code() == ErrorCode::NotFound)                         \
-        GTEST_SKIP() << var##Made.status().message();                                           \
+        TOMO_DEVICE_SKIP(var##Made.status().message());                                         \
     ASSERT_TRUE(var##Made.isOk()) << var##Made.status().toString();                             \
     SubsetOperator& var = **var##Made
 
@@ -184,7 +184,7 @@ TEST(DeviceLocality, SirtThroughTheOperatorHookEqualsSirtOnTheCpu) {
     const Problem pr = makeProblem(60, 2);
     auto probe = test::makeDeviceLocalityOperator(pr.geom, pr.vol, RayOrdering::StripSegments);
     if (!probe && probe.status().code() == ErrorCode::NotFound)
-        GTEST_SKIP() << probe.status().message();
+        TOMO_DEVICE_SKIP(probe.status().message());
     ASSERT_TRUE(probe.isOk()) << probe.status().toString();
     Sinograms sino;
     ASSERT_TRUE(Phantom::sheppLogan2d(40.0).project(pr.geom, sino, 1, {}).isOk());

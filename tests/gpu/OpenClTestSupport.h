@@ -33,8 +33,8 @@ std::vector<BackProjectorInfo> openClVariants();
 }  // namespace tomo::test
 
 /// Skips the test when no OpenCL device could be opened (no platform on this machine).
-#define TOMO_SKIP_WITHOUT_OPENCL()                                                              \
-    do {                                                                                        \
-        if (!::tomo::test::openClSetup().report.available)                                      \
-            GTEST_SKIP() << "no OpenCL device: " << ::tomo::test::openClSetup().report.message; \
+#define TOMO_SKIP_WITHOUT_OPENCL()                                                                \
+    do {                                                                                          \
+        if (!::tomo::test::openClSetup().report.available)                                        \
+            TOMO_DEVICE_SKIP("no OpenCL device: " << ::tomo::test::openClSetup().report.message); \
     } while (false)

@@ -19,14 +19,16 @@ struct CudaBackProjector::Plan {
 
 namespace {
 
-/// The buffers of one of the two alternating (pass, band) slots.
+/// The buffers of one of the two alternating (pass, band) slots: the context's scratch
+/// buffers of slot k (pinned.in.k, device.sino.k, device.out.k, pinned.out.k), reused by every
+/// call on the context.
 struct BufferSet {
-    PinnedBuffer staging;   ///< packed chunk, unpadded rows
-    DeviceBuffer sinogram;  ///< pitched rows
+    PinnedBuffer* staging = nullptr;   ///< packed chunk, unpadded rows
+    DeviceBuffer* sinogram = nullptr;  ///< pitched rows
     TextureObject texture;
-    DeviceBuffer output;  ///< [slices][bandRows][nx]
-    PinnedBuffer readBack;
-    DeviceBuffer smCounters;
+    DeviceBuffer* output = nullptr;  ///< [slices][bandRows][nx]
+    PinnedBuffer* readBack = nullptr;
+    DeviceBuffer* smCounters = nullptr;
     CudaEvent uploaded;  ///< staging may be refilled once this has fired
     CudaEvent downloaded;
     bool pending = false;  ///< readBack holds a band not yet copied into the volume
@@ -123,15 +125,25 @@ Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeome
     TOMO_RETURN_IF_ERROR(prepareBackProjection(sino, geom, vol, weights, out));
     if (std::string why = m_launcher.support(); !why.empty())
         return unsupported(m_info.id + ": " + why);
+    const auto lock = m_device->lockScratch();  // one job at a time on the device
     TOMO_RETURN_IF_ERROR(m_device->activate());
     const std::vector<float> consts = projectionConstants(geom, vol, weights);
     Status status;
+    bool released = false;
     for (int shrink = 0; shrink < 24; ++shrink) {
         TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol, shrink));
         status = run(sino, vol, consts, p, out, ctx);
-        // GPU out of memory (another process, fragmentation): smaller chunks, then give up.
-        if (status.code() != ErrorCode::OutOfMemory || (p.angleChunk == 1 && p.bandRows <= 16))
-            break;
+        // GPU out of memory: first drop the buffers the context kept from other jobs (an FBP's
+        // padded rows) and retry the same plan; then (another process, fragmentation) smaller
+        // chunks; then give up.
+        if (status.code() != ErrorCode::OutOfMemory) break;
+        m_device->releaseScratch();
+        if (!released) {
+            released = true;
+            --shrink;  // the same plan once more
+            continue;
+        }
+        if (p.angleChunk == 1 && p.bandRows <= 16) break;
     }
     return status;
 }
@@ -139,16 +151,16 @@ Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeome
 Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
                               const std::vector<float>& consts, const Plan& p, Volume& out,
                               const ExecContext& ctx) {
-    const CudaDeviceContext& dev = *m_device;
     const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
     const std::size_t rowBytes = static_cast<std::size_t>(det) * m_launcher.texelBytes();
     const std::size_t bandFloats = static_cast<std::size_t>(vol.nx) * p.bandRows;
     m_kernelSeconds = 0;
 
-    TOMO_ASSIGN_OR_RETURN(DeviceBuffer dConsts,
-                          DeviceBuffer::create(consts.size() * sizeof(float), "constants"));
+    CudaDeviceContext& dev = *m_device;
+    TOMO_ASSIGN_OR_RETURN(DeviceBuffer * dConsts,
+                          dev.device("device.consts", consts.size() * sizeof(float)));
     TOMO_RETURN_IF_ERROR(
-        cudaCheck(cudaMemcpy(dConsts.get(), consts.data(), consts.size() * sizeof(float),
+        cudaCheck(cudaMemcpy(dConsts->get(), consts.data(), consts.size() * sizeof(float),
                              cudaMemcpyHostToDevice),
                   "cudaMemcpy(constants)"));
     // Pageable cudaMemcpy may return before its DMA is done, and the non-blocking streams do
@@ -158,21 +170,21 @@ Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
     BufferSet sets[2];
     for (int s = 0; s < std::min(bandItems, 2); ++s) {
         BufferSet& b = sets[s];
-        TOMO_ASSIGN_OR_RETURN(b.staging, PinnedBuffer::create(rowBytes * p.angleChunk, "staging"));
-        TOMO_ASSIGN_OR_RETURN(
-            b.sinogram, DeviceBuffer::createPitched(
-                            rowBytes, static_cast<std::size_t>(p.angleChunk), "sinogram chunk"));
+        const std::string slot = std::to_string(s);
+        TOMO_ASSIGN_OR_RETURN(b.staging, dev.pinned("pinned.in." + slot, rowBytes * p.angleChunk));
+        TOMO_ASSIGN_OR_RETURN(b.sinogram, dev.pitched("device.sino." + slot, rowBytes,
+                                                      static_cast<std::size_t>(p.angleChunk)));
         if (m_launcher.usesTexture()) {
             TOMO_ASSIGN_OR_RETURN(
-                b.texture, createSinogramTexture(m_launcher, b.sinogram.get(), b.sinogram.pitch(),
+                b.texture, createSinogramTexture(m_launcher, b.sinogram->get(), b.sinogram->pitch(),
                                                  det, p.angleChunk));
         }
         const std::size_t outBytes = bandFloats * p.slicesPerPass * sizeof(float);
-        TOMO_ASSIGN_OR_RETURN(b.output, DeviceBuffer::create(outBytes, "output band"));
-        TOMO_ASSIGN_OR_RETURN(b.readBack, PinnedBuffer::create(outBytes, "read-back band"));
+        TOMO_ASSIGN_OR_RETURN(b.output, dev.device("device.out." + slot, outBytes));
+        TOMO_ASSIGN_OR_RETURN(b.readBack, dev.pinned("pinned.out." + slot, outBytes));
         if (m_launcher.needsSmCounters()) {
-            TOMO_ASSIGN_OR_RETURN(
-                b.smCounters, DeviceBuffer::create(kSmCounters * sizeof(unsigned), "SM counters"));
+            TOMO_ASSIGN_OR_RETURN(b.smCounters, dev.device("device.counters." + slot,
+                                                           kSmCounters * sizeof(unsigned)));
         }
         TOMO_ASSIGN_OR_RETURN(b.uploaded, createEvent());
         TOMO_ASSIGN_OR_RETURN(b.downloaded, createEvent());
@@ -184,7 +196,7 @@ Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
         if (!b.pending) return Status::ok();
         TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(b.downloaded.get()), m_info.id));
         b.pending = false;
-        const float* src = b.readBack.as<float>();
+        const float* src = b.readBack->as<float>();
         for (int s = 0; s < b.count; ++s)
             for (int r = 0; r < b.rows; ++r)
                 std::memcpy(&out(static_cast<std::size_t>(b.s0 + s),
@@ -210,22 +222,22 @@ Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
             const int a0 = chunk * p.angleChunk, na = std::min(p.angleChunk, angles - a0);
             // The previous upload from this staging buffer must be done before refilling it.
             TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(b.uploaded.get()), m_info.id));
-            packPass(m_launcher, sino, b.s0, b.count, a0, na, b.staging.get());
-            TOMO_RETURN_IF_ERROR(
-                cudaCheck(cudaMemcpy2DAsync(b.sinogram.get(), b.sinogram.pitch(), b.staging.get(),
-                                            rowBytes, rowBytes, static_cast<std::size_t>(na),
-                                            cudaMemcpyHostToDevice, stream),
-                          "cudaMemcpy2DAsync(sinogram chunk)"));
+            packPass(m_launcher, sino, b.s0, b.count, a0, na, b.staging->get());
+            TOMO_RETURN_IF_ERROR(cudaCheck(
+                cudaMemcpy2DAsync(b.sinogram->get(), b.sinogram->pitch(), b.staging->get(),
+                                  rowBytes, rowBytes, static_cast<std::size_t>(na),
+                                  cudaMemcpyHostToDevice, stream),
+                "cudaMemcpy2DAsync(sinogram chunk)"));
             TOMO_RETURN_IF_ERROR(
                 cudaCheck(cudaEventRecord(b.uploaded.get(), stream), "cudaEventRecord"));
             LaunchArgs args;
-            args.sino = {b.sinogram.get(), b.sinogram.pitch(), b.texture.get(), det};
-            args.consts = dConsts.as<float>() + 4 * static_cast<std::size_t>(a0);
-            args.out = b.output.as<float>();
+            args.sino = {b.sinogram->get(), b.sinogram->pitch(), b.texture.get(), det};
+            args.consts = dConsts->as<float>() + 4 * static_cast<std::size_t>(a0);
+            args.out = b.output->as<float>();
             args.nx = vol.nx;
             args.rows = b.rows;
             args.rowBegin = b.rowBegin;
-            args.smCounters = b.smCounters.as<unsigned>();
+            args.smCounters = b.smCounters ? b.smCounters->as<unsigned>() : nullptr;
             // Launch i is bracketed by timing events; the host waits for launch i - 1 (so at
             // most two launches are queued), adds its device time, reports progress, and checks
             // for a stop request.
@@ -262,10 +274,11 @@ Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
         const std::size_t bytes = bandFloats * p.slicesPerPass * sizeof(float);
         const std::size_t used = static_cast<std::size_t>(vol.nx) * b.rows;
         for (int s = 0; s < b.count; ++s)
-            TOMO_RETURN_IF_ERROR(cudaCheck(
-                cudaMemcpyAsync(b.readBack.as<float>() + s * used, b.output.as<float>() + s * used,
-                                used * sizeof(float), cudaMemcpyDeviceToHost, stream),
-                "cudaMemcpyAsync(output band, " + mebibytes(bytes) + ")"));
+            TOMO_RETURN_IF_ERROR(
+                cudaCheck(cudaMemcpyAsync(b.readBack->as<float>() + s * used,
+                                          b.output->as<float>() + s * used, used * sizeof(float),
+                                          cudaMemcpyDeviceToHost, stream),
+                          "cudaMemcpyAsync(output band, " + mebibytes(bytes) + ")"));
         TOMO_RETURN_IF_ERROR(
             cudaCheck(cudaEventRecord(b.downloaded.get(), stream), "cudaEventRecord"));
         b.pending = true;

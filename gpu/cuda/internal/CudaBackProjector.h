@@ -16,9 +16,12 @@
 ///  4. a finished band is downloaded into pinned memory and copied into the volume when its
 ///     buffer set is next needed (or at the end). Both streams are synchronised before
 ///     backProject returns, whatever the outcome.
+/// Buffers: the context's scratch buffers (CudaDeviceContext.h), reused across calls and
+/// grown on demand; the call holds the context's scratch lock throughout.
 /// Memory: the plan keeps 2 x (sinogram chunk + output band) + constants under the context's
 /// budget, halving the angle chunk, then the band; an allocation the device still refuses
-/// makes the plan shrink once more before OutOfMemory is returned naming the buffer.
+/// frees the context's scratch buffers (other jobs' sizes) and retries the same plan once, then
+/// makes the plan shrink step by step before OutOfMemory is returned naming the buffer.
 
 #include <memory>
 
@@ -53,6 +56,10 @@ class CudaBackProjector final : public BackProjector {
     /// Seconds the last backProject() spent in kernels (sum of launch intervals measured by
     /// events on the device), for kernel-only throughput.
     double lastKernelSeconds() const { return m_kernelSeconds; }
+    /// The device context (shared with the registry's other variants and the FBP pipeline)
+    /// and the kernel family this back-projector launches.
+    const std::shared_ptr<CudaDeviceContext>& device() const { return m_device; }
+    const CudaLauncher& launcher() const { return m_launcher; }
 
   private:
     struct Plan;

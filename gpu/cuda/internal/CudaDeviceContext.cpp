@@ -78,6 +78,51 @@ Result<CudaDeviceContext::FftPlans> CudaDeviceContext::fftPlans(int n, int batch
     return FftPlans{it->second.first.get(), it->second.second.get()};
 }
 
+Result<PinnedBuffer*> CudaDeviceContext::pinned(const std::string& key, std::size_t bytes) {
+    PinnedBuffer& b = m_pinned[key];
+    if (!b || b.bytes() < bytes) {
+        b = PinnedBuffer();  // free first: the old and the new one need not fit together
+        TOMO_ASSIGN_OR_RETURN(b, PinnedBuffer::create(bytes, key));
+        ++m_scratchAllocations;
+    }
+    return &b;
+}
+
+Result<DeviceBuffer*> CudaDeviceContext::device(const std::string& key, std::size_t bytes) {
+    DeviceBuffer& b = m_device[key];
+    if (!b || b.pitch() != b.bytes() || b.bytes() < bytes) {
+        b = DeviceBuffer();
+        TOMO_ASSIGN_OR_RETURN(b, DeviceBuffer::create(bytes, key));
+        ++m_scratchAllocations;
+    }
+    return &b;
+}
+
+Result<DeviceBuffer*> CudaDeviceContext::pitched(const std::string& key, std::size_t rowBytes,
+                                                 std::size_t rows) {
+    DeviceBuffer& b = m_device[key];
+    if (!b || b.pitch() < rowBytes || b.bytes() / b.pitch() < rows) {
+        b = DeviceBuffer();
+        TOMO_ASSIGN_OR_RETURN(b, DeviceBuffer::createPitched(rowBytes, rows, key));
+        ++m_scratchAllocations;
+    }
+    return &b;
+}
+
+void CudaDeviceContext::releaseScratch() {
+    m_pinned.clear();
+    m_device.clear();
+}
+
+std::size_t CudaDeviceContext::scratchBytes() const {
+    std::size_t n = 0;
+    for (const auto& [key, b] : m_pinned)
+        n += b.bytes();
+    for (const auto& [key, b] : m_device)
+        n += b.bytes();
+    return n;
+}
+
 std::size_t CudaDeviceContext::fftPlanCount() const {
     std::lock_guard lock(m_fftMutex);
     return m_fftPlans.size();

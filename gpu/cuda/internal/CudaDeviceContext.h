@@ -9,10 +9,17 @@
 /// streams. memoryBudget() is 85% of the free memory at open() (the rest for the CUDA context,
 /// cuFFT work areas and other processes): callers size their chunks against it and fall back
 /// to smaller chunks when an allocation still fails.
-/// Threading: the context is shared (shared_ptr) by every back-projector made by the registry.
-/// fftPlan() is thread-safe (mutex); streams are handed out by index and owned here; callers
-/// that run concurrently should use distinct stream indices or their own streams
-/// (createStream()). activate() must be called on each host thread before CUDA calls.
+/// Scratch memory: pinned staging, device buffers (plain and pitched) and cuFFT plans are made
+/// once per context and reused by every back-projection and FBP on it, grown on demand (a
+/// buffer too small is freed before its larger replacement is allocated) and kept until the
+/// context goes or releaseScratch() is called (after an allocation failure, before the caller
+/// retries with smaller chunks). Buffers are named by role and stream slot ("pinned.in.0"), so a
+/// back-projection and an FBP on the same context share them.
+/// Threading: the context is shared (shared_ptr) by every back-projector made by the registry
+/// and by the FBP pipeline. A job takes lockScratch() for its whole run: jobs on one device run
+/// one after the other (they share the two streams and the scratch buffers); the scratch
+/// accessors require that lock. fftPlans() is thread-safe (its own mutex). activate() must be
+/// called on each host thread before CUDA calls.
 
 #include <map>
 #include <memory>
@@ -65,6 +72,22 @@ class CudaDeviceContext {
     /// Plans made so far (for tests of the cache).
     std::size_t fftPlanCount() const;
 
+    /// Held by a job for its whole run (see the file comment).
+    [[nodiscard]] std::unique_lock<std::mutex> lockScratch() {
+        return std::unique_lock(m_scratchMutex);
+    }
+    /// The scratch buffer @p key with at least @p bytes (lockScratch() held). OutOfMemory names
+    /// the key and size; the old buffer is gone then too.
+    Result<PinnedBuffer*> pinned(const std::string& key, std::size_t bytes);
+    Result<DeviceBuffer*> device(const std::string& key, std::size_t bytes);
+    /// At least @p rows rows of pitch() >= @p rowBytes (texture-compatible pitch).
+    Result<DeviceBuffer*> pitched(const std::string& key, std::size_t rowBytes, std::size_t rows);
+    /// Frees every scratch buffer (lockScratch() held); cuFFT plans stay.
+    void releaseScratch();
+    /// Allocations made by the scratch accessors so far, and the bytes held now (tests).
+    std::size_t scratchAllocations() const { return m_scratchAllocations; }
+    std::size_t scratchBytes() const;
+
   private:
     CudaDeviceContext() = default;
     CudaDeviceTraits m_traits;
@@ -72,6 +95,10 @@ class CudaDeviceContext {
     std::size_t m_budget = 0;
     mutable std::mutex m_fftMutex;
     std::map<std::pair<int, int>, std::pair<FftPlan, FftPlan>> m_fftPlans;
+    std::mutex m_scratchMutex;
+    std::map<std::string, PinnedBuffer> m_pinned;  // released before the streams
+    std::map<std::string, DeviceBuffer> m_device;
+    std::size_t m_scratchAllocations = 0;
 };
 
 }  // namespace tomo::cuda

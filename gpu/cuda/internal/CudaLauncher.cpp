@@ -92,15 +92,20 @@ void packPass(const CudaLauncher& launcher, const Sinograms& sino, int s0, int c
     }
 }
 
+cudaChannelFormatDesc sinogramChannelDesc(const CudaLauncher& launcher) {
+    if (launcher.halfStorage())
+        return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat);
+    const int ch = launcher.channels();
+    return cudaCreateChannelDesc(32, ch >= 2 ? 32 : 0, ch >= 4 ? 32 : 0, ch >= 4 ? 32 : 0,
+                                 cudaChannelFormatKindFloat);
+}
+
 Result<TextureObject> createSinogramTexture(const CudaLauncher& launcher, const void* data,
                                             std::size_t pitch, int detectors, int rows) {
     cudaResourceDesc res{};
     res.resType = cudaResourceTypePitch2D;
     res.res.pitch2D.devPtr = const_cast<void*>(data);
-    const int bits[4] = {32, launcher.channels() >= 2 ? 32 : 0, launcher.channels() >= 4 ? 32 : 0,
-                         launcher.channels() >= 4 ? 32 : 0};
-    res.res.pitch2D.desc =
-        cudaCreateChannelDesc(bits[0], bits[1], bits[2], bits[3], cudaChannelFormatKindFloat);
+    res.res.pitch2D.desc = sinogramChannelDesc(launcher);
     res.res.pitch2D.width = static_cast<std::size_t>(detectors);
     res.res.pitch2D.height = static_cast<std::size_t>(rows);
     res.res.pitch2D.pitchInBytes = pitch;

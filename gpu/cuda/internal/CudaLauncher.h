@@ -6,7 +6,7 @@
 ///
 /// Layout of a pass (kernels/CudaKernels.h): `angles` pitched rows of `detectors` texels, each
 /// channels() floats (slice s in channel s, channels beyond the pass's slices zero), or for
-/// half storage 4 binary16 values (8 bytes, read as one float2 texel).
+/// half storage 4 binary16 values (8 bytes, one texel of a half4 texture).
 /// Threading: a launcher is immutable after construction; launch() may be called from several
 /// threads on different streams.
 
@@ -30,7 +30,7 @@ class CudaLauncher {
     /// The kernel reads the sinogram through a texture object.
     bool usesTexture() const { return m_isTexture || m_alu.usesTexture(); }
     /// Filter mode of that texture: linear for linear texture kernels, the hybrid and sampled
-    /// oversampling; nearest otherwise (and for half storage, whose bits must stay raw).
+    /// oversampling; nearest otherwise (the half variant is the nearest 4-slice kernel).
     bool linearFilter() const;
     bool needsSmCounters() const { return !m_isTexture && m_alu.family == AluFamily::Hybrid; }
     /// Why the configuration is not compiled (empty when it is).
@@ -48,11 +48,16 @@ class CudaLauncher {
 void packPass(const CudaLauncher& launcher, const Sinograms& sino, int s0, int count, int a0,
               int na, void* dst);
 
+/// The texel format of the launcher's pass: 1, 2 or 4 32-bit float channels, or for half
+/// storage 4 16-bit float channels (cudaCreateChannelDescHalf4(): the hardware converts).
+cudaChannelFormatDesc sinogramChannelDesc(const CudaLauncher& launcher);
+
 /// IEEE 754 binary16 bits of @p value, rounded to nearest even (overflow to infinity).
 std::uint16_t floatToHalf(float value);
 
 /// A pitch-linear texture object over @p sino (rows x detectors texels of launcher's layout),
-/// border addressing, unnormalised coordinates, the launcher's filter mode.
+/// border addressing, unnormalised coordinates, the launcher's filter mode. Channel format
+/// sinogramChannelDesc().
 Result<TextureObject> createSinogramTexture(const CudaLauncher& launcher, const void* data,
                                             std::size_t pitch, int detectors, int rows);
 

@@ -9,7 +9,7 @@
 /// reads u = (c.z + iy * c.y) + ix * c.x with c = consts[p] = {cx, cy, a, w} and adds
 /// c.w * interp(row p, u); samples outside [0, detectors - 1] read 0. The sinogram of a pass
 /// is a pitched buffer of `angles` rows, each `detectors` texels of `channels` floats (or, for
-/// the half-storage texture kernel, 4 binary16 values = one 8-byte texel); textures are
+/// the half-storage texture kernel, 4 binary16 values = one 8-byte half4 texel); textures are
 /// pitch-linear texture objects over that buffer (no copy, paper 002 §4: "binds the filtered
 /// buffer"), unnormalised coordinates, border address mode (zero outside), sampled at
 /// (u + 0.5, p + 0.5). Output: out[(slice * rows + (iy - rowBegin)) * nx + ix], added to when
@@ -60,8 +60,8 @@ struct TextureConfig {
     TextureKernel kernel = TextureKernel::Standard;
     Interpolation interpolation = Interpolation::Linear;
     int slices = 1;     ///< 1, 2 (float2 texels) or 4 (float4 texels, or 4 x binary16)
-    bool half = false;  ///< 4 slices as binary16 in a float2 texture read with nearest filtering
-    /// Floats per texel of the texture (half: 2, i.e. 8 bytes).
+    bool half = false;  ///< 4 slices as binary16 in a half4 texture (converted by the hardware)
+    /// Texel size in floats (half: 2, i.e. the 8 bytes of 4 binary16 values).
     int channels() const { return half ? 2 : slices; }
 };
 Status launchTexture(const TextureConfig& config, const LaunchArgs& args, cudaStream_t stream);

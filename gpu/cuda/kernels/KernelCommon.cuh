@@ -82,18 +82,12 @@ __device__ __forceinline__ Vec<S> fetch(cudaTextureObject_t tex, float x, float 
     return r;
 }
 
-/// 4 binary16 slices stored in one float2 texel, read with nearest filtering (raw bits) and
-/// converted with half2 intrinsics (paper 002 §5.3).
+/// 4 binary16 slices in one texel of a half4 texture (16-bit float channels,
+/// cudaChannelFormatKindFloat; paper 002 §5.3): the texture unit converts the genuine half
+/// texels to float on the fetch, so no half bits ever pass through a float register (where a
+/// denormal flush could lose a slice).
 __device__ __forceinline__ Vec<4> fetchHalf4(cudaTextureObject_t tex, float x, float y) {
-    const float2 t = tex2D<float2>(tex, x, y);
-    const float2 a = __half22float2(*reinterpret_cast<const __half2*>(&t.x));
-    const float2 b = __half22float2(*reinterpret_cast<const __half2*>(&t.y));
-    Vec<4> r;
-    r.v[0] = a.x;
-    r.v[1] = a.y;
-    r.v[2] = b.x;
-    r.v[3] = b.y;
-    return r;
+    return fetch<4>(tex, x, y);
 }
 
 /// Projection constants {cx, cy, a, w} through the read-only data cache.

@@ -2,8 +2,8 @@
 // Proc. 17, 2020, doi:10.1007/s11554-019-00883-w, section 5) and its launcher:
 //  - standard kernel (Alg. 1): 16x16 blocks, one pixel per thread, one fetch per projection;
 //    1 slice (float texels), 2 slices (float2 texels, one 8-byte fetch gives both), 4 slices
-//    (float4 texels), 4 slices as binary16 packed into a float2 texture read with nearest
-//    filtering and converted by __half22float2 (§5.3; approximate);
+//    (float4 texels), 4 slices as binary16 in a half4 texture (16-bit float channels), which
+//    the texture unit converts to float4 on the fetch (§5.3; approximate);
 //  - Z-order remapping (Alg. 2): the 16 threads of each 4x4 pixel square follow a Z curve, so
 //    groups of 4 threads fetch neighbouring bins;
 //  - cache-aware multi-projection kernel (Alg. 3, Alg. 5 with constants staged in shared

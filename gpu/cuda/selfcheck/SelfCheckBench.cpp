@@ -1,0 +1,176 @@
+// tomo_cuda_selfcheck --bench: times every selected CUDA variant on paper 002's workload
+// (default 2048 projections x 2048^2 x 64 slices, random filtered-like data): one warm-up
+// pass, then --repeat timed runs; kernel-only GU/s from device events, end-to-end GU/s (host
+// sinograms to host volume) from the wall clock, and the model's prediction (core/selection)
+// for the device; then the cuFFT FBP pipeline (CudaFbp.h) for --fbp-variant on --fbp-slices
+// slices, host to host. Correctness is the check mode's (SelfCheckMain.cpp). Prints a table,
+// writes JSON. Exit status: 0 all timed, 1 a variant or the FBP failed, 2 no CUDA device.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/projectors/CpuBackProjectors.h"
+#include "core/selection/DeviceTraits.h"
+#include "core/selection/VariantCost.h"
+#include "gpu/cuda/CudaBackProjectors.h"
+#include "gpu/cuda/CudaDiscovery.h"
+#include "gpu/cuda/CudaFbp.h"
+#include "gpu/cuda/internal/CudaBackProjector.h"
+#include "gpu/cuda/selfcheck/SelfCheckOptions.h"
+
+namespace tomo::cuda {
+namespace {
+
+struct Row {
+    BackProjectorInfo info;
+    double predicted = 0, kernelGups = 0, endToEndGups = 0;
+    std::string bottleneck, status = "ok";
+};
+
+template <typename Options>
+Status timeVariant(const std::shared_ptr<CudaDeviceContext>& dev, const Options& o,
+                   const Sinograms& sino, const ParallelGeometry& geom, Row& row) {
+    TOMO_ASSIGN_OR_RETURN(CudaLauncher launcher, launcherFor(row.info.id));
+    CudaBackProjector bp(row.info, dev, launcher);
+    const VolumeGeometry vol = VolumeGeometry::forDetector(geom, o.size);
+    VolumeGeometry warm = vol;
+    warm.nz = row.info.slicesPerPass;
+    const std::vector<float> weights(static_cast<std::size_t>(o.projections),
+                                     static_cast<float>(kPi / o.projections));
+    Sinograms first(static_cast<std::size_t>(warm.nz), sino.dim(1), sino.dim(2));
+    for (std::size_t z = 0; z < first.dim(0); ++z)
+        std::memcpy(&first(z, 0, 0), &sino(z % sino.dim(0), 0, 0),
+                    sizeof(float) * sino.dim(1) * sino.dim(2));
+    Volume out;
+    TOMO_RETURN_IF_ERROR(bp.backProject(first, geom, warm, weights, out, {}));  // warm-up
+    std::vector<double> kernel, wall;
+    for (int r = 0; r < o.repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        TOMO_RETURN_IF_ERROR(bp.backProject(sino, geom, vol, weights, out, {}));
+        wall.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        kernel.push_back(bp.lastKernelSeconds());
+    }
+    std::sort(kernel.begin(), kernel.end());
+    std::sort(wall.begin(), wall.end());
+    const double updates = double(o.projections) * o.size * o.size * o.slices;
+    row.kernelGups = updates / kernel[kernel.size() / 2] * 1e-9;
+    row.endToEndGups = updates / wall[wall.size() / 2] * 1e-9;
+    return Status::ok();
+}
+
+}  // namespace
+
+int runBench(const SelfCheckOptions& so) {
+    struct {
+        int projections, size, slices, repeat, fbpSlices;
+        std::string fbpVariant, json;
+    } o{so.shape.projections, so.shape.size, so.benchSlices, so.repeat,
+        so.fbpSlices,         so.fbpVariant, so.json};
+    BackProjectorRegistry registry;
+    registerCpuBackProjectors(registry);
+    const CudaRegistration report = registerBackProjectors(registry);
+    if (!report.available) {
+        std::printf("%s\n", report.message.c_str());
+        return 2;
+    }
+    const DeviceDiscovery disc = discoverDevices();
+    const DeviceTraits traits = traitsFor(disc.devices.at(0));
+    std::fprintf(stderr, "device %s; workload %d projections x %d^2 x %d slices\n",
+                 report.device.c_str(), o.projections, o.size, o.slices);
+    ParallelGeometry::Params params;
+    for (int p = 0; p < o.projections; ++p)
+        params.angles.push_back(kPi * p / o.projections);
+    params.detectorCount = o.size;
+    params.rows = o.slices;
+    auto geom = ParallelGeometry::create(params).value();
+    Sinograms sino(static_cast<std::size_t>(o.slices), static_cast<std::size_t>(o.projections),
+                   static_cast<std::size_t>(o.size));
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    std::vector<float> pattern(4096);
+    for (float& v : pattern)
+        v = value(rng);
+    std::size_t k = 0;
+    for (std::size_t r = 0; r < sino.dim(0) * sino.dim(1); ++r)
+        for (float& v : sino.rows().row(r))
+            v = pattern[(k++ * 2654435761u >> 7) & 4095];
+
+    std::vector<Row> rows;
+    bool allGood = true;
+    for (const BackProjectorInfo& info : registry.list("cuda")) {
+        if (so.fbpOnly || !selectsVariant(so, info.id, info.family)) continue;
+        Row row{info};
+        if (auto cost = costFor(info); cost.isOk()) {
+            const Prediction pr = predict(traits, *cost, o.slices);
+            row.predicted = pr.gups;
+            row.bottleneck = pr.bottleneck;
+        }
+        auto made = registry.make(info.id);
+        Status s = made.status();
+        if (auto* bp = made.isOk() ? dynamic_cast<CudaBackProjector*>(made->get()) : nullptr)
+            s = timeVariant(bp->device(), o, sino, geom, row);
+        if (!s.isOk()) row.status = "FAILED: " + s.message();
+        allGood = allGood && row.status == "ok";
+        std::fprintf(stderr, "  %-34s %s\n", info.id.c_str(), row.status.c_str());
+        rows.push_back(row);
+    }
+    // The whole FBP (cuFFT filtering + back-projection), host memory to host memory.
+    CudaFbpTimings fbp;
+    Status fbpStatus = [&]() -> Status {
+        ParallelGeometry::Params fp = params;
+        fp.rows = o.fbpSlices;
+        TOMO_ASSIGN_OR_RETURN(ParallelGeometry g, ParallelGeometry::create(fp));
+        Sinograms s(static_cast<std::size_t>(o.fbpSlices), static_cast<std::size_t>(o.projections),
+                    static_cast<std::size_t>(o.size));
+        for (std::size_t z = 0; z < s.dim(0); ++z)
+            std::memcpy(&s(z, 0, 0), &sino(z % sino.dim(0), 0, 0),
+                        sizeof(float) * s.dim(1) * s.dim(2));
+        Volume out;
+        TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(o.fbpVariant));
+        return reconstructFbp(s, g, VolumeGeometry::forDetector(g, o.size), *bp, {}, out, {}, &fbp);
+    }();
+
+    std::ofstream json(o.json);
+    json << "{\"device\": \"" << report.device
+         << "\", \"workload\": {\"projections\": " << o.projections << ", \"size\": " << o.size
+         << ", \"slices\": " << o.slices << "}, \"variants\": [\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        json << "  {\"id\": \"" << r.info.id
+             << "\", \"exact\": " << (r.info.exact ? "true" : "false")
+             << ", \"predicted_gups\": " << r.predicted << ", \"bottleneck\": \"" << r.bottleneck
+             << "\", \"kernel_gups\": " << r.kernelGups
+             << ", \"end_to_end_gups\": " << r.endToEndGups
+             << ", \"ok\": " << (r.status == "ok" ? "true" : "false") << "}"
+             << (i + 1 < rows.size() ? ",\n" : "\n");
+    }
+    json << "], \"fbp\": {\"variant\": \"" << o.fbpVariant << "\", \"slices\": " << o.fbpSlices
+         << ", \"ok\": " << (fbpStatus.isOk() ? "true" : "false")
+         << ", \"total_seconds\": " << fbp.total << ", \"kernel_seconds\": " << fbp.kernels
+         << ", \"filter_seconds\": " << fbp.filtering << "}}\n";
+
+    std::printf("\n%-34s %10s %-11s %10s %10s  %s\n", "variant", "model GU/s", "bottleneck",
+                "kernel", "end-to-end", "status");
+    for (const Row& r : rows)
+        std::printf("%-34s %10.0f %-11s %10.0f %10.0f  %s\n", r.info.id.c_str(), r.predicted,
+                    r.bottleneck.c_str(), r.kernelGups, r.endToEndGups, r.status.c_str());
+    if (fbpStatus.isOk())
+        std::printf(
+            "FBP %s, %d slices of %d^2 from %d projections: %.2f s host to host "
+            "(filter %.2f s, kernels %.2f s on the device)\n",
+            o.fbpVariant.c_str(), o.fbpSlices, o.size, o.projections, fbp.total, fbp.filtering,
+            fbp.kernels);
+    else
+        std::printf("FBP %s failed: %s\n", o.fbpVariant.c_str(), fbpStatus.message().c_str());
+    std::printf("device: %s; JSON: %s\n", report.device.c_str(), o.json.c_str());
+    return allGood && fbpStatus.isOk() ? 0 : 1;
+}
+
+}  // namespace tomo::cuda
