@@ -128,7 +128,11 @@ Result<Opened> openHeader(const std::filesystem::path& path) {
             return invalidData(name + ": zero image size");
         o.info.streamable = o.io->CanStreamRead();
         if (auto* meta = dynamic_cast<itk::MetaImageIO*>(o.io.GetPointer()))
-            o.info.streamable = !meta->GetMetaImagePointer()->CompressedData();
+            // MetaIO streams neither compressed data (MET_UncompressStream corrupts the heap)
+            // nor text data (M_ReadElementsROI writes past the region's buffer; both found by
+            // fuzz_mha): such files are decoded whole and cropped.
+            o.info.streamable = !meta->GetMetaImagePointer()->CompressedData() &&
+                                meta->GetMetaImagePointer()->BinaryData();
         for (unsigned a = 0; a < 3; ++a) {
             const bool present = a < dims;
             o.info.metadata.spacing[a] = present ? o.io->GetSpacing(a) : 1.0;

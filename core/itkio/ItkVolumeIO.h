@@ -12,9 +12,9 @@
 /// than three dimensions, NaN/Inf values, or headers promising more data than the file can hold
 /// (checked before ITK allocates: raw data byte for byte, compressed data at most 1032 times the
 /// compressed bytes, deflate's limit; see HeaderChecks.h) are InvalidData. Reading a ReadRange asks
-/// ITK for just that region: MetaImage (uncompressed) streams it from disk, NRRD and NIfTI are
-/// decoded whole by ITK 5 and cropped (memory is that of the whole file; probeVolumeFile() tells
-/// which).
+/// ITK for just that region: MetaImage (uncompressed binary) streams it from disk, NRRD and NIfTI
+/// are decoded whole by ITK 5 and cropped (memory is that of the whole file; probeVolumeFile()
+/// tells which).
 ///
 /// Writing is atomic: ITK writes by file name, so the files (header, and a detached data file
 /// for .mhd/.nhdr) are written under their final names into a fresh hidden temporary folder next

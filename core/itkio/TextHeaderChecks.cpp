@@ -158,6 +158,11 @@ Result<MetaFields> readMetaFields(const std::filesystem::path& path) {
             return invalidData(name + ": MetaImage header line '" + text.substr(0, 80) +
                                "' misuses the name of a field");
         const std::string value = trim(text.substr(eq + 1));
+        // MetaIO skips further separators ("BinaryData =  = Tru" is true to it): refused, so
+        // that these checks read every value as MetaIO does.
+        if (value.starts_with('=') || value.starts_with(':'))
+            return invalidData(name + ": MetaImage header line '" + text.substr(0, 80) +
+                               "' is not 'Key = value'");
         if (fields.values.count(key))
             return invalidData(name + ": MetaImage header repeats " + key);
         fields.values[key] = value;
@@ -225,11 +230,20 @@ Status checkMetaImageHeader(const std::filesystem::path& path) {
         dataOffset = static_cast<std::uintmax_t>(std::max(0LL, skip));
         stored = skipBytes(stored, skip);
     }
-    const std::string compressed = value("CompressedData");
-    // MetaIO reads a boolean from its first character.
-    const bool deflate = !compressed.empty() &&
-                         (compressed[0] == 'T' || compressed[0] == 't' || compressed[0] == '1');
-    if (deflate && f.values.count("CompressedDataSize")) {
+    // MetaIO reads a boolean as true when its first character is T, t or 1.
+    auto flag = [&](const char* key, bool absent) {
+        const std::string v = value(key);
+        return f.values.count(key) ? !v.empty() && (v[0] == 'T' || v[0] == 't' || v[0] == '1')
+                                   : absent;
+    };
+    const bool deflate = flag("CompressedData", false);
+    if (deflate && !f.values.count("CompressedDataSize"))
+        // Without it ITK 5.2's MetaIO decodes the wrong bytes and reports success (found with
+        // fuzz_mha and valgrind).
+        return unsupported(name +
+                           ": compressed MetaImage without CompressedDataSize is not read "
+                           "(ITK 5.2 misreads it; rewrite the file with ITK or tomo convert)");
+    if (deflate) {
         const auto size = integers(value("CompressedDataSize"));
         if (!size || size->size() != 1 || (*size)[0] < 1 ||
             static_cast<std::uintmax_t>((*size)[0]) > stored)
@@ -239,10 +253,8 @@ Status checkMetaImageHeader(const std::filesystem::path& path) {
                                " bytes after the header (corrupt)");
         stored = static_cast<std::uintmax_t>((*size)[0]);
     }
-    const std::string binary = value("BinaryData");
     DataEncoding encoding = deflate ? DataEncoding::Deflate : DataEncoding::Raw;
-    if (!binary.empty() && (binary[0] == 'F' || binary[0] == 'f' || binary[0] == '0'))
-        encoding = DataEncoding::Text;
+    if (!flag("BinaryData", true)) encoding = DataEncoding::Text;
     TOMO_RETURN_IF_ERROR(checkDataExtent(name, {decoded, stored, encoding, componentBytes}));
     if (encoding != DataEncoding::Deflate) return Status::ok();
     return checkDeflateStream(name, dataPath, dataOffset, stored, decoded);
