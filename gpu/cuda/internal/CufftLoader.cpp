@@ -24,6 +24,15 @@ bool resolve(void* handle, const char* name, Fn& slot) {
     return slot != nullptr;
 }
 
+/// NVIDIA's apt package of the toolkit's cuFFT ("e.g. NVIDIA's libcufft-13-0 package").
+std::string toolkitPackage() {
+    std::string v = TOMO_CUDA_TOOLKIT_VERSION;
+    if (v.empty()) return "libcufft";
+    for (char& c : v)
+        if (c == '.') c = '-';
+    return "e.g. NVIDIA's libcufft-" + v + " package";
+}
+
 }  // namespace
 
 void CufftLibrary::Closer::operator()(void* handle) const {
@@ -90,14 +99,13 @@ const Result<CufftLibrary>& processCufft() {
     // The one process-wide library handle: cuFFT plans created through it may live in any
     // device context until exit, so the handle must outlive all of them. A function-local
     // static is initialised exactly once and thread-safely by the language, and it is never
-    // modified afterwards (no mutable global state); dlclose runs at exit.
+    // modified afterwards (no mutable global state); its dlclose at exit leaves the code mapped.
     static const Result<CufftLibrary> library = []() -> Result<CufftLibrary> {
         Result<CufftLibrary> lib = CufftLibrary::open(CufftLibrary::defaultCandidates());
         if (lib.isOk()) return lib;
-        return Status(lib.status().code(), lib.status().message() +
-                                               "; install the CUDA toolkit's cuFFT (libcufft" +
-                                               std::to_string(CUFFT_VER_MAJOR) +
-                                               ") or set TOMO_CUFFT_LIBRARY; CUDA FBP unavailable");
+        return Status(lib.status().code(),
+                      lib.status().message() + "; install cuFFT from the CUDA toolkit (" +
+                          toolkitPackage() + ") or set TOMO_CUFFT_LIBRARY; CUDA FBP unavailable");
     }();
     return library;
 }

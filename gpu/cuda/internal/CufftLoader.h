@@ -68,8 +68,8 @@ class CufftLibrary {
 
 /// The process-wide cuFFT, opened with defaultCandidates() on the first call (thread-safe) and
 /// kept until exit. The error, when there is one, reads "cuFFT (libcufft.so.12) not found:
-/// <attempts>; install the CUDA toolkit's cuFFT (libcufft12) or set TOMO_CUFFT_LIBRARY; CUDA FBP
-/// unavailable".
+/// <attempts>; install cuFFT from the CUDA toolkit (e.g. NVIDIA's libcufft-13-0 package) or set
+/// TOMO_CUFFT_LIBRARY; CUDA FBP unavailable".
 const Result<CufftLibrary>& processCufft();
 
 }  // namespace tomo::cuda
