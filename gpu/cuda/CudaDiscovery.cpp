@@ -10,6 +10,7 @@
 
 #include "core/devices/CpuFeatures.h"
 #include "gpu/cuda/CudaArchitecture.h"
+#include "gpu/cuda/internal/CufftLoader.h"
 
 namespace tomo::cuda {
 namespace {
@@ -104,6 +105,16 @@ cudaError_t describeDevice(int device, DeviceInfo& info) {
     return cudaSuccess;
 }
 
+/// "cuFFT 12.0.0 (libcufft.so.12)", or the loader's reason why CUDA FBP is unavailable.
+std::string cufftText() {
+    const Result<CufftLibrary>& lib = processCufft();
+    if (!lib.isOk()) return lib.status().message();
+    int v = 0;
+    if (lib->api().getVersion(&v) != CUFFT_SUCCESS) return "cuFFT (" + lib->source() + ")";
+    return "cuFFT " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 100) + "." +
+           std::to_string(v % 100) + " (" + lib->source() + ")";
+}
+
 }  // namespace
 
 DeviceDiscovery discoverDevices() {
@@ -117,15 +128,18 @@ DeviceDiscovery discoverDevices() {
 
     int count = 0;
     if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-        result.message = "no CUDA device: " + errorText(e) + "; " + versions;
+        result.message = "no CUDA device: " + errorText(e) + "; " + versions + "; " + cufftText();
         cudaGetLastError();  // clear the sticky-free error state for later callers
         return result;
     }
     if (count == 0) {
-        result.message = "no CUDA device: the runtime reports 0 devices; " + versions;
+        result.message =
+            "no CUDA device: the runtime reports 0 devices; " + versions + "; " + cufftText();
         return result;
     }
     result.available = true;
+    const std::string fft = cufftText();
+    const bool fftLoaded = processCufft().isOk();
     for (int i = 0; i < count; ++i) {
         DeviceInfo info;
         info.backend = "cuda";
@@ -138,6 +152,8 @@ DeviceDiscovery discoverDevices() {
         }
         info.properties.emplace_back("driver version", driver ? versionText(driver) : "none");
         info.properties.emplace_back("runtime version", versionText(runtime));
+        info.properties.emplace_back("cuFFT", fft);
+        if (!fftLoaded) info.note += (info.note.empty() ? "" : "; ") + fft;
         result.devices.push_back(std::move(info));
     }
     return result;

@@ -1,6 +1,8 @@
 // Error mapping and allocation helpers of CudaHandles.h.
 #include "gpu/cuda/internal/CudaHandles.h"
 
+#include "gpu/cuda/internal/CufftLoader.h"
+
 namespace tomo::cuda {
 
 std::string mebibytes(std::size_t bytes) {
@@ -19,6 +21,10 @@ Status cudaCheck(cudaError_t err, const std::string& what) {
 
 Status cufftCheck(cufftResult err, const std::string& what) {
     if (err == CUFFT_SUCCESS) return Status::ok();
+    // The shim's answer when no cuFFT library could be loaded: report why, not the number.
+    if (err == CUFFT_SETUP_FAILED) {
+        if (const auto& lib = processCufft(); !lib.isOk()) return lib.status().withContext(what);
+    }
     const std::string text = what + ": cuFFT error " + std::to_string(static_cast<int>(err));
     if (err == CUFFT_ALLOC_FAILED) return outOfMemory(text + " (CUFFT_ALLOC_FAILED)");
     return deviceError(text);

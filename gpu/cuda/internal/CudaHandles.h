@@ -22,7 +22,8 @@ namespace tomo::cuda {
 
 /// Maps a runtime error to a Status naming @p what.
 Status cudaCheck(cudaError_t err, const std::string& what);
-/// Maps a cuFFT result to a Status naming @p what (CUFFT_ALLOC_FAILED -> OutOfMemory).
+/// Maps a cuFFT result to a Status naming @p what (CUFFT_ALLOC_FAILED -> OutOfMemory; when
+/// cuFFT could not be loaded at run time, CufftLoader.h's NotFound with its reason).
 Status cufftCheck(cufftResult err, const std::string& what);
 /// "12 MiB" for messages.
 std::string mebibytes(std::size_t bytes);
