@@ -85,6 +85,31 @@ std::optional<std::vector<long long>> integers(const std::string& text) {
     return out;
 }
 
+/// A header field: its key and its value.
+struct KeyValue {
+    const char* key;
+    std::string value;
+};
+
+/// The element count of a grid whose @p rank field is one integer in 1..@p maxRank and whose
+/// @p sizes field has that many positive integers; InvalidData prefixed with @p what otherwise.
+Result<long double> gridElements(const std::string& what, const KeyValue& rank, int maxRank,
+                                 const KeyValue& sizes) {
+    const auto n = integers(rank.value);
+    if (!n || n->size() != 1 || (*n)[0] < 1 || (*n)[0] > maxRank)
+        return invalidData(what + " " + rank.key + " '" + rank.value.substr(0, 40) +
+                           "' must be an integer from 1 to " + std::to_string(maxRank));
+    const auto each = integers(sizes.value);
+    if (!each || each->size() != static_cast<std::size_t>((*n)[0]) ||
+        std::any_of(each->begin(), each->end(), [](long long v) { return v < 1; }))
+        return invalidData(what + " " + sizes.key + " '" + sizes.value.substr(0, 60) +
+                           "' must give " + rank.key + " positive sizes");
+    long double count = 1;
+    for (long long v : *each)
+        count *= static_cast<long double>(v);
+    return count;
+}
+
 /// The size of the data file @p file named by the header @p header (relative to its folder).
 Result<std::uintmax_t> dataFileBytes(const std::filesystem::path& header, const std::string& file) {
     const std::filesystem::path p = header.parent_path() / file;
@@ -180,15 +205,9 @@ Status checkMetaImageHeader(const std::filesystem::path& path) {
     const std::string name = path.string();
     TOMO_ASSIGN_OR_RETURN(MetaFields f, readMetaFields(path));
     auto value = [&](const char* key) { return f.values.count(key) ? f.values[key] : ""; };
-    const auto ndims = integers(value("NDims"));
-    if (!ndims || ndims->size() != 1 || (*ndims)[0] < 1 || (*ndims)[0] > 8)
-        return invalidData(name + ": MetaImage NDims '" + value("NDims").substr(0, 40) +
-                           "' must be an integer from 1 to 8");
-    const auto dims = integers(value("DimSize"));
-    if (!dims || dims->size() != static_cast<std::size_t>((*ndims)[0]) ||
-        std::any_of(dims->begin(), dims->end(), [](long long d) { return d < 1; }))
-        return invalidData(name + ": MetaImage DimSize '" + value("DimSize").substr(0, 60) +
-                           "' must give NDims positive sizes");
+    TOMO_ASSIGN_OR_RETURN(const long double elements,
+                          gridElements(name + ": MetaImage", {"NDims", value("NDims")}, 8,
+                                       {"DimSize", value("DimSize")}));
     const std::uintmax_t componentBytes = metaElementBytes(value("ElementType"));
     if (componentBytes == 0)
         return unsupported(name + ": MetaImage ElementType '" + value("ElementType").substr(0, 40) +
@@ -200,9 +219,7 @@ Status checkMetaImageHeader(const std::filesystem::path& path) {
             return invalidData(name + ": MetaImage ElementNumberOfChannels must be 1 to 64");
         channels = (*c)[0];
     }
-    long double decoded = static_cast<long double>(componentBytes) * channels;
-    for (long long d : *dims)
-        decoded *= static_cast<long double>(d);
+    const long double decoded = elements * static_cast<long double>(componentBytes) * channels;
 
     const std::string dataFile = value("ElementDataFile");
     if (!singleFile(dataFile))
@@ -362,21 +379,14 @@ Status checkNrrdHeader(const std::filesystem::path& path) {
     const std::string name = path.string();
     TOMO_ASSIGN_OR_RETURN(NrrdFields f, readNrrdFields(path));
     auto value = [&](const char* key) { return f.values.count(key) ? f.values[key] : ""; };
-    const auto rank = integers(value("dimension"));
-    if (!rank || rank->size() != 1 || (*rank)[0] < 1 || (*rank)[0] > 16)
-        return invalidData(name + ": NRRD dimension must be an integer from 1 to 16");
-    const auto sizes = integers(value("sizes"));
-    if (!sizes || sizes->size() != static_cast<std::size_t>((*rank)[0]) ||
-        std::any_of(sizes->begin(), sizes->end(), [](long long s) { return s < 1; }))
-        return invalidData(name + ": NRRD sizes '" + value("sizes").substr(0, 60) +
-                           "' must give dimension positive sizes");
+    TOMO_ASSIGN_OR_RETURN(const long double elements,
+                          gridElements(name + ": NRRD", {"dimension", value("dimension")}, 16,
+                                       {"sizes", value("sizes")}));
     const std::uintmax_t componentBytes = nrrdTypeBytes(value("type"));
     if (componentBytes == 0)
         return unsupported(name + ": NRRD type '" + value("type").substr(0, 40) +
                            "' is not a scalar type");
-    long double decoded = static_cast<long double>(componentBytes);
-    for (long long s : *sizes)
-        decoded *= static_cast<long double>(s);
+    const long double decoded = elements * static_cast<long double>(componentBytes);
     TOMO_ASSIGN_OR_RETURN(DataEncoding encoding, nrrdEncoding(name, value("encoding")));
 
     std::uintmax_t stored = 0;
