@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QSettings>
 
 #include "app/Backends.h"
@@ -23,12 +24,22 @@ std::filesystem::path bundledDemoDir() {
     return exe.parent_path() / "share" / "tomostation" / "demo";
 }
 
+/// The icon the package installs (resources/CMakeLists.txt): from the icon theme, else beside the
+/// executable (an unpacked tarball or the build tree).
+QIcon applicationIcon() {
+    const QString png = QCoreApplication::applicationDirPath() +
+                        QStringLiteral("/../share/icons/hicolor/256x256/apps/tomostation.png");
+    return QIcon::fromTheme(QStringLiteral("tomostation"), QIcon(png));
+}
+
 }  // namespace
 
 int runGui(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tomostation"));
     QApplication::setApplicationVersion(QStringLiteral(TOMO_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("tomostation"));  // tomostation.desktop
+    QApplication::setWindowIcon(applicationIcon());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("TomoStation CT reconstruction workstation"));
