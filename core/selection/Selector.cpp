@@ -371,6 +371,57 @@ Status Selector::runClass(Sweep& sweep, ClassSelection& cls, double classEnd) co
                        : std::string();
     }
     cls.choices = chooseVariants(cls.table, cls.defaults, m_options.challengerMargin);
+    return confirm(sweep, cls);
+}
+
+Status Selector::confirm(Sweep& sweep, ClassSelection& cls) const {
+    auto find = [&](const std::string& id) -> CandidateReport* {
+        for (CandidateReport& r : cls.table)
+            if (r.info.id == id) return &r;
+        return nullptr;
+    };
+    for (auto& [kind, chosen] : cls.choices) {
+        auto d = cls.defaults.find(kind);
+        if (d == cls.defaults.end() || d->second == chosen) continue;
+        CandidateReport* def = find(d->second);
+        CandidateReport* challenger = find(chosen);
+        if (!def || def->state != CandidateState::Measured || !challenger) continue;
+        // Interleaved runs on the same problem: each warmed up, then default, challenger,
+        // default, challenger; the best run of each decides. A load change during the sweep or
+        // the default's first-touch costs cannot hand the class a slower kernel.
+        const int projections = std::max({16, def->projections, challenger->projections});
+        const double updates =
+            double(cls.shape.size) * cls.shape.size * cls.shape.slices * projections;
+        const double expected =
+            updates * 1e-9 / challenger->measuredGups + updates * 1e-9 / def->measuredGups;
+        std::string note;
+        if (sweep.now() + 3 * expected > sweep.budgetEnd) {
+            note = "not confirmed within the budget: the model default stays";
+            chosen = def->info.id;
+        } else {
+            TOMO_ASSIGN_OR_RETURN(selection::Problem problem,
+                                  selection::makeProblem(cls.shape.size, cls.shape.size,
+                                                         projections, cls.shape.slices));
+            TOMO_ASSIGN_OR_RETURN(auto a, m_registry.make(def->info.id));
+            TOMO_ASSIGN_OR_RETURN(auto b, m_registry.make(challenger->info.id));
+            double best[2] = {1e300, 1e300};
+            Volume out;
+            for (int r = 0; r < 6; ++r) {  // r 0, 1: warm-ups
+                TOMO_RETURN_IF_ERROR(checkStop(sweep.ctx.stop));
+                auto t = timedRun(r % 2 ? *b : *a, problem, out, sweep.ctx, sweep.clock);
+                if (!t) return t.status();
+                if (r >= 2) best[r % 2] = std::min(best[r % 2], *t);
+            }
+            const bool confirmed = best[0] > m_options.challengerMargin * best[1];
+            char text[160];
+            std::snprintf(text, sizeof text, "%s: %.3g GU/s against the default's %.3g",
+                          confirmed ? "confirmed" : "not confirmed (the default stays)",
+                          updates / best[1] * 1e-9, updates / best[0] * 1e-9);
+            note = text;
+            if (!confirmed) chosen = def->info.id;
+        }
+        challenger->note = challenger->note.empty() ? note : challenger->note + "; " + note;
+    }
     return Status::ok();
 }
 

@@ -28,7 +28,10 @@
 ///     budget, nor a candidate whose check and probe would (judged by the previous
 ///     candidate's, which include program builds on OpenCL); a candidate cut short keeps the
 ///     runs it has, later ones are reported "skipped";
-///  5. result per class and kind (exact/approximate x linear/nearest): chooseVariants().
+///  5. result per class and kind (exact/approximate x linear/nearest): chooseVariants(); a
+///     challenger that beat the default is confirmed by interleaved runs of both on the same
+///     problem (default, challenger, default, challenger after a warm-up each; best run each)
+///     and kept only if still the margin faster; without budget left the default stays.
 ///
 /// Threading: run() is synchronous on the calling thread; variants use ctx.threads workers.
 /// ctx.stop is checked between runs (Cancelled); ctx.progress advances per candidate and class.
@@ -158,6 +161,10 @@ class Selector {
   private:
     struct Sweep;
     Status runClass(Sweep& sweep, ClassSelection& cls, double classEnd) const;
+    /// Re-times every challenger that beat its class's default against that default,
+    /// interleaved on one problem; keeps the challenger only when it is still the margin
+    /// faster (and the default when the budget leaves no room to confirm).
+    Status confirm(Sweep& sweep, ClassSelection& cls) const;
     /// The correctness check of @p bp with @p slices slices: sets row.error, and row.state to
     /// Wrong or Failed (with a note) or leaves it Skipped when correct. Errors: Cancelled.
     Status check(Sweep& sweep, BackProjector& bp, int slices, CandidateReport& row) const;
