@@ -34,6 +34,14 @@ int largestSlicesPerPass(const BackProjectorRegistry& registry, const std::strin
     return std::clamp(slices, 1, 16);
 }
 
+/// Two registered variants that run the same kernel with the same parameters (an alias and
+/// its pinned instruction set: cpu.simd.lin and cpu.simd.avx512.lin on an AVX-512 CPU).
+bool sameKernel(const BackProjectorInfo& a, const BackProjectorInfo& b) {
+    return a.backend == b.backend && a.family == b.family && a.interpolation == b.interpolation &&
+           a.slicesPerPass == b.slicesPerPass && a.precision == b.precision && a.exact == b.exact &&
+           a.parameters == b.parameters && !a.parameters.empty();
+}
+
 double predictedRate(const DeviceTraits& traits, const BackProjectorInfo& info, int slices,
                      bool* hasModel = nullptr) {
     auto cost = costFor(info, slices);
@@ -291,6 +299,12 @@ Status Selector::runClass(Sweep& sweep, ClassSelection& cls, double classEnd) co
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
         if (ctx.progress) ctx.progress->advance();
         const double candidateStart = sweep.now();
+        const auto twin = std::find_if(cls.table.begin(), cls.table.begin() + i,
+                                       [&](const auto& r) { return sameKernel(r.info, row.info); });
+        if (twin != cls.table.begin() + i) {  // timing it again would only measure noise
+            row.note = "same kernel as " + twin->info.id;
+            continue;
+        }
         if (candidateStart + sweep.lastOverhead >= classEnd) {
             row.note = "budget exhausted before this candidate";
             continue;

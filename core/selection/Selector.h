@@ -19,7 +19,9 @@
 ///     may flip where u is within float rounding of a half-integer) or 0.1 (approximate
 ///     variants); a wrong or failing candidate is discarded and reported;
 ///  3. per class, timing on the class's shape (SelectorOptions::shapes): the model's default
-///     of each kind first, then the others by the prediction for that shape. A probe with 16
+///     of each kind first, then the others by the prediction for that shape (a variant that is
+///     the same kernel with the same parameters as one before it is not timed again: "same
+///     kernel as ..."). A probe with 16
 ///     projections (also the first warm-up) measures the rate; the projection count is then
 ///     chosen so that one run takes the candidate's share of the class's share of the
 ///     remaining budget / (repeats + 1.5); one warm-up and `repeats` timed runs follow; the

@@ -86,7 +86,7 @@ BackProjectorRegistry registryWith(const std::vector<Fake>& fakes) {
         info.exact = f.exact;
         info.slicesPerPass = f.slices;
         info.interpolation = f.interpolation;
-        info.parameters = {{"zorder", "1"}};
+        info.parameters = {{"zorder", "1"}, {"fake", f.id}};  // distinct kernels
         r.add(info, [info, f] {
             return std::make_unique<SleepyBackProjector>(info, f.gups, f.scale, f.clock,
                                                          f.slowRuns);
@@ -232,6 +232,15 @@ TEST(Selector, SweepsTheRealCpuVariants) {
     }
     ASSERT_TRUE(result->classes[0].choices.count("exact.linear"));
     EXPECT_EQ(result->classes[0].choices.at("exact.linear").rfind("cpu.", 0), 0u);
+    // The pinned variant of the best instruction set is the alias's kernel: not timed again.
+    if (bestCpuIsa() != CpuIsa::Generic) {
+        const std::string pinned = std::string("cpu.simd.") + cpuIsaName(bestCpuIsa()) + ".lin";
+        for (const auto& r : result->classes[0].table)
+            if (r.info.id == pinned) {
+                EXPECT_EQ(r.note, "same kernel as cpu.simd.lin");
+                EXPECT_EQ(r.state, CandidateState::Skipped);
+            }
+    }
     // The sweep starts no candidate that would not fit; one in progress may overrun a little,
     // more on a loaded CI machine. Without the budget the 12+ variants take several seconds.
     EXPECT_LT(result->seconds, 0.8 + 1.0);
