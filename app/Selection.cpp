@@ -153,7 +153,9 @@ std::string explainSelection(const DeviceInfo& device, const BackProjectorRegist
     // Per variant: the prediction, and the measurement of the one-slice class
     // at the medium size when there is one (the GUI's main case).
     const CachedClass* measuredClass = record ? record->findClass("1.medium") : nullptr;
-    if (record && !measuredClass && !record->classes.empty()) measuredClass = &record->classes[0];
+    if (record && !measuredClass)  // else a one-slice class, else any
+        for (const CachedClass& c : record->classes)
+            if (!measuredClass || (c.slices == 1 && measuredClass->slices != 1)) measuredClass = &c;
     Selector selector(registry, traits);
     auto ranked = selector.rank(device.backend, measuredClass ? measuredClass->slices : 1);
     if (ranked.empty()) return out;

@@ -132,8 +132,7 @@ int runTune(int argc, char** argv) {
     args.option("repeats", "N", "timed runs per variant (median)", std::string("3"));
     args.option("size", "N", "tune one class: image edge of its timing runs (0 = 1024)",
                 std::string("0"));
-    args.option("slices", "N",
-                "tune one class: slices of its timing runs (0 = largest slices per pass)",
+    args.option("slices", "N", "tune one class: slices of its timing runs (0 = 16)",
                 std::string("0"));
     args.option("threads", "N", "CPU threads (0 = all)", std::string("0"));
     args.flag("json", "print JSON");

@@ -63,18 +63,18 @@ std::string workloadClass(const JobShape& shape) {
     return std::string(sliceClass(shape.slices)) + "." + sizeClass(shape.size);
 }
 
-JobShape classShape(const std::string& cls, int multiSlices) {
+JobShape classShape(const std::string& cls) {
     JobShape shape;
     const auto dot = cls.find('.');
     const std::string slices = cls.substr(0, dot);
     const std::string size = dot == std::string::npos ? "" : cls.substr(dot + 1);
-    shape.slices = slices == "1" ? 1 : slices == "few" ? 4 : std::max(16, multiSlices);
+    shape.slices = slices == "1" ? 1 : slices == "few" ? 4 : 16;
     shape.size = size == "small" ? 256 : size == "large" ? 4096 : 1024;
     return shape;
 }
 
-std::vector<JobShape> defaultShapes(int multiSlices) {
-    return {{256, 1}, {256, multiSlices}, {1024, 1}, {1024, multiSlices}};
+std::vector<JobShape> defaultShapes() {
+    return {{256, 1}, {256, 16}, {1024, 1}, {1024, 16}};
 }
 
 Status SelectorOptions::validate() const {
@@ -247,12 +247,11 @@ Result<SelectionResult> Selector::run(const std::string& backend, const ExecCont
     result.backend = backend;
     if (rank(backend).empty())
         return notFound("no back-projector variants to select from for backend '" + backend + "'");
-    const int multi = largestSlicesPerPass(m_registry, backend);
     std::vector<JobShape> shapes = m_options.shapes;
     if (shapes.empty() && (m_options.imageSize > 0 || m_options.slices > 0))
         shapes.push_back({m_options.imageSize > 0 ? m_options.imageSize : 1024,
-                          m_options.slices > 0 ? m_options.slices : multi});
-    if (shapes.empty()) shapes = defaultShapes(multi);
+                          m_options.slices > 0 ? m_options.slices : 16});
+    if (shapes.empty()) shapes = defaultShapes();
     for (const JobShape& shape : shapes) {
         ClassSelection cls;
         cls.workloadClass = workloadClass(shape);

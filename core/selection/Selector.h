@@ -62,9 +62,10 @@ const char* sliceClass(int slices);
 const char* sizeClass(int size);
 /// "<slice class>.<size class>", e.g. "1.medium": the cache key of a job's class.
 std::string workloadClass(const JobShape& shape);
-/// The shape the sweep times for @p workloadClass with @p multiSlices slices for "many"
-/// (the class's representative: 256, 1024 or 4096 pixels; 1, 4 or @p multiSlices slices).
-JobShape classShape(const std::string& workloadClass, int multiSlices);
+/// The shape the sweep times for @p workloadClass (the class's representative: 256, 1024 or
+/// 4096 pixels; 1, 4 or 16 slices: one full pass of the 16-slice CPU kernel, four of the GPU
+/// 4-slice kernels).
+JobShape classShape(const std::string& workloadClass);
 
 struct SelectorOptions {
     double budgetSeconds = 10.0;  ///< whole sweep, checks included
@@ -73,7 +74,7 @@ struct SelectorOptions {
     /// else defaultShapes() of the backend's candidates.
     std::vector<JobShape> shapes;
     int imageSize = 0;  ///< 0: 1024 (with slices set) or the default shapes
-    int slices = 0;     ///< 0: largest slicesPerPass of the candidates (<= 16)
+    int slices = 0;     ///< 0: 16 (with imageSize set) or the default shapes
     /// Seconds on a monotonic clock; empty = std::chrono::steady_clock. Tests inject a clock
     /// advanced by fake back-projectors, so the sweep's decisions are deterministic.
     std::function<double()> clock;
@@ -83,10 +84,10 @@ struct SelectorOptions {
     Status validate() const;
 };
 
-/// The classes `tomo tune` and the GUI's button tune by default: one slice and @p multiSlices
-/// slices, each at 256^2 (small) and 1024^2 (medium). Large images and "few" slices keep the
-/// model's default unless tuned explicitly (--size, --slices).
-std::vector<JobShape> defaultShapes(int multiSlices);
+/// The classes `tomo tune` and the GUI's button tune by default: 1 and 16 slices, each at
+/// 256^2 (small) and 1024^2 (medium). Large images and "few" slices keep the model's default
+/// unless tuned explicitly (--size, --slices).
+std::vector<JobShape> defaultShapes();
 
 enum class CandidateState { Measured, Wrong, Failed, Skipped };
 const char* candidateStateName(CandidateState s);  ///< "measured", "wrong", "failed", "skipped"

@@ -189,9 +189,9 @@ TEST_F(SelectionCacheTest, ClassesHaveSeparateKeysAndMergePerClass) {
               cacheChoiceKey("many.medium", true, Interpolation::Linear));
     EXPECT_NE(cacheChoiceKey("1.medium", true, Interpolation::Linear),
               cacheChoiceKey("1.medium", true, Interpolation::Nearest));
-    EXPECT_EQ(classShape("1.medium", 16).slices, 1);
-    EXPECT_EQ(classShape("many.small", 16).slices, 16);
-    EXPECT_EQ(workloadClass(classShape("few.large", 16)), "few.large");
+    EXPECT_EQ(classShape("1.medium").slices, 1);
+    EXPECT_EQ(classShape("many.small").slices, 16);
+    EXPECT_EQ(workloadClass(classShape("few.large")), "few.large");
 
     SelectionCache cache = SelectionCache::load(m_file);
     cache.put(makeRecord(cpuKey(), sampleResult("cpu.simd.avx512.lin", "many.small")));
