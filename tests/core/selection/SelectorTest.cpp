@@ -424,13 +424,5 @@ TEST(CostFor, SingleSliceSwitchCostsTheSingleSliceKernel) {
     EXPECT_NE(many.at("cpu.simd.lin"), many.at("cpu.simd1." + isa + ".lin"));
 }
 
-TEST(SelectorWorkload, RepresentativeSizeScalesWithComputeUnits) {
-    EXPECT_EQ(selection::representativeSize(2), 256);  // sqrt(32768) = 181 -> 2^7.5 -> 256
-    EXPECT_EQ(selection::representativeSize(1), 128);
-    EXPECT_EQ(selection::representativeSize(16), 512);
-    EXPECT_EQ(selection::representativeSize(132), 2048);  // H100: sqrt(2.16e6) = 1470
-    EXPECT_EQ(selection::representativeSize(0), 256);
-}
-
 }  // namespace
 }  // namespace tomo
