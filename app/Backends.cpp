@@ -43,35 +43,15 @@ std::string autoBackend(const BackProjectorRegistry& registry) {
 }
 
 std::string defaultVariant(const BackProjectorRegistry& registry, const std::string& requested,
-                           Interpolation interpolation) {
-    const bool linear = interpolation == Interpolation::Linear;
+                           Interpolation interpolation, const JobShape& shape) {
     const std::string backend = requested == "auto" ? autoBackend(registry) : requested;
-    if (auto cached = cachedVariant(registry, backend, interpolation))
-        return *cached;  // `tomo tune`'s measured choice for this device and build
-    if (backend == "cpu") {
-        std::string id = linear ? "cpu.simd.lin" : "cpu.simd.nn";
-        if (registry.contains(id)) return id;
-    }
-    // No measurement yet: the variant the performance model predicts fastest on the backend's
-    // first device (paper 002's model; `tomo tune` replaces it by a measured choice).
-    std::string best;
-    double bestRate = -1.0;
-    const auto device = primaryDevice(backend);
-    for (const BackProjectorInfo& info : registry.list()) {
-        if (!(info.backend == backend && info.interpolation == interpolation && info.exact &&
-              info.family != "reference"))
-            continue;
-        double rate = 0.0;
-        if (device.isOk()) {
-            if (auto cost = costFor(info); cost.isOk())
-                rate = predict(traitsFor(*device), *cost).gups;
-        }
-        if (best.empty() || rate > bestRate) {
-            best = info.id;
-            bestRate = rate;
-        }
-    }
-    return best;
+    if (auto cached = cachedVariant(registry, backend, interpolation, shape))
+        return *cached;  // `tomo tune`'s measured choice for this device, build and class
+    // No measurement for this class: the model's default for the job's slices.
+    DeviceTraits traits;
+    if (backend != "cpu" || !registry.contains("cpu.simd.lin"))
+        if (const auto device = primaryDevice(backend); device.isOk()) traits = traitsFor(*device);
+    return modelDefault(registry, traits, backend, interpolation, true, shape.slices);
 }
 
 std::vector<DeviceDiscovery> discoverAllDevices() {

@@ -11,6 +11,7 @@
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/projectors/BackProjector.h"
 #include "core/recon/Fbp.h"
+#include "core/selection/Selector.h"
 
 namespace tomo::app {
 
@@ -23,14 +24,17 @@ BackProjectorRegistry makeRegistry();
 /// CPU's own kernels, docs/performance.md).
 std::string autoBackend(const BackProjectorRegistry& registry);
 
-/// The variant used when none is named, for @p backend ("auto": autoBackend()): `tomo tune`'s
-/// cached measured choice for the device when there is one; else on the CPU "cpu.simd.lin"/".nn"
-/// (16 slices per pass; below its measured crossover it runs the single-slice kernel itself); on
-/// a GPU backend the variant the performance model (paper 002) predicts fastest on its first
-/// device.
+/// The variant used when none is named, for a job of @p shape (default: one 1024^2 slice, the
+/// GUI's main case) on @p backend ("auto": autoBackend()): `tomo tune`'s cached measured choice
+/// for the device and the job's workload class when there is one (of the requested
+/// interpolation, never another class's); else the model's default for the job's slices
+/// (core/selection modelDefault(): on the CPU "cpu.simd.lin"/".nn", 16 slices per pass, below
+/// their measured crossover running the single-slice kernel; on a GPU backend the variant the
+/// performance model (paper 002) predicts fastest on its first device for that many slices).
 std::string defaultVariant(const BackProjectorRegistry& registry,
                            const std::string& backend = "auto",
-                           Interpolation interpolation = Interpolation::Linear);
+                           Interpolation interpolation = Interpolation::Linear,
+                           const JobShape& shape = {});
 
 /// Device discovery for every backend: CPU first, then CUDA and OpenCL (each reports whether it
 /// is compiled in and whether its runtime found devices).

@@ -67,7 +67,7 @@ Result<DeviceInfo> primaryDevice(const std::string& backend) {
 
 std::optional<std::string> cachedVariant(const BackProjectorRegistry& registry,
                                          const std::string& backend, Interpolation interpolation,
-                                         bool exact, std::string* warning) {
+                                         const JobShape& shape, bool exact, std::string* warning) {
     const std::filesystem::path path = selectionCachePath();
     if (path.empty()) return std::nullopt;
     const SelectionCache cache = SelectionCache::load(path);
@@ -87,9 +87,7 @@ std::optional<std::string> cachedVariant(const BackProjectorRegistry& registry,
                        backend + "`";
         return std::nullopt;
     }
-    auto it = record->choices.find(choiceKey(exact, interpolation));
-    if (it == record->choices.end() || !registry.contains(it->second)) return std::nullopt;
-    return it->second;
+    return record->choiceFor(registry, shape, interpolation, exact);
 }
 
 Result<SelectionResult> tuneBackend(const BackProjectorRegistry& registry,
@@ -130,9 +128,21 @@ std::string explainSelection(const DeviceInfo& device, const BackProjectorRegist
     const SelectionKey key = selectionKeyFor(device);
     const SelectionRecord* record = cache.find(key);
     if (record) {
-        out += "      selection: measured " + record->created + " (" +
-               format("%.1f s sweep, ", record->seconds) + std::to_string(record->imageSize) +
-               "^2 pixels x " + std::to_string(record->slices) + " slices)\n";
+        out += "      selection: measured ";
+        out += record->created;
+        out += format(" (%.1f s sweep; classes", record->seconds);
+        for (const CachedClass& c : record->classes) {
+            char text[96];
+            std::snprintf(text, sizeof text, " %s (%d^2 x %d)", c.workloadClass.c_str(),
+                          c.imageSize, c.slices);
+            out += text;
+        }
+        out += ")\n";
+        for (const auto& [k, id] : record->choices) {
+            char text[160];
+            std::snprintf(text, sizeof text, "        %-32s %s\n", k.c_str(), id.c_str());
+            out += text;
+        }
     } else if (const SelectionRecord* old = cache.findDevice(device.backend, device.name)) {
         out += "      selection: stale (" + staleReason(old->key, key) +
                "); run `tomo tune --backend " + device.backend + "`\n";
@@ -140,8 +150,14 @@ std::string explainSelection(const DeviceInfo& device, const BackProjectorRegist
         out +=
             "      selection: not measured yet; run `tomo tune --backend " + device.backend + "`\n";
     }
+    // Per variant: the prediction, and the measurement of the one-slice class
+    // at the medium size when there is one (the GUI's main case).
+    const CachedClass* measuredClass = record ? record->findClass("1.medium") : nullptr;
+    if (record && !measuredClass)  // else a one-slice class, else any
+        for (const CachedClass& c : record->classes)
+            if (!measuredClass || (c.slices == 1 && measuredClass->slices != 1)) measuredClass = &c;
     Selector selector(registry, traits);
-    auto ranked = selector.rank(device.backend);
+    auto ranked = selector.rank(device.backend, measuredClass ? measuredClass->slices : 1);
     if (ranked.empty()) return out;
     out +=
         "      variant                               predicted  bottleneck     measured  state     "
@@ -149,12 +165,14 @@ std::string explainSelection(const DeviceInfo& device, const BackProjectorRegist
     for (const CandidateReport& row : ranked) {
         const CachedCandidate* measured = nullptr;
         std::string choice;
-        if (record) {
-            for (const CachedCandidate& c : record->table)
+        if (measuredClass)
+            for (const CachedCandidate& c : measuredClass->table)
                 if (c.id == row.info.id) measured = &c;
+        if (record)
             for (const auto& [k, id] : record->choices)
-                if (id == row.info.id) choice += (choice.empty() ? "" : ",") + k;
-        }
+                if (id == row.info.id && measuredClass &&
+                    k.rfind(measuredClass->workloadClass + ":", 0) == 0)
+                    choice.append(choice.empty() ? "" : ",").append(k, k.find(':') + 1);
         char line[256];
         std::snprintf(line, sizeof line, "      %-36s %10s  %-12s %10s  %-9s %s\n",
                       row.info.id.c_str(),
@@ -166,6 +184,10 @@ std::string explainSelection(const DeviceInfo& device, const BackProjectorRegist
                       measured ? measured->state.c_str() : "", choice.c_str());
         out += line;
     }
+    if (measuredClass)
+        out.append("      (measured and chosen: class ")
+            .append(measuredClass->workloadClass)
+            .append(")\n");
     out += "      (GU/s; prediction: paper 002's model with these traits, see docs/selection.md)\n";
     return out;
 }

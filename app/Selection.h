@@ -37,15 +37,22 @@ SelectionKey selectionKeyFor(const DeviceInfo& device);
 /// the backend's message when it has none.
 Result<DeviceInfo> primaryDevice(const std::string& backend);
 
-/// The cached choice for @p backend's primary device, when a record with a matching key exists
-/// and the chosen variant is registered. Exact variants only unless @p exact is false. The
+/// The cached choice for a job of @p shape on @p backend's primary device: the choice for the
+/// job's workload class (core/selection/Selector.h: slices 1/few/many x size small/medium/
+/// large) when a record with a matching key holds one, the chosen variant is registered and
+/// is of the requested kind (interpolation and exactness: a linear request never gets a
+/// nearest variant, whatever the file says). Exact variants only unless @p exact is false. A
+/// class that was not tuned has no cached choice (the caller uses the model's default). The
 /// devices of GPU backends are only discovered when the cache holds a record for the backend.
-/// @p warning (optional) receives the cache's warning (corrupt file) or why a record is stale.
+/// @p warning (optional) receives the cache's warning (corrupt or old file) or why a record is
+/// stale.
 std::optional<std::string> cachedVariant(const BackProjectorRegistry& registry,
                                          const std::string& backend, Interpolation interpolation,
-                                         bool exact = true, std::string* warning = nullptr);
+                                         const JobShape& shape, bool exact = true,
+                                         std::string* warning = nullptr);
 
-/// Runs the sweep for @p backend's primary device and stores the record in the cache.
+/// Runs the sweep for @p backend's primary device (the classes of @p options; by default
+/// one slice and many slices at 256^2 and 1024^2) and merges the record into the cache.
 /// @p saveStatus receives the result of saving (IoError when the cache cannot be written; the
 /// sweep's result is returned anyway).
 Result<SelectionResult> tuneBackend(const BackProjectorRegistry& registry,

@@ -165,8 +165,6 @@ Status benchBody(const ArgParser& args) {
     if (variants.empty())
         return unsupported("no back-projector variants for backend '" + backend +
                            "' in this build");
-    const std::string selectedLin = app::defaultVariant(registry, backend, Interpolation::Linear);
-    const std::string selectedNn = app::defaultVariant(registry, backend, Interpolation::Nearest);
     const auto primary = app::primaryDevice(backend);
     const std::string device = primary.isOk() ? primary->name : backend;
     const bool json = args.has("json");
@@ -185,6 +183,12 @@ Status benchBody(const ArgParser& args) {
         if (!json)
             std::fprintf(stderr, "workload %d projections x %dx%d x %d slices on %s\n",
                          w.projections, w.size, w.size, w.slices, device.c_str());
+        // The variants a job of this shape gets by default (its workload class's choice).
+        const JobShape shape{w.size, w.slices};
+        const std::string selectedLin =
+            app::defaultVariant(registry, backend, Interpolation::Linear, shape);
+        const std::string selectedNn =
+            app::defaultVariant(registry, backend, Interpolation::Nearest, shape);
         for (const BackProjectorInfo& info : variants) {
             TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(info.id));
             FbpOptions options;

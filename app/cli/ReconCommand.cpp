@@ -136,7 +136,9 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const std::array<std::si
                                      backend + "')");
     std::string variant = args.getOr("variant", "");
     if (variant.empty()) {
-        variant = app::defaultVariant(registry, backend, interp);
+        // The cached choice for this job's workload class (slices, image size).
+        const JobShape jobShape{std::max(grid.nx, grid.ny), grid.nz};
+        variant = app::defaultVariant(registry, backend, interp, jobShape);
         if (variant.empty() && backend != "cpu" && backend != "auto") {
             // A compiled-in GPU backend without a usable device: say why, run on the CPU.
             std::string why = "no back-projector variants for it";
@@ -144,7 +146,7 @@ Result<ReconSetup> setupFromArgs(const ArgParser& args, const std::array<std::si
                 if (d.backend == backend && !d.available && !d.message.empty()) why = d.message;
             std::cerr << "tomo recon: --backend " << backend << ": " << why
                       << "; falling back to the CPU\n";
-            variant = app::defaultVariant(registry, "cpu", interp);
+            variant = app::defaultVariant(registry, "cpu", interp, jobShape);
         }
         if (variant.empty())
             return unsupported("--backend " + backend +

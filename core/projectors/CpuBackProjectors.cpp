@@ -80,13 +80,16 @@ void registerCpuBackProjectors(BackProjectorRegistry& registry) {
             return detail::makeSimdBackProjector(info, best, mode, automatic);
         });
     }
-    // cpu.simd.<isa>.*: one instruction set each, for tests and benchmarks.
+    // cpu.simd.<isa>.*: one instruction set each. The same kernels as the alias, so the same
+    // single-slice switch: a one-slice job never runs a 16-slice pass with one lane used.
     for (CpuIsa isa : {CpuIsa::Generic, CpuIsa::Avx2, CpuIsa::Avx512}) {
         if (!cpuIsaSupported(isa)) continue;
         for (Interpolation mode : modes) {
-            BackProjectorInfo info = detail::simdBackProjectorInfo(isa, mode, defaults);
-            registry.add(info, [info, isa, mode, defaults] {
-                return detail::makeSimdBackProjector(info, isa, mode, defaults);
+            CpuSimdOptions pinned;
+            pinned.singleSliceBelow = detail::singleSliceCrossover(isa, mode);
+            BackProjectorInfo info = detail::simdBackProjectorInfo(isa, mode, pinned);
+            registry.add(info, [info, isa, mode, pinned] {
+                return detail::makeSimdBackProjector(info, isa, mode, pinned);
             });
         }
     }

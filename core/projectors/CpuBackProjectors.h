@@ -24,7 +24,10 @@
 ///    with __builtin_cpu_supports; the binary runs on any x86-64) and hand calls with few
 ///    slices (below `singleSliceBelow`: AVX-512 7 linear / 4 nearest, AVX2 3 / 2) to the
 ///    single-slice kernel; `cpu.simd.<isa>.*` pin one instruction set (generic, avx2, avx512)
-///    and the multi-slice kernel, and are registered when the CPU supports it.
+///    with the same switch at that instruction set's crossover (same kernels, same behaviour:
+///    a tuned choice of cpu.simd.avx512.lin never runs one slice on the 16-slice kernel), and
+///    are registered when the CPU supports it. makeCpuSimdBackProjector() with the default
+///    options (singleSliceBelow 0) is the multi-slice kernel alone, for tests and benchmarks.
 ///  - `cpu.simd1.<isa>.*` (family "cpu", AVX2 and AVX-512): the single-slice kernel
 ///    (SingleSliceKernels.h), vectorised across pixels in the spirit of paper 002's ALU kernel
 ///    with a cached bin window: 8/16 consecutive pixels of a row read one window of 16/32
@@ -95,7 +98,8 @@ Result<std::unique_ptr<BackProjector>> makeCpuSimdBackProjector(Interpolation in
                                                                 CpuSimdOptions options = {});
 
 /// Registers cpu.reference.{lin,nn}, cpu.scalar.{lin,nn}, cpu.simd.{lin,nn} (best ISA),
-/// cpu.simd.<isa>.{lin,nn} for every supported instruction set and cpu.simd1.<isa>.{lin,nn}
+/// cpu.simd.<isa>.{lin,nn} for every supported instruction set (both with the single-slice
+/// switch) and cpu.simd1.<isa>.{lin,nn}
 /// for AVX2 and AVX-512 where supported, in that order.
 void registerCpuBackProjectors(BackProjectorRegistry& registry);
 

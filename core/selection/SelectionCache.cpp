@@ -11,7 +11,8 @@
 namespace tomo {
 namespace {
 
-constexpr const char* kFormat = "tomostation-selection-1";
+constexpr const char* kFormat = "tomostation-selection-2";
+constexpr const char* kFormat1 = "tomostation-selection-1";
 
 std::string utcNow() {
     const std::time_t now = std::time(nullptr);
@@ -43,8 +44,6 @@ Result<SelectionRecord> recordFromJson(const JsonValue& e, std::size_t index) {
     if (r.key.backend.empty() || r.key.device.empty())
         return invalidData(where + ": key without backend or device");
     r.created = e.stringAt("created");
-    r.imageSize = static_cast<int>(e.numberAt("image_size"));
-    r.slices = static_cast<int>(e.numberAt("slices"));
     r.seconds = e.numberAt("seconds");
     if (const JsonValue* c = e.find("choices"); c && c->isObject()) {
         for (const auto& [k, v] : c->members()) {
@@ -55,14 +54,24 @@ Result<SelectionRecord> recordFromJson(const JsonValue& e, std::size_t index) {
     } else {
         return invalidData(where + ": missing \"choices\" object");
     }
-    if (const JsonValue* t = e.find("table"); t && t->isArray())
-        for (const JsonValue& row : t->items()) {
-            if (!row.isObject() || row.stringAt("id").empty())
-                return invalidData(where + ": table row without an id");
-            r.table.push_back({row.stringAt("id"), row.numberAt("predicted_gups"),
-                               row.stringAt("bottleneck"), row.numberAt("measured_gups"),
-                               row.numberAt("error", -1), row.stringAt("state"),
-                               row.stringAt("note")});
+    if (const JsonValue* classes = e.find("classes"); classes && classes->isArray())
+        for (const JsonValue& c : classes->items()) {
+            if (!c.isObject() || c.stringAt("class").empty())
+                return invalidData(where + ": class without a name");
+            CachedClass cls{c.stringAt("class"),
+                            static_cast<int>(c.numberAt("image_size")),
+                            static_cast<int>(c.numberAt("slices")),
+                            {}};
+            if (const JsonValue* t = c.find("table"); t && t->isArray())
+                for (const JsonValue& row : t->items()) {
+                    if (!row.isObject() || row.stringAt("id").empty())
+                        return invalidData(where + ": table row without an id");
+                    cls.table.push_back({row.stringAt("id"), row.numberAt("predicted_gups"),
+                                         row.stringAt("bottleneck"), row.numberAt("measured_gups"),
+                                         row.numberAt("error", -1), row.stringAt("state"),
+                                         row.stringAt("note")});
+                }
+            r.classes.push_back(std::move(cls));
         }
     return r;
 }
@@ -73,14 +82,36 @@ SelectionRecord makeRecord(const SelectionKey& key, const SelectionResult& resul
     SelectionRecord r;
     r.key = key;
     r.created = utcNow();
-    r.imageSize = result.imageSize;
-    r.slices = result.slices;
     r.seconds = result.seconds;
-    r.choices = result.choices;
-    for (const CandidateReport& c : result.table)
-        r.table.push_back({c.info.id, c.prediction.gups, c.prediction.bottleneck, c.measuredGups,
-                           c.error, candidateStateName(c.state), c.note});
+    r.choices = result.choices();
+    for (const ClassSelection& c : result.classes) {
+        CachedClass cls{c.workloadClass, c.shape.size, c.shape.slices, {}};
+        for (const CandidateReport& row : c.table)
+            cls.table.push_back({row.info.id, row.prediction.gups, row.prediction.bottleneck,
+                                 row.measuredGups, row.error, candidateStateName(row.state),
+                                 row.note});
+        r.classes.push_back(std::move(cls));
+    }
     return r;
+}
+
+const CachedClass* SelectionRecord::findClass(const std::string& workloadClass) const {
+    for (const CachedClass& c : classes)
+        if (c.workloadClass == workloadClass) return &c;
+    return nullptr;
+}
+
+std::optional<std::string> SelectionRecord::choiceFor(const BackProjectorRegistry& registry,
+                                                      const JobShape& shape,
+                                                      Interpolation interpolation,
+                                                      bool exact) const {
+    auto it = choices.find(cacheChoiceKey(workloadClass(shape), exact, interpolation));
+    if (it == choices.end()) return std::nullopt;
+    for (const BackProjectorInfo& info : registry.list())
+        if (info.id == it->second && info.interpolation == interpolation && info.exact == exact &&
+            info.family != "reference")
+            return it->second;
+    return std::nullopt;  // unregistered, or of another kind (a hand-edited file)
 }
 
 SelectionCache SelectionCache::load(const std::filesystem::path& file) {
@@ -112,6 +143,9 @@ SelectionCache SelectionCache::load(const std::filesystem::path& file) {
 }
 
 Result<std::vector<SelectionRecord>> SelectionCache::recordsFromJson(const JsonValue& doc) {
+    if (doc.isObject() && doc.stringAt("format") == kFormat1)
+        return invalidData(std::string("made by an older TomoStation (\"") + kFormat1 +
+                           "\": one choice for every workload, measured on one shape)");
     if (!doc.isObject() || doc.stringAt("format") != kFormat)
         return invalidData(std::string("not a selection cache (format is not \"") + kFormat +
                            "\")");
@@ -131,26 +165,33 @@ JsonValue SelectionCache::toJson() const {
         JsonValue e = JsonValue::object();
         e.set("key", keyToJson(r.key));
         e.set("created", JsonValue::string(r.created));
-        e.set("image_size", JsonValue::number(r.imageSize));
-        e.set("slices", JsonValue::number(r.slices));
         e.set("seconds", JsonValue::number(r.seconds));
         JsonValue choices = JsonValue::object();
         for (const auto& [k, v] : r.choices)
             choices.set(k, JsonValue::string(v));
         e.set("choices", std::move(choices));
-        JsonValue table = JsonValue::array();
-        for (const CachedCandidate& c : r.table) {
-            JsonValue row = JsonValue::object();
-            row.set("id", JsonValue::string(c.id));
-            row.set("predicted_gups", JsonValue::number(c.predictedGups));
-            row.set("bottleneck", JsonValue::string(c.bottleneck));
-            row.set("measured_gups", JsonValue::number(c.measuredGups));
-            row.set("error", JsonValue::number(c.error));
-            row.set("state", JsonValue::string(c.state));
-            row.set("note", JsonValue::string(c.note));
-            table.push(std::move(row));
+        JsonValue classes = JsonValue::array();
+        for (const CachedClass& cls : r.classes) {
+            JsonValue c = JsonValue::object();
+            c.set("class", JsonValue::string(cls.workloadClass));
+            c.set("image_size", JsonValue::number(cls.imageSize));
+            c.set("slices", JsonValue::number(cls.slices));
+            JsonValue table = JsonValue::array();
+            for (const CachedCandidate& row : cls.table) {
+                JsonValue o = JsonValue::object();
+                o.set("id", JsonValue::string(row.id));
+                o.set("predicted_gups", JsonValue::number(row.predictedGups));
+                o.set("bottleneck", JsonValue::string(row.bottleneck));
+                o.set("measured_gups", JsonValue::number(row.measuredGups));
+                o.set("error", JsonValue::number(row.error));
+                o.set("state", JsonValue::string(row.state));
+                o.set("note", JsonValue::string(row.note));
+                table.push(std::move(o));
+            }
+            c.set("table", std::move(table));
+            classes.push(std::move(c));
         }
-        e.set("table", std::move(table));
+        e.set("classes", std::move(classes));
         entries.push(std::move(e));
     }
     JsonValue doc = JsonValue::object();
@@ -176,10 +217,23 @@ void SelectionCache::put(SelectionRecord record) {
     auto it = std::find_if(m_records.begin(), m_records.end(), [&](const SelectionRecord& r) {
         return r.key.backend == record.key.backend && r.key.device == record.key.device;
     });
-    if (it != m_records.end())
-        *it = std::move(record);
-    else
+    if (it == m_records.end()) {
         m_records.push_back(std::move(record));
+        return;
+    }
+    if (!(it->key == record.key)) {
+        *it = std::move(record);
+        return;
+    }
+    // Same key: the classes of the old record that the new one did not tune stay.
+    for (const CachedClass& old : it->classes) {
+        if (record.findClass(old.workloadClass)) continue;
+        record.classes.push_back(old);
+        const std::string prefix = old.workloadClass + ":";
+        for (const auto& [k, id] : it->choices)
+            if (k.rfind(prefix, 0) == 0) record.choices.emplace(k, id);
+    }
+    *it = std::move(record);
 }
 
 Status SelectionCache::save() const {

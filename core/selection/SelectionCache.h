@@ -4,23 +4,29 @@
 ///
 /// File: `$XDG_CACHE_HOME/tomostation/selection.json` (else `~/.cache/tomostation/...`; the
 /// application chooses the path, see app/Selection.h). Layout (docs/selection.md):
-///   {"format": "tomostation-selection-1",
+///   {"format": "tomostation-selection-2",
 ///    "entries": [{"key": {"backend", "device", "driver", "compute_capability", "build"},
-///                 "created": "2025-01-31T12:00:00Z", "image_size", "slices", "seconds",
-///                 "choices": {"exact.linear": id, ...},
-///                 "table": [{"id", "predicted_gups", "bottleneck", "measured_gups",
-///                            "error", "state", "note"}, ...]}, ...]}
-/// One entry per (backend, device): a new sweep replaces the entry of the same device whatever
-/// its key. A record is used only when its whole key matches (device, driver, compute
-/// capability and TomoStation build); a mismatch means "tune again".
-/// A corrupt or unreadable file is ignored with a warning (never a failure); saving goes
-/// through writeFileAtomic, so readers never see a partial file.
+///                 "created": "2025-01-31T12:00:00Z", "seconds",
+///                 "choices": {"1.medium:exact.linear": id, ...},
+///                 "classes": [{"class": "1.medium", "image_size", "slices",
+///                              "table": [{"id", "predicted_gups", "bottleneck",
+///                                         "measured_gups", "error", "state", "note"}, ...]},
+///                             ...]}, ...]}
+/// One entry per (backend, device). A new sweep with the same whole key merges into the entry
+/// class by class (a class tuned again replaces its choices and table, the others stay); with
+/// another key it replaces the entry. A record is used only when its whole key matches
+/// (device, driver, compute capability and TomoStation build); a mismatch means "tune again".
+/// Files of the first format ("tomostation-selection-1": one choice per device for every
+/// workload) are ignored with a warning and replaced by the next save: their choices were
+/// measured on one shape only. A corrupt or unreadable file is ignored with a warning (never a
+/// failure); saving goes through writeFileAtomic, so readers never see a partial file.
 /// Threading: a SelectionCache is a value; concurrent processes may race to save, the last
 /// complete file wins.
 
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,14 +57,29 @@ struct CachedCandidate {
     std::string note;
 };
 
+/// The stored sweep of one workload class.
+struct CachedClass {
+    std::string workloadClass;  ///< workloadClass(), e.g. "1.medium"
+    int imageSize = 0, slices = 0;
+    std::vector<CachedCandidate> table;
+};
+
 /// A stored sweep.
 struct SelectionRecord {
     SelectionKey key;
     std::string created;  ///< UTC, ISO 8601
-    int imageSize = 0, slices = 0;
     double seconds = 0;
-    std::map<std::string, std::string> choices;  ///< choiceKey() -> variant id
-    std::vector<CachedCandidate> table;
+    std::map<std::string, std::string> choices;  ///< cacheChoiceKey() -> variant id
+    std::vector<CachedClass> classes;
+    /// The class's entry, or nullptr.
+    const CachedClass* findClass(const std::string& workloadClass) const;
+    /// The choice for a job of @p shape (its workloadClass()) and the kind (@p exact,
+    /// @p interpolation), when the record holds one that @p registry has with exactly that
+    /// interpolation and exactness: a linear request never gets a nearest variant (nor an
+    /// approximate one for an exact request), whatever the file says.
+    std::optional<std::string> choiceFor(const BackProjectorRegistry& registry,
+                                         const JobShape& shape, Interpolation interpolation,
+                                         bool exact) const;
 };
 
 /// The record of a finished sweep, stamped with the current UTC time.
@@ -78,7 +99,8 @@ class SelectionCache {
     const SelectionRecord* find(const SelectionKey& key) const;
     /// The record of the same backend and device with any key (to explain a stale one).
     const SelectionRecord* findDevice(const std::string& backend, const std::string& device) const;
-    /// Adds @p record, replacing the record of the same backend and device.
+    /// Adds @p record: merged class by class into the record with the same whole key, else
+    /// replacing the record of the same backend and device.
     void put(SelectionRecord record);
     /// Creates the directory and writes the file atomically. IoError naming the path.
     Status save() const;

@@ -11,10 +11,9 @@
 namespace tomo {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
+double steadySeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 double tolerance(const BackProjectorInfo& info) {
@@ -28,16 +27,55 @@ std::string formatNumber(const char* format, double v) {
     return buf;
 }
 
-/// Back-projects @p problem with @p bp and returns the wall time in seconds.
-Result<double> timedRun(BackProjector& bp, const selection::Problem& problem, Volume& out,
-                        const ExecContext& ctx) {
-    const auto t0 = Clock::now();
-    TOMO_RETURN_IF_ERROR(bp.backProject(problem.sino, problem.geometry, problem.grid,
-                                        problem.weights, out, {ctx.threads, ctx.stop, nullptr}));
-    return std::max(secondsSince(t0), 1e-9);
+int largestSlicesPerPass(const BackProjectorRegistry& registry, const std::string& backend) {
+    int slices = 1;
+    for (const BackProjectorInfo& info : registry.list(backend))
+        if (info.family != "reference") slices = std::max(slices, info.slicesPerPass);
+    return std::clamp(slices, 1, 16);
+}
+
+/// Two registered variants that run the same kernel with the same parameters (an alias and
+/// its pinned instruction set: cpu.simd.lin and cpu.simd.avx512.lin on an AVX-512 CPU).
+bool sameKernel(const BackProjectorInfo& a, const BackProjectorInfo& b) {
+    return a.backend == b.backend && a.family == b.family && a.interpolation == b.interpolation &&
+           a.slicesPerPass == b.slicesPerPass && a.precision == b.precision && a.exact == b.exact &&
+           a.parameters == b.parameters && !a.parameters.empty();
+}
+
+double predictedRate(const DeviceTraits& traits, const BackProjectorInfo& info, int slices,
+                     bool* hasModel = nullptr) {
+    auto cost = costFor(info, slices);
+    if (hasModel) *hasModel = cost.isOk();
+    return cost ? predict(traits, *cost, slices).gups : 0.0;
 }
 
 }  // namespace
+
+const char* sliceClass(int slices) {
+    return slices <= 1 ? "1" : slices < 16 ? "few" : "many";
+}
+
+const char* sizeClass(int size) {
+    return size <= 512 ? "small" : size <= 2048 ? "medium" : "large";
+}
+
+std::string workloadClass(const JobShape& shape) {
+    return std::string(sliceClass(shape.slices)) + "." + sizeClass(shape.size);
+}
+
+JobShape classShape(const std::string& cls) {
+    JobShape shape;
+    const auto dot = cls.find('.');
+    const std::string slices = cls.substr(0, dot);
+    const std::string size = dot == std::string::npos ? "" : cls.substr(dot + 1);
+    shape.slices = slices == "1" ? 1 : slices == "few" ? 4 : 16;
+    shape.size = size == "small" ? 256 : size == "large" ? 4096 : 1024;
+    return shape;
+}
+
+std::vector<JobShape> defaultShapes() {
+    return {{256, 1}, {256, 16}, {1024, 1}, {1024, 16}};
+}
 
 Status SelectorOptions::validate() const {
     if (!(budgetSeconds > 0) || budgetSeconds > 3600)
@@ -52,6 +90,13 @@ Status SelectorOptions::validate() const {
     if (slices < 0 || slices > 64)
         return invalidArgument("selection slices " + std::to_string(slices) +
                                " is outside [0, 64]");
+    for (const JobShape& shape : shapes)
+        if (shape.size < 16 || shape.size > 8192 || shape.slices < 1 || shape.slices > 64)
+            return invalidArgument("selection shape " + std::to_string(shape.size) + "^2 x " +
+                                   std::to_string(shape.slices) +
+                                   " is outside [16, 8192]^2 x [1, 64]");
+    if (!(challengerMargin >= 1.0))
+        return invalidArgument("selection challenger margin must be >= 1");
     return Status::ok();
 }
 
@@ -73,21 +118,81 @@ std::string choiceKey(bool exact, Interpolation interpolation) {
     return std::string(exact ? "exact." : "approximate.") + interpolationName(interpolation);
 }
 
+std::string cacheChoiceKey(const std::string& cls, bool exact, Interpolation interpolation) {
+    return cls + ":" + choiceKey(exact, interpolation);
+}
+
+std::map<std::string, std::string> SelectionResult::choices() const {
+    std::map<std::string, std::string> all;
+    for (const ClassSelection& c : classes)
+        for (const auto& [kind, id] : c.choices)
+            all[c.workloadClass + ":" + kind] = id;
+    return all;
+}
+
+std::map<std::string, std::string> chooseVariants(
+    const std::vector<CandidateReport>& table, const std::map<std::string, std::string>& defaults,
+    double margin) {
+    struct Pick {
+        const CandidateReport* byDefault = nullptr;  // the measured default
+        const CandidateReport* fastest = nullptr;    // the fastest measured other candidate
+    };
+    std::map<std::string, Pick> picks;
+    for (const CandidateReport& row : table) {
+        if (row.state != CandidateState::Measured) continue;
+        const std::string kind = choiceKey(row.info.exact, row.info.interpolation);
+        Pick& pick = picks[kind];
+        auto d = defaults.find(kind);
+        if (d != defaults.end() && d->second == row.info.id)
+            pick.byDefault = &row;
+        else if (!pick.fastest || row.measuredGups > pick.fastest->measuredGups)
+            pick.fastest = &row;
+    }
+    std::map<std::string, std::string> choices;
+    for (const auto& [kind, pick] : picks) {
+        const CandidateReport* chosen = pick.byDefault;
+        if (!chosen || (pick.fastest && pick.fastest->measuredGups > margin * chosen->measuredGups))
+            chosen = pick.fastest;
+        if (chosen) choices[kind] = chosen->info.id;
+    }
+    return choices;
+}
+
+std::string modelDefault(const BackProjectorRegistry& registry, const DeviceTraits& traits,
+                         const std::string& backend, Interpolation interpolation, bool exact,
+                         int slices) {
+    const bool linear = interpolation == Interpolation::Linear;
+    if (backend == "cpu" && exact) {
+        const std::string id = linear ? "cpu.simd.lin" : "cpu.simd.nn";
+        if (registry.contains(id)) return id;
+    }
+    std::string best;
+    double bestRate = -1.0;
+    for (const BackProjectorInfo& info : registry.list(backend)) {
+        if (info.interpolation != interpolation || info.exact != exact ||
+            info.family == "reference")
+            continue;
+        const double rate = predictedRate(traits, info, slices);
+        if (best.empty() || rate > bestRate) {
+            best = info.id;
+            bestRate = rate;
+        }
+    }
+    return best;
+}
+
 Selector::Selector(const BackProjectorRegistry& registry, DeviceTraits traits,
                    SelectorOptions options)
-    : m_registry(registry), m_traits(std::move(traits)), m_options(options) {}
+    : m_registry(registry), m_traits(std::move(traits)), m_options(std::move(options)) {}
 
-std::vector<CandidateReport> Selector::rank(const std::string& backend) const {
+std::vector<CandidateReport> Selector::rank(const std::string& backend, int slices) const {
+    if (slices <= 0) slices = largestSlicesPerPass(m_registry, backend);
     std::vector<CandidateReport> rows;
-    int slices = m_options.slices;
-    for (const BackProjectorInfo& info : m_registry.list(backend))
-        if (info.family != "reference") slices = std::max(slices, info.slicesPerPass);
-    if (m_options.slices <= 0) slices = std::clamp(slices, 1, 16);
     for (const BackProjectorInfo& info : m_registry.list(backend)) {
         if (info.family == "reference") continue;
         CandidateReport row;
         row.info = info;
-        if (auto cost = costFor(info)) {
+        if (auto cost = costFor(info, slices)) {
             row.hasModel = true;
             row.prediction = predict(m_traits, *cost, slices);
         } else {
@@ -102,58 +207,104 @@ std::vector<CandidateReport> Selector::rank(const std::string& backend) const {
     return rows;
 }
 
+/// State shared by the classes of one sweep.
+struct Selector::Sweep {
+    std::string backend;
+    ExecContext ctx;
+    std::function<double()> clock;
+    double start = 0, budgetEnd = 0;
+    double lastOverhead = 0;  ///< check + probe time of the previous candidate (program builds)
+    /// (id, slices) -> the check's outcome; (interpolation, slices) -> the reference result.
+    std::map<std::pair<std::string, int>, CandidateReport> checks;
+    std::map<std::pair<int, int>, Volume> references;
+    std::map<int, selection::Problem> checkProblems;
+    double now() const { return clock(); }
+};
+
+namespace {
+
+/// Back-projects @p problem with @p bp and returns the time in seconds on @p clock.
+Result<double> timedRun(BackProjector& bp, const selection::Problem& problem, Volume& out,
+                        const ExecContext& ctx, const std::function<double()>& clock) {
+    const double t0 = clock();
+    TOMO_RETURN_IF_ERROR(bp.backProject(problem.sino, problem.geometry, problem.grid,
+                                        problem.weights, out, {ctx.threads, ctx.stop, nullptr}));
+    return std::max(clock() - t0, 1e-9);
+}
+
+}  // namespace
+
 Result<SelectionResult> Selector::run(const std::string& backend, const ExecContext& ctx) const {
     TOMO_RETURN_IF_ERROR(m_options.validate());
-    const auto start = Clock::now();
-    const double budget = m_options.budgetSeconds;
+    Sweep sweep;
+    sweep.backend = backend;
+    sweep.ctx = ctx;
+    sweep.clock = m_options.clock ? m_options.clock : std::function<double()>(steadySeconds);
+    sweep.start = sweep.now();
+    sweep.budgetEnd = sweep.start + m_options.budgetSeconds;
     SelectionResult result;
     result.traits = m_traits;
     result.backend = backend;
-    result.table = rank(backend);
-    if (result.table.empty())
+    if (rank(backend).empty())
         return notFound("no back-projector variants to select from for backend '" + backend + "'");
-    int slices = m_options.slices;
-    if (slices <= 0) {
-        for (const auto& row : result.table)
-            slices = std::max(slices, row.info.slicesPerPass);
-        slices = std::clamp(slices, 1, 16);
+    std::vector<JobShape> shapes = m_options.shapes;
+    if (shapes.empty() && (m_options.imageSize > 0 || m_options.slices > 0))
+        shapes.push_back({m_options.imageSize > 0 ? m_options.imageSize : 1024,
+                          m_options.slices > 0 ? m_options.slices : 16});
+    if (shapes.empty()) shapes = defaultShapes();
+    for (const JobShape& shape : shapes) {
+        ClassSelection cls;
+        cls.workloadClass = workloadClass(shape);
+        cls.shape = shape;
+        result.classes.push_back(std::move(cls));
     }
-    const int size = m_options.imageSize > 0 ? m_options.imageSize
-                                             : selection::representativeSize(m_traits.computeUnits);
-    result.imageSize = size;
-    result.slices = slices;
+    if (ctx.progress) ctx.progress->setTotal(rank(backend).size() * result.classes.size());
+    for (std::size_t c = 0; c < result.classes.size(); ++c) {
+        // Each class gets an equal share of what is left.
+        const double left = sweep.budgetEnd - sweep.now();
+        const double classEnd =
+            sweep.now() + std::max(0.0, left) / double(result.classes.size() - c);
+        TOMO_RETURN_IF_ERROR(runClass(sweep, result.classes[c], classEnd));
+    }
+    result.seconds = sweep.now() - sweep.start;
+    return result;
+}
 
-    // The correctness problem and its reference result per interpolation.
-    TOMO_ASSIGN_OR_RETURN(selection::Problem check, selection::makeProblem(24, 36, 30, slices));
-    std::optional<Volume> references[2];
-    auto reference = [&](Interpolation interp) -> Result<const Volume*> {
-        const int k = interp == Interpolation::Linear ? 0 : 1;
-        if (!references[k]) {
-            TOMO_ASSIGN_OR_RETURN(
-                auto ref, m_registry.make(k == 0 ? "cpu.reference.lin" : "cpu.reference.nn"));
-            Volume out;
-            TOMO_RETURN_IF_ERROR(ref->backProject(check.sino, check.geometry, check.grid,
-                                                  check.weights, out,
-                                                  {ctx.threads, ctx.stop, nullptr}));
-            references[k] = std::move(out);
+Status Selector::runClass(Sweep& sweep, ClassSelection& cls, double classEnd) const {
+    const ExecContext& ctx = sweep.ctx;
+    const int size = cls.shape.size, slices = cls.shape.slices;
+    // Order: the model's default of each kind first, then the others by prediction.
+    std::vector<CandidateReport> ranked = rank(sweep.backend, slices);
+    for (bool exact : {true, false})
+        for (Interpolation interp : {Interpolation::Linear, Interpolation::Nearest}) {
+            const std::string id =
+                modelDefault(m_registry, m_traits, sweep.backend, interp, exact, slices);
+            if (!id.empty()) cls.defaults[choiceKey(exact, interp)] = id;
         }
-        return &*references[k];
-    };
+    std::stable_partition(ranked.begin(), ranked.end(), [&](const CandidateReport& r) {
+        auto d = cls.defaults.find(choiceKey(r.info.exact, r.info.interpolation));
+        return d != cls.defaults.end() && d->second == r.info.id;
+    });
+    cls.table = std::move(ranked);
 
-    if (ctx.progress) ctx.progress->setTotal(result.table.size());
     const double updatesPerProjection = double(size) * size * slices;
     // Largest projection count whose stack stays under 256 MiB.
     const int maxProjections =
         static_cast<int>(
             std::clamp((256.0 * (1 << 20)) / (4.0 * slices * size) / 16.0, 1.0, 512.0)) *
         16;
-    double lastOverhead = 0;  // check + probe time of the previous candidate (program builds)
-    for (std::size_t i = 0; i < result.table.size(); ++i) {
-        CandidateReport& row = result.table[i];
+    for (std::size_t i = 0; i < cls.table.size(); ++i) {
+        CandidateReport& row = cls.table[i];
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
         if (ctx.progress) ctx.progress->advance();
-        const auto candidateStart = Clock::now();
-        if (secondsSince(start) + lastOverhead >= budget) {
+        const double candidateStart = sweep.now();
+        const auto twin = std::find_if(cls.table.begin(), cls.table.begin() + i,
+                                       [&](const auto& r) { return sameKernel(r.info, row.info); });
+        if (twin != cls.table.begin() + i) {  // timing it again would only measure noise
+            row.note = "same kernel as " + twin->info.id;
+            continue;
+        }
+        if (candidateStart + sweep.lastOverhead >= classEnd) {
             row.note = "budget exhausted before this candidate";
             continue;
         }
@@ -164,59 +315,55 @@ Result<SelectionResult> Selector::run(const std::string& backend, const ExecCont
             continue;
         }
         BackProjector& bp = **made;
-        // 1. Correctness on the small problem.
-        TOMO_ASSIGN_OR_RETURN(const Volume* ref, reference(row.info.interpolation));
-        Volume out;
-        if (Status s = bp.backProject(check.sino, check.geometry, check.grid, check.weights, out,
-                                      {ctx.threads, ctx.stop, nullptr});
-            !s) {
-            if (s.code() == ErrorCode::Cancelled) return s;
-            row.state = CandidateState::Failed;
-            row.note = s.message();
-            continue;
+        // 1. Correctness on the small problem (once per variant and slice count).
+        const auto checkKey = std::make_pair(row.info.id, slices);
+        if (!sweep.checks.count(checkKey)) {
+            CandidateReport checked = row;
+            TOMO_RETURN_IF_ERROR(check(sweep, bp, slices, checked));
+            sweep.checks[checkKey] = checked;
         }
-        row.error = selection::relativeError(out, *ref);
-        if (!(row.error <= tolerance(row.info))) {
-            row.state = CandidateState::Wrong;
-            row.note = "error " + formatNumber("%.3g", row.error) + " against the reference " +
-                       "exceeds " + formatNumber("%g", tolerance(row.info));
+        const CandidateReport& checked = sweep.checks.at(checkKey);
+        row.error = checked.error;
+        if (checked.state != CandidateState::Skipped) {  // wrong or failed
+            row.state = checked.state;
+            row.note = checked.note;
             continue;
         }
         // 2. Probe (first warm-up) with 16 projections.
         TOMO_ASSIGN_OR_RETURN(selection::Problem probe,
                               selection::makeProblem(size, size, 16, slices));
-        auto probeTime = timedRun(bp, probe, out, ctx);
+        Volume out;
+        auto probeTime = timedRun(bp, probe, out, ctx, sweep.clock);
         if (!probeTime) {
             if (probeTime.status().code() == ErrorCode::Cancelled) return probeTime.status();
             row.state = CandidateState::Failed;
             row.note = probeTime.status().message();
             continue;
         }
-        lastOverhead = secondsSince(candidateStart);
+        sweep.lastOverhead = sweep.now() - candidateStart;
         const double probeRate = 16 * updatesPerProjection / *probeTime;  // updates/s
         row.state = CandidateState::Measured;
         row.measuredGups = probeRate * 1e-9;
         row.projections = 16;
         row.runs = 1;
         row.note = "budget: probe run only";
-        // 3. Size the timed runs to this candidate's share of what is left.
-        const double left = budget - secondsSince(start);
-        const double share = left / double(result.table.size() - i);
+        // 3. Size the timed runs to this candidate's share of what is left of the class.
+        const double share = (classEnd - sweep.now()) / double(cls.table.size() - i);
         const double runSeconds = share / (m_options.repeats + 1.5);
         const int projections = std::clamp(
             static_cast<int>(std::lround(probeRate * runSeconds / updatesPerProjection / 16.0)) *
                 16,
             16, maxProjections);
         const double expected = *probeTime * projections / 16.0;
-        if (secondsSince(start) + expected > budget) continue;
+        if (sweep.now() + expected > classEnd) continue;
         TOMO_ASSIGN_OR_RETURN(selection::Problem timing,
                               selection::makeProblem(size, size, projections, slices));
         std::vector<double> times;
         double last = expected;
         for (int r = -1; r < m_options.repeats; ++r) {  // r = -1: warm-up
             TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-            if (secondsSince(start) + last > budget) break;
-            auto t = timedRun(bp, timing, out, ctx);
+            if (sweep.now() + last > classEnd) break;
+            auto t = timedRun(bp, timing, out, ctx, sweep.clock);
             if (!t) {
                 if (t.status().code() == ErrorCode::Cancelled) return t.status();
                 row.state = CandidateState::Failed;
@@ -236,20 +383,95 @@ Result<SelectionResult> Selector::run(const std::string& backend, const ExecCont
                        ? "budget: " + std::to_string(row.runs) + " timed run(s)"
                        : std::string();
     }
-    for (const CandidateReport& row : result.table) {
-        if (row.state != CandidateState::Measured) continue;
-        const std::string key = choiceKey(row.info.exact, row.info.interpolation);
-        auto it = result.choices.find(key);
-        if (it == result.choices.end()) {
-            result.choices[key] = row.info.id;
-            continue;
+    cls.choices = chooseVariants(cls.table, cls.defaults, m_options.challengerMargin);
+    return confirm(sweep, cls);
+}
+
+Status Selector::confirm(Sweep& sweep, ClassSelection& cls) const {
+    auto find = [&](const std::string& id) -> CandidateReport* {
+        for (CandidateReport& r : cls.table)
+            if (r.info.id == id) return &r;
+        return nullptr;
+    };
+    for (auto& [kind, chosen] : cls.choices) {
+        auto d = cls.defaults.find(kind);
+        if (d == cls.defaults.end() || d->second == chosen) continue;
+        CandidateReport* def = find(d->second);
+        CandidateReport* challenger = find(chosen);
+        if (!def || def->state != CandidateState::Measured || !challenger) continue;
+        // Interleaved runs on the same problem: each warmed up, then default, challenger,
+        // default, challenger; the best run of each decides. A load change during the sweep or
+        // the default's first-touch costs cannot hand the class a slower kernel.
+        const int projections = std::max({16, def->projections, challenger->projections});
+        const double updates =
+            double(cls.shape.size) * cls.shape.size * cls.shape.slices * projections;
+        const double expected =
+            updates * 1e-9 / challenger->measuredGups + updates * 1e-9 / def->measuredGups;
+        std::string note;
+        if (sweep.now() + 3 * expected > sweep.budgetEnd) {
+            note = "not confirmed within the budget: the model default stays";
+            chosen = def->info.id;
+        } else {
+            TOMO_ASSIGN_OR_RETURN(selection::Problem problem,
+                                  selection::makeProblem(cls.shape.size, cls.shape.size,
+                                                         projections, cls.shape.slices));
+            TOMO_ASSIGN_OR_RETURN(auto a, m_registry.make(def->info.id));
+            TOMO_ASSIGN_OR_RETURN(auto b, m_registry.make(challenger->info.id));
+            double best[2] = {1e300, 1e300};
+            Volume out;
+            for (int r = 0; r < 6; ++r) {  // r 0, 1: warm-ups
+                TOMO_RETURN_IF_ERROR(checkStop(sweep.ctx.stop));
+                auto t = timedRun(r % 2 ? *b : *a, problem, out, sweep.ctx, sweep.clock);
+                if (!t) return t.status();
+                if (r >= 2) best[r % 2] = std::min(best[r % 2], *t);
+            }
+            const bool confirmed = best[0] > m_options.challengerMargin * best[1];
+            char text[160];
+            std::snprintf(text, sizeof text, "%s: %.3g GU/s against the default's %.3g",
+                          confirmed ? "confirmed" : "not confirmed (the default stays)",
+                          updates / best[1] * 1e-9, updates / best[0] * 1e-9);
+            note = text;
+            if (!confirmed) chosen = def->info.id;
         }
-        for (const CandidateReport& other : result.table)
-            if (other.info.id == it->second && row.measuredGups > other.measuredGups)
-                it->second = row.info.id;
+        challenger->note = challenger->note.empty() ? note : challenger->note + "; " + note;
     }
-    result.seconds = secondsSince(start);
-    return result;
+    return Status::ok();
+}
+
+Status Selector::check(Sweep& sweep, BackProjector& bp, int slices, CandidateReport& row) const {
+    const ExecContext& ctx = sweep.ctx;
+    if (!sweep.checkProblems.count(slices)) {
+        TOMO_ASSIGN_OR_RETURN(selection::Problem problem,
+                              selection::makeProblem(24, 36, 30, slices));
+        sweep.checkProblems.emplace(slices, std::move(problem));
+    }
+    const selection::Problem& problem = sweep.checkProblems.at(slices);
+    const int k = row.info.interpolation == Interpolation::Linear ? 0 : 1;
+    if (!sweep.references.count({k, slices})) {
+        TOMO_ASSIGN_OR_RETURN(auto ref,
+                              m_registry.make(k == 0 ? "cpu.reference.lin" : "cpu.reference.nn"));
+        Volume out;
+        TOMO_RETURN_IF_ERROR(ref->backProject(problem.sino, problem.geometry, problem.grid,
+                                              problem.weights, out,
+                                              {ctx.threads, ctx.stop, nullptr}));
+        sweep.references[{k, slices}] = std::move(out);
+    }
+    Volume out;
+    if (Status s = bp.backProject(problem.sino, problem.geometry, problem.grid, problem.weights,
+                                  out, {ctx.threads, ctx.stop, nullptr});
+        !s) {
+        if (s.code() == ErrorCode::Cancelled) return s;
+        row.state = CandidateState::Failed;
+        row.note = s.message();
+        return Status::ok();
+    }
+    row.error = selection::relativeError(out, sweep.references.at({k, slices}));
+    if (!(row.error <= tolerance(row.info))) {
+        row.state = CandidateState::Wrong;
+        row.note = "error " + formatNumber("%.3g", row.error) + " against the reference " +
+                   "exceeds " + formatNumber("%g", tolerance(row.info));
+    }
+    return Status::ok();
 }
 
 }  // namespace tomo

@@ -1,4 +1,4 @@
-// Synthetic problems, representative sizes and the error measure of the selector.
+// Synthetic problems and the error measure of the selector.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -41,13 +41,6 @@ Result<Problem> makeProblem(int size, int detectors, int projections, int slices
     const std::vector<double> w = geometry.angularWeights();
     std::vector<float> weights(w.begin(), w.end());
     return Problem{std::move(geometry), grid, std::move(sino), std::move(weights)};
-}
-
-int representativeSize(int computeUnits) {
-    if (computeUnits <= 0) return 256;
-    const double edge = std::sqrt(double(computeUnits) * 16384.0);
-    const int size = 1 << static_cast<int>(std::lround(std::log2(edge)));
-    return std::clamp(size, 128, 2048);
 }
 
 double relativeError(const Volume& a, const Volume& b) {

@@ -1,7 +1,7 @@
 #pragma once
 /// @file SelectorWorkload.h
 /// @brief The problems the selector runs: a smooth synthetic sinogram stack with its geometry,
-/// the representative image size for a device, and the error measure of the correctness check.
+/// and the error measure of the correctness check.
 /// Internal to the selection module (used by Selector.cpp and the tests).
 
 #include <vector>
@@ -26,10 +26,6 @@ struct Problem {
 /// smooth values (sums of low-frequency sines differing per slice: a flipped nearest bin changes
 /// a value by a few percent at most). OutOfMemory when the stack cannot be allocated.
 Result<Problem> makeProblem(int size, int detectors, int projections, int slices);
-
-/// The power of two nearest (in log scale) to sqrt(computeUnits x 16384), clamped to
-/// [128, 2048]; 256 when computeUnits <= 0.
-int representativeSize(int computeUnits);
 
 /// max |a - b| / max |b| over all elements (max |a - b| when b is all zero); +inf when the
 /// shapes differ or a is not finite.

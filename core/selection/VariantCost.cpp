@@ -217,6 +217,17 @@ Result<VariantCost> costFor(const BackProjectorInfo& info) {
     return unsupported(info.id + ": no cost model for family '" + info.family + "'");
 }
 
+Result<VariantCost> costFor(const BackProjectorInfo& info, int workloadSlices) {
+    const int below = intParam(info, "singleSliceBelow", 0);
+    if (workloadSlices <= 0 || workloadSlices >= below) return costFor(info);
+    BackProjectorInfo single = info;
+    single.id = "cpu.simd1." + param(info, "isa") +
+                (info.interpolation == Interpolation::Linear ? ".lin" : ".nn");
+    single.slicesPerPass = 1;
+    single.parameters.erase("singleSliceBelow");
+    return costFor(single);
+}
+
 Prediction predict(const DeviceTraits& traits, const VariantCost& cost, int workloadSlices) {
     Prediction p;
     const double lanes = cost.vectorLanes <= 0 ? 1.0

@@ -89,6 +89,10 @@ VariantCost mixCosts(const VariantCost& a, const VariantCost& b, double fraction
 /// parameters. Unsupported for the "reference" family and for families without a model (the
 /// selector still measures those, ranked last).
 Result<VariantCost> costFor(const BackProjectorInfo& info);
+/// The cost of the kernel @p info runs for a job of @p workloadSlices slices: a variant with a
+/// "singleSliceBelow" parameter (cpu.simd.*) runs its single-slice kernel (cpu.simd1.<isa>)
+/// below that many slices, so its cost is that kernel's; otherwise costFor(info).
+Result<VariantCost> costFor(const BackProjectorInfo& info, int workloadSlices);
 
 /// Predicted rate and its limiting unit.
 struct Prediction {

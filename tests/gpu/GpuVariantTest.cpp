@@ -7,6 +7,7 @@
 #include <iostream>
 #include <stop_token>
 
+#include "../core/projectors/NearestAccuracy.h"
 #include "GpuTestSupport.h"
 #include "core/phantom/Phantom.h"
 
@@ -119,6 +120,23 @@ TEST(GpuVariants, MatchReferenceOnAwkwardShapes) {
     std::uint32_t seed = 100;
     for (const Case& c : cases)
         checkAllVariants(test::randomProblem(c.shape, seed++), c.name);
+}
+
+// Exact nearest variants at 1024^2 within the derived per-pixel flip bound of
+// tests/core/projectors/NearestAccuracy.h (the CPU variants run the same check there): only
+// samples whose exact coordinate lies within float rounding of a half-integer may pick the
+// other bin. 16 projections, 2 slices keep it short on PoCL.
+TEST(GpuVariants, NearestAt1024WithinFlipBound) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    const test::NearestProblem problem = test::nearestProblem(1024, 16, 2);
+    int checked = 0;
+    for (const BackProjectorInfo& info : backendVariants()) {
+        if (info.interpolation != Interpolation::Nearest || !info.exact) continue;
+        auto bp = backendSetup().registry->make(info.id).value();
+        test::expectNearestWithinFlipBound(*bp, problem);
+        ++checked;
+    }
+    EXPECT_GE(checked, 1);
 }
 
 TEST(GpuVariants, ReportProgressAndHonourStop) {

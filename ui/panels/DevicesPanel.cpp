@@ -168,18 +168,21 @@ void DevicesPanel::showVariants() {
     m_variants->setRowCount(0);
     if (!device) return;
     const BackProjectorRegistry& registry = m_session.registry();
+    // The GUI's main case: one slice of medium size (the class app::defaultVariant() uses).
+    const JobShape shape;
     Selector selector(registry, traitsFor(*device));
-    std::vector<CandidateReport> ranked = selector.rank(device->backend);
+    std::vector<CandidateReport> ranked = selector.rank(device->backend, shape.slices);
     SelectionCache cache = SelectionCache::load(app::selectionCachePath());
     const SelectionRecord* record = cache.find(app::selectionKeyFor(*device));
+    const CachedClass* measuredClass = record ? record->findClass(workloadClass(shape)) : nullptr;
     const std::string chosen = app::defaultVariant(registry, device->backend);
     m_variants->setRowCount(static_cast<int>(ranked.size()));
     for (std::size_t i = 0; i < ranked.size(); ++i) {
         const CandidateReport& c = ranked[i];
         double measured = 0;
         QString note = QString::fromStdString(c.hasModel ? c.prediction.bottleneck : "no model");
-        if (record)
-            for (const CachedCandidate& cc : record->table)
+        if (measuredClass)
+            for (const CachedCandidate& cc : measuredClass->table)
                 if (cc.id == c.info.id) {
                     measured = cc.measuredGups;
                     if (!cc.note.empty()) note = QString::fromStdString(cc.note);
@@ -198,12 +201,17 @@ void DevicesPanel::showVariants() {
 }
 
 void DevicesPanel::showBenchmark(const SelectionResult& result) {
-    m_variants->setRowCount(static_cast<int>(result.table.size()));
+    // The table shows the one-slice medium class (the GUI's main case) when it was tuned.
+    const ClassSelection* shown = nullptr;
+    for (const ClassSelection& c : result.classes)
+        if (!shown || c.workloadClass == workloadClass(JobShape{})) shown = &c;
+    if (!shown) return;
+    m_variants->setRowCount(static_cast<int>(shown->table.size()));
     QStringList chosen;
-    for (const auto& [key, id] : result.choices)
+    for (const auto& [key, id] : shown->choices)
         chosen << QString::fromStdString(id);
-    for (std::size_t i = 0; i < result.table.size(); ++i) {
-        const CandidateReport& c = result.table[i];
+    for (std::size_t i = 0; i < shown->table.size(); ++i) {
+        const CandidateReport& c = shown->table[i];
         setRow(m_variants, static_cast<int>(i),
                {QString::fromStdString(c.info.id), QString::fromStdString(c.info.family),
                 QString::fromLatin1(interpolationName(c.info.interpolation)),
@@ -213,11 +221,13 @@ void DevicesPanel::showBenchmark(const SelectionResult& result) {
                                        (c.note.empty() ? "" : ": " + c.note))});
     }
     m_variants->resizeColumnsToContents();
-    m_status->setText(tr("Benchmark of %1: %2x%2 image, %3 slice(s), %4 s")
+    m_status->setText(tr("Benchmark of %1: %2 workload classes in %3 s; shown: %4x%4 image, "
+                         "%5 slice(s)")
                           .arg(QString::fromStdString(result.backend))
-                          .arg(result.imageSize)
-                          .arg(result.slices)
-                          .arg(result.seconds, 0, 'f', 1));
+                          .arg(result.classes.size())
+                          .arg(result.seconds, 0, 'f', 1)
+                          .arg(shown->shape.size)
+                          .arg(shown->shape.slices));
 }
 
 }  // namespace tomo::ui

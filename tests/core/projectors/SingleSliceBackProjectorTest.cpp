@@ -10,6 +10,7 @@
 
 #include "ProjectorTestUtil.h"
 #include "core/projectors/CpuBackProjectors.h"
+#include "core/projectors/SingleSliceKernels.h"
 
 namespace tomo {
 namespace {
@@ -111,11 +112,20 @@ TEST(SingleSliceBackProjector, RegisteredWithMetadata) {
         EXPECT_EQ(info.parameters.at("window"),
                   info.parameters.at("isa") == "avx512" ? "32" : "16");
     }
-    // The automatic alias states its threshold; the pinned multi-slice variants never switch.
+    // The automatic alias and the pinned variants (the same kernels) state the same switch;
+    // the multi-slice kernel alone (default options) never switches.
     auto alias = unwrap(registry.make("cpu.simd.lin"));
     EXPECT_GT(std::stoi(alias->info().parameters.at("singleSliceBelow")), 1);
     auto pinned = unwrap(registry.make("cpu.simd.avx2.lin"));
-    EXPECT_EQ(pinned->info().parameters.count("singleSliceBelow"), 0u);
+    EXPECT_EQ(std::stoi(pinned->info().parameters.at("singleSliceBelow")),
+              detail::singleSliceCrossover(CpuIsa::Avx2, Interpolation::Linear));
+    if (cpuIsaSupported(CpuIsa::Avx512)) {
+        auto pinned512 = unwrap(registry.make("cpu.simd.avx512.lin"));
+        EXPECT_EQ(pinned512->info().parameters.at("singleSliceBelow"),
+                  alias->info().parameters.at("singleSliceBelow"));
+    }
+    auto alone = unwrap(makeCpuSimdBackProjector(Interpolation::Linear, CpuIsa::Avx2));
+    EXPECT_EQ(alone->info().parameters.count("singleSliceBelow"), 0u);
     CpuSimdOptions bad;
     bad.singleSliceBelow = -1;
     EXPECT_EQ(makeCpuSimdBackProjector(Interpolation::Linear, CpuIsa::Avx2, bad).status().code(),
