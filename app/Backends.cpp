@@ -10,6 +10,7 @@
 #include "gpu/cuda/CudaBackProjectors.h"
 #include "gpu/cuda/CudaDiscovery.h"
 #include "gpu/cuda/CudaFbp.h"
+#include "gpu/cuda/CufftAvailability.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
 #endif
 #if TOMO_WITH_OPENCL
@@ -92,7 +93,8 @@ std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
 
 bool hasDeviceFbp(const std::string& backend) {
 #if TOMO_WITH_CUDA
-    if (backend == "cuda") return cuda::discoverDevices().available;
+    if (backend == "cuda")
+        return cuda::cufftAvailability().isOk() && cuda::discoverDevices().available;
 #endif
     (void)backend;
     return false;
@@ -103,7 +105,8 @@ Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& ge
                                const FbpOptions& options, Volume& out, const ExecContext& ctx,
                                FbpTimings* timings) {
 #if TOMO_WITH_CUDA
-    if (backProjector.info().backend == "cuda") {
+    // Without cuFFT (no CUDA toolkit) the CUDA back-projector still runs, under the CPU filter.
+    if (backProjector.info().backend == "cuda" && cuda::cufftAvailability().isOk()) {
         cuda::CudaFbpTimings t;
         TOMO_RETURN_IF_ERROR(
             cuda::reconstructFbp(sino, geom, vol, backProjector, options, out, ctx, &t));

@@ -50,8 +50,9 @@ std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
                                                 const BackProjectorRegistry& registry);
 
 /// True when FBP with @p backend's variants runs wholly on the device (filtering included):
-/// "cuda" when compiled in and a CUDA device opens. Callers then hold the whole sinogram stack
-/// in host memory and call reconstructFbpOnBackend().
+/// "cuda" when compiled in, cuFFT loads (gpu/cuda/CufftAvailability.h) and a CUDA device
+/// opens. Callers then hold the whole sinogram stack in host memory and call
+/// reconstructFbpOnBackend(); without cuFFT a `cuda.*` back-projector runs under the CPU filter.
 bool hasDeviceFbp(const std::string& backend);
 
 /// FBP with @p backProjector: a `cuda.*` variant runs the CUDA pipeline (cuda::reconstructFbp:

@@ -17,7 +17,7 @@ namespace tomo::cuda {
 ///   and opt-in per block, L2, registers per SM, memory clock and bus width, warp size, PCI
 ///   address, ECC, driver and runtime versions, and the run-time loaded cuFFT ("cuFFT 12.0.0
 ///   (libcufft.so.12)"). A device whose queries fail keeps its index and carries the error in
-///   `note`; so does every device when cuFFT could not be loaded (CUDA FBP unavailable, see
+///   `note`; so does every device when cuFFT could not be loaded (FBP then filters on the CPU, see
 ///   internal/CufftLoader.h). The "no CUDA device" message ends with the cuFFT state too.
 /// Does not create a CUDA context (only attribute queries), so it is cheap and leaves device
 /// memory untouched. Reentrant; the CUDA runtime serialises its own initialisation.

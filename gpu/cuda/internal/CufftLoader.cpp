@@ -2,6 +2,8 @@
 // TOMO_CUDA_TOOLKIT_VERSION ("13.0") come from gpu/cuda/CMakeLists.txt.
 #include "gpu/cuda/internal/CufftLoader.h"
 
+#include "gpu/cuda/CufftAvailability.h"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -105,9 +107,13 @@ const Result<CufftLibrary>& processCufft() {
         if (lib.isOk()) return lib;
         return Status(lib.status().code(),
                       lib.status().message() + "; install cuFFT from the CUDA toolkit (" +
-                          toolkitPackage() + ") or set TOMO_CUFFT_LIBRARY; CUDA FBP unavailable");
+                          toolkitPackage() + ") or set TOMO_CUFFT_LIBRARY; FBP filters on the CPU");
     }();
     return library;
+}
+
+Status cufftAvailability() {
+    return processCufft().status();
 }
 
 }  // namespace tomo::cuda

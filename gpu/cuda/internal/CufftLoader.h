@@ -12,7 +12,7 @@
 ///
 /// When no cuFFT library can be opened, every shim entry point returns CUFFT_SETUP_FAILED and
 /// cufftCheck() (CudaHandles.h) turns that into processCufft()'s status: "cuFFT
-/// (libcufft.so.12) not found: ... CUDA FBP unavailable". CUDA back-projection, which needs no
+/// (libcufft.so.12) not found: ... FBP filters on the CPU". CUDA back-projection, which needs no
 /// FFT, keeps working; `tomo devices` shows the reason (CudaDiscovery.cpp).
 ///
 /// Search order (defaultCandidates()): $TOMO_CUFFT_LIBRARY alone when set (a path or a file
@@ -69,7 +69,7 @@ class CufftLibrary {
 /// The process-wide cuFFT, opened with defaultCandidates() on the first call (thread-safe) and
 /// kept until exit. The error, when there is one, reads "cuFFT (libcufft.so.12) not found:
 /// <attempts>; install cuFFT from the CUDA toolkit (e.g. NVIDIA's libcufft-13-0 package) or set
-/// TOMO_CUFFT_LIBRARY; CUDA FBP unavailable".
+/// TOMO_CUFFT_LIBRARY; FBP filters on the CPU".
 const Result<CufftLibrary>& processCufft();
 
 }  // namespace tomo::cuda
