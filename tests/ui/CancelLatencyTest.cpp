@@ -23,6 +23,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -60,6 +61,12 @@ std::vector<CancelCase> cancelCases() {
             {"memxct", "MemXCT: tracing rays", 384, 1},
             {"memxct", "MemXCT: transposing", 384, 1},
             {"memxct", "MemXCT: staging buffers", 384, 1}};
+}
+
+/// How ctest and GoogleTest print a case (instead of its bytes, which hold pointers).
+void PrintTo(const CancelCase& c, std::ostream* os) {
+    *os << c.algorithm << (c.stage.empty() ? "" : " / " + c.stage) << ", " << c.size << "^2 x "
+        << c.slices;
 }
 
 std::string caseName(const testing::TestParamInfo<CancelCase>& info) {
