@@ -110,4 +110,22 @@ Result<FileDescription> FormatRegistry::describe(const std::filesystem::path& pa
     return f->describe(path, options);
 }
 
+Result<std::unique_ptr<VolumeWriter>> FormatRegistry::openVolumeWriter(
+    const std::filesystem::path& path, const std::array<std::size_t, 3>& shape,
+    const WriteOptions& options) const {
+    TOMO_ASSIGN_OR_RETURN(const FileFormat* f, forPath(path));
+    if (!f->openVolumeWriter) return missingCapability(*f, path, "be written by slabs (streamed)");
+    if (shape[0] == 0 || shape[1] == 0 || shape[2] == 0)
+        return invalidArgument(path.string() + ": nothing to write (empty volume)");
+    return f->openVolumeWriter(path, shape, options);
+}
+
+Result<std::unique_ptr<VolumeReader>> FormatRegistry::openVolumeReader(
+    const std::filesystem::path& path, const ReadOptions& options) const {
+    TOMO_ASSIGN_OR_RETURN(const FileFormat* f, forPath(path));
+    if (!f->openVolumeReader) return missingCapability(*f, path, "be read by planes");
+    TOMO_RETURN_IF_ERROR(checkExists(path));
+    return f->openVolumeReader(path, options);
+}
+
 }  // namespace tomo

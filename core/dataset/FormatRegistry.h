@@ -26,6 +26,7 @@
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 #include "core/dataset/ProjectionData.h"
+#include "core/dataset/VolumeStream.h"
 #include "core/io/TiffFormat.h"
 
 namespace tomo {
@@ -76,11 +77,19 @@ struct FileFormat {
                                                const WriteOptions&)>;
     using DescribeFn =
         std::function<Result<FileDescription>(const std::filesystem::path&, const ReadOptions&)>;
+    /// Opens a writer for a volume of {planes, rows, columns} (VolumeStream.h).
+    using OpenVolumeWriterFn = std::function<Result<std::unique_ptr<VolumeWriter>>(
+        const std::filesystem::path&, const std::array<std::size_t, 3>&, const WriteOptions&)>;
+    /// Opens a stored volume for reading planes on demand (VolumeStream.h).
+    using OpenVolumeReaderFn = std::function<Result<std::unique_ptr<VolumeReader>>(
+        const std::filesystem::path&, const ReadOptions&)>;
 
     OpenAcquisitionFn openAcquisition;  ///< projections + flats/darks/angles, by blocks
     ReadVolumeFn readVolume;            ///< a whole float stack
     WriteVolumeFn writeVolume;          ///< a float stack, atomically
     DescribeFn describe;                ///< shapes, types, metadata, without bulk reads
+    OpenVolumeWriterFn openVolumeWriter;  ///< a float stack by slabs of planes (streaming)
+    OpenVolumeReaderFn openVolumeReader;  ///< planes of a stored stack on demand
 };
 
 /// @brief The formats of a build, looked up by name or by a path's extension.
@@ -107,6 +116,11 @@ class FormatRegistry {
                        const WriteOptions& options) const;
     Result<FileDescription> describe(const std::filesystem::path& path,
                                      const ReadOptions& options) const;
+    Result<std::unique_ptr<VolumeWriter>> openVolumeWriter(const std::filesystem::path& path,
+                                                           const std::array<std::size_t, 3>& shape,
+                                                           const WriteOptions& options) const;
+    Result<std::unique_ptr<VolumeReader>> openVolumeReader(const std::filesystem::path& path,
+                                                           const ReadOptions& options) const;
 
   private:
     std::vector<FileFormat> m_formats;

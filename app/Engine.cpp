@@ -1,0 +1,23 @@
+// The devices of a process, owned once (Engine.h).
+#include "app/Engine.h"
+
+#include "app/Backends.h"
+
+namespace tomo::app {
+
+Engine::Engine() : m_registry(makeRegistry()) {}
+
+Engine::~Engine() = default;
+
+std::string Engine::autoBackend() const { return app::autoBackend(m_registry); }
+
+std::string Engine::defaultVariant(const std::string& backend, Interpolation interpolation,
+                                   const JobShape& shape) const {
+    return app::defaultVariant(m_registry, backend, interpolation, shape);
+}
+
+decltype(IterativeRequest::makeOperator) Engine::operatorFactory(const std::string& backend) const {
+    return iterativeOperatorFactory(backend);
+}
+
+}  // namespace tomo::app

@@ -1,0 +1,48 @@
+#pragma once
+/// @file Engine.h
+/// @brief The devices of a process, owned once (issue 12): one back-projector registry, and
+/// behind it one device context per device, for the life of a `tomo` command or of a GUI
+/// session. FBP filtering, back-projection and iterative operators of every request made through
+/// the reconstruction service (app/recon/ReconService.h) share them, and with them one memory
+/// budget per device.
+///
+/// Threading: create once; registry() is read-only afterwards and its factories may be called
+/// from any thread (each makes an independent BackProjector for one job).
+
+#include <memory>
+#include <string>
+
+#include "core/iterative/IterativeReconstruction.h"
+#include "core/projectors/BackProjector.h"
+#include "core/selection/Selector.h"
+
+namespace tomo::app {
+
+class Engine {
+  public:
+    /// Opens every backend compiled in (those without a device register nothing).
+    Engine();
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    /// Every variant of this build that has a device.
+    const BackProjectorRegistry& registry() const { return m_registry; }
+
+    /// The backend "auto" stands for (app/Backends.h autoBackend()).
+    std::string autoBackend() const;
+
+    /// The variant used when none is named (app/Backends.h defaultVariant()).
+    std::string defaultVariant(const std::string& backend = "auto",
+                               Interpolation interpolation = Interpolation::Linear,
+                               const JobShape& shape = {}) const;
+
+    /// The iterative operator factory for @p backend ("cpu": empty, the CPU projectors of
+    /// core/locality), on the same device contexts as the registry's back-projectors.
+    decltype(IterativeRequest::makeOperator) operatorFactory(const std::string& backend) const;
+
+  private:
+    BackProjectorRegistry m_registry;
+};
+
+}  // namespace tomo::app
