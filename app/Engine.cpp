@@ -9,7 +9,9 @@ Engine::Engine() : m_registry(makeRegistry()) {}
 
 Engine::~Engine() = default;
 
-std::string Engine::autoBackend() const { return app::autoBackend(m_registry); }
+std::string Engine::autoBackend() const {
+    return app::autoBackend(m_registry);
+}
 
 std::string Engine::defaultVariant(const std::string& backend, Interpolation interpolation,
                                    const JobShape& shape) const {

@@ -7,10 +7,12 @@
 #include <sstream>
 
 #include "app/Backends.h"
+#include "app/Engine.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/recon/ReconService.h"
 #include "core/base/Parallel.h"
 #include "core/devices/DeviceInfo.h"
 #include "core/phantom/Phantom.h"
@@ -119,7 +121,9 @@ Status benchBody(const ArgParser& args) {
     // Before any thread starts (device runtimes start some), so that every thread blocks
     // SIGINT/SIGTERM and the watcher turns them into a stop request.
     InterruptToStop interrupt;
-    const BackProjectorRegistry registry = app::makeRegistry();
+    const app::Engine engine;  // the devices, owned once
+    const BackProjectorRegistry& registry = engine.registry();
+    const app::ReconService service(engine);
     const std::string backend = args.getOr("backend", "cpu");
     if (registry.list(backend).empty() && !app::compiledVariants(backend, registry).empty()) {
         const auto device = app::primaryDevice(backend);
@@ -177,9 +181,12 @@ Status benchBody(const ArgParser& args) {
         params.rows = w.slices;
         TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(params));
         VolumeGeometry grid = VolumeGeometry::forDetector(geom, w.size);
-        Sinograms sino;
-        TOMO_RETURN_IF_ERROR(Phantom::sheppLogan2d(0.5 * w.size)
-                                 .project(geom, sino, 1, {threads, interrupt.token(), nullptr}));
+        Sinograms projected;
+        TOMO_RETURN_IF_ERROR(
+            Phantom::sheppLogan2d(0.5 * w.size)
+                .project(geom, projected, 1, {threads, interrupt.token(), nullptr}));
+        const auto sinograms = std::make_shared<const Sinograms>(std::move(projected));
+        const Sinograms& sino = *sinograms;
         if (!json)
             std::fprintf(stderr, "workload %d projections x %dx%d x %d slices on %s\n",
                          w.projections, w.size, w.size, w.slices, device.c_str());
@@ -190,18 +197,20 @@ Status benchBody(const ArgParser& args) {
         const std::string selectedNn =
             app::defaultVariant(registry, backend, Interpolation::Nearest, shape);
         for (const BackProjectorInfo& info : variants) {
-            TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(info.id));
-            FbpOptions options;
+            // FBP through the front door (app/recon/ReconService.h), kept in memory.
+            app::ReconRequest request(app::memorySource(sinograms), geom, grid);
+            request.variant = info.id;
+            const FbpOptions options = request.fbp;
             Row row{info, w};
             std::vector<FbpTimings> runs;
             Volume image;
             // GPU backends: one untimed warm-up run (module loading, FFT plans, clocks).
             for (int r = backend == "cpu" ? 0 : -1; r < repeat; ++r) {
-                FbpTimings t;
-                TOMO_RETURN_IF_ERROR(
-                    app::reconstructFbpOnBackend(sino, geom, grid, *bp, options, image,
-                                                 {threads, interrupt.token(), nullptr}, &t));
-                if (r >= 0) runs.push_back(t);
+                TOMO_ASSIGN_OR_RETURN(
+                    app::ReconReport report,
+                    service.run(request, {}, {threads, interrupt.token(), nullptr}));
+                image = std::move(report.image);
+                if (r >= 0) runs.push_back(report.timings);
             }
             std::sort(runs.begin(), runs.end(),
                       [](auto& a, auto& b) { return a.backProjection < b.backProjection; });

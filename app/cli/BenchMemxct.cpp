@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "app/Engine.h"
 #include "app/Backends.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
@@ -213,7 +214,8 @@ Status benchMemxctBody(const ArgParser& args) {
         sets.push_back(*it);
     }
     std::printf("MemXCT benchmark, %d threads\n", resolveThreads(threads));
-    const BackProjectorRegistry registry = app::makeRegistry();
+    const app::Engine engine;  // the devices, owned once
+    const BackProjectorRegistry& registry = engine.registry();
     for (const Dataset& ds : sets)
         TOMO_RETURN_IF_ERROR(benchDataset(ds, options, threads, args.has("quick") ? 1 : repeat,
                                           args.has("quick") ? 1 : slices, registry));

@@ -58,30 +58,33 @@ Status demoBody(const ArgParser& args) {
                  spec.phantom;
         return app::makeDemoDataset(spec, {threads, interrupt.token(), &loadScope});
     };
-    TOMO_ASSIGN_OR_RETURN(app::Dataset data, loadOrMake());
+    TOMO_ASSIGN_OR_RETURN(app::Dataset loaded, loadOrMake());
+    auto data = std::make_shared<const app::Dataset>(std::move(loaded));
 
     FbpOptions options;
     TOMO_ASSIGN_OR_RETURN(options.filter.window, parseFilterWindow(args.getOr("filter", "ramp")));
     Progress reconScope = progress.child(0.3, 1.0, "reconstruction");
-    TOMO_ASSIGN_OR_RETURN(app::ReconOutcome outcome,
-                          app::reconstructDataset(data, options, args.getOr("variant", ""),
-                                                  {threads, interrupt.token(), &reconScope}));
+    const app::Engine engine;
+    TOMO_ASSIGN_OR_RETURN(
+        app::ReconOutcome outcome,
+        app::reconstructDataset(app::ReconService(engine), data, options, args.getOr("variant", ""),
+                                {threads, interrupt.token(), &reconScope}));
     bar.finish();
 
     TOMO_RETURN_IF_ERROR(writeVolume(
         out / (tiffSupported() ? "reconstruction.tif" : "reconstruction.raw"), outcome.image));
     // Previews share the truth's grey scale so that they can be compared by eye.
     double lo = 0, hi = 0;
-    if (!data.truth.empty()) {
+    if (!data->truth.empty()) {
         lo = 0.0;
         hi = 0.5;
-        TOMO_RETURN_IF_ERROR(writePngGray(out / "truth.png", data.truth.plane(0), lo, hi));
+        TOMO_RETURN_IF_ERROR(writePngGray(out / "truth.png", data->truth.plane(0), lo, hi));
     }
     TOMO_RETURN_IF_ERROR(writePngGray(out / "reconstruction.png", outcome.image.plane(0), lo, hi));
-    TOMO_RETURN_IF_ERROR(writePngGray(out / "sinogram.png", data.sinograms.plane(0)));
+    TOMO_RETURN_IF_ERROR(writePngGray(out / "sinogram.png", data->sinograms.plane(0)));
 
     const double updates =
-        double(data.grid.nx) * data.grid.ny * data.grid.nz * data.geometry.angleCount();
+        double(data->grid.nx) * data->grid.ny * data->grid.nz * data->geometry.angleCount();
     std::printf("TomoStation demo (headless): %s\n", source.c_str());
     std::printf(
         "  FBP (%s filter) with %s: %.3f s (filtering %.3f s, back-projection %.3f s, %.2f GU/s)\n",
@@ -94,7 +97,7 @@ Status demoBody(const ArgParser& args) {
             outcome.metrics.rmse, outcome.metrics.psnr, outcome.metrics.ssim,
             outcome.metrics.maxAbsError);
     std::printf("  wrote %s/{reconstruction.%s,reconstruction.png,sinogram.png%s}\n", out.c_str(),
-                tiffSupported() ? "tif" : "raw", data.truth.empty() ? "" : ",truth.png");
+                tiffSupported() ? "tif" : "raw", data->truth.empty() ? "" : ",truth.png");
     return Status::ok();
 }
 

@@ -1,6 +1,7 @@
 // tomo devices: what this build can compute on, and with which back-projector variants.
 #include <cstdio>
 
+#include "app/Engine.h"
 #include "app/Backends.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
@@ -65,7 +66,8 @@ void printJson(const std::vector<DeviceDiscovery>& all, const BackProjectorRegis
 
 Status devicesBody(const ArgParser& args) {
     const auto all = app::discoverAllDevices();
-    const BackProjectorRegistry registry = app::makeRegistry();
+    const app::Engine engine;  // the devices, owned once
+    const BackProjectorRegistry& registry = engine.registry();
     if (args.has("json")) {
         printJson(all, registry);
         return Status::ok();

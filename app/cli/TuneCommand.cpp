@@ -2,6 +2,7 @@
 // the selection cache (app/Selection.h, docs/selection.md).
 #include <cstdio>
 
+#include "app/Engine.h"
 #include "app/Backends.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
@@ -96,7 +97,8 @@ Status tuneBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_RETURN_IF_ERROR(options.validate());
     InterruptToStop interrupt;  // before any device runtime starts a thread
-    const BackProjectorRegistry registry = app::makeRegistry();
+    const app::Engine engine;  // the devices, owned once
+    const BackProjectorRegistry& registry = engine.registry();
     const bool json = args.has("json");
     ProgressBar bar(json || args.has("quiet"));
     Progress progress(&bar);

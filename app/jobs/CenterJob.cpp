@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "app/Backends.h"
+#include "app/Engine.h"
 #include "core/recon/Fbp.h"
 
 namespace tomo::app {
@@ -48,18 +49,18 @@ Result<SliceImage> reconstructOne(const Dataset& data, const Sinograms& one, dou
     return SliceImage::copyOf(out.plane(0));
 }
 
-Result<std::unique_ptr<BackProjector>> makeBackProjector(const std::string& variantId) {
-    BackProjectorRegistry registry = makeRegistry();
-    return registry.make(variantId.empty() ? defaultVariant(registry) : variantId);
+Result<std::unique_ptr<BackProjector>> makeBackProjector(const Engine& engine,
+                                                         const std::string& variantId) {
+    return engine.registry().make(variantId.empty() ? engine.defaultVariant() : variantId);
 }
 
 }  // namespace
 
-Result<SliceImage> reconstructSliceAtCenter(const Dataset& data, int slice, double center,
-                                            const FilterOptions& filter,
+Result<SliceImage> reconstructSliceAtCenter(const Engine& engine, const Dataset& data, int slice,
+                                            double center, const FilterOptions& filter,
                                             const std::string& variantId, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(checkSlice(data, slice));
-    TOMO_ASSIGN_OR_RETURN(auto backProjector, makeBackProjector(variantId));
+    TOMO_ASSIGN_OR_RETURN(auto backProjector, makeBackProjector(engine, variantId));
     return reconstructOne(data, sliceStack(data, slice), center, filter, *backProjector, ctx);
 }
 
@@ -70,13 +71,14 @@ Result<CenterEstimate> estimateDatasetCenter(const Dataset& data, int slice,
                             data.geometry.angles(), VoCenterOptions{}, ctx);
 }
 
-Result<CenterSweep> sweepDatasetCenter(const Dataset& data, int slice, double from, double to,
-                                       int count, const FilterOptions& filter,
-                                       const std::string& variantId, const ExecContext& ctx) {
+Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data, int slice,
+                                       double from, double to, int count,
+                                       const FilterOptions& filter, const std::string& variantId,
+                                       const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(checkSlice(data, slice));
     if (count < 2 || !(from < to))
         return invalidArgument("centre sweep: needs at least 2 trials over a range from < to");
-    TOMO_ASSIGN_OR_RETURN(auto backProjector, makeBackProjector(variantId));
+    TOMO_ASSIGN_OR_RETURN(auto backProjector, makeBackProjector(engine, variantId));
     Sinograms one = sliceStack(data, slice);
     Progress slicesScope =
         ctx.progress ? ctx.progress->child(0.0, 0.5, "trial slices") : Progress();

@@ -7,7 +7,8 @@
 /// Centre convention (docs/geometry.md, core/centering/CenterOfRotation.h): pixels from the
 /// centre of detector pixel 0; the detector centre is (W - 1) / 2 for W pixels. Slices are
 /// reconstructed by FBP (core/recon) on the dataset's grid with one slice, by the back-projector
-/// @p variantId ("" = app::defaultVariant), so the preview matches what Reconstruct gives.
+/// @p variantId of @p engine ("" = its default variant), so the preview matches what Reconstruct
+/// gives.
 ///
 /// Sweep: N centres evenly spaced over [from, to]; the strip holds the N FBP slices; the curve is
 /// estimateCenterSharpness over the same range with coarse step (to - from) / (N - 1), so its
@@ -19,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "app/Engine.h"
 #include "app/jobs/DemoJob.h"
 #include "app/jobs/SliceImage.h"
 #include "core/centering/CenterOfRotation.h"
@@ -27,8 +29,8 @@ namespace tomo::app {
 
 /// Slice @p slice of @p data reconstructed by FBP with the rotation axis at @p center.
 /// InvalidArgument when the slice or centre is outside the data.
-Result<SliceImage> reconstructSliceAtCenter(const Dataset& data, int slice, double center,
-                                            const FilterOptions& filter,
+Result<SliceImage> reconstructSliceAtCenter(const Engine& engine, const Dataset& data, int slice,
+                                            double center, const FilterOptions& filter,
                                             const std::string& variantId, const ExecContext& ctx);
 
 /// Vo's Fourier-metric estimate on slice @p slice's sinogram (core/centering).
@@ -42,8 +44,9 @@ struct CenterSweep {
 };
 
 /// N >= 2 trial slices over [from, to] (from < to, inside the detector) and the sharpness curve.
-Result<CenterSweep> sweepDatasetCenter(const Dataset& data, int slice, double from, double to,
-                                       int count, const FilterOptions& filter,
-                                       const std::string& variantId, const ExecContext& ctx);
+Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data, int slice,
+                                       double from, double to, int count,
+                                       const FilterOptions& filter, const std::string& variantId,
+                                       const ExecContext& ctx);
 
 }  // namespace tomo::app

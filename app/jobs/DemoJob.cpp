@@ -6,7 +6,6 @@
 #include <map>
 #include <sstream>
 
-#include "app/Backends.h"
 #include "core/io/ImageIO.h"
 #include "core/phantom/Phantom.h"
 
@@ -134,20 +133,28 @@ Result<Dataset> loadDataset(const fs::path& dir) {
     return Dataset{std::move(geometry), grid, std::move(sino), std::move(truth)};
 }
 
-Result<ReconOutcome> reconstructDataset(const Dataset& data, const FbpOptions& options,
-                                        const std::string& variantId, const ExecContext& ctx) {
-    BackProjectorRegistry registry = makeRegistry();
-    std::string id = variantId.empty() ? defaultVariant(registry) : variantId;
-    TOMO_ASSIGN_OR_RETURN(auto backProjector, registry.make(id));
+ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::string& algorithm) {
+    ReconRequest request(memorySource(std::shared_ptr<const Sinograms>(data, &data->sinograms)),
+                         data->geometry, data->grid);
+    request.algorithm = algorithm;
+    if (!data->truth.empty()) request.reference = std::shared_ptr<const Volume>(data, &data->truth);
+    return request;
+}
+
+Result<ReconOutcome> reconstructDataset(const ReconService& service,
+                                        std::shared_ptr<const Dataset> data,
+                                        const FbpOptions& options, const std::string& variantId,
+                                        const ExecContext& ctx) {
+    ReconRequest request = datasetRequest(std::move(data), "fbp");
+    request.fbp = options;
+    request.variant = variantId;
+    TOMO_ASSIGN_OR_RETURN(ReconReport report, service.run(request, {}, ctx));
     ReconOutcome outcome;
-    outcome.variant = id;
-    TOMO_RETURN_IF_ERROR(reconstructFbpOnBackend(data.sinograms, data.geometry, data.grid,
-                                                 *backProjector, options, outcome.image, ctx,
-                                                 &outcome.timings));
-    if (!data.truth.empty() && data.truth.dim(1) == outcome.image.dim(1) &&
-        data.truth.dim(2) == outcome.image.dim(2)) {
-        TOMO_ASSIGN_OR_RETURN(outcome.metrics,
-                              compareImages(outcome.image.plane(0), data.truth.plane(0)));
+    outcome.image = std::move(report.image);
+    outcome.timings = report.timings;
+    outcome.variant = report.variant;
+    if (report.metrics) {
+        outcome.metrics = *report.metrics;
         outcome.hasMetrics = true;
     }
     return outcome;

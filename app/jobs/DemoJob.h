@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
+#include "app/recon/ReconService.h"
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/data/Array.h"
@@ -60,9 +62,16 @@ struct ReconOutcome {
     ImageMetrics metrics;  ///< of slice 0 against the truth, inside the reconstruction circle
 };
 
-/// Reconstructs @p data with FBP using the back-projector @p variantId ("" = the default CPU
-/// variant) and compares with the truth when present.
-Result<ReconOutcome> reconstructDataset(const Dataset& data, const FbpOptions& options,
-                                        const std::string& variantId, const ExecContext& ctx);
+/// The reconstruction request of @p data (a stack in memory, its geometry and grid, its truth
+/// as the reference when the shapes match) for @p algorithm, kept in memory.
+ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::string& algorithm);
+
+/// Reconstructs @p data with FBP through @p service (ReconService.h) using the back-projector
+/// @p variantId ("" = the engine's default for the data's shape) and compares slice 0 with the
+/// truth when present.
+Result<ReconOutcome> reconstructDataset(const ReconService& service,
+                                        std::shared_ptr<const Dataset> data,
+                                        const FbpOptions& options, const std::string& variantId,
+                                        const ExecContext& ctx);
 
 }  // namespace tomo::app

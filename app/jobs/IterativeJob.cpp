@@ -3,32 +3,28 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/iterative/IterativeReconstruction.h"
+#include "core/iterative/AlgorithmSchema.h"
 
 namespace tomo::app {
 
-Result<IterativeOutcome> runIterativeJob(const Dataset& data, const IterativeJobSpec& spec,
+Result<IterativeOutcome> runIterativeJob(const ReconService& service,
+                                         std::shared_ptr<const Dataset> data,
+                                         const IterativeJobSpec& spec,
                                          const std::function<void(IterationReport)>& onReport,
                                          const std::function<bool()>& finishEarly,
                                          const ExecContext& ctx) {
     TOMO_ASSIGN_OR_RETURN(AlgorithmSpec algorithm, findAlgorithm(spec.algorithm));
     if (!algorithm.iterative)
         return invalidArgument("'" + spec.algorithm + "' is not an iterative algorithm");
-    TOMO_ASSIGN_OR_RETURN(ParameterValues values,
-                          ParameterValues::resolve(algorithm, spec.parameters));
-    IterativeRequest request;
-    request.algorithm = spec.algorithm;
-    request.parameters = std::move(values);
-    const bool truthMatches = !data.truth.empty() &&
-                              data.truth.dim(0) == static_cast<std::size_t>(data.grid.nz) &&
-                              data.truth.dim(1) == static_cast<std::size_t>(data.grid.ny) &&
-                              data.truth.dim(2) == static_cast<std::size_t>(data.grid.nx);
-    if (truthMatches) request.reference = &data.truth;
+    ReconRequest request = datasetRequest(data, spec.algorithm);
+    request.parameters = spec.parameters;
+    request.backend = spec.backend;
 
     using Clock = std::chrono::steady_clock;
     Clock::time_point lastPreview{};
     bool previewed = false;
-    IterationCallback callback = [&](const IterationInfo& info) {
+    ReconCallbacks callbacks;
+    callbacks.onIteration = [&](const IterationInfo& info, const SlabInfo&) {
         if (ctx.stop.stop_requested()) return IterationAction::Cancel;
         IterationReport report;
         report.info = info;
@@ -51,14 +47,20 @@ Result<IterativeOutcome> runIterativeJob(const Dataset& data, const IterativeJob
         return IterationAction::Continue;
     };
 
+    TOMO_ASSIGN_OR_RETURN(ReconReport report, service.run(request, callbacks, ctx));
     IterativeOutcome outcome;
-    TOMO_RETURN_IF_ERROR(reconstructIterative(data.sinograms, data.geometry, data.grid, request,
-                                              callback, outcome.recon.image, outcome.summary, ctx));
+    outcome.recon.image = std::move(report.image);
     outcome.recon.variant = spec.algorithm;
+    outcome.summary = std::move(report.lastSummary);
     outcome.recon.timings.total = outcome.summary.seconds;
-    if (truthMatches) {
-        TOMO_ASSIGN_OR_RETURN(outcome.recon.metrics,
-                              compareImages(outcome.recon.image.plane(0), data.truth.plane(0)));
+    outcome.backend = report.backend;
+    outcome.deviceOperator = report.deviceOperator;
+    outcome.notes = std::move(report.notes);
+    // Metrics only when the truth has every slice (as the per-iteration errors).
+    const bool truthMatches =
+        !data->truth.empty() && data->truth.dim(0) == static_cast<std::size_t>(data->grid.nz);
+    if (truthMatches && report.metrics) {
+        outcome.recon.metrics = *report.metrics;
         outcome.recon.hasMetrics = true;
     }
     return outcome;

@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/jobs/DemoJob.h"
 #include "app/jobs/SliceImage.h"
@@ -40,6 +41,9 @@ struct IterativeJobSpec {
     int previewSlice = 0;                           ///< slice of the iterate copied for the GUI
     std::chrono::milliseconds previewInterval{150};
     bool snapshots = true;  ///< copy the preview slice on every iteration, not only on previews
+    /// auto | cpu | cuda | opencl: the SIRT family runs on that device's operator pair
+    /// (ReconService.h); "auto" = the engine's automatic backend.
+    std::string backend = "auto";
 };
 
 /// One iteration as the GUI sees it.
@@ -50,14 +54,20 @@ struct IterationReport {
 };
 
 struct IterativeOutcome {
-    ReconOutcome recon;     ///< image, metrics against the truth; variant = algorithm id
-    SolverSummary summary;  ///< iterations, reason, history
+    ReconOutcome recon;              ///< image, metrics against the truth; variant = algorithm id
+    SolverSummary summary;           ///< iterations, reason, history
+    std::string backend;             ///< where the operators ran: "cpu", "opencl", "cuda"
+    bool deviceOperator = false;     ///< a device operator pair ran (not the CPU projectors)
+    std::vector<std::string> notes;  ///< e.g. why the CPU ran instead of the asked backend
 };
 
-/// Runs the algorithm on @p data (whole slice stack, output grid data.grid, reference
-/// data.truth when its shape matches). InvalidArgument for an unknown algorithm or parameter
-/// (naming it), Cancelled when ctx.stop fires.
-Result<IterativeOutcome> runIterativeJob(const Dataset& data, const IterativeJobSpec& spec,
+/// Runs the algorithm on @p data through @p service (ReconService.h: whole slice stack in one
+/// solve, output grid data.grid, reference data.truth when its shape matches).
+/// InvalidArgument for an unknown algorithm or parameter (naming it), Cancelled when ctx.stop
+/// fires.
+Result<IterativeOutcome> runIterativeJob(const ReconService& service,
+                                         std::shared_ptr<const Dataset> data,
+                                         const IterativeJobSpec& spec,
                                          const std::function<void(IterationReport)>& onReport,
                                          const std::function<bool()>& finishEarly,
                                          const ExecContext& ctx);

@@ -57,7 +57,8 @@ double rmseOf(const SliceImage& image, const SliceImage& truth) {
 
 }  // namespace
 
-Result<TeachingResult> runTeachingJob(const TeachingSpec& spec, const ExecContext& ctx) {
+Result<TeachingResult> runTeachingJob(const Engine& engine, const TeachingSpec& spec,
+                                      const ExecContext& ctx) {
     if (spec.size < 16 || spec.angles < 2 || spec.maxFrames < 1)
         return invalidArgument("teaching: size >= 16, angles >= 2 and maxFrames >= 1 needed");
     DemoSpec demo = demoSpecForSize(spec.size);
@@ -75,8 +76,7 @@ Result<TeachingResult> runTeachingJob(const TeachingSpec& spec, const ExecContex
     Sinograms filtered = data.sinograms.clone();
     TOMO_RETURN_IF_ERROR(filter.apply(filtered.plane(0), quiet));
 
-    BackProjectorRegistry registry = makeRegistry();
-    TOMO_ASSIGN_OR_RETURN(auto backProjector, registry.make(defaultVariant(registry)));
+    TOMO_ASSIGN_OR_RETURN(auto backProjector, engine.registry().make(engine.defaultVariant()));
     TeachingResult result;
     result.sinogram = SliceImage::copyOf(data.sinograms.plane(0));
     result.truth = SliceImage::copyOf(data.truth.plane(0));

@@ -23,6 +23,8 @@
 #include "app/jobs/DemoJob.h"
 #include "app/jobs/SliceImage.h"
 
+#include "app/Engine.h"
+
 namespace tomo::app {
 
 struct TeachingSpec {
@@ -46,6 +48,8 @@ struct TeachingResult {
     double fbpRmse = 0, sirtRmse = 0, cglsRmse = 0;
 };
 
-Result<TeachingResult> runTeachingJob(const TeachingSpec& spec, const ExecContext& ctx);
+/// Back-projects with @p engine's default variant.
+Result<TeachingResult> runTeachingJob(const Engine& engine, const TeachingSpec& spec,
+                                      const ExecContext& ctx);
 
 }  // namespace tomo::app

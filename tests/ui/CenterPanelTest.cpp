@@ -52,8 +52,8 @@ TEST(CenterPanel, MovingTheControlChangesThePreview) {
     EXPECT_GT(change, 0.01);  // the phantom's values span 0..1
 
     // The preview is the FBP slice at that centre (independent call, same bits).
-    Result<app::SliceImage> expected =
-        app::reconstructSliceAtCenter(*data, 0, c0 + 3.0, {}, "", ExecContext{});
+    Result<app::SliceImage> expected = app::reconstructSliceAtCenter(
+        f.session.engine(), *data, 0, c0 + 3.0, {}, "", ExecContext{});
     ASSERT_TRUE(expected.isOk()) << expected.status().toString();
     EXPECT_EQ(second->values, expected->values);
     EXPECT_EQ(panel->previewView()->valueAt(20, 33), expected->view()(33, 20));
@@ -85,8 +85,8 @@ TEST(CenterPanel, SweepYieldsNTrialSlices) {
     ASSERT_EQ(sweep.centers.size(), 5u);
     for (std::size_t i = 0; i < 5; ++i) {
         EXPECT_NEAR(sweep.centers[i], c0 - 4.0 + 2.0 * static_cast<double>(i), 1e-12);
-        Result<app::SliceImage> expected =
-            app::reconstructSliceAtCenter(*data, 0, sweep.centers[i], {}, "", ExecContext{});
+        Result<app::SliceImage> expected = app::reconstructSliceAtCenter(
+            f.session.engine(), *data, 0, sweep.centers[i], {}, "", ExecContext{});
         ASSERT_TRUE(expected.isOk());
         EXPECT_EQ(sweep.slices[i].values, expected->values) << "trial " << i;
     }

@@ -37,7 +37,8 @@ TEST(TeachingJob, FramesAddUpToTheFullBackProjections) {
     spec.angles = 30;
     spec.maxFrames = 12;
     spec.iterative = false;
-    Result<app::TeachingResult> r = app::runTeachingJob(spec, ExecContext{});
+    const app::Engine engine;
+    Result<app::TeachingResult> r = app::runTeachingJob(engine, spec, ExecContext{});
     ASSERT_TRUE(r.isOk()) << r.status().toString();
     ASSERT_EQ(r->filtered.size(), 12u);
     ASSERT_EQ(r->unfiltered.size(), 12u);
@@ -52,8 +53,7 @@ TEST(TeachingJob, FramesAddUpToTheFullBackProjections) {
     demo.raysPerBin = 2;
     Result<app::Dataset> data = app::makeDemoDataset(demo, ExecContext{});
     ASSERT_TRUE(data.isOk());
-    BackProjectorRegistry registry = app::makeRegistry();
-    auto bp = registry.make(app::defaultVariant(registry));
+    auto bp = engine.registry().make(engine.defaultVariant());
     ASSERT_TRUE(bp.isOk());
     const std::vector<double> w = data->geometry.angularWeights();
     const std::vector<float> weights(w.begin(), w.end());
@@ -81,7 +81,8 @@ TEST(TeachingJob, FramesAddUpToTheFullBackProjections) {
 }
 
 TEST(TeachingPanel, SlidersRecomputeAndTheCurrentAngleIsMarked) {
-    TeachingPanel panel;
+    const app::Engine engine;
+    TeachingPanel panel(engine);
     panel.resize(900, 600);
     panel.show();
     QSignalSpy computed(&panel, &TeachingPanel::computed);

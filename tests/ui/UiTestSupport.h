@@ -46,7 +46,8 @@ inline double correlation(View2<const float> a, View2<const float> b) {
 struct WindowFixture {
     QTemporaryDir dir;
     QSettings settings{dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat};
-    Session session{app::makeRegistry()};
+    const app::Engine engine;  // the devices, owned once
+    Session session{engine};
     std::unique_ptr<MainWindow> window;
 
     WindowFixture() {

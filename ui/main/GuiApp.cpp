@@ -98,7 +98,8 @@ int runGui(int argc, char** argv) {
     // Settings persist in the platform's place (~/.config/TomoStation/tomostation.conf);
     // injected, never global.
     QSettings settings(QStringLiteral("TomoStation"), QStringLiteral("tomostation"));
-    Session session(app::makeRegistry());
+    const app::Engine engine;  // the devices, owned once for the session
+    Session session(engine);
     session.runner().setThreads(threadCount);
     MainWindow window(session, settings);
     if (parser.isSet(screenshot)) {

@@ -20,17 +20,6 @@
 
 namespace tomo::ui {
 
-/// True when Qt can open a window: DISPLAY or WAYLAND_DISPLAY is set, or QT_QPA_PLATFORM names
-/// a platform explicitly (offscreen, vnc, ...).
-bool hasDisplay();
-
-/// Replaces this process by `<dir of this executable>/tomo demo --out out/demo ARGS` (execv),
-/// where ARGS are this command line's arguments minus the GUI-only ones (--demo,
-/// --screenshot FILE, --view NAME, --screenshot-size WxH); `--out` is added only when ARGS has
-/// none. Uses no Qt. Returns only when the exec failed: a message names the binary and the reason,
-/// and the result is 127.
-int execHeadlessDemo(int argc, char** argv);
-
 /// Runs the GUI (QApplication, Session, MainWindow) and returns the exit code.
 int runGui(int argc, char** argv);
 

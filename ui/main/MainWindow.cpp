@@ -73,7 +73,7 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     m_results = new ResultViews(m_recon, this);
     m_tabs->addTab(m_results->compareTab(), tr("Compare"));
     m_tabs->addTab(m_results->volumeTab(), tr("Volume"));
-    m_teaching = new TeachingPanel(this);
+    m_teaching = new TeachingPanel(m_session.engine(), this);
     m_tabs->addTab(m_teaching, tr("Teaching"));
     setCentralWidget(m_tabs);
     createDocks();

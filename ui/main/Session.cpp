@@ -7,8 +7,8 @@
 
 namespace tomo::ui {
 
-Session::Session(BackProjectorRegistry registry, QObject* parent)
-    : QObject(parent), m_registry(std::move(registry)) {
+Session::Session(const app::Engine& engine, QObject* parent)
+    : QObject(parent), m_engine(engine), m_service(engine) {
     connect(&m_runner, &app::JobRunner::progress, this, &Session::progress);
     connect(&m_runner, &app::JobRunner::finished, this, &Session::onFinished);
 }
@@ -72,9 +72,10 @@ bool Session::startReconstruct(const FbpOptions& options, const std::string& var
     auto output = std::make_shared<app::JobOutput<app::ReconOutcome>>();
     std::shared_ptr<const app::Dataset> data = m_dataset;
     bool started = m_runner.start(
-        [data, options, variantId, output](const ExecContext& ctx) -> Status {
-            TOMO_ASSIGN_OR_RETURN(app::ReconOutcome outcome,
-                                  app::reconstructDataset(*data, options, variantId, ctx));
+        [this, data, options, variantId, output](const ExecContext& ctx) -> Status {
+            TOMO_ASSIGN_OR_RETURN(
+                app::ReconOutcome outcome,
+                app::reconstructDataset(m_service, data, options, variantId, ctx));
             output->set(std::move(outcome));
             return Status::ok();
         },
@@ -100,8 +101,9 @@ bool Session::startIterative(const app::IterativeJobSpec& spec) {
                 });
             };
             auto finishEarly = [&control] { return control.finishEarlyRequested(); };
-            TOMO_ASSIGN_OR_RETURN(app::IterativeOutcome outcome,
-                                  app::runIterativeJob(*data, spec, onReport, finishEarly, ctx));
+            TOMO_ASSIGN_OR_RETURN(
+                app::IterativeOutcome outcome,
+                app::runIterativeJob(m_service, data, spec, onReport, finishEarly, ctx));
             output->set(std::move(outcome));
             return Status::ok();
         },

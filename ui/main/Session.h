@@ -39,9 +39,13 @@ class Session : public QObject {
     enum class JobKind { None, Load, Reconstruct, Iterate };
     Q_ENUM(JobKind)
 
-    explicit Session(BackProjectorRegistry registry, QObject* parent = nullptr);
+    /// @p engine (the devices, owned once) must outlive the session.
+    explicit Session(const app::Engine& engine, QObject* parent = nullptr);
 
-    const BackProjectorRegistry& registry() const { return m_registry; }
+    const BackProjectorRegistry& registry() const { return m_engine.registry(); }
+    const app::Engine& engine() const { return m_engine; }
+    /// The front door every reconstruction of this session goes through.
+    const app::ReconService& service() const { return m_service; }
     app::JobRunner& runner() { return m_runner; }
 
     /// The active dataset (null before the first load).
@@ -123,7 +127,8 @@ class Session : public QObject {
     void onFinished(bool ok, const QString& message);
     void onIteration(app::IterationReport report);
 
-    BackProjectorRegistry m_registry;
+    const app::Engine& m_engine;
+    app::ReconService m_service;
     app::JobRunner m_runner;
     JobKind m_job = JobKind::None;
     std::shared_ptr<app::JobOutput<app::Dataset>> m_pendingDataset;

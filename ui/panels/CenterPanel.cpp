@@ -191,15 +191,16 @@ void CenterPanel::startNext() {
     Pending next = std::exchange(m_queued, Pending::None);
     if (!data || next == Pending::None) return;
     const double c = center();
+    const app::Engine* engine = &m_session.engine();
     bool started = false;
     if (next == Pending::Preview) {
         auto out = std::make_shared<app::JobOutput<app::SliceImage>>();
         m_previewOut = out;
         m_previewCenterRequested = c;
         started = m_runner.start(
-            [data, c, out](const ExecContext& ctx) -> Status {
-                TOMO_ASSIGN_OR_RETURN(app::SliceImage s,
-                                      app::reconstructSliceAtCenter(*data, 0, c, {}, "", ctx));
+            [engine, data, c, out](const ExecContext& ctx) -> Status {
+                TOMO_ASSIGN_OR_RETURN(app::SliceImage s, app::reconstructSliceAtCenter(
+                                                             *engine, *data, 0, c, {}, "", ctx));
                 out->set(std::move(s));
                 return Status::ok();
             },
@@ -223,9 +224,10 @@ void CenterPanel::startNext() {
         const double lo = std::max(0.0, c - r);
         const double hi = std::min<double>(data->geometry.detectorCount() - 1, c + r);
         started = m_runner.start(
-            [data, lo, hi, n, out](const ExecContext& ctx) -> Status {
-                TOMO_ASSIGN_OR_RETURN(app::CenterSweep s,
-                                      app::sweepDatasetCenter(*data, 0, lo, hi, n, {}, "", ctx));
+            [engine, data, lo, hi, n, out](const ExecContext& ctx) -> Status {
+                TOMO_ASSIGN_OR_RETURN(
+                    app::CenterSweep s,
+                    app::sweepDatasetCenter(*engine, *data, 0, lo, hi, n, {}, "", ctx));
                 out->set(std::move(s));
                 return Status::ok();
             },

@@ -35,7 +35,8 @@ QWidget* titled(const QString& title, QWidget* view, QLabel** label = nullptr) {
 
 }  // namespace
 
-TeachingPanel::TeachingPanel(QWidget* parent) : QWidget(parent) {
+TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
+    : QWidget(parent), m_engine(engine) {
     m_angles = new QSlider(Qt::Horizontal, this);
     m_angles->setObjectName(QStringLiteral("teachingAngles"));
     m_angles->setRange(4, 360);
@@ -154,8 +155,8 @@ void TeachingPanel::recompute() {
     m_out = out;
     app::TeachingSpec s = spec();
     m_runner.start(
-        [s, out](const ExecContext& ctx) -> Status {
-            TOMO_ASSIGN_OR_RETURN(app::TeachingResult r, app::runTeachingJob(s, ctx));
+        [engine = &m_engine, s, out](const ExecContext& ctx) -> Status {
+            TOMO_ASSIGN_OR_RETURN(app::TeachingResult r, app::runTeachingJob(*engine, s, ctx));
             out->set(std::move(r));
             return Status::ok();
         },

@@ -32,7 +32,8 @@ class TeachingPanel : public QWidget {
     Q_OBJECT
 
   public:
-    explicit TeachingPanel(QWidget* parent = nullptr);
+    /// @p engine (its default back-projector) must outlive the panel.
+    explicit TeachingPanel(const app::Engine& engine, QWidget* parent = nullptr);
 
     /// The spec the controls describe.
     app::TeachingSpec spec() const;
@@ -56,6 +57,7 @@ class TeachingPanel : public QWidget {
     void computed();
 
   private:
+    const app::Engine& m_engine;
     void onFinished(bool ok, const QString& message);
 
     app::JobRunner m_runner;

@@ -1,19 +1,15 @@
-// execHeadlessDemo (GuiApp.h): std::filesystem and execv only, no Qt, so that it runs before
-// (and instead of) QApplication when there is no display.
-#include <unistd.h>
+// The headless `tomostation`: `tomo demo` run in this process (app/cli's demo command, the same
+// code as the CLI's), with the GUI-only arguments removed. No Qt.
+#include "app/gui/HeadlessDemo.h"
 
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "ui/main/GuiApp.h"
+#include "app/cli/Commands.h"
 
-namespace tomo::ui {
+namespace tomo::gui {
 
 namespace {
 bool envSet(const char* name) {
@@ -26,14 +22,8 @@ bool hasDisplay() {
     return envSet("DISPLAY") || envSet("WAYLAND_DISPLAY") || envSet("QT_QPA_PLATFORM");
 }
 
-int execHeadlessDemo(int argc, char** argv) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) self = fs::absolute(argc > 0 ? fs::path(argv[0]) : fs::path("tomostation"), ec);
-    const std::string tomo = (self.parent_path() / "tomo").string();
-
-    std::vector<std::string> args{tomo, "demo"};
+int runHeadlessDemo(int argc, char** argv) {
+    std::vector<std::string> args{argc > 0 ? argv[0] : "tomostation", "demo"};
     bool hasOut = false;
     for (int i = 1; i < argc; ++i) {
         std::string_view a = argv[i];
@@ -48,15 +38,11 @@ int execHeadlessDemo(int argc, char** argv) {
         args.emplace_back(a);
     }
     if (!hasOut) args.insert(args.begin() + 2, {"--out", "out/demo"});
-
     std::vector<char*> cargs;
     for (std::string& a : args)
         cargs.push_back(a.data());
     cargs.push_back(nullptr);
-    ::execv(tomo.c_str(), cargs.data());
-    std::fprintf(stderr, "tomostation: cannot run the headless demo %s: %s\n", tomo.c_str(),
-                 std::strerror(errno));
-    return 127;
+    return cli::runDemo(static_cast<int>(cargs.size()) - 1, cargs.data());
 }
 
-}  // namespace tomo::ui
+}  // namespace tomo::gui

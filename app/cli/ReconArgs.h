@@ -1,0 +1,33 @@
+#pragma once
+/// @file ReconArgs.h
+/// @brief `tomo recon`'s options turned into a request of the reconstruction service
+/// (app/recon/ReconService.h). Parsing only: what is reconstructed, how and where is decided
+/// by the service.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/recon/ReconService.h"
+#include "core/base/Status.h"
+
+namespace tomo::cli {
+
+class ArgParser;
+
+/// Declares every option of `tomo recon` on @p args.
+void addReconOptions(ArgParser& args);
+
+/// Every `--param` value of argv (both `--param A=B` and `--param=A=B`; a value may also list
+/// several pairs separated by commas), in order; InvalidArgument for a pair without '=' or a
+/// missing value. The parser keeps only the last occurrence, hence this scan.
+Result<std::map<std::string, std::string>> collectParams(int argc, char** argv);
+
+/// The request of @p args: the input opened (by slabs where it can be), geometry, grid,
+/// algorithm, parameters, backend or variant, memory budget, reference and output. Notes from
+/// opening the input go to @p notes.
+Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
+                                               std::vector<std::string>& notes);
+
+}  // namespace tomo::cli

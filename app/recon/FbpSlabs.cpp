@@ -1,0 +1,84 @@
+// FBP slab by slab: read a slab of sinograms, filter and back-project it (core reconstructFbp:
+// the backend's row filter, then its back-projector), hand it to the output, free it.
+#include <algorithm>
+
+#include "app/recon/ReconSteps.h"
+
+namespace tomo::app::detail {
+namespace {
+
+std::string sliceText(std::size_t first, std::size_t count) {
+    return "slices " + std::to_string(first) + "-" + std::to_string(first + count - 1);
+}
+
+/// Slices per slab: given, else as many as keep one slab's input, sinograms, filtered copy and
+/// output under the budget; rounded up to whole FBP batches (ReconService.h step 2).
+std::size_t slabSlices(const ReconRequest& request, std::size_t batch) {
+    const auto [slices, angles, detectors] = request.source->shape();
+    std::size_t slab = request.slabSlices;
+    if (slab == 0) {
+        const std::size_t perSlice =
+            request.source->readOverheadPerSlice() +
+            sizeof(float) * (2 * angles * detectors +
+                             std::size_t(request.grid.nx) * std::size_t(request.grid.ny));
+        slab = std::max<std::size_t>(1, request.memoryBudget / std::max<std::size_t>(perSlice, 1));
+    }
+    return std::min(slices, (slab + batch - 1) / batch * batch);
+}
+
+}  // namespace
+
+Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& out,
+                   ReconReport& report, const ExecContext& ctx) {
+    const SinogramSource& source = *request.source;
+    const auto [slices, angles, detectors] = source.shape();
+    BackProjector& backProjector = *resolved.backProjector;
+    // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
+    FbpOptions batched = resolved.fbp;
+    const std::size_t batch =
+        fbpChunkSlices(resolved.fbp, backProjector, slices, angles, detectors);
+    batched.chunkSlices = static_cast<int>(batch);
+    const std::size_t perSlab = slabSlices(request, batch);
+    const std::size_t slabs = (slices + perSlab - 1) / perSlab;
+    report.slabs = slabs;
+    report.slabSlices = perSlab;
+    if (slabs == 1 && source.whole()) {
+        // The stack is in memory and one slab: reconstruct it in place (no copy).
+        Volume image;
+        TOMO_RETURN_IF_ERROR(reconstructFbp(*source.whole(), request.geometry, request.grid,
+                                            backProjector, batched, image, ctx, &report.timings));
+        return out.put(0, std::move(image));
+    }
+    for (std::size_t c = 0; c < slabs; ++c) {
+        TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
+        const std::size_t first = c * perSlab;
+        const std::size_t count = std::min(perSlab, slices - first);
+        const std::string label = sliceText(first, count);
+        Progress scope, readScope, fbpScope;
+        ExecContext readCtx = ctx, fbpCtx = ctx;
+        if (ctx.progress) {
+            scope = ctx.progress->child(double(c) / slabs, double(c + 1) / slabs, label);
+            readScope = scope.child(0.0, 0.3, label + ": read");
+            fbpScope = scope.child(0.3, 1.0, label + ": fbp");
+            readCtx.progress = &readScope;
+            fbpCtx.progress = &fbpScope;
+        }
+        TOMO_ASSIGN_OR_RETURN(Sinograms sino, source.read(first, count, readCtx));
+        TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, slabGeometry(request.geometry, count));
+        VolumeGeometry grid = request.grid;
+        grid.nz = static_cast<int>(count);
+        Volume part;
+        FbpTimings t;
+        TOMO_RETURN_IF_ERROR(
+            reconstructFbp(sino, geometry, grid, backProjector, batched, part, fbpCtx, &t)
+                .withContext(label));
+        sino = Sinograms();  // free the slab's input before the output takes it
+        TOMO_RETURN_IF_ERROR(out.put(first, std::move(part)).withContext(label));
+        report.timings.filtering += t.filtering;
+        report.timings.backProjection += t.backProjection;
+        report.timings.total += t.total;
+    }
+    return Status::ok();
+}
+
+}  // namespace tomo::app::detail

@@ -1,0 +1,139 @@
+// Iterative methods slab by slab: one solve per slab (all slices in one by default), each
+// iteration reported, the L-curve combined over the slabs (ReconService.h).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "app/recon/ReconSteps.h"
+
+namespace tomo::app::detail {
+namespace {
+
+/// The whole stack's numbers of one iteration from the slabs'.
+struct Combined {
+    double residualSquares = 0, solutionSquares = 0, regularizer = 0, errorSquares = 0;
+    std::size_t errorVoxels = 0;
+    std::size_t slabs = 0;
+};
+
+/// Planes [first, first + count) of @p all, copied (same rows and columns, same pitch).
+Result<Volume> planes(const Volume& all, std::size_t first, std::size_t count) {
+    TOMO_ASSIGN_OR_RETURN(Volume part, Volume::create(count, all.dim(1), all.dim(2)));
+    const std::size_t plane = all.dim(1) * all.pitch();
+    std::memcpy(part.data(), all.data() + first * plane, count * plane * sizeof(float));
+    return part;
+}
+
+void addIteration(std::vector<Combined>& combined, const IterationInfo& info, std::size_t voxels) {
+    if (combined.size() < std::size_t(info.iteration)) combined.resize(info.iteration);
+    Combined& k = combined[std::size_t(info.iteration) - 1];
+    k.residualSquares += info.residualNorm * info.residualNorm;
+    k.solutionSquares += info.solutionNorm * info.solutionNorm;
+    k.regularizer += info.regularizer;
+    if (info.error) {
+        k.errorSquares += *info.error * *info.error * double(voxels);
+        k.errorVoxels += voxels;
+    }
+    ++k.slabs;
+}
+
+/// The combined curve: iterations every solved slab reached; the corner when 3 or more.
+void finishCurve(const std::vector<Combined>& combined, std::size_t solved, ReconReport& report) {
+    for (std::size_t k = 0; k < combined.size(); ++k) {
+        const Combined& e = combined[k];
+        if (e.slabs < solved) break;
+        LCurvePoint p;
+        p.parameter = double(k + 1);
+        p.residualNorm = std::sqrt(e.residualSquares);
+        p.solutionNorm = std::sqrt(e.solutionSquares);
+        if (e.errorVoxels > 0) p.error = std::sqrt(e.errorSquares / double(e.errorVoxels));
+        report.curve.push_back(p);
+    }
+    report.iterations = static_cast<int>(report.curve.size());
+    if (report.curve.size() >= 3)
+        if (auto corner = lcurveCorner(report.curve); corner) report.corner = *corner;
+}
+
+}  // namespace
+
+Status runIterativeSlabs(const ReconRequest& request, const Resolved& resolved,
+                         const ReconCallbacks& callbacks, SlabOutput& out, ReconReport& report,
+                         const ExecContext& ctx) {
+    const SinogramSource& source = *request.source;
+    const std::size_t slices = source.shape()[0];
+    const std::size_t perSlab =
+        request.slabSlices == 0 ? slices : std::min(request.slabSlices, slices);
+    const std::size_t slabs = (slices + perSlab - 1) / perSlab;
+    report.slabs = slabs;
+    report.slabSlices = perSlab;
+    // Per-iteration errors need the reference of every slice.
+    const Volume* reference =
+        request.reference && request.reference->dims() ==
+                                 std::array<std::size_t, 3>{slices, std::size_t(request.grid.ny),
+                                                            std::size_t(request.grid.nx)}
+            ? request.reference.get()
+            : nullptr;
+    std::vector<Combined> combined;
+    std::size_t done = 0;
+    for (std::size_t c = 0; c < slabs && !report.stoppedEarly; ++c) {
+        const SlabInfo slab{c, slabs, c * perSlab, std::min(perSlab, slices - c * perSlab)};
+        TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry,
+                              slabGeometry(request.geometry, slab.slices));
+        VolumeGeometry grid = request.grid;
+        grid.nz = static_cast<int>(slab.slices);
+        Sinograms copy;
+        if (!source.whole() || slabs > 1) {
+            TOMO_ASSIGN_OR_RETURN(copy, source.read(slab.firstSlice, slab.slices, ctx));
+        }
+        Volume partRef;
+        if (reference && slabs > 1) {
+            TOMO_ASSIGN_OR_RETURN(partRef, planes(*reference, slab.firstSlice, slab.slices));
+        }
+        IterativeRequest solve;
+        solve.algorithm = resolved.spec.id;
+        solve.parameters = resolved.params;
+        solve.makeOperator = resolved.makeOperator;
+        solve.reference = reference ? (slabs == 1 ? reference : &partRef) : nullptr;
+        const std::size_t voxels = slab.slices * std::size_t(grid.ny) * std::size_t(grid.nx);
+        auto onIteration = [&](const IterationInfo& info) {
+            addIteration(combined, info, voxels);
+            IterationAction action = callbacks.onIteration ? callbacks.onIteration(info, slab)
+                                                           : IterationAction::Continue;
+            if (action == IterationAction::StopAndKeep) report.stoppedEarly = true;
+            return action;
+        };
+        Progress scope;
+        ExecContext slabCtx = ctx;
+        if (ctx.progress && slabs > 1) {
+            scope =
+                ctx.progress->child(double(c) / slabs, double(c + 1) / slabs,
+                                    "slab " + std::to_string(c + 1) + "/" + std::to_string(slabs));
+            slabCtx.progress = &scope;
+        }
+        Volume part;
+        Status s =
+            reconstructIterative(source.whole() && slabs == 1 ? *source.whole() : copy, geometry,
+                                 grid, solve, onIteration, part, report.lastSummary, slabCtx);
+        if (!s)
+            return slabs > 1 ? s.withContext(
+                                   "slab " + std::to_string(c + 1) + "/" + std::to_string(slabs) +
+                                   " (slices " + std::to_string(slab.firstSlice) + "-" +
+                                   std::to_string(slab.firstSlice + slab.slices - 1) + ")")
+                             : s;
+        TOMO_RETURN_IF_ERROR(out.put(slab.firstSlice, std::move(part)));
+        report.reason = terminationReasonName(report.lastSummary.reason);
+        report.timings.total += report.lastSummary.seconds;
+        done = slab.firstSlice + slab.slices;
+    }
+    report.slicesDone = done;
+    if (done < slices) {
+        report.notes.push_back("stopped: slices " + std::to_string(done) + "-" +
+                               std::to_string(slices - 1) + " were not reconstructed (zero)");
+        if (callbacks.onNote) callbacks.onNote(report.notes.back());
+        TOMO_RETURN_IF_ERROR(out.zeros(done, slices - done));
+    }
+    finishCurve(combined, (done + perSlab - 1) / perSlab, report);
+    return Status::ok();
+}
+
+}  // namespace tomo::app::detail

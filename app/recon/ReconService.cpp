@@ -1,0 +1,177 @@
+// The reconstruction service: resolve the request, then reconstruct slab by slab (ReconService.h).
+#include "app/recon/ReconService.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "app/Backends.h"
+#include "app/Selection.h"
+#include "app/recon/ReconSteps.h"
+
+namespace tomo::app {
+namespace detail {
+namespace {
+
+void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text) {
+    if (callbacks.onNote) callbacks.onNote(text);
+    report.notes.push_back(std::move(text));
+}
+
+Status checkBackend(const std::string& backend) {
+    if (backend == "auto") return Status::ok();
+    const auto compiled = compiledBackends();
+    if (std::find(compiled.begin(), compiled.end(), backend) != compiled.end()) return Status::ok();
+    if (backend == "cpu" || backend == "cuda" || backend == "opencl")
+        return unsupported("backend " + backend + ": not compiled into this build");
+    return invalidArgument("backend must be auto, cpu, cuda or opencl (got '" + backend + "')");
+}
+
+/// Why @p backend has no device ("" when unknown).
+std::string whyNoDevice(const std::string& backend) {
+    for (const DeviceDiscovery& d : discoverAllDevices())
+        if (d.backend == backend && !d.available && !d.message.empty()) return d.message;
+    return "no back-projector variants for it";
+}
+
+Status resolveFbp(const Engine& engine, const ReconRequest& request, Resolved& r,
+                  ReconReport& report, const ReconCallbacks& callbacks) {
+    r.fbp = request.fbp;
+    if (request.parameters.count("filter")) {
+        TOMO_ASSIGN_OR_RETURN(r.fbp.filter.window, parseFilterWindow(r.params.text("filter")));
+    }
+    if (request.parameters.count("cutoff")) r.fbp.filter.cutoff = r.params.real("cutoff");
+    const BackProjectorRegistry& registry = engine.registry();
+    std::string variant = request.variant;
+    if (variant.empty()) {
+        const JobShape shape{std::max(request.grid.nx, request.grid.ny), request.grid.nz};
+        variant = engine.defaultVariant(request.backend, request.interpolation, shape);
+        if (variant.empty() && request.backend != "cpu" && request.backend != "auto") {
+            note(report, callbacks,
+                 "backend " + request.backend + ": " + whyNoDevice(request.backend) +
+                     "; falling back to the CPU");
+            variant = engine.defaultVariant("cpu", request.interpolation, shape);
+        }
+        if (variant.empty())
+            return unsupported("backend " + request.backend +
+                               ": no back-projector variants for it in this build");
+    }
+    for (const BackProjectorInfo& info : registry.list())
+        if (info.id == variant) {
+            if (request.interpolationGiven && info.interpolation != request.interpolation)
+                return invalidArgument(
+                    "variant " + variant + " uses " + interpolationName(info.interpolation) +
+                    " interpolation, not " + interpolationName(request.interpolation));
+            r.backend = info.backend;
+        }
+    TOMO_ASSIGN_OR_RETURN(r.backProjector, registry.make(variant));
+    r.backend = r.backProjector->info().backend;
+    r.variant = variant;
+    return Status::ok();
+}
+
+void resolveIterative(const Engine& engine, const ReconRequest& request, Resolved& r,
+                      ReconReport& report, const ReconCallbacks& callbacks) {
+    const std::string backend = request.backend == "auto" ? engine.autoBackend() : request.backend;
+    r.backend = "cpu";
+    r.variant = "cpu";
+    if (backend == "cpu") return;
+    const std::string& id = r.spec.id;
+    if (!usesLocalityPair(r.params)) {
+        note(report, callbacks,
+             id + " needs an exactly matched projector pair and runs on the CPU (backend " +
+                 backend + " ignored)");
+    } else if (const auto device = primaryDevice(backend); !device.isOk()) {
+        note(report, callbacks, device.status().message() + "; " + id + " runs on the CPU");
+    } else {
+        r.makeOperator = engine.operatorFactory(backend);
+        r.backend = backend;
+        r.variant = backend + ".locality";
+    }
+}
+
+}  // namespace
+
+Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, ReconReport& report,
+                         const ReconCallbacks& callbacks) {
+    if (!request.source) return invalidArgument("reconstruction: no input");
+    const auto shape = request.source->shape();
+    if (shape[0] != static_cast<std::size_t>(request.geometry.rows()) ||
+        shape[1] != static_cast<std::size_t>(request.geometry.angleCount()) ||
+        shape[2] != static_cast<std::size_t>(request.geometry.detectorCount()))
+        return invalidArgument("the input has " + std::to_string(shape[0]) + " slices of " +
+                               std::to_string(shape[1]) + " angles x " + std::to_string(shape[2]) +
+                               " detectors but the geometry " +
+                               std::to_string(request.geometry.rows()) + " x " +
+                               std::to_string(request.geometry.angleCount()) + " x " +
+                               std::to_string(request.geometry.detectorCount()));
+    TOMO_RETURN_IF_ERROR(request.grid.validate());
+    if (static_cast<std::size_t>(request.grid.nz) != shape[0])
+        return invalidArgument("the grid has " + std::to_string(request.grid.nz) +
+                               " slices but the input " + std::to_string(shape[0]));
+    TOMO_RETURN_IF_ERROR(checkBackend(request.backend));
+    Resolved r;
+    TOMO_ASSIGN_OR_RETURN(r.spec, findAlgorithm(request.algorithm));
+    auto params = ParameterValues::resolve(r.spec, request.parameters);
+    if (!params) return params.status().withContext(r.spec.id);
+    r.params = std::move(*params);
+    if (r.spec.iterative)
+        resolveIterative(engine, request, r, report, callbacks);
+    else
+        TOMO_RETURN_IF_ERROR(resolveFbp(engine, request, r, report, callbacks));
+    report.algorithm = r.spec.id;
+    report.variant = r.variant;
+    report.backend = r.backend;
+    report.deviceOperator = static_cast<bool>(r.makeOperator);
+    report.shape = {shape[0], std::size_t(request.grid.ny), std::size_t(request.grid.nx)};
+    return r;
+}
+
+Result<ParallelGeometry> slabGeometry(const ParallelGeometry& all, std::size_t count) {
+    ParallelGeometry::Params params = all.params();
+    params.rows = static_cast<int>(count);
+    return ParallelGeometry::create(params);
+}
+
+}  // namespace detail
+
+Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCallbacks& callbacks,
+                                      const ExecContext& ctx) const {
+    ReconReport report;
+    TOMO_ASSIGN_OR_RETURN(detail::Resolved resolved,
+                          detail::resolve(m_engine, request, report, callbacks));
+    TOMO_ASSIGN_OR_RETURN(detail::SlabOutput out,
+                          detail::SlabOutput::open(request, resolved, report));
+    if (resolved.spec.iterative)
+        TOMO_RETURN_IF_ERROR(
+            detail::runIterativeSlabs(request, resolved, callbacks, out, report, ctx));
+    else
+        TOMO_RETURN_IF_ERROR(detail::runFbpSlabs(request, resolved, out, report, ctx));
+    TOMO_RETURN_IF_ERROR(out.commit(report));
+    return report;
+}
+
+namespace {
+std::string lowerExtension(const std::filesystem::path& path) {
+    std::string ext = path.extension().string();
+    for (char& c : ext)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+}  // namespace
+
+Status checkLCurvePath(const std::filesystem::path& path) {
+    const std::string ext = lowerExtension(path);
+    if (ext != ".csv" && ext != ".json")
+        return invalidArgument("--lcurve " + path.string() +
+                               ": expected a .csv or .json file name");
+    return Status::ok();
+}
+
+Status writeLCurve(const std::filesystem::path& path, const ReconReport& report) {
+    TOMO_RETURN_IF_ERROR(checkLCurvePath(path));
+    return lowerExtension(path) == ".json"
+               ? writeLCurveJson(path.string(), report.curve, report.corner)
+               : writeLCurveCsv(path.string(), report.curve, report.corner);
+}
+
+}  // namespace tomo::app

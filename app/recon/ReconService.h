@@ -1,0 +1,146 @@
+#pragma once
+/// @file ReconService.h
+/// @brief The one front door of reconstruction (issue 12): `tomo recon`, `tomo demo`, the
+/// headless `tomostation`, the GUI session's FBP and iterative jobs and `tomo bench`'s FBP all
+/// build a ReconRequest and call ReconService::run(). Nothing else reconstructs.
+///
+/// A request names a source (SinogramSource.h: a stack in memory or a file read by slabs),
+/// the geometry of all its slices, the algorithm ("fbp" or an iterative AlgorithmSpec id) with
+/// its parameters, the backend or variant, a memory budget, an optional reference and the
+/// output (a file written by slabs, or a volume in memory). The service
+///  1. resolves the algorithm's parameters against its schema and the back-projector variant
+///     (named, else the Engine's default for the job's shape; a GPU backend without a device
+///     falls back to the CPU with a note), or for iterative methods the operator backend
+///     (the SIRT family on a device's locality pair through Engine::operatorFactory; methods
+///     that need the exactly matched pair run on the CPU, with a note);
+///  2. cuts the slices into slabs. FBP: as many slices as keep one slab's input, sinograms,
+///     filtered copy and output under the budget, rounded up to whole FBP batches
+///     (fbpChunkSlices) so that the bits do not depend on the slab size. Iterative:
+///     `slabSlices` slices per solve (0: one solve over all slices, the norms over all);
+///  3. per slab reads, reconstructs and hands the slab to the output, then frees it: with a file
+///     output, peak memory is one slab plus a fixed overhead, whatever the volume's size. The
+///     file appears at its path complete (VolumeWriter::commit()) or not at all (error, cancel);
+///  4. reports progress (one child scope per slab), each iteration (onIteration; StopAndKeep
+///     keeps the current iterate, later slabs are written as zeros and named in a note),
+///     and the result: timings, iterations, the L-curve over all slabs (per iteration: norms as
+///     root of summed squares, error as RMSE over all slices) and metrics of slice 0 against
+///     the reference.
+///
+/// Threading: run() is synchronous on the calling thread (workers inside per ctx.threads);
+/// callbacks run on it. One service may run several requests one after the other; the Engine
+/// it uses must outlive it.
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/Engine.h"
+#include "app/recon/SinogramSource.h"
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/data/Array.h"
+#include "core/geometry/ParallelGeometry.h"
+#include "core/metrics/Metrics.h"
+#include "core/recon/Fbp.h"
+#include "core/solvers/IterationInfo.h"
+#include "core/solvers/LCurve.h"
+
+namespace tomo::app {
+
+/// Where the reconstruction goes.
+struct ReconOutput {
+    /// A file of any format with a writer (FormatRegistry; written by slabs where the format
+    /// can stream, else held whole and written at the end); empty: kept in memory
+    /// (ReconReport::image).
+    std::filesystem::path path;
+    /// Provenance of the caller (e.g. "input", "preprocessing"); the service adds "geometry",
+    /// "algorithm", "parameters" and "variant".
+    std::map<std::string, std::string> provenance;
+    std::optional<Tiff16Scale> tiff16;  ///< TIFF outputs as 16-bit counts
+};
+
+struct ReconRequest {
+    ReconRequest(std::shared_ptr<const SinogramSource> source_, ParallelGeometry geometry_,
+                 VolumeGeometry grid_)
+        : source(std::move(source_)), geometry(std::move(geometry_)), grid(grid_) {}
+
+    std::shared_ptr<const SinogramSource> source;
+    ParallelGeometry geometry;  ///< of all the source's slices (rows = slices)
+    VolumeGeometry grid;        ///< nz = slices
+    std::string algorithm = "fbp";
+    /// Parameters by name (AlgorithmSpec schema; missing = default). For "fbp", "filter" and
+    /// "cutoff" here override `fbp.filter`.
+    std::map<std::string, std::string> parameters;
+    FbpOptions fbp;                ///< FBP: filter window, cutoff, slices per batch
+    std::string backend = "auto";  ///< auto | cpu | cuda | opencl
+    std::string variant;           ///< FBP back-projector id; empty = the Engine's default
+    Interpolation interpolation = Interpolation::Linear;
+    bool interpolationGiven = false;  ///< a named variant of another interpolation is an error
+    std::size_t memoryBudget = std::size_t(1) << 30;  ///< bytes for one slab (FBP)
+    std::size_t slabSlices = 0;  ///< slices per slab (FBP: rounded to batches), 0 = from budget
+    std::shared_ptr<const Volume> reference;  ///< [slice][y][x]; optional
+    ReconOutput output;
+};
+
+/// Where a slab lies, for per-iteration reports.
+struct SlabInfo {
+    std::size_t index = 0, count = 1;  ///< slab index of count
+    std::size_t firstSlice = 0, slices = 0;
+};
+
+struct ReconCallbacks {
+    /// Iterative methods: after every iteration of every slab's solve (info.iterate is the
+    /// slab's current image while the call lasts). Continue, StopAndKeep or Cancel.
+    std::function<IterationAction(const IterationInfo&, const SlabInfo&)> onIteration;
+    /// Notes for the user (fallbacks, parameters ignored), as they happen.
+    std::function<void(const std::string&)> onNote;
+};
+
+struct ReconReport {
+    std::string algorithm;        ///< "fbp", "sirt", ...
+    std::string variant;          ///< FBP: the back-projector id; iterative: the operator used
+    std::string backend;          ///< backend that ran: "cpu", "cuda", "opencl"
+    bool deviceOperator = false;  ///< iterative: a device operator (Engine::operatorFactory) ran
+    std::array<std::size_t, 3> shape{};  ///< output {slices, ny, nx}
+    std::size_t slabs = 0, slabSlices = 0;
+    bool streamed = false;  ///< the output was written by slabs
+    FbpTimings timings;     ///< FBP: summed over slabs; iterative: total = solve seconds
+    // Iterative
+    int iterations = 0;         ///< iterations of the combined curve
+    bool stoppedEarly = false;  ///< StopAndKeep ended it
+    std::size_t slicesDone = 0;
+    std::string reason;  ///< termination reason of the last solve
+    SolverSummary lastSummary;
+    std::vector<LCurvePoint> curve;
+    std::optional<std::size_t> corner;
+    // Both
+    std::optional<ImageMetrics> metrics;  ///< slice 0 against reference slice 0
+    Volume firstSlice;                    ///< a copy of slice 0 as one plane (previews)
+    Volume image;                         ///< the result when ReconOutput::path is empty
+    std::vector<std::string> notes;
+};
+
+class ReconService {
+  public:
+    explicit ReconService(const Engine& engine) : m_engine(engine) {}
+
+    Result<ReconReport> run(const ReconRequest& request, const ReconCallbacks& callbacks,
+                            const ExecContext& ctx) const;
+
+    const Engine& engine() const { return m_engine; }
+
+  private:
+    const Engine& m_engine;
+};
+
+/// InvalidArgument unless @p path ends in .csv or .json (checked before computing).
+Status checkLCurvePath(const std::filesystem::path& path);
+/// Writes the L-curve of @p report (its curve and corner) as CSV or JSON by extension.
+Status writeLCurve(const std::filesystem::path& path, const ReconReport& report);
+
+}  // namespace tomo::app

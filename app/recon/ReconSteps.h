@@ -1,0 +1,65 @@
+#pragma once
+/// @file ReconSteps.h
+/// @brief The steps of ReconService::run() (ReconService.h), shared by its files: the
+/// resolved request, the output a slab at a time, and the FBP and iterative slab loops.
+/// Internal to app/recon.
+
+#include <memory>
+#include <string>
+
+#include "app/recon/ReconService.h"
+#include "core/iterative/AlgorithmSchema.h"
+#include "core/iterative/IterativeReconstruction.h"
+
+namespace tomo::app::detail {
+
+/// A request with its algorithm, parameters and implementation decided.
+struct Resolved {
+    AlgorithmSpec spec;
+    ParameterValues params;
+    FbpOptions fbp;                                ///< with "filter"/"cutoff" applied
+    std::string backend;                           ///< "cpu", "cuda", "opencl"
+    std::string variant;                           ///< FBP back-projector id / operator name
+    std::unique_ptr<BackProjector> backProjector;  ///< FBP
+    decltype(IterativeRequest::makeOperator) makeOperator;  ///< iterative on a device
+};
+
+/// Resolves @p request against the engine (ReconService.h step 1); notes go to @p report.
+Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, ReconReport& report,
+                         const ReconCallbacks& callbacks);
+
+/// @brief The output of a run, a slab at a time: a streamed file, a file written whole at the
+/// end, or a volume in memory. Keeps a copy of slice 0 and its metrics against the reference.
+class SlabOutput {
+  public:
+    static Result<SlabOutput> open(const ReconRequest& request, const Resolved& resolved,
+                                   ReconReport& report);
+    SlabOutput(SlabOutput&&) noexcept;
+    SlabOutput& operator=(SlabOutput&&) noexcept;
+    ~SlabOutput();
+
+    /// Slab of planes [first, first + slab.dim(0)).
+    Status put(std::size_t first, Volume&& slab);
+    /// Planes [first, first + count) as zeros (slabs a stopped run never reached).
+    Status zeros(std::size_t first, std::size_t count);
+    /// Finishes the file (or hands the volume to report.image).
+    Status commit(ReconReport& report);
+
+    struct State;
+
+  private:
+    SlabOutput();
+    std::unique_ptr<State> m_state;
+};
+
+Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& out,
+                   ReconReport& report, const ExecContext& ctx);
+
+Status runIterativeSlabs(const ReconRequest& request, const Resolved& resolved,
+                         const ReconCallbacks& callbacks, SlabOutput& out, ReconReport& report,
+                         const ExecContext& ctx);
+
+/// The geometry and grid of slices [first, first + count) of @p request.
+Result<ParallelGeometry> slabGeometry(const ParallelGeometry& all, std::size_t count);
+
+}  // namespace tomo::app::detail

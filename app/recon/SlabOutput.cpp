@@ -1,0 +1,158 @@
+// The output of a reconstruction a slab at a time: streamed to a file, held and written whole,
+// or kept in memory; with slice 0's copy and metrics (ReconSteps.h).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "app/data/DataFormats.h"
+#include "app/recon/ReconSteps.h"
+
+namespace tomo::app::detail {
+namespace {
+
+constexpr double kPiDeg = 180.0 / 3.14159265358979323846;
+
+WriteOptions writeOptions(const ReconRequest& request, const Resolved& r) {
+    WriteOptions options;
+    options.voxelSize = request.grid.voxelSize;
+    options.tiff16 = request.output.tiff16;
+    options.provenance = request.output.provenance;
+    const ParallelGeometry& g = request.geometry;
+    char geometry[256];
+    std::snprintf(geometry, sizeof geometry,
+                  "parallel beam; %d angles from %.6g to %.6g deg; %d detectors, pitch %.6g; "
+                  "centre %.6g px; grid %dx%dx%d, voxel %.6g",
+                  g.angleCount(), g.angles().front() * kPiDeg, g.angles().back() * kPiDeg,
+                  g.detectorCount(), g.detectorPitch(), g.centerOfRotation(), request.grid.nx,
+                  request.grid.ny, request.grid.nz, request.grid.voxelSize);
+    options.provenance["geometry"] = geometry;
+    options.provenance["algorithm"] = r.spec.id;
+    if (r.spec.iterative) {
+        std::string params;
+        for (const auto& [name, value] : r.params.all())
+            params += (params.empty() ? "" : ", ") + name + " " + value;
+        options.provenance["parameters"] = params;
+        options.provenance["backend"] = r.backend;
+    } else {
+        options.provenance["parameters"] = std::string("filter ") +
+                                           filterWindowName(r.fbp.filter.window) + ", cutoff " +
+                                           std::to_string(r.fbp.filter.cutoff);
+        options.provenance["variant"] = r.variant;
+    }
+    return options;
+}
+
+}  // namespace
+
+struct SlabOutput::State {
+    std::array<std::size_t, 3> shape{};
+    std::filesystem::path path;
+    WriteOptions options;
+    std::unique_ptr<VolumeWriter> writer;  ///< streamed
+    Volume whole;                          ///< otherwise
+    std::shared_ptr<const Volume> reference;
+    ReconReport* report = nullptr;  ///< outlives the output (ReconService::run)
+};
+
+namespace {
+
+/// The held volume, allocated (zeros) on first use.
+Status ensureWhole(SlabOutput::State& s) {
+    if (!s.whole.empty()) return Status::ok();
+    TOMO_ASSIGN_OR_RETURN(s.whole, Volume::create(s.shape[0], s.shape[1], s.shape[2]));
+    s.whole.fill(0.f);
+    return Status::ok();
+}
+
+/// Slice 0's copy and its metrics against reference slice 0 (same rows and columns).
+Status keepFirstSlice(const Volume& slab, const Volume* reference, ReconReport& report) {
+    TOMO_ASSIGN_OR_RETURN(report.firstSlice, Volume::create(1, slab.dim(1), slab.dim(2)));
+    std::memcpy(report.firstSlice.data(), slab.data(), slab.dim(1) * slab.pitch() * sizeof(float));
+    if (reference && !reference->empty() && reference->dim(1) == slab.dim(1) &&
+        reference->dim(2) == slab.dim(2)) {
+        TOMO_ASSIGN_OR_RETURN(report.metrics, compareImages(slab.plane(0), reference->plane(0)));
+    }
+    return Status::ok();
+}
+
+}  // namespace
+
+SlabOutput::SlabOutput() : m_state(std::make_unique<State>()) {}
+SlabOutput::SlabOutput(SlabOutput&&) noexcept = default;
+SlabOutput& SlabOutput::operator=(SlabOutput&&) noexcept = default;
+SlabOutput::~SlabOutput() = default;
+
+Result<SlabOutput> SlabOutput::open(const ReconRequest& request, const Resolved& resolved,
+                                    ReconReport& report) {
+    SlabOutput out;
+    State& s = *out.m_state;
+    s.shape = report.shape;
+    s.path = request.output.path;
+    s.reference = request.reference;
+    s.report = &report;
+    if (!s.path.empty()) {
+        s.options = writeOptions(request, resolved);
+        TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
+        TOMO_ASSIGN_OR_RETURN(const FileFormat* format, formats.forPath(s.path));
+        if (format->openVolumeWriter) {
+            TOMO_ASSIGN_OR_RETURN(s.writer, formats.openVolumeWriter(s.path, s.shape, s.options));
+            report.streamed = true;
+            return out;
+        }
+        if (!format->writeVolume)
+            return unsupported(s.path.string() + ": format " + format->name + " cannot be written");
+        const double mib = double(s.shape[0]) * s.shape[1] * s.shape[2] * 4 / (1 << 20);
+        if (mib * (1 << 20) > double(request.memoryBudget))
+            report.notes.push_back(format->name + " files are written whole: the " +
+                                   std::to_string(std::lround(mib)) +
+                                   " MiB volume is held in memory (stream with .raw, .tif, "
+                                   ".h5 or .mha)");
+    }
+    return out;  // the volume is held: allocated on the first slab (ensureWhole)
+}
+
+Status SlabOutput::put(std::size_t first, Volume&& slab) {
+    State& s = *m_state;
+    if (slab.dim(1) != s.shape[1] || slab.dim(2) != s.shape[2] || first > s.shape[0] ||
+        slab.dim(0) > s.shape[0] - first)
+        return internalError("reconstruction slab of the wrong shape");
+    if (first == 0 && slab.dim(0) > 0)
+        TOMO_RETURN_IF_ERROR(keepFirstSlice(slab, s.reference.get(), *s.report));
+    if (s.writer) return s.writer->writeSlab(first, slab);
+    if (first == 0 && slab.dim(0) == s.shape[0]) {
+        s.whole = std::move(slab);  // one slab: no copy
+        return Status::ok();
+    }
+    TOMO_RETURN_IF_ERROR(ensureWhole(s));
+    // Same rows and columns, so the same row pitch: the planes are one contiguous block.
+    const std::size_t plane = s.shape[1] * slab.pitch();
+    std::memcpy(s.whole.data() + first * plane, slab.data(), slab.dim(0) * plane * sizeof(float));
+    return Status::ok();
+}
+
+Status SlabOutput::zeros(std::size_t first, std::size_t count) {
+    State& s = *m_state;
+    if (!s.writer) return ensureWhole(s);  // the held volume starts at zero
+    constexpr std::size_t kPlanesPerWrite = 16;
+    for (std::size_t z = first; z < first + count; z += kPlanesPerWrite) {
+        const std::size_t n = std::min(kPlanesPerWrite, first + count - z);
+        TOMO_ASSIGN_OR_RETURN(Volume zero, Volume::create(n, s.shape[1], s.shape[2]));
+        zero.fill(0.f);
+        TOMO_RETURN_IF_ERROR(s.writer->writeSlab(z, zero));
+    }
+    return Status::ok();
+}
+
+Status SlabOutput::commit(ReconReport& report) {
+    State& s = *m_state;
+    if (s.writer) return s.writer->commit();
+    TOMO_RETURN_IF_ERROR(ensureWhole(s));
+    if (s.path.empty()) {
+        report.image = std::move(s.whole);
+        return Status::ok();
+    }
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
+    return formats.writeVolume(s.path, s.whole, s.options);
+}
+
+}  // namespace tomo::app::detail
