@@ -290,6 +290,7 @@ void MainWindow::reconstruct() {
         app::IterativeJobSpec spec;
         spec.algorithm = m_algorithm->algorithm();
         spec.parameters = m_algorithm->values();
+        spec.backend = m_algorithm->backend();
         started = m_session.startIterative(spec);
     } else {
         started = m_session.startReconstruct(paramsPanel()->options(), paramsPanel()->variantId());
@@ -408,11 +409,12 @@ void MainWindow::onReconstructionChanged() {
         m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));
     else
         m_statusLabel->setText(
-            tr("%1: %2 iterations (%3), %4 s")
+            tr("%1 on %5: %2 iterations (%3), %4 s")
                 .arg(QString::fromStdString(recon->variant))
                 .arg(m_session.lastSummary().iterations)
                 .arg(QString::fromLatin1(terminationReasonName(m_session.lastSummary().reason)))
-                .arg(m_session.lastSummary().seconds, 0, 'f', 2));
+                .arg(m_session.lastSummary().seconds, 0, 'f', 2)
+                .arg(QString::fromStdString(m_session.lastIterativeRun().backend)));
 
     std::vector<float> diff;
     if (data && !data->truth.empty())

@@ -180,6 +180,7 @@ void Session::onFinished(bool ok, const QString& message) {
         auto outcome = std::exchange(m_pendingIterative, nullptr)->take();
         if (ok && outcome) {
             m_summary = outcome->summary;
+            m_iterativeRun = {outcome->backend, outcome->deviceOperator, outcome->notes};
             m_recon = std::shared_ptr<const app::ReconOutcome>(outcome, &outcome->recon);
             emit reconstructionChanged();
         }

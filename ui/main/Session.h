@@ -90,6 +90,14 @@ class Session : public QObject {
     std::shared_ptr<const app::SliceImage> preview() const { return m_preview; }
     /// Summary of the last finished iterative job.
     const SolverSummary& lastSummary() const { return m_summary; }
+    /// Where the last finished iterative job ran: backend ("cpu", "opencl", "cuda"), whether a
+    /// device operator pair ran, and the service's notes (why the CPU ran instead).
+    struct IterativeRun {
+        std::string backend;
+        bool deviceOperator = false;
+        std::vector<std::string> notes;
+    };
+    const IterativeRun& lastIterativeRun() const { return m_iterativeRun; }
 
     /// Replaces the active dataset by a copy whose rotation axis is at @p center (pixels from
     /// the centre of detector pixel 0). Drops the reconstruction. Error when busy or out of
@@ -137,6 +145,7 @@ class Session : public QObject {
     std::vector<app::IterationReport> m_iterations;
     std::shared_ptr<const app::SliceImage> m_preview;
     SolverSummary m_summary;
+    IterativeRun m_iterativeRun;
     QString m_pendingName;
     std::filesystem::path m_pendingFolder;
     int m_pendingDemoSize = 0;

@@ -59,9 +59,27 @@ AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* p
         Status s = loadPreset(file.toStdString());
         if (!s) QMessageBox::warning(this, tr("Load preset"), QString::fromStdString(s.message()));
     });
+    // Where the iterative operators run: the SIRT family on a device's locality pair.
+    auto* deviceRow = new QWidget(iterativePage);
+    auto* deviceLayout = new QHBoxLayout(deviceRow);
+    deviceLayout->setContentsMargins(0, 0, 0, 0);
+    m_device = new QComboBox(deviceRow);
+    m_device->setObjectName(QStringLiteral("iterativeDevice"));
+    m_device->addItem(tr("Automatic"), QStringLiteral("auto"));
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    for (const char* backend : {"opencl", "cuda"})
+        if (!registry.list(backend).empty())
+            m_device->addItem(backend == std::string("cuda") ? tr("CUDA GPU") : tr("OpenCL device"),
+                              QString::fromLatin1(backend));
+    m_device->setToolTip(
+        tr("Where SIRT, OS-SIRT and SART project: a GPU's locality-ordered operator pair or the "
+           "CPU. CGLS, TV and MemXCT need the exactly matched pair and run on the CPU."));
+    deviceLayout->addWidget(new QLabel(tr("Device"), deviceRow));
+    deviceLayout->addWidget(m_device, 1);
     auto* iterativeLayout = new QVBoxLayout(iterativePage);
     iterativeLayout->setContentsMargins(0, 0, 0, 0);
     iterativeLayout->addWidget(m_form);
+    iterativeLayout->addWidget(deviceRow);
     iterativeLayout->addWidget(m_presetButtons);
     iterativeLayout->addWidget(m_run);
 
@@ -76,6 +94,17 @@ AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* p
     layout->addWidget(m_pages);
     connect(m_algorithm, &QComboBox::currentIndexChanged, this, &AlgorithmPanel::onAlgorithmIndex);
     onAlgorithmIndex(m_algorithm->currentIndex());
+}
+
+std::string AlgorithmPanel::backend() const {
+    return m_device->currentData().toString().toStdString();
+}
+
+bool AlgorithmPanel::setBackend(const std::string& backend) {
+    const int index = m_device->findData(QString::fromStdString(backend));
+    if (index < 0) return false;
+    m_device->setCurrentIndex(index);
+    return true;
 }
 
 void AlgorithmPanel::onAlgorithmIndex(int index) {

@@ -49,6 +49,11 @@ class AlgorithmPanel : public QWidget {
     std::vector<std::string> setParameters(
         const std::map<std::string, std::map<std::string, std::string>>& parameters);
 
+    /// Where iterative methods run: "auto", "cpu", or a backend with a device ("opencl",
+    /// "cuda"), from the Device box of the iterative page.
+    std::string backend() const;
+    /// Selects @p backend in the Device box; false when it is not offered.
+    bool setBackend(const std::string& backend);
     ReconParamsPanel* fbpPanel() const { return m_fbp; }
     ParameterForm* form() const { return m_form; }
 
@@ -73,6 +78,7 @@ class AlgorithmPanel : public QWidget {
     QStackedWidget* m_pages = nullptr;
     ReconParamsPanel* m_fbp = nullptr;
     ParameterForm* m_form = nullptr;
+    QComboBox* m_device = nullptr;
     QPushButton* m_run = nullptr;
     QWidget* m_presetButtons = nullptr;
 };
