@@ -114,6 +114,176 @@ Result<std::string> scaledWorkload(const BackProjectorRegistry& registry,
     return std::string("256x256x1");
 }
 
+/// The workloads of --workload / --quick, or the backend's default; CUDA also raises --repeat.
+Result<std::vector<Workload>> workloadsFromArgs(const ArgParser& args,
+                                                const BackProjectorRegistry& registry,
+                                                const std::string& backend, int threads,
+                                                int& repeat) {
+    std::string spec =
+        args.has("quick") ? "64x64x8" : args.getOr("workload", "1024x1024x16,2048x2048x16");
+    // CUDA: paper 002's workload (2048 projections, 2048^2 slices, 64 slices per run) and the
+    // median of 3 runs after a warm-up run, unless chosen otherwise.
+    if (backend == "cuda" && !args.has("quick") && !args.has("workload")) spec = "2048x2048x64";
+    if (backend == "cuda" && !args.has("repeat")) repeat = 3;
+    if (backend != "cpu" && backend != "cuda" && !args.has("quick") && !args.has("workload")) {
+        // The paper's workload scaled to the device: time the default variant on a small probe,
+        // then take the largest N of 256..2048 (N projections x N^2) and the slices that would
+        // keep it to ~2 s at the probe's rate (larger sizes usually run slower than the probe,
+        // and slower variants take proportionally longer).
+        TOMO_ASSIGN_OR_RETURN(spec, scaledWorkload(registry, backend, threads));
+        std::fprintf(stderr, "workload scaled to the device: %s (set --workload to choose)\n",
+                     spec.c_str());
+    }
+    std::vector<Workload> workloads;
+    std::stringstream ss(spec);
+    for (std::string item; std::getline(ss, item, ',');) {
+        TOMO_ASSIGN_OR_RETURN(Workload w, parseWorkload(item));
+        workloads.push_back(w);
+    }
+    return workloads;
+}
+
+/// The variants of --variants, or every non-reference variant of @p backend.
+Result<std::vector<BackProjectorInfo>> variantsFromArgs(const ArgParser& args,
+                                                        const BackProjectorRegistry& registry,
+                                                        const std::string& backend) {
+    std::vector<BackProjectorInfo> variants;
+    if (auto list = args.get("variants")) {
+        std::stringstream vs(*list);
+        for (std::string id; std::getline(vs, id, ',');) {
+            if (!registry.contains(id)) TOMO_RETURN_IF_ERROR(registry.make(id).status());
+            for (const auto& info : registry.list())
+                if (info.id == id) variants.push_back(info);
+        }
+    } else {
+        for (const auto& info : registry.list(backend))
+            if (info.family != "reference") variants.push_back(info);
+    }
+    if (variants.empty())
+        return unsupported("no back-projector variants for backend '" + backend +
+                           "' in this build");
+    return variants;
+}
+
+/// One workload's data and what every variant's run shares.
+struct BenchRun {
+    const app::ReconService& service;
+    const std::string& backend;
+    int threads = 0, repeat = 1;
+    std::stop_token stop;
+};
+
+/// FBP of @p sinograms with @p info through the front door (app/recon/ReconService.h), kept
+/// in memory: the median of the runs (GPU backends: after an untimed warm-up run for module
+/// loading, FFT plans and clocks) and the error against the double-precision reference.
+Result<Row> measureVariant(const BenchRun& run, const BackProjectorInfo& info, const Workload& w,
+                           std::shared_ptr<const Sinograms> sinograms, const ParallelGeometry& geom,
+                           const VolumeGeometry& grid) {
+    app::ReconRequest request(app::memorySource(sinograms), geom, grid);
+    request.variant = info.id;
+    Row row{info, w};
+    std::vector<FbpTimings> runs;
+    Volume image;
+    for (int r = run.backend == "cpu" ? 0 : -1; r < run.repeat; ++r) {
+        TOMO_ASSIGN_OR_RETURN(app::ReconReport report,
+                              run.service.run(request, {}, {run.threads, run.stop, nullptr}));
+        image = std::move(report.image);
+        if (r >= 0) runs.push_back(report.timings);
+    }
+    std::sort(runs.begin(), runs.end(),
+              [](auto& a, auto& b) { return a.backProjection < b.backProjection; });
+    const FbpTimings& median = runs[runs.size() / 2];
+    row.filterSeconds = median.filtering;
+    row.bpSeconds = median.backProjection;
+    row.totalSeconds = median.total;
+    const double updates = double(w.projections) * w.size * w.size * w.slices;
+    row.gups = updates / std::max(row.bpSeconds, 1e-12) * 1e-9;
+    row.e2eGups = updates / std::max(row.totalSeconds, 1e-12) * 1e-9;
+    TOMO_ASSIGN_OR_RETURN(row.maxRelError, referenceError(*sinograms, geom, grid, info,
+                                                          run.service.engine().registry(),
+                                                          request.fbp, image, run.threads));
+    return row;
+}
+
+/// The rows of every variant on workload @p w.
+Status benchWorkload(const BenchRun& run, const Workload& w,
+                     const std::vector<BackProjectorInfo>& variants, const std::string& device,
+                     bool json, std::vector<Row>& rows) {
+    ParallelGeometry::Params params;
+    params.angles = uniformAngles(0.0, kPi, w.projections);
+    params.detectorCount = w.size;
+    params.rows = w.slices;
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(params));
+    VolumeGeometry grid = VolumeGeometry::forDetector(geom, w.size);
+    Sinograms projected;
+    TOMO_RETURN_IF_ERROR(Phantom::sheppLogan2d(0.5 * w.size)
+                             .project(geom, projected, 1, {run.threads, run.stop, nullptr}));
+    const auto sinograms = std::make_shared<const Sinograms>(std::move(projected));
+    if (!json)
+        std::fprintf(stderr, "workload %d projections x %dx%d x %d slices on %s\n", w.projections,
+                     w.size, w.size, w.slices, device.c_str());
+    // The variants a job of this shape gets by default (its workload class's choice).
+    const app::Engine& engine = run.service.engine();
+    const JobShape shape{w.size, w.slices};
+    const std::string selectedLin =
+        engine.defaultVariant(run.backend, Interpolation::Linear, shape);
+    const std::string selectedNn =
+        engine.defaultVariant(run.backend, Interpolation::Nearest, shape);
+    for (const BackProjectorInfo& info : variants) {
+        TOMO_ASSIGN_OR_RETURN(Row row, measureVariant(run, info, w, sinograms, geom, grid));
+        row.selected = info.id == selectedLin || info.id == selectedNn;
+        if (!json)
+            std::fprintf(stderr,
+                         "  %-20s %8.3f GU/s kernel, %8.3f GU/s end to end  (back-projection "
+                         "%.3f s, filtering %.3f s)\n",
+                         info.id.c_str(), row.gups, row.e2eGups, row.bpSeconds, row.filterSeconds);
+        rows.push_back(row);
+    }
+    return Status::ok();
+}
+
+void printJson(const std::vector<Row>& rows, const std::string& device) {
+    std::printf("[\n");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        std::printf(
+            "  {\"backend\": %s, \"device\": %s, \"variant\": %s, \"family\": %s, \"interp\": "
+            "%s, "
+            "\"slices\": %d, \"precision\": %s, \"exact\": %s, \"workload\": {\"projections\": "
+            "%d, "
+            "\"detectors\": %d, \"image\": %d, \"slices\": %d}, \"gups\": %s, \"seconds\": %s, "
+            "\"filter_seconds\": %s, \"total_seconds\": %s, \"max_rel_error\": %s, "
+            "\"selected\": %s, \"kernel_gups\": %s, \"e2e_gups\": %s}%s\n",
+            jsonEscape(r.info.backend).c_str(), jsonEscape(device).c_str(),
+            jsonEscape(r.info.id).c_str(), jsonEscape(r.info.family).c_str(),
+            jsonEscape(interpolationName(r.info.interpolation)).c_str(), r.info.slicesPerPass,
+            jsonEscape(r.info.precision).c_str(), r.info.exact ? "true" : "false",
+            r.workload.projections, r.workload.size, r.workload.size, r.workload.slices,
+            jsonNumber(r.gups).c_str(), jsonNumber(r.bpSeconds).c_str(),
+            jsonNumber(r.filterSeconds).c_str(), jsonNumber(r.totalSeconds).c_str(),
+            jsonNumber(r.maxRelError).c_str(), r.selected ? "true" : "false",
+            jsonNumber(r.gups).c_str(), jsonNumber(r.e2eGups).c_str(),
+            i + 1 < rows.size() ? "," : "");
+    }
+    std::printf("]\n");
+}
+
+void printTable(const std::vector<Row>& rows, const std::string& device, int threads,
+                double processSeconds) {
+    std::printf("%-20s %-22s %9s %9s %10s %10s %10s %12s %s\n", "variant", "workload (PxNxN xS)",
+                "GU/s", "e2e GU/s", "bp [s]", "filter [s]", "total [s]", "max rel err", "selected");
+    for (const Row& r : rows) {
+        char wl[64];
+        std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.workload.projections, r.workload.size,
+                      r.workload.size, r.workload.slices);
+        std::printf("%-20s %-22s %9.3f %9.3f %10.3f %10.3f %10.3f %12.2e %s\n", r.info.id.c_str(),
+                    wl, r.gups, r.e2eGups, r.bpSeconds, r.filterSeconds, r.totalSeconds,
+                    r.maxRelError, r.selected ? "yes" : "");
+    }
+    std::printf("device: %s, threads: %d; whole process: %.2f s\n", device.c_str(),
+                resolveThreads(threads), processSeconds);
+}
+
 Status benchBody(const ArgParser& args) {
     const auto processStart = std::chrono::steady_clock::now();
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
@@ -133,147 +303,22 @@ Status benchBody(const ArgParser& args) {
             " variants compiled into this build, none usable (" +
             (device.isOk() ? "its device opened no variant" : device.status().message()) + ")");
     }
-    std::vector<Workload> workloads;
-    std::string spec =
-        args.has("quick") ? "64x64x8" : args.getOr("workload", "1024x1024x16,2048x2048x16");
-    // CUDA: paper 002's workload (2048 projections, 2048^2 slices, 64 slices per run) and the
-    // median of 3 runs after a warm-up run, unless chosen otherwise.
-    if (backend == "cuda" && !args.has("quick") && !args.has("workload")) spec = "2048x2048x64";
-    if (backend == "cuda" && !args.has("repeat")) repeat = 3;
-    if (backend != "cpu" && backend != "cuda" && !args.has("quick") && !args.has("workload")) {
-        // The paper's workload scaled to the device: time the default variant on a small probe,
-        // then take the largest N of 256..2048 (N projections x N^2) and the slices that would
-        // keep it to ~2 s at the probe's rate (larger sizes usually run slower than the probe,
-        // and slower variants take proportionally longer).
-        TOMO_ASSIGN_OR_RETURN(spec, scaledWorkload(registry, backend, threads));
-        std::fprintf(stderr, "workload scaled to the device: %s (set --workload to choose)\n",
-                     spec.c_str());
-    }
-    std::stringstream ss(spec);
-    for (std::string item; std::getline(ss, item, ',');) {
-        TOMO_ASSIGN_OR_RETURN(Workload w, parseWorkload(item));
-        workloads.push_back(w);
-    }
-    std::vector<BackProjectorInfo> variants;
-    if (auto list = args.get("variants")) {
-        std::stringstream vs(*list);
-        for (std::string id; std::getline(vs, id, ',');) {
-            if (!registry.contains(id)) TOMO_RETURN_IF_ERROR(registry.make(id).status());
-            for (const auto& info : registry.list())
-                if (info.id == id) variants.push_back(info);
-        }
-    } else {
-        for (const auto& info : registry.list(backend))
-            if (info.family != "reference") variants.push_back(info);
-    }
-    if (variants.empty())
-        return unsupported("no back-projector variants for backend '" + backend +
-                           "' in this build");
+    TOMO_ASSIGN_OR_RETURN(auto workloads,
+                          workloadsFromArgs(args, registry, backend, threads, repeat));
+    TOMO_ASSIGN_OR_RETURN(auto variants, variantsFromArgs(args, registry, backend));
     const auto primary = app::primaryDevice(backend);
     const std::string device = primary.isOk() ? primary->name : backend;
     const bool json = args.has("json");
-
+    const BenchRun run{service, backend, threads, repeat, interrupt.token()};
     std::vector<Row> rows;
-    for (const Workload& w : workloads) {
-        ParallelGeometry::Params params;
-        params.angles = uniformAngles(0.0, kPi, w.projections);
-        params.detectorCount = w.size;
-        params.rows = w.slices;
-        TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(params));
-        VolumeGeometry grid = VolumeGeometry::forDetector(geom, w.size);
-        Sinograms projected;
-        TOMO_RETURN_IF_ERROR(
-            Phantom::sheppLogan2d(0.5 * w.size)
-                .project(geom, projected, 1, {threads, interrupt.token(), nullptr}));
-        const auto sinograms = std::make_shared<const Sinograms>(std::move(projected));
-        const Sinograms& sino = *sinograms;
-        if (!json)
-            std::fprintf(stderr, "workload %d projections x %dx%d x %d slices on %s\n",
-                         w.projections, w.size, w.size, w.slices, device.c_str());
-        // The variants a job of this shape gets by default (its workload class's choice).
-        const JobShape shape{w.size, w.slices};
-        const std::string selectedLin =
-            app::defaultVariant(registry, backend, Interpolation::Linear, shape);
-        const std::string selectedNn =
-            app::defaultVariant(registry, backend, Interpolation::Nearest, shape);
-        for (const BackProjectorInfo& info : variants) {
-            // FBP through the front door (app/recon/ReconService.h), kept in memory.
-            app::ReconRequest request(app::memorySource(sinograms), geom, grid);
-            request.variant = info.id;
-            const FbpOptions options = request.fbp;
-            Row row{info, w};
-            std::vector<FbpTimings> runs;
-            Volume image;
-            // GPU backends: one untimed warm-up run (module loading, FFT plans, clocks).
-            for (int r = backend == "cpu" ? 0 : -1; r < repeat; ++r) {
-                TOMO_ASSIGN_OR_RETURN(
-                    app::ReconReport report,
-                    service.run(request, {}, {threads, interrupt.token(), nullptr}));
-                image = std::move(report.image);
-                if (r >= 0) runs.push_back(report.timings);
-            }
-            std::sort(runs.begin(), runs.end(),
-                      [](auto& a, auto& b) { return a.backProjection < b.backProjection; });
-            const FbpTimings& median = runs[runs.size() / 2];
-            row.filterSeconds = median.filtering;
-            row.bpSeconds = median.backProjection;
-            row.totalSeconds = median.total;
-            row.gups = double(w.projections) * w.size * w.size * w.slices /
-                       std::max(row.bpSeconds, 1e-12) * 1e-9;
-            row.e2eGups = double(w.projections) * w.size * w.size * w.slices /
-                          std::max(row.totalSeconds, 1e-12) * 1e-9;
-            TOMO_ASSIGN_OR_RETURN(row.maxRelError, referenceError(sino, geom, grid, info, registry,
-                                                                  options, image, threads));
-            row.selected = info.id == selectedLin || info.id == selectedNn;
-            if (!json)
-                std::fprintf(stderr,
-                             "  %-20s %8.3f GU/s kernel, %8.3f GU/s end to end  (back-projection "
-                             "%.3f s, filtering %.3f s)\n",
-                             info.id.c_str(), row.gups, row.e2eGups, row.bpSeconds,
-                             row.filterSeconds);
-            rows.push_back(row);
-        }
-    }
+    for (const Workload& w : workloads)
+        TOMO_RETURN_IF_ERROR(benchWorkload(run, w, variants, device, json, rows));
     const double processSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - processStart).count();
-    if (json) {
-        std::printf("[\n");
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            const Row& r = rows[i];
-            std::printf(
-                "  {\"backend\": %s, \"device\": %s, \"variant\": %s, \"family\": %s, \"interp\": "
-                "%s, "
-                "\"slices\": %d, \"precision\": %s, \"exact\": %s, \"workload\": {\"projections\": "
-                "%d, "
-                "\"detectors\": %d, \"image\": %d, \"slices\": %d}, \"gups\": %s, \"seconds\": %s, "
-                "\"filter_seconds\": %s, \"total_seconds\": %s, \"max_rel_error\": %s, "
-                "\"selected\": %s, \"kernel_gups\": %s, \"e2e_gups\": %s}%s\n",
-                jsonEscape(r.info.backend).c_str(), jsonEscape(device).c_str(),
-                jsonEscape(r.info.id).c_str(), jsonEscape(r.info.family).c_str(),
-                jsonEscape(interpolationName(r.info.interpolation)).c_str(), r.info.slicesPerPass,
-                jsonEscape(r.info.precision).c_str(), r.info.exact ? "true" : "false",
-                r.workload.projections, r.workload.size, r.workload.size, r.workload.slices,
-                jsonNumber(r.gups).c_str(), jsonNumber(r.bpSeconds).c_str(),
-                jsonNumber(r.filterSeconds).c_str(), jsonNumber(r.totalSeconds).c_str(),
-                jsonNumber(r.maxRelError).c_str(), r.selected ? "true" : "false",
-                jsonNumber(r.gups).c_str(), jsonNumber(r.e2eGups).c_str(),
-                i + 1 < rows.size() ? "," : "");
-        }
-        std::printf("]\n");
-        return Status::ok();
-    }
-    std::printf("%-20s %-22s %9s %9s %10s %10s %10s %12s %s\n", "variant", "workload (PxNxN xS)",
-                "GU/s", "e2e GU/s", "bp [s]", "filter [s]", "total [s]", "max rel err", "selected");
-    for (const Row& r : rows) {
-        char wl[64];
-        std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.workload.projections, r.workload.size,
-                      r.workload.size, r.workload.slices);
-        std::printf("%-20s %-22s %9.3f %9.3f %10.3f %10.3f %10.3f %12.2e %s\n", r.info.id.c_str(),
-                    wl, r.gups, r.e2eGups, r.bpSeconds, r.filterSeconds, r.totalSeconds,
-                    r.maxRelError, r.selected ? "yes" : "");
-    }
-    std::printf("device: %s, threads: %d; whole process: %.2f s\n", device.c_str(),
-                resolveThreads(threads), processSeconds);
+    if (json)
+        printJson(rows, device);
+    else
+        printTable(rows, device, threads, processSeconds);
     return Status::ok();
 }
 
