@@ -27,9 +27,11 @@ Sinograms sliceStack(const Dataset& data, int slice) {
     return one;
 }
 
-/// Reconstructs @p one (a one-slice stack) with the axis at @p center.
-Result<SliceImage> reconstructOne(const Dataset& data, const Sinograms& one, double center,
-                                  const FilterOptions& filter, BackProjector& backProjector,
+/// Reconstructs @p one (a one-slice stack) with the axis at @p center through the service
+/// (app/recon/ReconService.h), with the back-projector @p variantId.
+Result<SliceImage> reconstructOne(const Engine& engine, const Dataset& data,
+                                  std::shared_ptr<const Sinograms> one, double center,
+                                  const FilterOptions& filter, const std::string& variantId,
                                   const ExecContext& ctx) {
     const int width = data.geometry.detectorCount();
     if (!std::isfinite(center) || center < 0 || center > width - 1)
@@ -41,12 +43,11 @@ Result<SliceImage> reconstructOne(const Dataset& data, const Sinograms& one, dou
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
     VolumeGeometry grid = data.grid;
     grid.nz = 1;
-    FbpOptions options;
-    options.filter = filter;
-    Volume out;
-    TOMO_RETURN_IF_ERROR(
-        reconstructFbpOnBackend(one, geometry, grid, backProjector, options, out, ctx));
-    return SliceImage::copyOf(out.plane(0));
+    ReconRequest request(memorySource(std::move(one)), std::move(geometry), grid);
+    request.fbp.filter = filter;
+    request.variant = variantId;
+    TOMO_ASSIGN_OR_RETURN(ReconReport report, ReconService(engine).run(request, {}, ctx));
+    return SliceImage::copyOf(report.image.plane(0));
 }
 
 Result<std::unique_ptr<BackProjector>> makeBackProjector(const Engine& engine,
@@ -60,8 +61,8 @@ Result<SliceImage> reconstructSliceAtCenter(const Engine& engine, const Dataset&
                                             double center, const FilterOptions& filter,
                                             const std::string& variantId, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(checkSlice(data, slice));
-    TOMO_ASSIGN_OR_RETURN(auto backProjector, makeBackProjector(engine, variantId));
-    return reconstructOne(data, sliceStack(data, slice), center, filter, *backProjector, ctx);
+    return reconstructOne(engine, data, std::make_shared<const Sinograms>(sliceStack(data, slice)),
+                          center, filter, variantId, ctx);
 }
 
 Result<CenterEstimate> estimateDatasetCenter(const Dataset& data, int slice,
@@ -79,7 +80,7 @@ Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data
     if (count < 2 || !(from < to))
         return invalidArgument("centre sweep: needs at least 2 trials over a range from < to");
     TOMO_ASSIGN_OR_RETURN(auto backProjector, makeBackProjector(engine, variantId));
-    Sinograms one = sliceStack(data, slice);
+    const auto one = std::make_shared<const Sinograms>(sliceStack(data, slice));
     Progress slicesScope =
         ctx.progress ? ctx.progress->child(0.0, 0.5, "trial slices") : Progress();
     if (ctx.progress) slicesScope.setTotal(static_cast<std::uint64_t>(count));
@@ -88,8 +89,8 @@ Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data
     for (int i = 0; i < count; ++i) {
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
         double c = from + (to - from) * i / (count - 1);
-        TOMO_ASSIGN_OR_RETURN(SliceImage image,
-                              reconstructOne(data, one, c, filter, *backProjector, inner));
+        TOMO_ASSIGN_OR_RETURN(SliceImage image, reconstructOne(engine, data, one, c, filter,
+                                                               backProjector->info().id, inner));
         sweep.centers.push_back(c);
         sweep.slices.push_back(std::move(image));
         if (ctx.progress) slicesScope.advance();
@@ -102,8 +103,9 @@ Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data
     options.backProjector = backProjector.get();
     Progress curveScope = ctx.progress ? ctx.progress->child(0.5, 1.0, "sharpness") : Progress();
     ExecContext curveCtx{ctx.threads, ctx.stop, ctx.progress ? &curveScope : nullptr};
-    TOMO_ASSIGN_OR_RETURN(sweep.curve, estimateCenterSharpness(one.plane(0), data.geometry.angles(),
-                                                               options, curveCtx));
+    TOMO_ASSIGN_OR_RETURN(
+        sweep.curve,
+        estimateCenterSharpness(one->plane(0), data.geometry.angles(), options, curveCtx));
     return sweep;
 }
 
