@@ -11,19 +11,26 @@ std::string sliceText(std::size_t first, std::size_t count) {
     return "slices " + std::to_string(first) + "-" + std::to_string(first + count - 1);
 }
 
-/// Slices per slab: given, else as many as keep one slab's input, sinograms, filtered copy and
-/// output under the budget; rounded up to whole FBP batches (ReconService.h step 2).
-std::size_t slabSlices(const ReconRequest& request, std::size_t batch) {
+/// Slices per slab: given (rounded up to whole FBP batches), else as many whole batches as keep
+/// one slab's memory under the budget, at least one batch (ReconService.h step 2);
+/// @p overBudget tells when even one batch does not fit. A slab of s slices holds its input
+/// and its output (s x (sinogram + read overhead + slice)); reconstructFbp adds per batch of b
+/// slices a filtered copy, the back-projector's packed copy and the batch's output
+/// (b x (2 sinograms + slice)).
+std::size_t slabSlices(const ReconRequest& request, std::size_t batch, bool& overBudget) {
     const auto [slices, angles, detectors] = request.source->shape();
-    std::size_t slab = request.slabSlices;
-    if (slab == 0) {
-        const std::size_t perSlice =
-            request.source->readOverheadPerSlice() +
-            sizeof(float) * (2 * angles * detectors +
-                             std::size_t(request.grid.nx) * std::size_t(request.grid.ny));
-        slab = std::max<std::size_t>(1, request.memoryBudget / std::max<std::size_t>(perSlice, 1));
-    }
-    return std::min(slices, (slab + batch - 1) / batch * batch);
+    overBudget = false;
+    if (request.slabSlices > 0)
+        return std::min(slices, (request.slabSlices + batch - 1) / batch * batch);
+    const std::size_t sinogram = sizeof(float) * angles * detectors;
+    const std::size_t slice = sizeof(float) * std::size_t(request.grid.nx) * request.grid.ny;
+    const std::size_t perSlice = sinogram + slice + request.source->readOverheadPerSlice();
+    const std::size_t perBatch = batch * (2 * sinogram + slice);
+    std::size_t slab = batch;
+    while (slab < slices && (slab + batch) * perSlice + perBatch <= request.memoryBudget)
+        slab += batch;
+    overBudget = std::min(slab, slices) * perSlice + perBatch > request.memoryBudget;
+    return std::min(slices, slab);
 }
 
 }  // namespace
@@ -38,7 +45,12 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
     const std::size_t batch =
         fbpChunkSlices(resolved.fbp, backProjector, slices, angles, detectors);
     batched.chunkSlices = static_cast<int>(batch);
-    const std::size_t perSlab = slabSlices(request, batch);
+    bool overBudget = false;
+    const std::size_t perSlab = slabSlices(request, batch, overBudget);
+    if (overBudget)
+        report.notes.push_back("one FBP batch of " + std::to_string(perSlab) +
+                               " slices needs more than the memory budget; slabs of " +
+                               std::to_string(perSlab) + " slices");
     const std::size_t slabs = (slices + perSlab - 1) / perSlab;
     report.slabs = slabs;
     report.slabSlices = perSlab;

@@ -3,6 +3,7 @@
 
 #include "core/dataset/FormatRegistry.h"
 #include "core/dataset/MemoryAcquisitionReader.h"
+#include "core/dataset/RawVolumeStream.h"
 #include "core/io/ImageIO.h"
 #include "core/io/TiffFormat.h"
 #include "core/io/TiffStack.h"
@@ -97,6 +98,17 @@ Status registerBuiltinFormats(FormatRegistry& registry) {
     raw.describe = stackDescription(readRaw, "raw", "values");
     raw.writeVolume = [](const std::filesystem::path& path, const Array3<float>& v,
                          const WriteOptions&) { return writeRawFloat32(path, v); };
+    raw.openVolumeWriter = [](const std::filesystem::path& path,
+                              const std::array<std::size_t, 3>& shape,
+                              const WriteOptions&) { return openRawVolumeWriter(path, shape); };
+    raw.openVolumeReader = [](const std::filesystem::path& path,
+                              const ReadOptions& options) -> Result<std::unique_ptr<VolumeReader>> {
+        if (!options.shape)
+            return invalidArgument(path.string() + ": a raw file needs its shape (--shape)");
+        if (options.sampleType && *options.sampleType != SampleType::Float32)
+            return unsupported(path.string() + ": raw files are read by planes as float32 only");
+        return openRawVolumeReader(path, *options.shape);
+    };
     return registry.add(std::move(raw));
 }
 

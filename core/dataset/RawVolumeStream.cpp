@@ -1,0 +1,153 @@
+// Raw float32 volumes by slabs of planes (RawVolumeStream.h).
+#include "core/dataset/RawVolumeStream.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "core/io/AtomicFile.h"
+
+namespace tomo {
+namespace {
+
+std::string shapeText(const std::array<std::size_t, 3>& s) {
+    return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+}
+
+/// Checks @p slab against @p shape for planes [first, first + slab.dim(0)).
+Status checkSlab(const std::array<std::size_t, 3>& shape, std::size_t first,
+                 const Array3<float>& slab, const std::string& name) {
+    if (slab.dim(1) != shape[1] || slab.dim(2) != shape[2] || slab.dim(0) == 0 ||
+        first > shape[0] || slab.dim(0) > shape[0] - first)
+        return invalidArgument(name + ": slab of " + shapeText(slab.dims()) + " at plane " +
+                               std::to_string(first) + " does not fit the volume " +
+                               shapeText(shape));
+    return Status::ok();
+}
+
+class RawWriter final : public VolumeWriter {
+  public:
+    RawWriter(AtomicFile file, std::array<std::size_t, 3> shape)
+        : m_file(std::move(file)), m_shape(shape), m_written(shape[0], false) {}
+    std::array<std::size_t, 3> shape() const override { return m_shape; }
+
+    Status writeSlab(std::size_t first, const Array3<float>& slab) override {
+        const std::string name = m_file.target().string();
+        if (m_committed) return invalidArgument(name + ": already committed");
+        TOMO_RETURN_IF_ERROR(checkSlab(m_shape, first, slab, name));
+        const std::size_t rowBytes = m_shape[2] * sizeof(float);
+        for (std::size_t z = 0; z < slab.dim(0); ++z)
+            for (std::size_t y = 0; y < slab.dim(1); ++y) {
+                const off_t offset = static_cast<off_t>(((first + z) * m_shape[1] + y) * rowBytes);
+                const char* bytes = reinterpret_cast<const char*>(slab.row(z, y).data());
+                for (std::size_t done = 0; done < rowBytes;) {
+                    const ssize_t n = ::pwrite(m_file.fd(), bytes + done, rowBytes - done,
+                                               offset + static_cast<off_t>(done));
+                    if (n < 0 && errno == EINTR) continue;
+                    if (n <= 0) return ioError(name + ": cannot write: " + std::strerror(errno));
+                    done += static_cast<std::size_t>(n);
+                }
+            }
+        for (std::size_t z = 0; z < slab.dim(0); ++z)
+            m_written[first + z] = true;
+        return Status::ok();
+    }
+
+    Status commit() override {
+        const std::string name = m_file.target().string();
+        if (m_committed) return invalidArgument(name + ": already committed");
+        for (std::size_t z = 0; z < m_shape[0]; ++z)
+            if (!m_written[z])
+                return invalidArgument(name + ": plane " + std::to_string(z) +
+                                       " was never written");
+        m_committed = true;
+        return m_file.commit();
+    }
+
+  private:
+    AtomicFile m_file;
+    std::array<std::size_t, 3> m_shape;
+    std::vector<bool> m_written;
+    bool m_committed = false;
+};
+
+class RawReader final : public VolumeReader {
+  public:
+    RawReader(std::filesystem::path path, int fd, std::array<std::size_t, 3> shape)
+        : m_path(std::move(path)), m_fd(fd), m_shape(shape) {}
+    ~RawReader() override { ::close(m_fd); }
+    RawReader(const RawReader&) = delete;
+    RawReader& operator=(const RawReader&) = delete;
+    std::array<std::size_t, 3> shape() const override { return m_shape; }
+
+    Result<Array3<float>> readPlanes(std::size_t first, std::size_t count) override {
+        const std::string name = m_path.string();
+        if (count == 0 || first > m_shape[0] || count > m_shape[0] - first)
+            return invalidArgument(name + ": planes " + std::to_string(first) + "+" +
+                                   std::to_string(count) + " lie outside its " +
+                                   std::to_string(m_shape[0]));
+        TOMO_ASSIGN_OR_RETURN(Array3<float> out,
+                              Array3<float>::create(count, m_shape[1], m_shape[2]));
+        const std::size_t rowBytes = m_shape[2] * sizeof(float);
+        for (std::size_t z = 0; z < count; ++z)
+            for (std::size_t y = 0; y < m_shape[1]; ++y) {
+                const off_t offset = static_cast<off_t>(((first + z) * m_shape[1] + y) * rowBytes);
+                char* bytes = reinterpret_cast<char*>(out.row(z, y).data());
+                for (std::size_t done = 0; done < rowBytes;) {
+                    const ssize_t n = ::pread(m_fd, bytes + done, rowBytes - done,
+                                              offset + static_cast<off_t>(done));
+                    if (n < 0 && errno == EINTR) continue;
+                    if (n <= 0)
+                        return ioError(name + ": cannot read: " +
+                                       (n == 0 ? std::string("unexpected end of file")
+                                               : std::string(std::strerror(errno))));
+                    done += static_cast<std::size_t>(n);
+                }
+            }
+        return out;
+    }
+
+  private:
+    std::filesystem::path m_path;
+    int m_fd;
+    std::array<std::size_t, 3> m_shape;
+};
+
+Status checkShape(const std::filesystem::path& path, const std::array<std::size_t, 3>& shape) {
+    if (shape[0] == 0 || shape[1] == 0 || shape[2] == 0)
+        return invalidArgument(path.string() + ": shape " + shapeText(shape) + " must be positive");
+    if (shape[1] * shape[2] > (std::size_t(1) << 40) / shape[0])
+        return invalidArgument(path.string() + ": shape " + shapeText(shape) + " is too large");
+    return Status::ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<VolumeWriter>> openRawVolumeWriter(const std::filesystem::path& path,
+                                                          const std::array<std::size_t, 3>& shape) {
+    TOMO_RETURN_IF_ERROR(checkShape(path, shape));
+    TOMO_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::create(path));
+    return std::unique_ptr<VolumeWriter>(std::make_unique<RawWriter>(std::move(file), shape));
+}
+
+Result<std::unique_ptr<VolumeReader>> openRawVolumeReader(const std::filesystem::path& path,
+                                                          const std::array<std::size_t, 3>& shape) {
+    TOMO_RETURN_IF_ERROR(checkShape(path, shape));
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return notFound(path.string() + ": no such file");
+    const std::uintmax_t expected = std::uintmax_t(shape[0]) * shape[1] * shape[2] * 4;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec || size != expected)
+        return invalidData(path.string() + ": size " + std::to_string(size) +
+                           " bytes does not match " + shapeText(shape) + " float32 (" +
+                           std::to_string(expected) + " bytes expected)");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ioError(path.string() + ": cannot open: " + std::strerror(errno));
+    return std::unique_ptr<VolumeReader>(std::make_unique<RawReader>(path, fd, shape));
+}
+
+}  // namespace tomo
