@@ -4,14 +4,20 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "core/io/AtomicFile.h"
 
 namespace tomo {
 namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "raw volumes are float32 little-endian; add byte swapping for this host");
 
 std::string shapeText(const std::array<std::size_t, 3>& s) {
     return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
@@ -74,6 +80,17 @@ class RawWriter final : public VolumeWriter {
     bool m_committed = false;
 };
 
+/// As the whole-file reader (ImageIO.h readRawFloat32): NaN or infinite values are InvalidData.
+Status checkFinite(std::span<const float> row, std::size_t plane, std::size_t y,
+                   const std::string& name) {
+    for (std::size_t c = 0; c < row.size(); ++c)
+        if (!std::isfinite(row[c]))
+            return invalidData(name + ": value at (" + std::to_string(plane) + ", " +
+                               std::to_string(y) + ", " + std::to_string(c) + ") is " +
+                               (std::isnan(row[c]) ? "NaN" : "infinite"));
+    return Status::ok();
+}
+
 class RawReader final : public VolumeReader {
   public:
     RawReader(std::filesystem::path path, int fd, std::array<std::size_t, 3> shape)
@@ -106,6 +123,7 @@ class RawReader final : public VolumeReader {
                                                : std::string(std::strerror(errno))));
                     done += static_cast<std::size_t>(n);
                 }
+                TOMO_RETURN_IF_ERROR(checkFinite(out.row(z, y), first + z, y, name));
             }
         return out;
     }
