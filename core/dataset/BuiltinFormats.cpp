@@ -4,6 +4,7 @@
 #include "core/dataset/FormatRegistry.h"
 #include "core/dataset/MemoryAcquisitionReader.h"
 #include "core/dataset/RawVolumeStream.h"
+#include "core/dataset/TiffVolumeStream.h"
 #include "core/io/ImageIO.h"
 #include "core/io/TiffFormat.h"
 #include "core/io/TiffStack.h"
@@ -70,6 +71,13 @@ Status registerBuiltinFormats(FormatRegistry& registry) {
                           const WriteOptions& o) {
         return o.tiff16 ? writeTiff16(path, v, *o.tiff16) : writeTiff(path, v);
     };
+    tiff.openVolumeWriter = [](const std::filesystem::path& path,
+                               const std::array<std::size_t, 3>& shape, const WriteOptions& o) {
+        return openTiffVolumeWriter(path, shape, o.tiff16);
+    };
+    tiff.openVolumeReader = [](const std::filesystem::path& path, const ReadOptions&) {
+        return openTiffVolumeReader(path);
+    };
     TOMO_RETURN_IF_ERROR(registry.add(std::move(tiff)));
 
     // A folder of single-page TIFFs, or a pattern such as "proj_*.tif" (one file per plane,
@@ -86,6 +94,13 @@ Status registerBuiltinFormats(FormatRegistry& registry) {
     stack.writeVolume = [](const std::filesystem::path& path, const Array3<float>& v,
                            const WriteOptions& o) {
         return writeTiffStack(path, "slice", v, o.tiff16 ? &*o.tiff16 : nullptr);
+    };
+    stack.openVolumeWriter = [](const std::filesystem::path& path,
+                                const std::array<std::size_t, 3>& shape, const WriteOptions& o) {
+        return openTiffStackWriter(path, shape, o.tiff16);
+    };
+    stack.openVolumeReader = [](const std::filesystem::path& path, const ReadOptions&) {
+        return openTiffStackReader(path);
     };
     TOMO_RETURN_IF_ERROR(registry.add(std::move(stack)));
 

@@ -19,7 +19,10 @@ Status missingCapability(const FileFormat& f, const std::filesystem::path& path,
     return unsupported(path.string() + ": the " + f.name + " format cannot " + capability);
 }
 
-Status checkExists(const std::filesystem::path& path) {
+/// NotFound / InvalidArgument for a missing file or a folder, except for formats read from
+/// folders or patterns (no extension: a TIFF stack), whose reader lists the files itself.
+Status checkExists(const FileFormat& format, const std::filesystem::path& path) {
+    if (format.extensions.empty()) return Status::ok();
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return notFound(path.string() + ": no such file");
     if (std::filesystem::is_directory(path, ec))
@@ -59,7 +62,8 @@ Result<const FileFormat*> FormatRegistry::forPath(const std::filesystem::path& p
     if (name.find_first_of("*?") != std::string::npos || std::filesystem::is_directory(path, ec)) {
         for (auto it = m_formats.rbegin(); it != m_formats.rend(); ++it)
             if (it->name == "tiff-stack") return &*it;
-        return invalidArgument(path.string() + ": a folder or pattern, but this build reads no image stacks");
+        return invalidArgument(path.string() +
+                               ": a folder or pattern, but this build reads no image stacks");
     }
     const FileFormat* best = nullptr;
     std::size_t bestLength = 0;
@@ -73,7 +77,8 @@ Result<const FileFormat*> FormatRegistry::forPath(const std::filesystem::path& p
     if (best) return best;
     std::string known;
     for (const FileFormat& f : m_formats)
-        for (const std::string& e : f.extensions) known += (known.empty() ? "" : " ") + e;
+        for (const std::string& e : f.extensions)
+            known += (known.empty() ? "" : " ") + e;
     return invalidArgument(path.string() + ": unknown file type '" +
                            lower(path.extension().string()) + "' (known: " + known + ")");
 }
@@ -82,7 +87,7 @@ Result<std::unique_ptr<AcquisitionReader>> FormatRegistry::openAcquisition(
     const std::filesystem::path& path, const ReadOptions& options) const {
     TOMO_ASSIGN_OR_RETURN(const FileFormat* f, forPath(path));
     if (!f->openAcquisition) return missingCapability(*f, path, "hold projections");
-    TOMO_RETURN_IF_ERROR(checkExists(path));
+    TOMO_RETURN_IF_ERROR(checkExists(*f, path));
     return f->openAcquisition(path, options);
 }
 
@@ -90,7 +95,7 @@ Result<Array3<float>> FormatRegistry::readVolume(const std::filesystem::path& pa
                                                  const ReadOptions& options) const {
     TOMO_ASSIGN_OR_RETURN(const FileFormat* f, forPath(path));
     if (!f->readVolume) return missingCapability(*f, path, "be read as a volume");
-    TOMO_RETURN_IF_ERROR(checkExists(path));
+    TOMO_RETURN_IF_ERROR(checkExists(*f, path));
     return f->readVolume(path, options);
 }
 
@@ -106,7 +111,7 @@ Result<FileDescription> FormatRegistry::describe(const std::filesystem::path& pa
                                                  const ReadOptions& options) const {
     TOMO_ASSIGN_OR_RETURN(const FileFormat* f, forPath(path));
     if (!f->describe) return missingCapability(*f, path, "be described");
-    TOMO_RETURN_IF_ERROR(checkExists(path));
+    TOMO_RETURN_IF_ERROR(checkExists(*f, path));
     return f->describe(path, options);
 }
 
@@ -124,7 +129,7 @@ Result<std::unique_ptr<VolumeReader>> FormatRegistry::openVolumeReader(
     const std::filesystem::path& path, const ReadOptions& options) const {
     TOMO_ASSIGN_OR_RETURN(const FileFormat* f, forPath(path));
     if (!f->openVolumeReader) return missingCapability(*f, path, "be read by planes");
-    TOMO_RETURN_IF_ERROR(checkExists(path));
+    TOMO_RETURN_IF_ERROR(checkExists(*f, path));
     return f->openVolumeReader(path, options);
 }
 

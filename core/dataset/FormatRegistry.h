@@ -84,10 +84,10 @@ struct FileFormat {
     using OpenVolumeReaderFn = std::function<Result<std::unique_ptr<VolumeReader>>(
         const std::filesystem::path&, const ReadOptions&)>;
 
-    OpenAcquisitionFn openAcquisition;  ///< projections + flats/darks/angles, by blocks
-    ReadVolumeFn readVolume;            ///< a whole float stack
-    WriteVolumeFn writeVolume;          ///< a float stack, atomically
-    DescribeFn describe;                ///< shapes, types, metadata, without bulk reads
+    OpenAcquisitionFn openAcquisition;    ///< projections + flats/darks/angles, by blocks
+    ReadVolumeFn readVolume;              ///< a whole float stack
+    WriteVolumeFn writeVolume;            ///< a float stack, atomically
+    DescribeFn describe;                  ///< shapes, types, metadata, without bulk reads
     OpenVolumeWriterFn openVolumeWriter;  ///< a float stack by slabs of planes (streaming)
     OpenVolumeReaderFn openVolumeReader;  ///< planes of a stored stack on demand
 };

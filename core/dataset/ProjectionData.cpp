@@ -24,9 +24,9 @@ Status checkFinite(const Array3<float>& a, const std::string& what) {
             auto row = a.row(i, r);
             for (std::size_t c = 0; c < row.size(); ++c)
                 if (!std::isfinite(row[c]))
-                    return invalidData(what + " has a non-finite value (" +
-                                       std::to_string(row[c]) + ") at [" + std::to_string(i) +
-                                       "][" + std::to_string(r) + "][" + std::to_string(c) + "]");
+                    return invalidData(what + " has a non-finite value (" + std::to_string(row[c]) +
+                                       ") at [" + std::to_string(i) + "][" + std::to_string(r) +
+                                       "][" + std::to_string(c) + "]");
         }
     return Status::ok();
 }
@@ -35,8 +35,8 @@ Status checkFinite(const Array3<float>& a, const std::string& what) {
 
 Result<IndexRange> IndexRange::resolve(std::size_t size, const std::string& axis) const {
     if (first >= size)
-        return invalidArgument(axis + " range starts at " + std::to_string(first) + " but there are " +
-                               std::to_string(size) + " " + axis);
+        return invalidArgument(axis + " range starts at " + std::to_string(first) +
+                               " but there are " + std::to_string(size) + " " + axis);
     IndexRange r{first, count == kAll ? size - first : count};
     if (r.count == 0) return invalidArgument(axis + " range " + rangeText(r) + " is empty");
     if (r.count > size - first)
@@ -47,24 +47,36 @@ Result<IndexRange> IndexRange::resolve(std::size_t size, const std::string& axis
 
 const char* sampleTypeName(SampleType type) {
     switch (type) {
-    case SampleType::UInt8: return "uint8";
-    case SampleType::UInt16: return "uint16";
-    case SampleType::UInt32: return "uint32";
-    case SampleType::Int8: return "int8";
-    case SampleType::Int16: return "int16";
-    case SampleType::Int32: return "int32";
-    case SampleType::Float32: return "float32";
-    case SampleType::Float64: return "float64";
-    case SampleType::Other: break;
+        case SampleType::UInt8:
+            return "uint8";
+        case SampleType::UInt16:
+            return "uint16";
+        case SampleType::UInt32:
+            return "uint32";
+        case SampleType::Int8:
+            return "int8";
+        case SampleType::Int16:
+            return "int16";
+        case SampleType::Int32:
+            return "int32";
+        case SampleType::Float32:
+            return "float32";
+        case SampleType::Float64:
+            return "float64";
+        case SampleType::Other:
+            break;
     }
     return "other";
 }
 
 const char* angleUnitName(AngleUnit unit) {
     switch (unit) {
-    case AngleUnit::Radians: return "radians";
-    case AngleUnit::Degrees: return "degrees";
-    case AngleUnit::Auto: break;
+        case AngleUnit::Radians:
+            return "radians";
+        case AngleUnit::Degrees:
+            return "degrees";
+        case AngleUnit::Auto:
+            break;
     }
     return "auto";
 }

@@ -80,13 +80,13 @@ struct DatasetInfo {
 
 /// @brief What an acquisition file holds, known after opening it (no bulk data read).
 struct AcquisitionInfo {
-    std::string format;  ///< "DXchange", "NXtomo", "TIFF", "raw", ...
-    std::string file;    ///< the path it was opened from
-    std::size_t angleCount = 0;   ///< projections (frames) in the file
-    std::size_t rows = 0;         ///< detector rows per frame
-    std::size_t columns = 0;      ///< detector columns (pixels per row)
-    std::size_t flatCount = 0;    ///< flat (white) frames
-    std::size_t darkCount = 0;    ///< dark frames
+    std::string format;                               ///< "DXchange", "NXtomo", "TIFF", "raw", ...
+    std::string file;                                 ///< the path it was opened from
+    std::size_t angleCount = 0;                       ///< projections (frames) in the file
+    std::size_t rows = 0;                             ///< detector rows per frame
+    std::size_t columns = 0;                          ///< detector columns (pixels per row)
+    std::size_t flatCount = 0;                        ///< flat (white) frames
+    std::size_t darkCount = 0;                        ///< dark frames
     SampleType projectionType = SampleType::Float32;  ///< stored type of the projections
     /// Angles in radians, one per projection; empty when the file has none (TIFF, raw), in which
     /// case the caller must state them (e.g. the CLI's --angles).
@@ -99,10 +99,10 @@ struct AcquisitionInfo {
 
 /// @brief An acquisition held in memory (or a block of one, see AcquisitionReader).
 struct ProjectionData {
-    Array3<float> projections;  ///< [angle][row][column]
-    Array3<float> flats;        ///< [frame][row][column], possibly empty
-    Array3<float> darks;        ///< [frame][row][column], possibly empty
-    std::vector<double> angles;  ///< radians, one per projection
+    Array3<float> projections;                    ///< [angle][row][column]
+    Array3<float> flats;                          ///< [frame][row][column], possibly empty
+    Array3<float> darks;                          ///< [frame][row][column], possibly empty
+    std::vector<double> angles;                   ///< radians, one per projection
     std::map<std::string, std::string> metadata;  ///< provenance and notes, free form
 
     /// InvalidData naming the mismatch when angles, flats or darks do not fit the projections

@@ -46,7 +46,8 @@ class VolumeReader {
     virtual ~VolumeReader() = default;
     /// {planes, rows, columns}.
     virtual std::array<std::size_t, 3> shape() const = 0;
-    /// Planes [first, first + count); InvalidArgument past the end, IoError/InvalidData from the file.
+    /// Planes [first, first + count); InvalidArgument past the end, IoError/InvalidData from the
+    /// file.
     virtual Result<Array3<float>> readPlanes(std::size_t first, std::size_t count) = 0;
 };
 

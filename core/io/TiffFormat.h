@@ -13,8 +13,10 @@
 /// Conventions, byte order, errors and threading are those of ImageIO.h. Without libtiff every
 /// function returns Unsupported.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "core/base/Status.h"
@@ -64,5 +66,28 @@ struct Tiff16Scale {
 /// InvalidArgument naming it, its (page, row, column) and the representable range; nothing is
 /// written then. InvalidArgument for an empty stack or a scale that is not finite and positive.
 Status writeTiff16(const std::filesystem::path& path, const Array3<float>& data, Tiff16Scale map);
+
+/// @brief A multi-page TIFF written a block of pages at a time, in page order, with the tags of
+/// writeTiff (float32) or writeTiff16 (16-bit counts of a map), atomically: pages go to a
+/// temporary file beside the target, renamed into place by commit(); a writer destroyed before
+/// commit() removes it. BigTIFF when the whole stack's pixel data approaches 4 GiB. writeTiff
+/// and writeTiff16 are this writer given all pages at once. Memory: one row of the page.
+class TiffPageWriter {
+  public:
+    /// A writer for @p shape = {pages, rows, columns}; @p map null for float32. InvalidArgument
+    /// for an empty shape, a page beyond the TIFF limit or a bad map; IoError from the disk.
+    static Result<std::unique_ptr<TiffPageWriter>> open(const std::filesystem::path& path,
+                                                        const std::array<std::size_t, 3>& shape,
+                                                        const Tiff16Scale* map);
+    virtual ~TiffPageWriter() = default;
+    /// Appends @p pages (rows and columns as opened) after those written so far.
+    /// InvalidArgument past the last page, for another page size, or (16-bit) for a value the
+    /// map cannot represent, naming it; nothing of @p pages is written then.
+    virtual Status append(const Array3<float>& pages) = 0;
+    /// Pages appended so far.
+    virtual std::size_t written() const = 0;
+    /// Closes the file and renames it into place. InvalidArgument when pages are missing.
+    virtual Status commit() = 0;
+};
 
 }  // namespace tomo

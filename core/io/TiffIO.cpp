@@ -21,53 +21,12 @@
 #include "core/io/AtomicFile.h"
 #include "core/io/ImageIO.h"
 #include "core/io/TiffFormat.h"
+#include "core/io/TiffInternal.h"
 
 namespace tomo {
 namespace {
 
-/// Messages libtiff reported for one file; must outlive the TIFF handle that points to it.
-struct TiffMessages {
-    std::string errors;
-    std::string warnings;
-};
-
-int collect(std::string& sink, const char* module, const char* fmt, va_list ap) {
-    char text[512];
-    std::vsnprintf(text, sizeof text, fmt, ap);
-    if (!sink.empty()) sink += "; ";
-    if (module && *module) sink += std::string(module) + ": ";
-    sink += text;
-    return 1;  // handled: libtiff does not call its global handler
-}
-
-int onError(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
-    return collect(static_cast<TiffMessages*>(user)->errors, module, fmt, ap);
-}
-
-int onWarning(TIFF*, void* user, const char* module, const char* fmt, va_list ap) {
-    return collect(static_cast<TiffMessages*>(user)->warnings, module, fmt, ap);
-}
-
-struct OptionsDeleter {
-    void operator()(TIFFOpenOptions* o) const { TIFFOpenOptionsFree(o); }
-};
-struct TiffDeleter {
-    void operator()(TIFF* t) const { TIFFClose(t); }
-};
-using TiffPtr = std::unique_ptr<TIFF, TiffDeleter>;
-
-std::unique_ptr<TIFFOpenOptions, OptionsDeleter> makeOptions(TiffMessages& messages) {
-    std::unique_ptr<TIFFOpenOptions, OptionsDeleter> opts(TIFFOpenOptionsAlloc());
-    if (opts) {
-        TIFFOpenOptionsSetErrorHandlerExtR(opts.get(), onError, &messages);
-        TIFFOpenOptionsSetWarningHandlerExtR(opts.get(), onWarning, &messages);
-    }
-    return opts;
-}
-
-std::string detail(const TiffMessages& m) {
-    return m.errors.empty() ? std::string("libtiff reported no details") : m.errors;
-}
+using namespace tiffio;
 
 enum class SampleKind { U8, S8, U16, S16, U32, S32, F32, F64 };
 
@@ -225,8 +184,6 @@ Status checkFinite(View2<const float> plane, const std::string& where, bool from
 /// Upper bound of the expansion of any TIFF codec (LZW reaches ~2700:1, deflate 1032:1).
 constexpr std::uintmax_t kMaxCompressionRatio = 1u << 15;
 
-constexpr const char* kScaleTag = "TomoStation uint16 scale=";
-
 /// The TomoStation 16-bit map from ImageDescription, when the page carries one.
 bool readScale(TIFF* tif, double& scale, double& offset) {
     const char* text = nullptr;
@@ -341,117 +298,6 @@ Result<Array3<float>> readTiffRange(const std::filesystem::path& path, const Rea
                     v = static_cast<float>(offset + scale * static_cast<double>(v));
     }
     return out;
-}
-
-namespace {
-
-/// Count of @p v under @p map, or -1 when it is not finite or falls outside 0..65535.
-long countOf(float v, const Tiff16Scale& map) {
-    const double q = std::nearbyint((static_cast<double>(v) - map.offset) / map.scale);
-    return std::isfinite(v) && q >= 0 && q <= 65535 ? static_cast<long>(q) : -1;
-}
-
-/// Shared writer: float32 pages, or 16-bit counts of @p map when it is given.
-Status writePages(const std::filesystem::path& path, const Array3<float>& data,
-                  const Tiff16Scale* map) {
-    const std::string name = path.string();
-    const std::size_t pages = data.dim(0), h = data.dim(1), w = data.dim(2);
-    if (data.empty()) return invalidArgument(name + ": cannot write an empty stack as TIFF");
-    if (w > 0xFFFFFFFFu || h > 0xFFFFFFFFu)
-        return invalidArgument(name + ": page size exceeds the TIFF limit");
-    const std::size_t bytesPerSample = map ? 2 : 4;
-    std::string description;
-    if (map) {
-        if (!std::isfinite(map->scale) || !(map->scale > 0) || !std::isfinite(map->offset))
-            return invalidArgument(name +
-                                   ": 16-bit scale must be finite and positive, offset "
-                                   "finite (got scale " +
-                                   std::to_string(map->scale) + ", offset " +
-                                   std::to_string(map->offset) + ")");
-        for (std::size_t p = 0; p < pages; ++p)
-            for (std::size_t r = 0; r < h; ++r)
-                for (std::size_t c = 0; c < w; ++c)
-                    if (countOf(data(p, r, c), *map) < 0)
-                        return invalidArgument(
-                            name + ": value " + std::to_string(data(p, r, c)) + " at (" +
-                            std::to_string(p) + ", " + std::to_string(r) + ", " +
-                            std::to_string(c) + ") is outside the 16-bit range [" +
-                            std::to_string(map->offset) + ", " +
-                            std::to_string(map->offset + 65535 * map->scale) + "] of the scale");
-        char text[128];
-        std::snprintf(text, sizeof text, "%s%.17g offset=%.17g", kScaleTag, map->scale,
-                      map->offset);
-        description = text;
-    }
-    // Classic TIFF addresses 4 GiB; switch to BigTIFF well before the pixel data gets there.
-    const bool big =
-        data.elementCount() * bytesPerSample > (std::size_t{0xFFFFFFFFu} - (std::size_t{1} << 26));
-
-    TOMO_ASSIGN_OR_RETURN(AtomicFile file, AtomicFile::create(path));
-    TiffMessages messages;
-    auto opts = makeOptions(messages);
-    if (!opts) return outOfMemory(name + ": cannot allocate TIFF options");
-    const int fd = file.releaseFd();
-    TiffPtr tif(TIFFFdOpenExt(fd, name.c_str(), big ? "w8" : "w", opts.get()));
-    if (!tif) {
-        ::close(fd);
-        return ioError(name + ": cannot start TIFF: " + detail(messages));
-    }
-    const auto rowsPerStrip =
-        static_cast<std::uint32_t>(std::max<std::size_t>(1, 65536 / (w * bytesPerSample)));
-    std::vector<float> row(w);
-    std::vector<std::uint16_t> counts(w);
-    for (std::size_t p = 0; p < pages; ++p) {
-        TIFF* t = tif.get();
-        TIFFSetField(t, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(w));
-        TIFFSetField(t, TIFFTAG_IMAGELENGTH, static_cast<std::uint32_t>(h));
-        TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, static_cast<int>(bytesPerSample * 8));
-        TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, 1);
-        TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, map ? SAMPLEFORMAT_UINT : SAMPLEFORMAT_IEEEFP);
-        TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
-        TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
-        TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
-        TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, rowsPerStrip);
-        if (map) TIFFSetField(t, TIFFTAG_IMAGEDESCRIPTION, description.c_str());
-        if (pages > 1) {
-            TIFFSetField(t, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE);
-            if (pages <= 0xFFFF)
-                TIFFSetField(t, TIFFTAG_PAGENUMBER, static_cast<std::uint16_t>(p),
-                             static_cast<std::uint16_t>(pages));
-        }
-        View2<const float> plane = data.plane(p);
-        for (std::size_t r = 0; r < h; ++r) {
-            void* line = row.data();
-            if (map) {
-                for (std::size_t c = 0; c < w; ++c)
-                    counts[c] = static_cast<std::uint16_t>(countOf(plane(r, c), *map));
-                line = counts.data();
-            } else {
-                std::copy(plane.row(r).begin(), plane.row(r).end(), row.begin());
-            }
-            if (TIFFWriteScanline(t, line, static_cast<std::uint32_t>(r), 0) < 0)
-                return ioError(name + ": writing page " + std::to_string(p) + " row " +
-                               std::to_string(r) + " failed: " + detail(messages));
-        }
-        if (!TIFFWriteDirectory(t))
-            return ioError(name + ": writing page " + std::to_string(p) +
-                           " failed: " + detail(messages));
-    }
-    if (::fsync(TIFFFileno(tif.get())) != 0 && errno != EINVAL)
-        return ioError(name + ": fsync failed: " + std::generic_category().message(errno));
-    tif.reset();  // TIFFClose closes the descriptor
-    if (!messages.errors.empty()) return ioError(name + ": " + messages.errors);
-    return file.commit();
-}
-
-}  // namespace
-
-Status writeTiff(const std::filesystem::path& path, const Array3<float>& data) {
-    return writePages(path, data, nullptr);
-}
-
-Status writeTiff16(const std::filesystem::path& path, const Array3<float>& data, Tiff16Scale map) {
-    return writePages(path, data, &map);
 }
 
 }  // namespace tomo

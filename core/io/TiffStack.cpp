@@ -120,19 +120,24 @@ Result<Array3<float>> readTiffStack(const std::filesystem::path& path, const Rea
     return out;
 }
 
+std::filesystem::path tiffStackFile(const std::filesystem::path& folder, const std::string& stem,
+                                    std::size_t k, std::size_t count) {
+    const std::size_t digits = std::max<std::size_t>(5, std::to_string(count - 1).size());
+    std::string index = std::to_string(k);
+    index.insert(0, digits - index.size(), '0');
+    return folder / (stem + "_" + index + ".tif");
+}
+
 Status writeTiffStack(const std::filesystem::path& folder, const std::string& stem,
                       const Array3<float>& data, const Tiff16Scale* map) {
     if (data.empty()) return invalidArgument(folder.string() + ": cannot write an empty stack");
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
     if (ec) return ioError(folder.string() + ": cannot create folder: " + ec.message());
-    const std::size_t digits = std::max<std::size_t>(5, std::to_string(data.dim(0) - 1).size());
     std::vector<std::filesystem::path> written;
     Array3<float> page(1, data.dim(1), data.dim(2));
     for (std::size_t k = 0; k < data.dim(0); ++k) {
-        std::string index = std::to_string(k);
-        index.insert(0, digits - index.size(), '0');
-        const auto file = folder / (stem + "_" + index + ".tif");
+        const auto file = tiffStackFile(folder, stem, k, data.dim(0));
         for (std::size_t r = 0; r < data.dim(1); ++r)
             std::copy(data.row(k, r).begin(), data.row(k, r).end(), page.row(0, r).begin());
         Status s = map ? writeTiff16(file, page, *map) : writeTiff(file, page);

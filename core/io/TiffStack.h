@@ -38,6 +38,10 @@ Result<std::vector<std::filesystem::path>> listTiffStack(const std::filesystem::
 /// overlapping those rows decoded.
 Result<Array3<float>> readTiffStack(const std::filesystem::path& path, const ReadRange& range = {});
 
+/// The file of plane @p k of a stack of @p count planes written by writeTiffStack:
+/// `folder/<stem>_<k>.tif`, k zero-padded to at least 5 digits.
+std::filesystem::path tiffStackFile(const std::filesystem::path& folder, const std::string& stem,
+                                    std::size_t k, std::size_t count);
 /// Writes plane k of @p data to `folder/<stem>_<k>.tif` with k zero-padded to at least 5 digits,
 /// as float32 (@p map null) or 16-bit counts of @p map (TiffFormat.h). The folder is created when
 /// missing. Each file is written atomically; when one fails, the files this call already wrote

@@ -38,4 +38,10 @@ Status writeTiff16(const std::filesystem::path& path, const Array3<float>&, Tiff
     return noTiff(path);
 }
 
+Result<std::unique_ptr<TiffPageWriter>> TiffPageWriter::open(const std::filesystem::path& path,
+                                                             const std::array<std::size_t, 3>&,
+                                                             const Tiff16Scale*) {
+    return noTiff(path);
+}
+
 }  // namespace tomo
