@@ -1,5 +1,6 @@
 // The "hdf5" format of the registry: DXchange/NXtomo acquisitions, reconstructions, descriptions.
 #include "core/hdf5io/Hdf5Formats.h"
+#include "core/hdf5io/Hdf5VolumeStream.h"
 
 #include "core/hdf5io/Hdf5AcquisitionReader.h"
 #include "core/hdf5io/Hdf5Support.h"
@@ -69,8 +70,9 @@ Status registerHdf5Formats(FormatRegistry& registry) {
     f.name = "hdf5";
     f.description = "HDF5: DXchange or NXtomo acquisitions, reconstructions with provenance";
     f.extensions = {".h5", ".hdf5", ".hdf", ".nxs", ".cxi"};
-    f.openAcquisition = [](const std::filesystem::path& path, const ReadOptions& options)
-        -> Result<std::unique_ptr<AcquisitionReader>> {
+    f.openAcquisition =
+        [](const std::filesystem::path& path,
+           const ReadOptions& options) -> Result<std::unique_ptr<AcquisitionReader>> {
         TOMO_ASSIGN_OR_RETURN(auto reader, openHdf5Acquisition(path.string(), options.angleUnit));
         return std::unique_ptr<AcquisitionReader>(std::move(reader));
     };
@@ -80,6 +82,13 @@ Status registerHdf5Formats(FormatRegistry& registry) {
     f.writeVolume = [](const std::filesystem::path& path, const Array3<float>& volume,
                        const WriteOptions& options) {
         return writeHdf5Volume(path, volume, options);
+    };
+    f.openVolumeWriter = [](const std::filesystem::path& path,
+                            const std::array<std::size_t, 3>& shape, const WriteOptions& options) {
+        return openHdf5VolumeWriter(path, shape, options);
+    };
+    f.openVolumeReader = [](const std::filesystem::path& path, const ReadOptions& options) {
+        return openHdf5VolumeReader(path, options.dataset);
     };
     f.describe = [](const std::filesystem::path& path, const ReadOptions& options) {
         return describeHdf5(path, options.angleUnit);

@@ -10,6 +10,7 @@
 #include "core/geometry/ParallelGeometry.h"
 #include "core/hdf5io/FrameDatasets.h"
 #include "core/hdf5io/Hdf5Support.h"
+#include "core/hdf5io/Hdf5VolumeStream.h"
 #include "core/io/AtomicFile.h"
 #include "tomo/config.h"
 
@@ -31,9 +32,9 @@ Status writeAtomically(const std::filesystem::path& path,
             return hdf5::libraryError(ErrorCode::IoError,
                                       path.string() + ": cannot create the HDF5 file");
         TOMO_RETURN_IF_ERROR(body(file.get()).withContext(path.string()));
-        TOMO_RETURN_IF_ERROR(hdf5::writeStringAttribute(file.get(), "tomostation_version",
-                                                        TOMO_VERSION)
-                                 .withContext(path.string()));
+        TOMO_RETURN_IF_ERROR(
+            hdf5::writeStringAttribute(file.get(), "tomostation_version", TOMO_VERSION)
+                .withContext(path.string()));
         if (!file.reset())
             return hdf5::libraryError(ErrorCode::IoError,
                                       path.string() + ": closing the HDF5 file failed");
@@ -49,15 +50,24 @@ Status writeAtomically(const std::filesystem::path& path,
 
 Result<hid_t> fileTypeOf(SampleType type) {
     switch (type) {
-    case SampleType::UInt8: return H5T_STD_U8LE;
-    case SampleType::UInt16: return H5T_STD_U16LE;
-    case SampleType::UInt32: return H5T_STD_U32LE;
-    case SampleType::Int8: return H5T_STD_I8LE;
-    case SampleType::Int16: return H5T_STD_I16LE;
-    case SampleType::Int32: return H5T_STD_I32LE;
-    case SampleType::Float32: return H5T_IEEE_F32LE;
-    case SampleType::Float64: return H5T_IEEE_F64LE;
-    case SampleType::Other: break;
+        case SampleType::UInt8:
+            return H5T_STD_U8LE;
+        case SampleType::UInt16:
+            return H5T_STD_U16LE;
+        case SampleType::UInt32:
+            return H5T_STD_U32LE;
+        case SampleType::Int8:
+            return H5T_STD_I8LE;
+        case SampleType::Int16:
+            return H5T_STD_I16LE;
+        case SampleType::Int32:
+            return H5T_STD_I32LE;
+        case SampleType::Float32:
+            return H5T_IEEE_F32LE;
+        case SampleType::Float64:
+            return H5T_IEEE_F64LE;
+        case SampleType::Other:
+            break;
     }
     return invalidArgument("cannot store acquisitions as 'other' element type");
 }
@@ -91,18 +101,10 @@ Status setNxClass(hid_t file, const std::string& group, const char* cls) {
 Status writeHdf5Volume(const std::filesystem::path& path, const Array3<float>& volume,
                        const WriteOptions& options) {
     if (volume.empty()) return invalidArgument(path.string() + ": nothing to write (empty volume)");
-    return writeAtomically(path, [&](hid_t file) -> Status {
-        TOMO_RETURN_IF_ERROR(hdf5::writeArray(file, kReconstructionDataset, H5T_IEEE_F32LE, volume));
-        TOMO_ASSIGN_OR_RETURN(hdf5::Handle group, hdf5::createGroups(file, "/reconstruction"));
-        TOMO_RETURN_IF_ERROR(
-            hdf5::writeStringAttribute(group.get(), "tomostation_version", TOMO_VERSION));
-        TOMO_RETURN_IF_ERROR(hdf5::writeStringAttribute(group.get(), "axes", "z,y,x"));
-        TOMO_RETURN_IF_ERROR(
-            hdf5::writeDoubleAttribute(group.get(), "voxel_size", options.voxelSize));
-        for (const auto& [key, value] : options.provenance)
-            TOMO_RETURN_IF_ERROR(hdf5::writeStringAttribute(group.get(), key, value));
-        return Status::ok();
-    });
+    // The streamed writer given the whole volume as one slab (Hdf5VolumeStream.h).
+    TOMO_ASSIGN_OR_RETURN(auto writer, openHdf5VolumeWriter(path, volume.dims(), options));
+    TOMO_RETURN_IF_ERROR(writer->writeSlab(0, volume));
+    return writer->commit();
 }
 
 Result<Array3<float>> readHdf5Volume(const std::filesystem::path& path,
@@ -111,24 +113,24 @@ Result<Array3<float>> readHdf5Volume(const std::filesystem::path& path,
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle file, hdf5::openFile(name));
     std::string where = dataset;
     if (where.empty())
-        where = hdf5::exists(file.get(), kReconstructionDataset) || !hdf5::exists(file.get(),
-                                                                                  "/exchange/data")
+        where = hdf5::exists(file.get(), kReconstructionDataset) ||
+                        !hdf5::exists(file.get(), "/exchange/data")
                     ? kReconstructionDataset
                     : "/exchange/data";
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle d, hdf5::openDataset(file.get(), name, where));
-    TOMO_ASSIGN_OR_RETURN(hdf5::DatasetShape shape, hdf5::datasetShape(d.get(), name + ": " + where));
+    TOMO_ASSIGN_OR_RETURN(hdf5::DatasetShape shape,
+                          hdf5::datasetShape(d.get(), name + ": " + where));
     std::vector<std::size_t> dims = shape.dims;
     if (dims.size() == 2) dims.insert(dims.begin(), 1);
     if (dims.size() != 3 || shape.type == SampleType::Other)
-        return invalidData(name + ": " + where + " (shape " + hdf5io_detail::shapeString(shape.dims) +
-                           ", " + sampleTypeName(shape.type) +
-                           ") is not a numeric stack of rank 2 or 3");
-    if (dims[0] * dims[1] * dims[2] == 0)
-        return invalidData(name + ": " + where + " is empty");
+        return invalidData(name + ": " + where + " (shape " +
+                           hdf5io_detail::shapeString(shape.dims) + ", " +
+                           sampleTypeName(shape.type) + ") is not a numeric stack of rank 2 or 3");
+    if (dims[0] * dims[1] * dims[2] == 0) return invalidData(name + ": " + where + " is empty");
     TOMO_ASSIGN_OR_RETURN(Array3<float> out, Array3<float>::create(dims[0], dims[1], dims[2]));
     if (shape.dims.size() == 3) {
-        TOMO_RETURN_IF_ERROR(hdf5::readFloatBlock(d.get(), name + ": " + where, {0, dims[0]},
-                                                  {0, dims[1]}, out, 0));
+        TOMO_RETURN_IF_ERROR(
+            hdf5::readFloatBlock(d.get(), name + ": " + where, {0, dims[0]}, {0, dims[1]}, out, 0));
         return out;
     }
     std::vector<float> dense(dims[1] * dims[2]);
@@ -152,12 +154,13 @@ Result<std::map<std::string, std::string>> readHdf5Provenance(const std::filesys
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle file, hdf5::openFile(name));
     std::string where = dataset.empty() ? std::string(kReconstructionDataset) : dataset;
     const std::size_t slash = where.rfind('/');
-    const std::string group = slash == 0 || slash == std::string::npos ? std::string("/")
-                                                                       : where.substr(0, slash);
+    const std::string group =
+        slash == 0 || slash == std::string::npos ? std::string("/") : where.substr(0, slash);
     if (!hdf5::exists(file.get(), where)) return notFound(name + ": " + where + " is missing");
     hdf5::ErrorSilencer quiet;
     hdf5::Handle g(H5Oopen(file.get(), group.c_str(), H5P_DEFAULT), H5Oclose);
-    if (!g.valid()) return hdf5::libraryError(ErrorCode::InvalidData, name + ": cannot open " + group);
+    if (!g.valid())
+        return hdf5::libraryError(ErrorCode::InvalidData, name + ": cannot open " + group);
     struct Ctx {
         std::map<std::string, std::string> values;
     } ctx;
@@ -205,9 +208,9 @@ Status writeNxtomo(const std::filesystem::path& path, const ProjectionData& data
     const std::size_t nProj = data.projections.dim(0);
     const std::size_t before = options.splitFlats ? nFlat / 2 : nFlat;
     const std::size_t total = nDark + nFlat + nProj + options.invalidFrames;
-    TOMO_ASSIGN_OR_RETURN(Array3<float> frames,
-                          Array3<float>::create(total, data.projections.dim(1),
-                                                data.projections.dim(2)));
+    TOMO_ASSIGN_OR_RETURN(
+        Array3<float> frames,
+        Array3<float>::create(total, data.projections.dim(1), data.projections.dim(2)));
     std::vector<int> keys;
     std::vector<double> angles;
     auto append = [&](const Array3<float>& src, std::size_t first, std::size_t count, int key) {
@@ -246,9 +249,10 @@ Status writeNxtomo(const std::filesystem::path& path, const ProjectionData& data
         TOMO_RETURN_IF_ERROR(
             writeAngles(file, "/entry/sample/rotation_angle", angles, angleOptions));
         hdf5::ErrorSilencer quiet;
-        const char* links[3][2] = {{"/entry/instrument/detector/data", "/entry/data/data"},
-                                   {"/entry/instrument/detector/image_key", "/entry/data/image_key"},
-                                   {"/entry/sample/rotation_angle", "/entry/data/rotation_angle"}};
+        const char* links[3][2] = {
+            {"/entry/instrument/detector/data", "/entry/data/data"},
+            {"/entry/instrument/detector/image_key", "/entry/data/image_key"},
+            {"/entry/sample/rotation_angle", "/entry/data/rotation_angle"}};
         for (const auto& link : links)
             if (H5Lcreate_hard(file, link[0], file, link[1], H5P_DEFAULT, H5P_DEFAULT) < 0)
                 return hdf5::libraryError(ErrorCode::IoError,

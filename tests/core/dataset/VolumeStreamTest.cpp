@@ -1,155 +1,13 @@
-// Volumes written and read by slabs (core/dataset/VolumeStream.h), for every format of the
-// built-in registry that streams: slabs in any order read back bit-identical to the whole
-// volume written at once; planes read on demand equal the planes of a whole read; a writer
-// dropped before commit() leaves nothing behind; bad slabs and missing planes are errors.
-#include <gtest/gtest.h>
-#include <unistd.h>
+// The streamed-volume cases (VolumeStreamCases.h) for the built-in formats: raw, TIFF, TIFF stack.
+#include "VolumeStreamCases.h"
 
-#include <algorithm>
-#include <filesystem>
-#include <string>
-#include <vector>
+namespace tomo::volume_stream_cases {
 
-#include "core/dataset/FormatRegistry.h"
+Status registerStreamFormats(FormatRegistry& registry) {
+    return registerBuiltinFormats(registry);
+}
 
-namespace tomo {
 namespace {
-namespace fs = std::filesystem;
-
-Array3<float> ramp(std::size_t planes, std::size_t rows, std::size_t cols) {
-    Array3<float> v(planes, rows, cols);
-    for (std::size_t z = 0; z < planes; ++z)
-        for (std::size_t y = 0; y < rows; ++y)
-            for (std::size_t x = 0; x < cols; ++x)
-                v(z, y, x) = 0.5f * float(z) - 0.25f * float(y) + 1e-3f * float(x * x) + 0.1f;
-    return v;
-}
-
-Array3<float> planes(const Array3<float>& v, std::size_t first, std::size_t count) {
-    Array3<float> out(count, v.dim(1), v.dim(2));
-    for (std::size_t z = 0; z < count; ++z)
-        for (std::size_t y = 0; y < v.dim(1); ++y)
-            std::copy_n(v.row(first + z, y).data(), v.dim(2), out.row(z, y).data());
-    return out;
-}
-
-bool equal(const Array3<float>& a, const Array3<float>& b) {
-    if (a.dims() != b.dims()) return false;
-    for (std::size_t z = 0; z < a.dim(0); ++z)
-        for (std::size_t y = 0; y < a.dim(1); ++y)
-            if (!std::equal(a.row(z, y).begin(), a.row(z, y).end(), b.row(z, y).begin()))
-                return false;
-    return true;
-}
-
-/// Files under @p dir (folders of a TIFF stack not counted).
-std::size_t files(const fs::path& dir) {
-    std::size_t n = 0;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        n += e.is_regular_file() ? 1 : 0;
-    return n;
-}
-
-class VolumeStream : public ::testing::TestWithParam<std::string> {
-  protected:
-    void SetUp() override {
-        ASSERT_TRUE(registerBuiltinFormats(registry).isOk());
-        auto format = registry.byName(GetParam());
-        ASSERT_TRUE(format.isOk());
-        if (!(*format)->openVolumeWriter) GTEST_SKIP() << GetParam() << " does not stream";
-        ext = (*format)->extensions.empty() ? "" : (*format)->extensions.front();
-        options.shape = shape;
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    void TearDown() override { fs::remove_all(dir); }
-    /// A path of the format: a file with its extension, or for a TIFF stack an (existing, empty)
-    /// folder, which is how the registry recognises one.
-    fs::path file(const std::string& name) const {
-        if (GetParam() != "tiff-stack") return dir / (name + ext);
-        fs::create_directories(dir / name);
-        return dir / name;
-    }
-
-    FormatRegistry registry;
-    fs::path dir = fs::temp_directory_path() /
-                   ("tomo-volume-stream-" + std::to_string(::getpid()) + "-" + GetParam());
-    std::string ext;
-    std::array<std::size_t, 3> shape{11, 7, 13};
-    ReadOptions options;
-};
-
-TEST_P(VolumeStream, SlabsInAnyOrderEqualTheWholeVolume) {
-    const Array3<float> v = ramp(shape[0], shape[1], shape[2]);
-    ASSERT_TRUE(registry.writeVolume(file("whole"), v, {}).isOk());
-    auto writer = registry.openVolumeWriter(file("slabs"), shape, {});
-    ASSERT_TRUE(writer.isOk()) << writer.status().toString();
-    // Uneven slabs, last first (formats that need order say so with InvalidArgument).
-    const std::vector<std::pair<std::size_t, std::size_t>> slabs{{8, 3}, {0, 5}, {5, 3}};
-    bool ordered = false;
-    for (const auto& [first, count] : slabs) {
-        Status s = (*writer)->writeSlab(first, planes(v, first, count));
-        if (!s && s.code() == ErrorCode::InvalidArgument && first == 8) {
-            ordered = true;  // this format appends in plane order
-            break;
-        }
-        ASSERT_TRUE(s.isOk()) << s.toString();
-    }
-    if (ordered) {
-        writer = registry.openVolumeWriter(file("slabs"), shape, {});
-        ASSERT_TRUE(writer.isOk());
-        for (const auto& [first, count] :
-             std::vector<std::pair<std::size_t, std::size_t>>{{0, 5}, {5, 3}, {8, 3}})
-            ASSERT_TRUE((*writer)->writeSlab(first, planes(v, first, count)).isOk());
-    }
-    ASSERT_TRUE((*writer)->commit().isOk());
-    auto whole = registry.readVolume(file("whole"), options);
-    auto streamed = registry.readVolume(file("slabs"), options);
-    ASSERT_TRUE(whole.isOk()) << whole.status().toString();
-    ASSERT_TRUE(streamed.isOk()) << streamed.status().toString();
-    EXPECT_TRUE(equal(*whole, *streamed));
-    EXPECT_TRUE(equal(*streamed, v));
-}
-
-TEST_P(VolumeStream, PlanesOnDemandEqualTheWholeRead) {
-    const Array3<float> v = ramp(shape[0], shape[1], shape[2]);
-    ASSERT_TRUE(registry.writeVolume(file("v"), v, {}).isOk());
-    auto reader = registry.openVolumeReader(file("v"), options);
-    if (!reader.isOk() && reader.status().code() == ErrorCode::Unsupported)
-        GTEST_SKIP() << reader.status().message();
-    ASSERT_TRUE(reader.isOk()) << reader.status().toString();
-    EXPECT_EQ((*reader)->shape(), shape);
-    for (std::size_t first = 0; first < shape[0]; first += 3)
-        for (std::size_t count = 1; first + count <= shape[0]; count += 4) {
-            auto part = (*reader)->readPlanes(first, count);
-            ASSERT_TRUE(part.isOk()) << part.status().toString();
-            EXPECT_TRUE(equal(*part, planes(v, first, count))) << first << "+" << count;
-        }
-    EXPECT_EQ((*reader)->readPlanes(10, 2).status().code(), ErrorCode::InvalidArgument);
-    EXPECT_EQ((*reader)->readPlanes(0, 0).status().code(), ErrorCode::InvalidArgument);
-}
-
-TEST_P(VolumeStream, AWriterDroppedBeforeCommitLeavesNothing) {
-    {
-        auto writer = registry.openVolumeWriter(file("dropped"), shape, {});
-        ASSERT_TRUE(writer.isOk());
-        ASSERT_TRUE((*writer)->writeSlab(0, ramp(4, shape[1], shape[2])).isOk());
-    }
-    EXPECT_EQ(files(dir), 0u);
-}
-
-TEST_P(VolumeStream, BadSlabsAndMissingPlanesAreErrors) {
-    auto writer = registry.openVolumeWriter(file("bad"), shape, {});
-    ASSERT_TRUE(writer.isOk());
-    VolumeWriter& w = **writer;
-    EXPECT_EQ(w.writeSlab(0, ramp(2, shape[1] + 1, shape[2])).code(), ErrorCode::InvalidArgument);
-    EXPECT_EQ(w.writeSlab(0, ramp(2, shape[1], shape[2] - 1)).code(), ErrorCode::InvalidArgument);
-    ASSERT_TRUE(w.writeSlab(0, ramp(10, shape[1], shape[2])).isOk());
-    EXPECT_EQ(w.writeSlab(10, ramp(2, shape[1], shape[2])).code(), ErrorCode::InvalidArgument);
-    EXPECT_EQ(w.commit().code(), ErrorCode::InvalidArgument);  // plane 10 missing
-    writer->reset();  // dropped after the failed commit: nothing stays
-    EXPECT_EQ(files(dir), 0u);
-}
 
 INSTANTIATE_TEST_SUITE_P(Formats, VolumeStream, ::testing::Values("raw", "tiff", "tiff-stack"),
                          [](const auto& p) {
@@ -159,4 +17,4 @@ INSTANTIATE_TEST_SUITE_P(Formats, VolumeStream, ::testing::Values("raw", "tiff",
                          });
 
 }  // namespace
-}  // namespace tomo
+}  // namespace tomo::volume_stream_cases
