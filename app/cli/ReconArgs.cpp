@@ -176,11 +176,12 @@ void addReconOptions(ArgParser& args) {
                 "reconstruct and write a slab, then the next, rounded up to whole FBP batches "
                 "(--chunk) so that the result is bit-identical (default: as many as fit in "
                 "--memory-budget)");
-    args.option("memory-budget", "MIB",
-                "memory for one slab's input, sinograms and output, in MiB; outputs of .raw, "
-                ".tif, .h5 and .mha are written a slab at a time, so volumes larger than memory "
-                "complete",
-                std::to_string(kDefaultBudgetMiB));
+    args.option(
+        "memory-budget", "MIB",
+        "memory for one slab's input, sinograms and output, in MiB; outputs of .raw, "
+        ".tif, .h5 and TIFF folders are written a slab at a time, so volumes larger than memory "
+        "complete",
+        std::to_string(kDefaultBudgetMiB));
     args.flag("quiet", "no progress bar");
 }
 

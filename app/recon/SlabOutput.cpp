@@ -103,10 +103,9 @@ Result<SlabOutput> SlabOutput::open(const ReconRequest& request, const Resolved&
             return unsupported(s.path.string() + ": format " + format->name + " cannot be written");
         const double mib = double(s.shape[0]) * s.shape[1] * s.shape[2] * 4 / (1 << 20);
         if (mib * (1 << 20) > double(request.memoryBudget))
-            report.notes.push_back(format->name + " files are written whole: the " +
-                                   std::to_string(std::lround(mib)) +
-                                   " MiB volume is held in memory (stream with .raw, .tif, "
-                                   ".h5 or .mha)");
+            report.notes.push_back(
+                format->name + " files are written whole: the " + std::to_string(std::lround(mib)) +
+                " MiB volume is held in memory (stream with .raw, .tif, .h5 or a TIFF folder)");
     }
     return out;  // the volume is held: allocated on the first slab (ensureWhole)
 }
