@@ -1,5 +1,8 @@
 #include "ui/main/FileActions.h"
 
+#include <QInputDialog>
+#include <QLineEdit>
+
 #include <utility>
 
 #include <QFileDialog>
@@ -52,6 +55,7 @@ void FileActions::populate(QMenu* menu) {
     m_openSession = menu->addAction(tr("Open &session..."), this, &FileActions::openSessionDialog);
     menu->addAction(tr("Save s&ession..."), this, &FileActions::saveSessionDialog);
     menu->addSeparator();
+    menu->addAction(tr("Open &reconstruction (volume)..."), this, &FileActions::openVolumeDialog);
     m_saveVolume = menu->addAction(tr("&Save reconstruction (volume)..."), this,
                                    &FileActions::saveVolumeDialog);
     m_saveVolume->setShortcut(QKeySequence::Save);
@@ -166,6 +170,47 @@ void FileActions::openDataFileDialog() {
     QString file = QFileDialog::getOpenFileName(&m_window, tr("Open data file"), {}, *filters);
     if (file.isEmpty() || !confirmReplace()) return;
     askAndOpen(toPath(file));
+}
+
+Status FileActions::openVolume(const std::filesystem::path& file, const ReadOptions& options) {
+    TOMO_ASSIGN_OR_RETURN(app::PlaneCache cache, app::PlaneCache::open(file, options));
+    auto* browser = new VolumeBrowser(std::move(cache),
+                                      QString::fromStdString(file.filename().string()), &m_window);
+    browser->setWindowFlag(Qt::Window);
+    browser->setAttribute(Qt::WA_DeleteOnClose);
+    browser->resize(640, 700);
+    browser->show();
+    m_lastBrowser = browser;
+    return Status::ok();
+}
+
+void FileActions::openVolumeDialog() {
+    const QString file =
+        QFileDialog::getOpenFileName(&m_window, tr("Open reconstruction (read slice by slice)"), {},
+                                     tr("Volumes (*.h5 *.hdf5 *.tif *.tiff *.raw *.f32 *.bin)"));
+    if (file.isEmpty()) return;
+    ReadOptions options;
+    if (file.endsWith(QStringLiteral(".raw")) || file.endsWith(QStringLiteral(".f32")) ||
+        file.endsWith(QStringLiteral(".bin"))) {
+        // Raw volumes carry no shape: ask for it (slices x rows x columns).
+        bool ok = false;
+        const QString text = QInputDialog::getText(&m_window, tr("Raw volume"),
+                                                   tr("Shape: SLICES x ROWS x COLUMNS (float32)"),
+                                                   QLineEdit::Normal, {}, &ok);
+        if (!ok) return;
+        const QStringList parts = text.split(QLatin1Char('x'));
+        std::array<std::size_t, 3> shape{};
+        bool valid = parts.size() == 3;
+        for (int i = 0; valid && i < 3; ++i)
+            shape[i] = parts[i].trimmed().toULongLong(&valid);
+        if (!valid) {
+            warn(&m_window, tr("Open reconstruction"),
+                 invalidArgument(tr("'%1' is not SLICESxROWSxCOLUMNS").arg(text).toStdString()));
+            return;
+        }
+        options.shape = shape;
+    }
+    warn(&m_window, tr("Open reconstruction"), openVolume(toPath(file), options));
 }
 
 void FileActions::openDatasetFolder() {

@@ -17,12 +17,14 @@
 #include <optional>
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include "app/jobs/LoadJob.h"
 #include "core/base/Status.h"
 #include "ui/session/RecentFiles.h"
 #include "ui/session/SessionState.h"
+#include "ui/widgets/VolumeBrowser.h"
 
 class QAction;
 class QMenu;
@@ -64,11 +66,19 @@ class FileActions : public QObject {
   public slots:
     void openDataFileDialog();
     void openDatasetFolder();
+    /// File > Open reconstruction: a stored volume in a VolumeBrowser window, read slice by
+    /// slice (so volumes larger than memory open); asks the shape of raw files.
+    void openVolumeDialog();
     void openSessionDialog();
     void saveSessionDialog();
     void saveVolumeDialog();
     void saveSliceDialog();
     void saveScreenshotDialog();
+
+    /// Opens @p file in a VolumeBrowser window (openVolumeDialog without the dialogs).
+    Status openVolume(const std::filesystem::path& file, const ReadOptions& options = {});
+    /// The browser opened last (null when none or closed).
+    VolumeBrowser* lastBrowser() const { return m_lastBrowser; }
 
   private:
     void refreshRecent();
@@ -89,6 +99,7 @@ class FileActions : public QObject {
     QAction* m_saveSlice = nullptr;
     bool m_busy = false;
     bool m_hasResult = false;
+    QPointer<VolumeBrowser> m_lastBrowser;
 };
 
 }  // namespace tomo::ui
