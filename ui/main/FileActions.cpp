@@ -55,7 +55,9 @@ void FileActions::populate(QMenu* menu) {
     m_openSession = menu->addAction(tr("Open &session..."), this, &FileActions::openSessionDialog);
     menu->addAction(tr("Save s&ession..."), this, &FileActions::saveSessionDialog);
     menu->addSeparator();
-    menu->addAction(tr("Open &reconstruction (volume)..."), this, &FileActions::openVolumeDialog);
+    QAction* openVolume = menu->addAction(tr("Open reco&nstruction (volume)..."), this,
+                                          &FileActions::openVolumeDialog);
+    openVolume->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_saveVolume = menu->addAction(tr("&Save reconstruction (volume)..."), this,
                                    &FileActions::saveVolumeDialog);
     m_saveVolume->setShortcut(QKeySequence::Save);
