@@ -21,15 +21,49 @@
 
 namespace tomo::app {
 
-BackProjectorRegistry makeRegistry() {
-    BackProjectorRegistry registry;
-    registerCpuBackProjectors(registry);
+struct DeviceContexts {
 #if TOMO_WITH_CUDA
-    (void)cuda::registerBackProjectors(registry);
+    std::shared_ptr<cuda::CudaDeviceContext> cuda;
+    std::string cudaName;
 #endif
 #if TOMO_WITH_OPENCL
-    (void)opencl::registerBackProjectors(registry);
+    std::shared_ptr<opencl::ClDeviceContext> opencl;
+    std::string openclName;
 #endif
+};
+
+std::shared_ptr<DeviceContexts> registerBackends(BackProjectorRegistry& registry) {
+    auto devices = std::make_shared<DeviceContexts>();
+    registerCpuBackProjectors(registry);
+#if TOMO_WITH_CUDA
+    cuda::CudaRegistration cudaReport = cuda::registerBackProjectors(registry);
+    devices->cuda = std::move(cudaReport.context);
+    devices->cudaName = cudaReport.device;
+#endif
+#if TOMO_WITH_OPENCL
+    opencl::OpenClRegistration openclReport = opencl::registerBackProjectors(registry);
+    devices->opencl = std::move(openclReport.context);
+    devices->openclName = openclReport.device;
+#endif
+    return devices;
+}
+
+std::vector<OpenDevice> openDevices(const DeviceContexts& devices) {
+    std::vector<OpenDevice> open;
+#if TOMO_WITH_CUDA
+    if (devices.cuda) open.push_back({"cuda", devices.cudaName, devices.cuda.use_count() - 1});
+#endif
+#if TOMO_WITH_OPENCL
+    if (devices.opencl)
+        open.push_back({"opencl", devices.openclName, devices.opencl.use_count() - 1});
+#endif
+    (void)devices;
+    return open;
+}
+
+BackProjectorRegistry makeRegistry() {
+    BackProjectorRegistry registry;
+    (void)registerBackends(registry);  // the variants' factories keep their contexts
     return registry;
 }
 
@@ -117,12 +151,14 @@ Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& ge
     return reconstructFbp(sino, geom, vol, backProjector, options, out, ctx, timings);
 }
 
-decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(const std::string& backend) {
+decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(
+    const std::string& backend, std::shared_ptr<const DeviceContexts> devices) {
 #if TOMO_WITH_CUDA
     if (backend == "cuda")
-        return [](const ParallelGeometry& geom, const VolumeGeometry& vol,
-                  const ParameterValues& params) -> Result<std::unique_ptr<SubsetOperator>> {
+        return [devices](const ParallelGeometry& geom, const VolumeGeometry& vol,
+                         const ParameterValues& params) -> Result<std::unique_ptr<SubsetOperator>> {
             cuda::CudaLocalityOptions options;
+            if (devices) options.context = devices->cuda;  // the registry's context
             if (!params.text("ordering").empty()) {
                 TOMO_ASSIGN_OR_RETURN(options.ordering, parseRayOrdering(params.text("ordering")));
             }
@@ -131,9 +167,10 @@ decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(const std::str
 #endif
 #if TOMO_WITH_OPENCL
     if (backend == "opencl")
-        return [](const ParallelGeometry& geom, const VolumeGeometry& vol,
-                  const ParameterValues& params) -> Result<std::unique_ptr<SubsetOperator>> {
+        return [devices](const ParallelGeometry& geom, const VolumeGeometry& vol,
+                         const ParameterValues& params) -> Result<std::unique_ptr<SubsetOperator>> {
             opencl::OpenClLocalityOptions options;
+            if (devices) options.context = devices->opencl;  // the registry's context
             if (!params.text("ordering").empty()) {
                 TOMO_ASSIGN_OR_RETURN(options.ordering, parseRayOrdering(params.text("ordering")));
             }
@@ -141,6 +178,7 @@ decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(const std::str
         };
 #endif
     (void)backend;
+    (void)devices;
     return {};
 }
 

@@ -4,6 +4,7 @@
 /// back-projector registry with every compiled-in variant and asks each backend for its devices.
 /// (STYLE.md #10: `#if TOMO_WITH_*` appears here and in CMake only.)
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,27 @@
 
 namespace tomo::app {
 
-/// A registry holding every back-projector variant of this build (CPU now; GPU variants register
-/// here as their backends land).
+/// The device contexts of the GPU backends opened by registerBackends(): one per device,
+/// shared by that device's back-projectors, FBP filter and iterative operators (opaque: no
+/// GPU types here).
+struct DeviceContexts;
+
+/// A device context held open, for `tomo devices` and the tests of its sharing.
+struct OpenDevice {
+    std::string backend;  ///< "opencl", "cuda"
+    std::string name;     ///< the device
+    long users = 0;       ///< objects sharing the context besides its owner (use count - 1)
+};
+
+/// Adds every back-projector variant of this build to @p registry (the CPU's, and each GPU
+/// backend's when its device opens) and returns the device contexts they share.
+std::shared_ptr<DeviceContexts> registerBackends(BackProjectorRegistry& registry);
+
+/// The contexts of @p devices held open now.
+std::vector<OpenDevice> openDevices(const DeviceContexts& devices);
+
+/// A registry of every variant (registerBackends() whose contexts live as long as the
+/// registry's variants): for tools and tests; a process or GUI session uses app::Engine.
 BackProjectorRegistry makeRegistry();
 
 /// The backend "auto" stands for: CUDA when its variants are registered (a usable device), else
@@ -69,6 +89,7 @@ Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& ge
 /// "opencl" (when compiled in) that backend's locality pair of paper 001 (gpu/cuda/locality,
 /// gpu/opencl/locality, with the request's "ordering" parameter; the factory answers NotFound
 /// without a device); empty otherwise (the CPU projectors of core/locality).
-decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(const std::string& backend);
+decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(
+    const std::string& backend, std::shared_ptr<const DeviceContexts> devices = nullptr);
 
 }  // namespace tomo::app

@@ -5,7 +5,7 @@
 
 namespace tomo::app {
 
-Engine::Engine() : m_registry(makeRegistry()) {}
+Engine::Engine() : m_devices(registerBackends(m_registry)) {}
 
 Engine::~Engine() = default;
 
@@ -19,7 +19,11 @@ std::string Engine::defaultVariant(const std::string& backend, Interpolation int
 }
 
 decltype(IterativeRequest::makeOperator) Engine::operatorFactory(const std::string& backend) const {
-    return iterativeOperatorFactory(backend);
+    return iterativeOperatorFactory(backend, m_devices);
+}
+
+std::vector<OpenDevice> Engine::openDevices() const {
+    return app::openDevices(*m_devices);
 }
 
 }  // namespace tomo::app

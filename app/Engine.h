@@ -11,7 +11,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "app/Backends.h"
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/projectors/BackProjector.h"
 #include "core/selection/Selector.h"
@@ -20,7 +22,8 @@ namespace tomo::app {
 
 class Engine {
   public:
-    /// Opens every backend compiled in (those without a device register nothing).
+    /// Opens every backend compiled in (those without a device register nothing): one context
+    /// per device, shared by everything the engine makes on it.
     Engine();
     ~Engine();
     Engine(const Engine&) = delete;
@@ -41,8 +44,12 @@ class Engine {
     /// core/locality), on the same device contexts as the registry's back-projectors.
     decltype(IterativeRequest::makeOperator) operatorFactory(const std::string& backend) const;
 
+    /// The device contexts held open (one per GPU device) and how many objects share each.
+    std::vector<OpenDevice> openDevices() const;
+
   private:
     BackProjectorRegistry m_registry;
+    std::shared_ptr<const DeviceContexts> m_devices;
 };
 
 }  // namespace tomo::app

@@ -1,7 +1,8 @@
-// FBP slab by slab: read a slab of sinograms, filter and back-project it (core reconstructFbp:
-// the backend's row filter, then its back-projector), hand it to the output, free it.
+// FBP slab by slab: read a slab of sinograms, filter and back-project it (reconstructFbpOnBackend:
+// the backend's FBP, app/Backends.h), hand it to the output, free it.
 #include <algorithm>
 
+#include "app/Backends.h"
 #include "app/recon/ReconSteps.h"
 
 namespace tomo::app::detail {
@@ -57,8 +58,9 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
     if (slabs == 1 && source.whole()) {
         // The stack is in memory and one slab: reconstruct it in place (no copy).
         Volume image;
-        TOMO_RETURN_IF_ERROR(reconstructFbp(*source.whole(), request.geometry, request.grid,
-                                            backProjector, batched, image, ctx, &report.timings));
+        TOMO_RETURN_IF_ERROR(reconstructFbpOnBackend(*source.whole(), request.geometry,
+                                                     request.grid, backProjector, batched, image,
+                                                     ctx, &report.timings));
         return out.put(0, std::move(image));
     }
     for (std::size_t c = 0; c < slabs; ++c) {
@@ -82,7 +84,7 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
         Volume part;
         FbpTimings t;
         TOMO_RETURN_IF_ERROR(
-            reconstructFbp(sino, geometry, grid, backProjector, batched, part, fbpCtx, &t)
+            reconstructFbpOnBackend(sino, geometry, grid, backProjector, batched, part, fbpCtx, &t)
                 .withContext(label));
         sino = Sinograms();  // free the slab's input before the output takes it
         TOMO_RETURN_IF_ERROR(out.put(first, std::move(part)).withContext(label));

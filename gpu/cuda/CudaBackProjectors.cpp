@@ -233,6 +233,7 @@ CudaRegistration registerBackProjectors(BackProjectorRegistry& registry,
     report.available = true;
     std::shared_ptr<CudaDeviceContext> ctx = std::move(device).value();
     report.device = ctx->traits().label();
+    report.context = ctx;
     for (const Spec& s : specs()) {
         const CudaLauncher launcher = launcherOf(s);
         if (std::string why = launcher.support(); !why.empty()) {

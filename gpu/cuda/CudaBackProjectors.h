@@ -24,6 +24,7 @@
 /// CPU or OpenCL. Threading: call once from one thread; each factory call makes an independent
 /// BackProjector (one per job) sharing the device context.
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,8 @@
 #include "core/projectors/BackProjector.h"
 
 namespace tomo::cuda {
+
+class CudaDeviceContext;  // gpu/cuda/internal/CudaDeviceContext.h (no CUDA types here)
 
 struct CudaRegistrationOptions {
     int device = -1;  ///< CUDA device index; -1 = device 0
@@ -43,6 +46,9 @@ struct CudaRegistration {
     std::string message;                                       ///< why no device was opened
     std::vector<std::string> registered;                       ///< ids added
     std::vector<std::pair<std::string, std::string>> skipped;  ///< (id, reason)
+    /// The device context the variants and the FBP filter share (null without a device): the
+    /// owner passes it on to the operators of the same device (CudaLocalityOptions::context).
+    std::shared_ptr<CudaDeviceContext> context;
 };
 
 /// The metadata of every CUDA variant this build compiles (id, family, interpolation, slices,

@@ -32,6 +32,7 @@ OpenClRegistration registerBackProjectors(BackProjectorRegistry& registry,
         return report;
     }
     report.available = true;
+    report.context = device.value();
     report.device =
         device.value()->traits().name + " (" + device.value()->traits().platformName + ")";
     registerTextureFamily(registry, report, device.value());

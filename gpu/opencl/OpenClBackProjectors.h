@@ -20,6 +20,7 @@
 /// Threading: registration is done once on one thread; each factory call makes an independent
 /// BackProjector (one per job); several may run concurrently on the shared device.
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,8 @@
 #include "core/projectors/BackProjector.h"
 
 namespace tomo::opencl {
+
+class ClDeviceContext;  // gpu/opencl/internal/ClDeviceContext.h (no OpenCL types here)
 
 struct OpenClRegistrationOptions {
     int device = -1;             ///< flat device index (discoverDevices order); -1 = first GPU
@@ -40,6 +43,10 @@ struct OpenClRegistration {
     std::string message;     ///< why no device was opened ("no OpenCL platform: ...")
     std::vector<std::string> registered;                       ///< ids added
     std::vector<std::pair<std::string, std::string>> skipped;  ///< (id, reason)
+    /// The device context the variants share (null without a device): the owner passes it on
+    /// to the operators of the same device (OpenClLocalityOptions::context), so that one
+    /// context and one memory budget serve everything on the device.
+    std::shared_ptr<ClDeviceContext> context;
 };
 
 /// Adds every OpenCL variant the chosen device can run to @p registry. Never fails: without a

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,41 @@ TEST_P(FrontDoor, GuiIterativeOnADeviceBackendRunsItsOperatorPair) {
     EXPECT_EQ(f.session.lastIterativeRun().deviceOperator, backend != "cpu");
     // And the CLI's SIRT on that backend is the same computation.
     EXPECT_TRUE(fromGui == cli("--algo sirt --iterations 4 --backend " + backend));
+}
+
+TEST_P(FrontDoor, OneDeviceContextServesTheBackProjectorsAndTheOperators) {
+    const std::string backend = GetParam();
+    const app::Engine& engine = f.session.engine();
+    auto contextOf = [&]() -> std::optional<app::OpenDevice> {
+        for (const app::OpenDevice& d : engine.openDevices())
+            if (d.backend == backend) return d;
+        return std::nullopt;
+    };
+    if (backend == "cpu") {
+        EXPECT_FALSE(contextOf());  // the CPU holds no device context
+        return;
+    }
+    std::size_t contexts = 0;
+    for (const app::OpenDevice& d : engine.openDevices())
+        contexts += d.backend == backend ? 1 : 0;
+    EXPECT_EQ(contexts, 1u);
+    const long before = contextOf()->users;
+    EXPECT_GT(before, 0);  // the registry's variants hold it
+    // An iterative operator made on this backend runs on that same context.
+    auto spec = findAlgorithm("sirt");
+    ASSERT_TRUE(spec.isOk());
+    auto params = ParameterValues::resolve(*spec, {});
+    ASSERT_TRUE(params.isOk());
+    auto dataset = f.session.dataset();
+    auto op = engine.operatorFactory(backend)(dataset->geometry, dataset->grid, *params);
+    ASSERT_TRUE(op.isOk()) << op.status().toString();
+    EXPECT_EQ(contextOf()->users, before + 1);
+    op->reset();
+    EXPECT_EQ(contextOf()->users, before);
+    // So does a back-projector of the registry.
+    auto bp = engine.registry().make(variantOf(backend));
+    ASSERT_TRUE(bp.isOk());
+    EXPECT_EQ(contextOf()->users, before + 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, FrontDoor, ::testing::Values("cpu", "opencl", "cuda"),

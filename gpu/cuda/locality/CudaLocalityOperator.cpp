@@ -276,7 +276,10 @@ Result<std::unique_ptr<SubsetOperator>> makeCudaLocalityOperator(
         return invalidArgument("CUDA projector: the grid has " + std::to_string(vol.nz) +
                                " slices but the geometry " + std::to_string(geom.rows()) +
                                " detector rows");
-    TOMO_ASSIGN_OR_RETURN(auto device, CudaDeviceContext::open(options.device));
+    std::shared_ptr<CudaDeviceContext> device = options.context;
+    if (!device) {
+        TOMO_ASSIGN_OR_RETURN(device, CudaDeviceContext::open(options.device));
+    }
     auto op =
         std::make_unique<CudaLocalityOperator>(std::move(device), geom, vol, options.ordering);
     TOMO_RETURN_IF_ERROR(op->init().withContext("CUDA projector"));

@@ -39,9 +39,14 @@
 
 namespace tomo::cuda {
 
+class CudaDeviceContext;  // gpu/cuda/internal/CudaDeviceContext.h (no CUDA types here)
+
 struct CudaLocalityOptions {
     RayOrdering ordering = RayOrdering::StripSegments;  ///< forward ray-to-block ordering
     int device = -1;                                    ///< CUDA device index; -1 = device 0
+    /// The device context to run on (the registry's, CudaRegistration::context: devices owned
+    /// once); null = open `device` here.
+    std::shared_ptr<CudaDeviceContext> context;
 };
 
 /// The CUDA operator for @p geom on @p vol ("cuda.locality.<ordering>"). NotFound when there

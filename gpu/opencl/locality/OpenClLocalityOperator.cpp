@@ -251,9 +251,12 @@ Result<std::unique_ptr<SubsetOperator>> makeOpenClLocalityOperator(
         return invalidArgument("OpenCL projector: the grid has " + std::to_string(vol.nz) +
                                " slices but the geometry " + std::to_string(geom.rows()) +
                                " detector rows");
-    ClDeviceOptions deviceOptions;
-    deviceOptions.cacheDirectory = options.cacheDirectory;
-    TOMO_ASSIGN_OR_RETURN(auto device, ClDeviceContext::open(options.device, deviceOptions));
+    std::shared_ptr<ClDeviceContext> device = options.context;
+    if (!device) {
+        ClDeviceOptions deviceOptions;
+        deviceOptions.cacheDirectory = options.cacheDirectory;
+        TOMO_ASSIGN_OR_RETURN(device, ClDeviceContext::open(options.device, deviceOptions));
+    }
     auto op =
         std::make_unique<OpenClLocalityOperator>(std::move(device), geom, vol, options.ordering);
     TOMO_RETURN_IF_ERROR(op->init().withContext("OpenCL projector"));

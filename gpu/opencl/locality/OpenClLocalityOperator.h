@@ -46,6 +46,8 @@
 
 namespace tomo::opencl {
 
+class ClDeviceContext;  // gpu/opencl/internal/ClDeviceContext.h (no OpenCL types here)
+
 struct OpenClLocalityOptions {
     RayOrdering ordering = RayOrdering::StripSegments;  ///< forward ray-to-block ordering
     /// OpenCL device, counted flat over platforms (OpenClDiscovery.h order); -1 = first GPU,
@@ -53,6 +55,9 @@ struct OpenClLocalityOptions {
     int device = -1;
     /// Directory of the on-disk program cache (ClDeviceOptions); empty = the default one.
     std::string cacheDirectory;
+    /// The device context to run on (the registry's, OpenClRegistration::context: devices owned
+    /// once); null = open `device` here.
+    std::shared_ptr<ClDeviceContext> context;
 };
 
 /// The OpenCL operator for @p geom on @p vol ("opencl.locality.<ordering>"). InvalidArgument
