@@ -1,4 +1,5 @@
 #include "core/projectors/BackProjectionKernels.h"
+#include "core/projectors/GpuProjectionConstants.h"
 
 #include <algorithm>
 #include <cmath>
@@ -64,6 +65,24 @@ std::vector<ProjectionConstants> projectionConstants(const ParallelGeometry& geo
     }
     return out;
 }
+
+}  // namespace tomo::detail
+
+namespace tomo {
+
+std::vector<GpuProjectionConstants> gpuProjectionConstants(const ParallelGeometry& geom,
+                                                           const VolumeGeometry& vol,
+                                                           std::span<const float> weights) {
+    const std::vector<detail::ProjectionConstants> k = detail::projectionConstants(geom, vol);
+    std::vector<GpuProjectionConstants> out(k.size());
+    for (std::size_t p = 0; p < k.size(); ++p)
+        out[p] = {k[p].cx, k[p].cy, k[p].a, weights[p]};
+    return out;
+}
+
+}  // namespace tomo
+
+namespace tomo::detail {
 
 void buildPaddedRow(const float* src, int n, float w, float* v, float* d) {
     const int bins = paddedBins(n);

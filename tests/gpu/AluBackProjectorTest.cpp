@@ -178,7 +178,7 @@ TEST(AluCacheRange, InvariantHoldsOnRandomGeometries) {
         const int nx = 20 + static_cast<int>(seed * 37 % 90),
                   ny = 17 + static_cast<int>(seed * 53 % 80);
         const Case c = randomCase(seed, 24, 40 + static_cast<int>(seed * 29 % 100), nx, ny, 1, 1.0);
-        const auto constants = projectionConstants(c.geom, c.vol, weights(24, seed));
+        const auto constants = gpuProjectionConstants(c.geom, c.vol, weights(24, seed));
         for (int tile : {32, 64}) {
             SCOPED_TRACE("seed " + std::to_string(seed) + " tile " + std::to_string(tile));
             const AluCacheRange r = aluCacheRange(constants, nx, ny, tile, tile * 3 / 2);
@@ -196,11 +196,11 @@ TEST(AluCacheRange, InvariantHoldsOnRandomGeometries) {
 TEST(AluCacheRange, DetectsTooSmallCacheAndWideProjections) {
     Case c = randomCase(3, 24, 80, 64, 64, 1, 1.0);
     c.vol.voxelSize = c.geom.detectorPitch();  // spans up to 31 sqrt(2) bins at 45 degrees
-    const auto constants = projectionConstants(c.geom, c.vol, weights(24, 3));
+    const auto constants = gpuProjectionConstants(c.geom, c.vol, weights(24, 3));
     EXPECT_GT(aluCacheRange(constants, 64, 64, 32, 40, false).outside, 0);
     Case coarse = c;
     coarse.vol.voxelSize = 2.0 * c.geom.detectorPitch();
-    const auto wide = projectionConstants(coarse.geom, coarse.vol, weights(24, 3));
+    const auto wide = gpuProjectionConstants(coarse.geom, coarse.vol, weights(24, 3));
     const AluCacheRange r = aluCacheRange(wide, 64, 64, 32, 48);
     EXPECT_GT(r.wideProjections, 0);
     EXPECT_EQ(r.outside, 0);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/base/Progress.h"
+#include "core/projectors/GpuProjectionConstants.h"
 
 namespace tomo::cuda {
 
@@ -48,17 +49,10 @@ struct SyncStreams {
 
 std::vector<float> projectionConstants(const ParallelGeometry& geom, const VolumeGeometry& vol,
                                        std::span<const float> weights) {
-    std::vector<float> c(4 * static_cast<std::size_t>(geom.angleCount()));
-    const double pitch = geom.detectorPitch();
-    for (int p = 0; p < geom.angleCount(); ++p) {
-        const double cs = std::cos(geom.angle(p)), sn = std::sin(geom.angle(p));
-        const double a = geom.center(p) + (vol.x(0) * cs + vol.y(0) * sn) / pitch;
-        float* q = &c[4 * static_cast<std::size_t>(p)];
-        q[0] = static_cast<float>(vol.voxelSize * cs / pitch);
-        q[1] = static_cast<float>(-vol.voxelSize * sn / pitch);
-        q[2] = static_cast<float>(a);
-        q[3] = weights[static_cast<std::size_t>(p)];
-    }
+    // The constants every GPU backend uses (core/projectors/GpuProjectionConstants.h), as floats.
+    const std::vector<GpuProjectionConstants> k = gpuProjectionConstants(geom, vol, weights);
+    std::vector<float> c(4 * k.size());
+    std::memcpy(c.data(), k.data(), c.size() * sizeof(float));
     return c;
 }
 

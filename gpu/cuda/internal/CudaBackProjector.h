@@ -38,7 +38,8 @@ struct CudaBackProjectorOptions {
     double updatesPerLaunch = 2.0e9;  ///< pixel updates (x slices) per kernel launch
 };
 
-/// Per-projection constants {cx, cy, a, w} (4 floats each) of @p geom on @p vol.
+/// Per-projection constants {cx, cy, a, w} (4 floats each) of @p geom on @p vol: those of
+/// every GPU backend (core/projectors/GpuProjectionConstants.h) as a float array.
 std::vector<float> projectionConstants(const ParallelGeometry& geom, const VolumeGeometry& vol,
                                        std::span<const float> weights);
 

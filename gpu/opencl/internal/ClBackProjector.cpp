@@ -47,23 +47,6 @@ struct BufferSet {
 
 }  // namespace
 
-std::vector<ClProjectionConstants> projectionConstants(const ParallelGeometry& geom,
-                                                       const VolumeGeometry& vol,
-                                                       std::span<const float> weights) {
-    std::vector<ClProjectionConstants> c(static_cast<std::size_t>(geom.angleCount()));
-    const double pitch = geom.detectorPitch();
-    for (int p = 0; p < geom.angleCount(); ++p) {
-        const double cs = std::cos(geom.angle(p)), sn = std::sin(geom.angle(p));
-        // u(ix, iy) = c_p + (x(ix) cos + y(iy) sin) / pitch with x, y of VolumeGeometry.
-        const double a = geom.center(p) + (vol.x(0) * cs + vol.y(0) * sn) / pitch;
-        c[static_cast<std::size_t>(p)] = {static_cast<float>(vol.voxelSize * cs / pitch),
-                                          static_cast<float>(-vol.voxelSize * sn / pitch),
-                                          static_cast<float>(a),
-                                          weights[static_cast<std::size_t>(p)]};
-    }
-    return c;
-}
-
 ClBackProjector::ClBackProjector(BackProjectorInfo info, std::shared_ptr<ClDeviceContext> device,
                                  std::unique_ptr<ClKernelLauncher> launcher,
                                  ClBackProjectorOptions options)
@@ -136,7 +119,7 @@ Status ClBackProjector::backProject(const Sinograms& sino, const ParallelGeometr
     TOMO_RETURN_IF_ERROR(prepareBackProjection(sino, geom, vol, weights, out));
     TOMO_RETURN_IF_ERROR(m_launcher->prepare(*m_device));
     TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol));
-    return run(sino, vol, projectionConstants(geom, vol, weights), p, out, ctx);
+    return run(sino, vol, gpuProjectionConstants(geom, vol, weights), p, out, ctx);
 }
 
 Status ClBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,

@@ -37,11 +37,6 @@ struct ClBackProjectorOptions {
     double updatesPerLaunch = 3.2e7;  ///< pixel updates (x slices) per kernel launch
 };
 
-/// The per-projection constants of @p geom on @p vol with @p weights (double -> float).
-std::vector<ClProjectionConstants> projectionConstants(const ParallelGeometry& geom,
-                                                       const VolumeGeometry& vol,
-                                                       std::span<const float> weights);
-
 class ClBackProjector final : public BackProjector {
   public:
     ClBackProjector(BackProjectorInfo info, std::shared_ptr<ClDeviceContext> device,

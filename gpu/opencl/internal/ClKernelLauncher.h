@@ -18,17 +18,14 @@
 
 #include "core/base/Status.h"
 #include "core/data/Array.h"
+#include "core/projectors/GpuProjectionConstants.h"
 #include "gpu/opencl/internal/ClDeviceContext.h"
 
 namespace tomo::opencl {
 
-/// Per-projection constants as the kernels read them (a float4).
-struct ClProjectionConstants {
-    float cx;  ///< du/dix = voxelSize cos(theta) / pitch
-    float cy;  ///< du/diy = -voxelSize sin(theta) / pitch (row 0 is the top)
-    float a;   ///< u at pixel (0, 0), with the projection's axis correction
-    float w;   ///< the projection's weight
-};
+/// Per-projection constants as the kernels read them (a float4), computed once for every GPU
+/// backend (core/projectors/GpuProjectionConstants.h).
+using ClProjectionConstants = GpuProjectionConstants;
 
 /// The shape of one pass: an image band of @p rows rows starting at @p rowBegin, against a
 /// chunk of @p angles projections.
