@@ -26,33 +26,6 @@ Status CudaLauncher::launch(const LaunchArgs& args, cudaStream_t stream) const {
     }
 }
 
-std::uint16_t floatToHalf(float value) {
-    std::uint32_t x;
-    std::memcpy(&x, &value, sizeof x);
-    const std::uint32_t sign = (x >> 16) & 0x8000u;
-    const std::uint32_t absx = x & 0x7fffffffu;
-    if (absx >= 0x7f800000u)  // inf or nan
-        return static_cast<std::uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
-    if (absx >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // overflow
-    if (absx < 0x38800000u) {
-        // Below the smallest normal half (2^-14): r = round(value / 2^-24) to even. With the
-        // float's biased exponent e and 24-bit significand m, value = m 2^(e - 150), so
-        // r = m >> (126 - e) rounded.
-        const int e = static_cast<int>(absx >> 23);
-        const int drop = 126 - e;
-        if (e == 0 || drop > 24) return static_cast<std::uint16_t>(sign);
-        const std::uint32_t m = (absx & 0x7fffffu) | 0x800000u;
-        std::uint32_t r = m >> drop;
-        const std::uint32_t rem = m & ((1u << drop) - 1u), halfway = 1u << (drop - 1);
-        if (rem > halfway || (rem == halfway && (r & 1u))) ++r;
-        return static_cast<std::uint16_t>(sign | r);
-    }
-    std::uint32_t h = ((absx - 0x38000000u) >> 13);  // rebias exponent, keep 10 mantissa bits
-    const std::uint32_t rem = absx & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
-    return static_cast<std::uint16_t>(sign | h);
-}
-
 void packPass(const CudaLauncher& launcher, const Sinograms& sino, int s0, int count, int a0,
               int na, void* dst) {
     const int det = static_cast<int>(sino.dim(2));

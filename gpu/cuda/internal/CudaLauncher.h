@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "core/data/Half.h"
 #include "gpu/cuda/internal/CudaHandles.h"
 #include "gpu/cuda/kernels/CudaKernels.h"
 
@@ -52,8 +53,7 @@ void packPass(const CudaLauncher& launcher, const Sinograms& sino, int s0, int c
 /// storage 4 16-bit float channels (cudaCreateChannelDescHalf4(): the hardware converts).
 cudaChannelFormatDesc sinogramChannelDesc(const CudaLauncher& launcher);
 
-/// IEEE 754 binary16 bits of @p value, rounded to nearest even (overflow to infinity).
-std::uint16_t floatToHalf(float value);
+using tomo::floatToHalf;  // core/data/Half.h
 
 /// A pitch-linear texture object over @p sino (rows x detectors texels of launcher's layout),
 /// border addressing, unnormalised coordinates, the launcher's filter mode. Channel format

@@ -42,30 +42,6 @@ Status enqueueKernel2d(cl_command_queue queue, const ClKernel& kernel, std::size
         std::string("clEnqueueNDRangeKernel(") + name + ")");
 }
 
-std::uint16_t floatToHalf(float value) {
-    std::uint32_t x = 0;
-    std::memcpy(&x, &value, sizeof x);
-    const std::uint32_t sign = (x >> 16) & 0x8000u;
-    const std::uint32_t absBits = x & 0x7fffffffu;
-    if (absBits >= 0x7f800000u)  // Inf or NaN
-        return static_cast<std::uint16_t>(sign | 0x7c00u | (absBits > 0x7f800000u ? 0x200u : 0u));
-    if (absBits >= 0x477ff000u)  // rounds to >= 65520: overflow to infinity
-        return static_cast<std::uint16_t>(sign | 0x7c00u);
-    if (absBits < 0x38800000u) {  // subnormal half (|v| < 2^-14) or zero
-        if (absBits < 0x33000000u) return static_cast<std::uint16_t>(sign);  // < 2^-25: zero
-        const std::uint32_t mant = (absBits & 0x7fffffu) | 0x800000u;
-        const int shift = 126 - static_cast<int>(absBits >> 23);  // 14..24 + 1
-        std::uint32_t h = mant >> (shift);
-        const std::uint32_t rem = mant & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
-        return static_cast<std::uint16_t>(sign | h);
-    }
-    std::uint32_t h = ((absBits - 0x38000000u) >> 13);  // rebias exponent 127 -> 15
-    const std::uint32_t rem = absBits & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
-    return static_cast<std::uint16_t>(sign | h);
-}
-
 void packInterleaved(const Sinograms& sino, int s0, int count, int a0, int na, int channels,
                      bool half, void* dst) {
     const std::size_t det = sino.dim(2);

@@ -18,6 +18,7 @@
 
 #include "core/base/Status.h"
 #include "core/data/Array.h"
+#include "core/data/Half.h"
 #include "core/projectors/GpuProjectionConstants.h"
 #include "gpu/opencl/internal/ClDeviceContext.h"
 
@@ -94,8 +95,7 @@ inline std::size_t roundUp(std::size_t n, std::size_t m) {
     return (n + m - 1) / m * m;
 }
 
-/// IEEE 754 binary16 bits of @p value, rounded to nearest even (overflow to infinity).
-std::uint16_t floatToHalf(float value);
+using tomo::floatToHalf;  // core/data/Half.h
 
 /// Packs slices [s0, s0 + count) and angles [a0, a0 + na) of @p sino as
 /// [angle][detector][channels] floats (channels >= count; the extra channels are zero), or as
