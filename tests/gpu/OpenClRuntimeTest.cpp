@@ -152,19 +152,38 @@ TEST(OpenClRuntime, SmallAllocationLimitsSplitTheWork) {
     }
 }
 
-TEST(OpenClRuntime, FloatToHalfRoundsToNearestEven) {
-    EXPECT_EQ(opencl::floatToHalf(0.0f), 0x0000);
-    EXPECT_EQ(opencl::floatToHalf(-0.0f), 0x8000);
-    EXPECT_EQ(opencl::floatToHalf(1.0f), 0x3c00);
-    EXPECT_EQ(opencl::floatToHalf(-2.0f), 0xc000);
-    EXPECT_EQ(opencl::floatToHalf(65504.0f), 0x7bff);            // largest half
-    EXPECT_EQ(opencl::floatToHalf(65520.0f), 0x7c00);            // rounds to infinity
-    EXPECT_EQ(opencl::floatToHalf(1.0f + 1.0f / 2048), 0x3c00);  // tie -> even
-    EXPECT_EQ(opencl::floatToHalf(1.0f + 3.0f / 2048), 0x3c02);  // tie -> even (up)
-    EXPECT_EQ(opencl::floatToHalf(0x1p-24f), 0x0001);            // smallest subnormal
-    EXPECT_EQ(opencl::floatToHalf(0x1p-25f), 0x0000);            // tie -> even (zero)
-    EXPECT_EQ(opencl::floatToHalf(0x1p-14f), 0x0400);            // smallest normal
-    EXPECT_EQ(opencl::floatToHalf(1.0f / 3.0f), 0x3555);
+// A buffer the device refuses (as a GPU out of memory would) is retried with smaller items
+// (core/projectors/PassPlan.h), as on CUDA, and the result is unchanged; when even the smallest
+// items are refused the answer is OutOfMemory.
+TEST(OpenClRuntime, RefusedAllocationsRetryWithSmallerItems) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    auto dev = ClDeviceContext::open();
+    ASSERT_TRUE(dev.isOk());
+    test::ProblemShape shape;
+    shape.nx = 48;
+    shape.ny = 64;
+    shape.angles = 40;
+    shape.slices = 3;
+    const auto p = test::randomProblem(shape, 23);
+    const Volume ref = test::runVariant("cpu.reference.lin", p);
+    auto run = [&](std::size_t refuseAbove, Volume& out) {
+        opencl::ClBackProjectorOptions options;
+        options.refuseAbove = refuseAbove;
+        BackProjectorInfo info;
+        info.id = "retry test";
+        opencl::ClBackProjector bp(
+            info, *dev, std::make_unique<opencl::ClTextureLauncher>(opencl::TextureConfig{}),
+            options);
+        return bp.backProject(p.sino, p.geom, p.vol, p.weights, out, {});
+    };
+    Volume whole, retried, none;
+    ASSERT_TRUE(run(0, whole).isOk());
+    // Output bands of 64 rows (12 KiB) refused: 16-row bands after the angle chunks shrank.
+    ASSERT_TRUE(run(48 * 20 * 4, retried).isOk());
+    EXPECT_LT(test::maxRelError(retried, ref), 1e-4);
+    EXPECT_LT(test::maxRelError(retried, whole), 1e-6);
+    const Status refused = run(64, none);
+    EXPECT_EQ(refused.code(), ErrorCode::OutOfMemory) << refused.toString();
 }
 
 TEST(OpenClRuntime, NoPlatformMeansNoVariantsAndAMessage) {

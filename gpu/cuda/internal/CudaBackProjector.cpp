@@ -11,12 +11,7 @@
 
 namespace tomo::cuda {
 
-struct CudaBackProjector::Plan {
-    int slicesPerPass = 1, passes = 0;
-    int bandRows = 0, bands = 0;
-    int angleChunk = 0, angleChunks = 0;
-    int projPerLaunch = 1;
-};
+struct CudaBackProjector::Plan : PassPlan {};
 
 namespace {
 
@@ -71,46 +66,32 @@ Result<CudaBackProjector::Plan> CudaBackProjector::plan(const Sinograms& sino,
                                                         int shrink) const {
     const CudaDeviceTraits& t = m_device->traits();
     const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
-    Plan p;
-    p.slicesPerPass = m_launcher.slicesPerPass();
-    p.passes = (vol.nz + p.slicesPerPass - 1) / p.slicesPerPass;
     if (m_launcher.usesTexture() && det > t.maxTexture2dLinearWidth)
         return unsupported(m_info.id + ": " + std::to_string(det) +
                            " detector pixels exceed the 2-D texture width limit of " + t.name +
                            " (" + std::to_string(t.maxTexture2dLinearWidth) + ")");
-    p.angleChunk = std::min(angles, std::max(1, t.maxTexture2dLinearHeight));
-    if (m_options.maxAngleChunk > 0) p.angleChunk = std::min(p.angleChunk, m_options.maxAngleChunk);
-    p.bandRows = vol.ny;
-    if (m_options.maxBandRows > 0) p.bandRows = std::min(p.bandRows, m_options.maxBandRows);
-    for (int i = 0; i < shrink; ++i) {  // after a refused allocation
-        if (p.angleChunk > 1)
-            p.angleChunk = (p.angleChunk + 1) / 2;
-        else if (p.bandRows > 16)
-            p.bandRows = (p.bandRows + 1) / 2;
-    }
+    PassLimits l;
+    l.slices = vol.nz;
+    l.slicesPerPass = m_launcher.slicesPerPass();
+    l.nx = vol.nx;
+    l.ny = vol.ny;
+    l.angles = angles;
+    l.maxAngleChunk = std::max(1, t.maxTexture2dLinearHeight);
+    if (m_options.maxAngleChunk > 0)
+        l.maxAngleChunk = std::min(l.maxAngleChunk, m_options.maxAngleChunk);
+    l.maxBandRows = m_options.maxBandRows;
+    l.budget = m_device->memoryBudget();
     const std::size_t rowBytes = static_cast<std::size_t>(det) * m_launcher.texelBytes();
-    auto total = [&] {
-        const std::size_t sinoBytes = (rowBytes + 512) * static_cast<std::size_t>(p.angleChunk);
-        const std::size_t outBytes = static_cast<std::size_t>(vol.nx) * p.bandRows *
-                                     static_cast<std::size_t>(p.slicesPerPass) * sizeof(float);
-        return 2 * (sinoBytes + outBytes) + static_cast<std::size_t>(angles) * 16;
+    l.sinogramBytes = [rowBytes](int chunk) {
+        return (rowBytes + 512) * static_cast<std::size_t>(chunk);  // pitched rows
     };
-    const std::size_t budget = m_device->memoryBudget();
-    while (total() > budget && p.angleChunk > 1)
-        p.angleChunk = (p.angleChunk + 1) / 2;
-    while (total() > budget && p.bandRows > 16)
-        p.bandRows = (p.bandRows + 1) / 2;
-    if (total() > budget)
-        return outOfMemory(m_info.id + ": cannot fit the job on " + t.name + ": " +
-                           mebibytes(total()) + " needed at the smallest chunks, budget " +
-                           mebibytes(budget));
-    p.bands = (vol.ny + p.bandRows - 1) / p.bandRows;
-    p.angleChunks = (angles + p.angleChunk - 1) / p.angleChunk;
-    const double perProjection =
-        static_cast<double>(vol.nx) * p.bandRows * static_cast<double>(p.slicesPerPass);
-    p.projPerLaunch = static_cast<int>(std::clamp(m_options.updatesPerLaunch / perProjection, 1.0,
-                                                  static_cast<double>(p.angleChunk)));
-    return p;
+    l.sinogramCopies = 2;
+    l.outputCopies = 2;
+    l.fixedBytes = static_cast<std::size_t>(angles) * sizeof(GpuProjectionConstants);
+    l.updatesPerLaunch = m_options.updatesPerLaunch;
+    l.shrink = shrink;
+    TOMO_ASSIGN_OR_RETURN(PassPlan p, planPasses(l, m_info.id + " on " + t.name));
+    return Plan{p};
 }
 
 Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeometry& geom,
@@ -137,7 +118,7 @@ Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeome
             --shrink;  // the same plan once more
             continue;
         }
-        if (p.angleChunk == 1 && p.bandRows <= 16) break;
+        if (p.smallest()) break;
     }
     return status;
 }

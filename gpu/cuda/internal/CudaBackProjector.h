@@ -26,6 +26,7 @@
 #include <memory>
 
 #include "core/projectors/BackProjector.h"
+#include "core/projectors/PassPlan.h"
 #include "gpu/cuda/internal/CudaDeviceContext.h"
 #include "gpu/cuda/internal/CudaLauncher.h"
 

@@ -8,23 +8,9 @@
 
 namespace tomo::opencl {
 
-struct ClBackProjector::Plan {
-    int slicesPerPass = 1;
-    int passes = 0;
-    int bandRows = 0;
-    int bands = 0;
-    int angleChunk = 0;
-    int angleChunks = 0;
-    int projPerLaunch = 1;
-    std::size_t packedBytes = 0;
-    std::size_t outputBytes = 0;
-};
+struct ClBackProjector::Plan : PassPlan {};
 
 namespace {
-
-std::string mib(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
 
 /// Finishes both queues when leaving backProject, so that no enqueued command outlives the
 /// buffers or writes into the volume after the call returned.
@@ -58,59 +44,42 @@ ClBackProjector::ClBackProjector(BackProjectorInfo info, std::shared_ptr<ClDevic
 ClBackProjector::~ClBackProjector() = default;
 
 Result<ClBackProjector::Plan> ClBackProjector::plan(const Sinograms& sino,
-                                                    const VolumeGeometry& vol) const {
+                                                    const VolumeGeometry& vol, int shrink) const {
     const ClDeviceTraits& t = m_device->traits();
     const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
-    Plan p;
-    p.slicesPerPass = m_launcher->slicesPerPass();
-    p.passes = (vol.nz + p.slicesPerPass - 1) / p.slicesPerPass;
-    std::size_t maxAlloc = t.maxAllocBytes;
-    if (m_options.maxAllocation > 0) maxAlloc = std::min(maxAlloc, m_options.maxAllocation);
     if (m_launcher->usesImage() && static_cast<std::size_t>(det) > t.image2dMaxWidth)
         return unsupported(m_info.id + ": " + std::to_string(det) +
                            " detector pixels exceed the image width limit of " + t.name + " (" +
                            std::to_string(t.image2dMaxWidth) + ")");
-    p.angleChunk = angles;
+    PassLimits l;
+    l.slices = vol.nz;
+    l.slicesPerPass = m_launcher->slicesPerPass();
+    l.nx = vol.nx;
+    l.ny = vol.ny;
+    l.angles = angles;
+    l.maxAngleChunk = angles;
     if (t.constantBufferBytes > 0)
-        p.angleChunk = std::min<int>(
-            p.angleChunk, static_cast<int>(t.constantBufferBytes / sizeof(ClProjectionConstants)));
+        l.maxAngleChunk =
+            std::min<int>(l.maxAngleChunk,
+                          static_cast<int>(t.constantBufferBytes / sizeof(ClProjectionConstants)));
     if (m_launcher->usesImage())
-        p.angleChunk = std::min<int>(p.angleChunk, static_cast<int>(t.image2dMaxHeight));
-    if (m_options.maxAngleChunk > 0) p.angleChunk = std::min(p.angleChunk, m_options.maxAngleChunk);
-    p.angleChunk = std::max(p.angleChunk, 1);
-    while (p.angleChunk > 1 && m_launcher->packedBytes(p.angleChunk, det) > maxAlloc)
-        p.angleChunk = (p.angleChunk + 1) / 2;
-    p.bandRows = vol.ny;
-    auto outBytes = [&](int rows) {
-        return static_cast<std::size_t>(vol.nx) * static_cast<std::size_t>(rows) *
-               static_cast<std::size_t>(p.slicesPerPass) * sizeof(float);
-    };
-    while (p.bandRows > 16 && outBytes(p.bandRows) > maxAlloc)
-        p.bandRows = static_cast<int>(roundUp(static_cast<std::size_t>(p.bandRows + 1) / 2, 16));
-    auto total = [&] {
-        return 4 * m_launcher->packedBytes(p.angleChunk, det) + 2 * outBytes(p.bandRows) +
-               static_cast<std::size_t>(angles) * sizeof(ClProjectionConstants);
-    };
-    const std::size_t budget = m_device->memoryBudget();
-    while (total() > budget && p.angleChunk > 1)
-        p.angleChunk = (p.angleChunk + 1) / 2;
-    while (total() > budget && p.bandRows > 16)
-        p.bandRows = static_cast<int>(roundUp(static_cast<std::size_t>(p.bandRows + 1) / 2, 16));
-    p.packedBytes = m_launcher->packedBytes(p.angleChunk, det);
-    p.outputBytes = outBytes(p.bandRows);
-    if (p.packedBytes > maxAlloc || p.outputBytes > maxAlloc || total() > budget)
-        return outOfMemory(m_info.id + ": cannot fit the job on " + t.name + ": sinogram chunk " +
-                           mib(p.packedBytes) + ", output band " + mib(p.outputBytes) + ", total " +
-                           mib(total()) + " against a largest allocation of " + mib(maxAlloc) +
-                           " and a budget of " + mib(budget));
-    p.bands = (vol.ny + p.bandRows - 1) / p.bandRows;
-    p.angleChunks = (angles + p.angleChunk - 1) / p.angleChunk;
-    const double perProjection =
-        static_cast<double>(vol.nx) * p.bandRows * static_cast<double>(p.slicesPerPass);
-    p.projPerLaunch = static_cast<int>(std::clamp(m_options.updatesPerLaunch / perProjection, 1.0,
-                                                  static_cast<double>(p.angleChunk)));
-    if (p.projPerLaunch >= 8) p.projPerLaunch &= ~3;  // whole projection phases
-    return p;
+        l.maxAngleChunk = std::min<int>(l.maxAngleChunk, static_cast<int>(t.image2dMaxHeight));
+    if (m_options.maxAngleChunk > 0)
+        l.maxAngleChunk = std::min(l.maxAngleChunk, m_options.maxAngleChunk);
+    l.maxAngleChunk = std::max(l.maxAngleChunk, 1);
+    l.maxAllocation = t.maxAllocBytes;
+    if (m_options.maxAllocation > 0)
+        l.maxAllocation = std::min(l.maxAllocation, m_options.maxAllocation);
+    l.budget = m_device->memoryBudget();
+    l.sinogramBytes = [&](int chunk) { return m_launcher->packedBytes(chunk, det); };
+    l.sinogramCopies = 4;  // staging + device sinogram, two sets
+    l.outputCopies = 2;
+    l.fixedBytes = static_cast<std::size_t>(angles) * sizeof(ClProjectionConstants);
+    l.updatesPerLaunch = m_options.updatesPerLaunch;
+    l.projectionAlign = 4;  // whole projection phases
+    l.shrink = shrink;
+    TOMO_ASSIGN_OR_RETURN(PassPlan p, planPasses(l, m_info.id + " on " + t.name));
+    return Plan{p};
 }
 
 Status ClBackProjector::backProject(const Sinograms& sino, const ParallelGeometry& geom,
@@ -118,8 +87,15 @@ Status ClBackProjector::backProject(const Sinograms& sino, const ParallelGeometr
                                     Volume& out, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(prepareBackProjection(sino, geom, vol, weights, out));
     TOMO_RETURN_IF_ERROR(m_launcher->prepare(*m_device));
-    TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol));
-    return run(sino, vol, gpuProjectionConstants(geom, vol, weights), p, out, ctx);
+    const std::vector<ClProjectionConstants> constants = gpuProjectionConstants(geom, vol, weights);
+    // A buffer the device refuses: smaller items (PassPlan.h), as on every GPU backend.
+    Status status;
+    for (int shrink = 0; shrink < 24; ++shrink) {
+        TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol, shrink));
+        status = run(sino, vol, constants, p, out, ctx);
+        if (status.code() != ErrorCode::OutOfMemory || p.smallest()) break;
+    }
+    return status;
 }
 
 Status ClBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
@@ -127,6 +103,11 @@ Status ClBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
                             Volume& out, const ExecContext& ctx) {
     ClDeviceContext& dev = *m_device;
     const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
+    if (m_options.refuseAbove > 0 &&
+        (p.sinogramBytes > m_options.refuseAbove || p.outputBytes > m_options.refuseAbove))
+        return outOfMemory(m_info.id + ": a buffer of " +
+                           std::to_string(std::max(p.sinogramBytes, p.outputBytes)) +
+                           " bytes was refused (refuseAbove)");
     cl_command_queue upQueue = dev.queue(0), kernelQueue = dev.queue(1);
 
     std::vector<ClMem> constantBuffers;
@@ -145,7 +126,7 @@ Status ClBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
     for (int s = 0; s < std::min(items, 2); ++s) {
         TOMO_ASSIGN_OR_RETURN(sets[s].staging,
                               dev.createBuffer(CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
-                                               p.packedBytes, "sinogram staging"));
+                                               p.sinogramBytes, "sinogram staging"));
         TOMO_ASSIGN_OR_RETURN(sets[s].sinogram, m_launcher->createSinogram(dev, p.angleChunk, det));
     }
     ClMem outputs[2];
@@ -177,7 +158,7 @@ Status ClBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
         cl_int err = CL_SUCCESS;
         void* ptr =
             clEnqueueMapBuffer(upQueue, set.staging.get(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
-                               0, p.packedBytes, 0, nullptr, nullptr, &err);
+                               0, p.sinogramBytes, 0, nullptr, nullptr, &err);
         TOMO_RETURN_IF_ERROR(clCheck(err, "clEnqueueMapBuffer(sinogram staging)"));
         return ptr;
     };

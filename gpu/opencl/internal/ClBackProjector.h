@@ -26,6 +26,7 @@
 #include <memory>
 
 #include "core/projectors/BackProjector.h"
+#include "core/projectors/PassPlan.h"
 #include "gpu/opencl/internal/ClKernelLauncher.h"
 
 namespace tomo::opencl {
@@ -35,6 +36,9 @@ struct ClBackProjectorOptions {
     std::size_t maxAllocation = 0;    ///< per buffer; 0 = the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE
     int maxAngleChunk = 0;            ///< projections per device sinogram; 0 = device limits
     double updatesPerLaunch = 3.2e7;  ///< pixel updates (x slices) per kernel launch
+    /// Buffers larger than this are refused as a device out of memory would refuse them (0 =
+    /// never): tests of the retry with smaller items.
+    std::size_t refuseAbove = 0;
 };
 
 class ClBackProjector final : public BackProjector {
@@ -51,7 +55,7 @@ class ClBackProjector final : public BackProjector {
 
   private:
     struct Plan;
-    Result<Plan> plan(const Sinograms& sino, const VolumeGeometry& vol) const;
+    Result<Plan> plan(const Sinograms& sino, const VolumeGeometry& vol, int shrink) const;
     Status run(const Sinograms& sino, const VolumeGeometry& vol,
                const std::vector<ClProjectionConstants>& constants, const Plan& plan, Volume& out,
                const ExecContext& ctx);
