@@ -1,7 +1,7 @@
 // Registration of the OpenCL variants (see OpenClBackProjectors.h).
 #include "gpu/opencl/OpenClBackProjectors.h"
 
-#include "gpu/opencl/AluLauncher.h"
+#include "gpu/opencl/internal/AluLauncher.h"
 #include "gpu/opencl/internal/ClFamilies.h"
 
 namespace tomo::opencl {

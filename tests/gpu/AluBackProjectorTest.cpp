@@ -1,4 +1,4 @@
-// The OpenCL ALU, oversampling and hybrid back-projectors (gpu/opencl/AluLauncher.h) against
+// The OpenCL ALU, oversampling and hybrid back-projectors (gpu/opencl/internal/AluLauncher.h) against
 // the CPU double-precision reference; the h_m range invariant on the host and in the kernels;
 // the paper's quality ordering (oversampling closer to linear than nearest, with the cache
 // filled by the ALUs or by a linear sampler); FP rounding equal to plain rounding; the binary16
@@ -15,7 +15,7 @@
 #include "core/filter/RampFilter.h"
 #include "core/phantom/Phantom.h"
 #include "core/projectors/CpuBackProjectors.h"
-#include "gpu/opencl/AluLauncher.h"
+#include "gpu/opencl/internal/AluLauncher.h"
 #include "gpu/opencl/internal/ClBackProjector.h"
 
 namespace tomo::opencl {

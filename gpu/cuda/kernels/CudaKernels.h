@@ -69,7 +69,7 @@ Status launchTexture(const TextureConfig& config, const LaunchArgs& args, cudaSt
 enum class AluFamily { Alu, Oversampling, Hybrid };
 
 /// ALU, oversampling and hybrid families (kernels/AluKernels.cu, OversampleKernels.cu,
-/// HybridKernels.cu; paper 002 sections 6 and 7). Mirrors gpu/opencl/AluLauncher.h's AluConfig.
+/// HybridKernels.cu; paper 002 sections 6 and 7). Mirrors gpu/opencl/internal/AluLauncher.h's AluConfig.
 struct AluConfig {
     AluFamily family = AluFamily::Alu;
     Interpolation interpolation = Interpolation::Linear;

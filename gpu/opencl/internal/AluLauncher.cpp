@@ -1,5 +1,5 @@
 // The ALU, oversampling and hybrid families' launcher and registration (see AluLauncher.h).
-#include "gpu/opencl/AluLauncher.h"
+#include "gpu/opencl/internal/AluLauncher.h"
 
 #include <algorithm>
 #include <cmath>
