@@ -2,6 +2,7 @@
 #include "core/dataset/RawVolumeStream.h"
 
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <bit>
@@ -34,6 +35,46 @@ Status checkSlab(const std::array<std::size_t, 3>& shape, std::size_t first,
     return Status::ok();
 }
 
+/// Reads (or writes) the rows of @p slab, planes [first, first + slab.dim(0)) of a file of
+/// @p shape, with preadv/pwritev: the rows of consecutive planes are contiguous in the file,
+/// so one call moves up to IOV_MAX rows (the slab's row padding is skipped by the iovecs).
+template <class Slab>  // Array3<float> to read, const Array3<float> to write
+Status transferRows(int fd, Slab& slab, std::size_t first, const std::array<std::size_t, 3>& shape,
+                    bool read, const std::string& name) {
+    const std::size_t rowBytes = shape[2] * sizeof(float);
+    const std::size_t rows = slab.dim(0) * slab.dim(1);
+    constexpr std::size_t kBatch = 1024;  // IOV_MAX on Linux
+    std::vector<iovec> iov;
+    for (std::size_t r0 = 0; r0 < rows; r0 += kBatch) {
+        const std::size_t n = std::min(kBatch, rows - r0);
+        iov.resize(n);
+        for (std::size_t i = 0; i < n; ++i)
+            iov[i] = {const_cast<float*>(slab.rows().row(r0 + i).data()),
+                      rowBytes};  // iovec is not const
+        off_t offset = static_cast<off_t>((first * shape[1] + r0) * rowBytes);
+        std::size_t next = 0;  // first iovec not yet complete
+        while (next < n) {
+            const ssize_t got = read
+                                    ? ::preadv(fd, &iov[next], static_cast<int>(n - next), offset)
+                                    : ::pwritev(fd, &iov[next], static_cast<int>(n - next), offset);
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0)
+                return ioError(name + (read ? ": cannot read: " : ": cannot write: ") +
+                               (got == 0 ? std::string("unexpected end of file")
+                                         : std::string(std::strerror(errno))));
+            offset += got;
+            for (std::size_t left = static_cast<std::size_t>(got); left > 0;) {
+                const std::size_t take = std::min(left, iov[next].iov_len);
+                iov[next].iov_base = static_cast<char*>(iov[next].iov_base) + take;
+                iov[next].iov_len -= take;
+                left -= take;
+                if (iov[next].iov_len == 0) ++next;
+            }
+        }
+    }
+    return Status::ok();
+}
+
 class RawWriter final : public VolumeWriter {
   public:
     RawWriter(AtomicFile file, std::array<std::size_t, 3> shape)
@@ -44,19 +85,7 @@ class RawWriter final : public VolumeWriter {
         const std::string name = m_file.target().string();
         if (m_committed) return invalidArgument(name + ": already committed");
         TOMO_RETURN_IF_ERROR(checkSlab(m_shape, first, slab, name));
-        const std::size_t rowBytes = m_shape[2] * sizeof(float);
-        for (std::size_t z = 0; z < slab.dim(0); ++z)
-            for (std::size_t y = 0; y < slab.dim(1); ++y) {
-                const off_t offset = static_cast<off_t>(((first + z) * m_shape[1] + y) * rowBytes);
-                const char* bytes = reinterpret_cast<const char*>(slab.row(z, y).data());
-                for (std::size_t done = 0; done < rowBytes;) {
-                    const ssize_t n = ::pwrite(m_file.fd(), bytes + done, rowBytes - done,
-                                               offset + static_cast<off_t>(done));
-                    if (n < 0 && errno == EINTR) continue;
-                    if (n <= 0) return ioError(name + ": cannot write: " + std::strerror(errno));
-                    done += static_cast<std::size_t>(n);
-                }
-            }
+        TOMO_RETURN_IF_ERROR(transferRows(m_file.fd(), slab, first, m_shape, false, name));
         for (std::size_t z = 0; z < slab.dim(0); ++z)
             m_written[first + z] = true;
         return Status::ok();
@@ -108,23 +137,10 @@ class RawReader final : public VolumeReader {
                                    std::to_string(m_shape[0]));
         TOMO_ASSIGN_OR_RETURN(Array3<float> out,
                               Array3<float>::create(count, m_shape[1], m_shape[2]));
-        const std::size_t rowBytes = m_shape[2] * sizeof(float);
+        TOMO_RETURN_IF_ERROR(transferRows(m_fd, out, first, m_shape, true, name));
         for (std::size_t z = 0; z < count; ++z)
-            for (std::size_t y = 0; y < m_shape[1]; ++y) {
-                const off_t offset = static_cast<off_t>(((first + z) * m_shape[1] + y) * rowBytes);
-                char* bytes = reinterpret_cast<char*>(out.row(z, y).data());
-                for (std::size_t done = 0; done < rowBytes;) {
-                    const ssize_t n = ::pread(m_fd, bytes + done, rowBytes - done,
-                                              offset + static_cast<off_t>(done));
-                    if (n < 0 && errno == EINTR) continue;
-                    if (n <= 0)
-                        return ioError(name + ": cannot read: " +
-                                       (n == 0 ? std::string("unexpected end of file")
-                                               : std::string(std::strerror(errno))));
-                    done += static_cast<std::size_t>(n);
-                }
+            for (std::size_t y = 0; y < m_shape[1]; ++y)
                 TOMO_RETURN_IF_ERROR(checkFinite(out.row(z, y), first + z, y, name));
-            }
         return out;
     }
 
