@@ -15,15 +15,15 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openDxchange(const std::string& p
     info.file = path;
     const std::string dataPath = "/exchange/data";
     hdf5::DatasetShape shape;
-    TOMO_ASSIGN_OR_RETURN(hdf5::Handle data, openFrames(file.get(), info, dataPath,
-                                                        "projections", &shape));
+    TOMO_ASSIGN_OR_RETURN(hdf5::Handle data,
+                          openFrames(file.get(), info, dataPath, "projections", &shape));
     info.angleCount = shape.dims[0];
     info.rows = shape.dims[1];
     info.columns = shape.dims[2];
     info.projectionType = shape.type;
     if (info.angleCount == 0 || info.rows == 0 || info.columns == 0)
-        return invalidData(path + ": " + dataPath + " is empty (shape " + hdf5io_detail::shapeString(shape.dims) +
-                           ")");
+        return invalidData(path + ": " + dataPath + " is empty (shape " +
+                           hdf5io_detail::shapeString(shape.dims) + ")");
 
     Hdf5AcquisitionReader::FrameSource projections{dataPath, std::move(data), {}};
     for (std::size_t i = 0; i < info.angleCount; ++i)
@@ -36,8 +36,8 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openDxchange(const std::string& p
         sources[k].path = paths[k];
         if (!hdf5::exists(file.get(), paths[k])) continue;
         hdf5::DatasetShape s;
-        TOMO_ASSIGN_OR_RETURN(sources[k].dataset, openFrames(file.get(), info, paths[k],
-                                                             roles[k], &s));
+        TOMO_ASSIGN_OR_RETURN(sources[k].dataset,
+                              openFrames(file.get(), info, paths[k], roles[k], &s));
         TOMO_RETURN_IF_ERROR(checkFrameSize(info, paths[k], s.dims, dataPath));
         for (std::size_t i = 0; i < s.dims[0]; ++i)
             sources[k].frames.push_back(i);
@@ -47,16 +47,15 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openDxchange(const std::string& p
 
     const std::string thetaPath = "/exchange/theta";
     if (hdf5::exists(file.get(), thetaPath)) {
-        TOMO_ASSIGN_OR_RETURN(hdf5::Handle theta,
-                              hdf5::openDataset(file.get(), path, thetaPath));
+        TOMO_ASSIGN_OR_RETURN(hdf5::Handle theta, hdf5::openDataset(file.get(), path, thetaPath));
         const std::string where = path + ": " + thetaPath;
         TOMO_ASSIGN_OR_RETURN(hdf5::DatasetShape ts, hdf5::datasetShape(theta.get(), where));
         info.datasets.push_back({thetaPath, ts.dims, ts.type, "angles"});
         TOMO_ASSIGN_OR_RETURN(std::vector<double> values, hdf5::readDoubles(theta.get(), where));
         if (values.size() != info.angleCount)
-            return invalidData(where + " has " + std::to_string(values.size()) +
-                               " angles but " + dataPath + " has " +
-                               std::to_string(info.angleCount) + " projections");
+            return invalidData(where + " has " + std::to_string(values.size()) + " angles but " +
+                               dataPath + " has " + std::to_string(info.angleCount) +
+                               " projections");
         const std::string attr = hdf5::stringAttribute(theta.get(), "units");
         info.angleUnitFromAttribute = unit == AngleUnit::Auto && !attr.empty();
         TOMO_ASSIGN_OR_RETURN(info.angles, anglesToRadians(values, attr, unit, AngleUnit::Auto,

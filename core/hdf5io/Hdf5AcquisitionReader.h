@@ -89,8 +89,8 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openHdf5Acquisition(
 /// when any |value| > 2*pi + 1e-6, else @p fallback (Auto means radians). @p used receives the
 /// unit applied. InvalidData naming @p where for an unrecognised attribute or a non-finite value.
 Result<std::vector<double>> anglesToRadians(const std::vector<double>& values,
-                                            const std::string& unitAttribute,
-                                            AngleUnit requested, AngleUnit fallback,
-                                            const std::string& where, AngleUnit* used);
+                                            const std::string& unitAttribute, AngleUnit requested,
+                                            AngleUnit fallback, const std::string& where,
+                                            AngleUnit* used);
 
 }  // namespace tomo

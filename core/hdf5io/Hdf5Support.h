@@ -72,6 +72,9 @@ Result<Handle> openFile(const std::string& path);
 
 /// True when every component of the absolute @p path ("/exchange/data") exists as a link.
 bool exists(hid_t file, const std::string& path);
+/// The dataset a volume is read from (Hdf5Writer.cpp): @p dataset when given, else
+/// /reconstruction/data, or /exchange/data when only that exists (a DXchange file as a stack).
+std::string volumeDataset(hid_t file, const std::string& dataset);
 /// Opens a dataset; NotFound naming @p file and @p path when absent.
 Result<Handle> openDataset(hid_t file, const std::string& fileName, const std::string& path);
 

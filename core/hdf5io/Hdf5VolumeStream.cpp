@@ -164,12 +164,7 @@ Result<std::unique_ptr<VolumeReader>> openHdf5VolumeReader(const std::filesystem
                                                            const std::string& dataset) {
     const std::string name = path.string();
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle file, hdf5::openFile(name));
-    std::string where = dataset;
-    if (where.empty())
-        where = hdf5::exists(file.get(), kReconstructionDataset) ||
-                        !hdf5::exists(file.get(), "/exchange/data")
-                    ? kReconstructionDataset
-                    : "/exchange/data";
+    const std::string where = hdf5::volumeDataset(file.get(), dataset);
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle d, hdf5::openDataset(file.get(), name, where));
     TOMO_ASSIGN_OR_RETURN(hdf5::DatasetShape shape,
                           hdf5::datasetShape(d.get(), name + ": " + where));

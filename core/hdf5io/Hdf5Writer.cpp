@@ -111,12 +111,7 @@ Result<Array3<float>> readHdf5Volume(const std::filesystem::path& path,
                                      const std::string& dataset) {
     const std::string name = path.string();
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle file, hdf5::openFile(name));
-    std::string where = dataset;
-    if (where.empty())
-        where = hdf5::exists(file.get(), kReconstructionDataset) ||
-                        !hdf5::exists(file.get(), "/exchange/data")
-                    ? kReconstructionDataset
-                    : "/exchange/data";
+    const std::string where = hdf5::volumeDataset(file.get(), dataset);
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle d, hdf5::openDataset(file.get(), name, where));
     TOMO_ASSIGN_OR_RETURN(hdf5::DatasetShape shape,
                           hdf5::datasetShape(d.get(), name + ": " + where));
@@ -261,4 +256,14 @@ Status writeNxtomo(const std::filesystem::path& path, const ProjectionData& data
     });
 }
 
+namespace hdf5 {
+
+std::string volumeDataset(hid_t file, const std::string& dataset) {
+    if (!dataset.empty()) return dataset;
+    return exists(file, kReconstructionDataset) || !exists(file, "/exchange/data")
+               ? kReconstructionDataset
+               : "/exchange/data";
+}
+
+}  // namespace hdf5
 }  // namespace tomo

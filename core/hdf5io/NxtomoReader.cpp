@@ -52,8 +52,7 @@ std::string locate(hid_t file, const std::string& dataGroup, const std::string& 
 
 }  // namespace
 
-Result<std::unique_ptr<Hdf5AcquisitionReader>> openNxtomo(const std::string& path,
-                                                          AngleUnit unit) {
+Result<std::unique_ptr<Hdf5AcquisitionReader>> openNxtomo(const std::string& path, AngleUnit unit) {
     using namespace hdf5io_detail;
     TOMO_ASSIGN_OR_RETURN(hdf5::Handle file, hdf5::openFile(path));
     const hid_t f = file.get();
@@ -92,8 +91,8 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openNxtomo(const std::string& pat
     Hdf5AcquisitionReader::FrameSource sources[3];  // projections, flats, darks
     for (std::size_t i = 0; i < frames; ++i) {
         if (keys[i] < 0 || keys[i] > 3)
-            return invalidData(path + ": " + keyPath + "[" + std::to_string(i) + "] = " +
-                               std::to_string(keys[i]) +
+            return invalidData(path + ": " + keyPath + "[" + std::to_string(i) +
+                               "] = " + std::to_string(keys[i]) +
                                " is not an image key (0 projection, 1 flat, 2 dark, 3 invalid)");
         if (keys[i] < 3) sources[keys[i]].frames.push_back(i);
     }
@@ -101,8 +100,10 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openNxtomo(const std::string& pat
     info.flatCount = sources[1].frames.size();
     info.darkCount = sources[2].frames.size();
     if (info.angleCount == 0 || info.rows == 0 || info.columns == 0)
-        return invalidData(path + ": " + dataPath + " holds no projection (image_key 0) or has "
-                           "empty frames (shape " + shapeString(shape.dims) + ")");
+        return invalidData(path + ": " + dataPath +
+                           " holds no projection (image_key 0) or has "
+                           "empty frames (shape " +
+                           shapeString(shape.dims) + ")");
     for (int k = 0; k < 3; ++k) {
         sources[k].path = dataPath;
         if (k == 0)
@@ -128,9 +129,8 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openNxtomo(const std::string& pat
             values.push_back(all[i]);
         const std::string attr = hdf5::stringAttribute(angles.get(), "units");
         info.angleUnitFromAttribute = unit == AngleUnit::Auto && !attr.empty();
-        TOMO_ASSIGN_OR_RETURN(info.angles, anglesToRadians(values, attr, unit,
-                                                           AngleUnit::Degrees, where,
-                                                           &info.storedAngleUnit));
+        TOMO_ASSIGN_OR_RETURN(info.angles, anglesToRadians(values, attr, unit, AngleUnit::Degrees,
+                                                           where, &info.storedAngleUnit));
     }
     return std::make_unique<Hdf5AcquisitionReader>(std::move(file), std::move(sources[0]),
                                                    std::move(sources[1]), std::move(sources[2]),
@@ -143,8 +143,9 @@ Result<std::unique_ptr<Hdf5AcquisitionReader>> openHdf5Acquisition(const std::st
         TOMO_ASSIGN_OR_RETURN(hdf5::Handle file, hdf5::openFile(path));
         if (hdf5::exists(file.get(), "/exchange/data")) return openDxchange(path, unit);
         if (findGroup(file.get(), "/", "NXentry", "entry").empty())
-            return notFound(path + ": neither a DXchange file (/exchange/data) nor an NXtomo "
-                                   "file (an NXentry group)");
+            return notFound(path +
+                            ": neither a DXchange file (/exchange/data) nor an NXtomo "
+                            "file (an NXentry group)");
     }
     return openNxtomo(path, unit);
 }
