@@ -56,13 +56,11 @@ Status resolveFbp(const Engine& engine, const ReconRequest& request, Resolved& r
                                ": no back-projector variants for it in this build");
     }
     for (const BackProjectorInfo& info : registry.list())
-        if (info.id == variant) {
-            if (request.interpolationGiven && info.interpolation != request.interpolation)
-                return invalidArgument(
-                    "variant " + variant + " uses " + interpolationName(info.interpolation) +
-                    " interpolation, not " + interpolationName(request.interpolation));
-            r.backend = info.backend;
-        }
+        if (info.id == variant && request.interpolationGiven &&
+            info.interpolation != request.interpolation)
+            return invalidArgument("variant " + variant + " uses " +
+                                   interpolationName(info.interpolation) + " interpolation, not " +
+                                   interpolationName(request.interpolation));
     TOMO_ASSIGN_OR_RETURN(r.backProjector, registry.make(variant));
     r.backend = r.backProjector->info().backend;
     r.variant = variant;
@@ -77,6 +75,7 @@ void resolveIterative(const Engine& engine, const ReconRequest& request, Resolve
     if (backend == "cpu") return;
     const std::string& id = r.spec.id;
     if (!usesLocalityPair(r.params)) {
+        if (request.backend == "auto") return;  // nothing was asked that cannot be done
         note(report, callbacks,
              id + " needs an exactly matched projector pair and runs on the CPU (backend " +
                  backend + " ignored)");
