@@ -4,7 +4,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "app/cli/DataFormats.h"
+#include "app/cli/ReadOptionsArgs.h"
 #include "core/centering/CenterOfRotation.h"
 #include "core/geometry/ParallelGeometry.h"
 

@@ -5,8 +5,8 @@
 
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
-#include "app/cli/DataFormats.h"
 #include "app/cli/PreprocessArgs.h"
+#include "app/cli/ReadOptionsArgs.h"
 #include "app/data/AcquisitionLoader.h"
 
 namespace tomo::cli {
@@ -58,14 +58,7 @@ Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget) {
     TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
     app::SourceSpec spec;
     spec.path = *args.get("INPUT");
-    if (auto shape = args.get("shape")) {
-        TOMO_ASSIGN_OR_RETURN(auto dims, parseShape(*shape));
-        spec.read.shape =
-            std::array<std::size_t, 3>{dims.size() == 3 ? dims[2] : 1, dims[0], dims[1]};
-    }
-    if (auto unit = args.get("angle-unit")) {
-        TOMO_ASSIGN_OR_RETURN(spec.read.angleUnit, parseAngleUnit(*unit));
-    }
+    TOMO_ASSIGN_OR_RETURN(spec.read, readOptionsFromArgs(args));
     spec.preprocessing = [&args](std::size_t flats) -> Result<PreprocessOptions> {
         TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, preprocessOptionsFromArgs(args, flats));
         return app::acquisitionPreprocessing(std::move(pre), flats, !args.has("no-log"));

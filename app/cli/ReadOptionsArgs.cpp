@@ -1,5 +1,5 @@
 // The read options shared by the CLI commands (the formats: app/data/DataFormats.cpp).
-#include "app/cli/DataFormats.h"
+#include "app/cli/ReadOptionsArgs.h"
 
 #include "app/cli/ArgParser.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-/// @file DataFormats.h
+/// @file ReadOptionsArgs.h
 /// @brief The options the CLI commands share to read files (--shape, --angle-unit, --dataset).
 /// The formats themselves are registered in app/data/DataFormats.h (shared with the GUI).
 
