@@ -1,7 +1,7 @@
 #include "app/cli/CliSupport.h"
 
 #include "app/cli/ArgParser.h"
-#include "core/selection/JsonValue.h"
+#include "core/base/JsonValue.h"
 
 #include <signal.h>
 #include <unistd.h>

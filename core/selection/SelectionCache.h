@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "core/base/Status.h"
-#include "core/selection/JsonValue.h"
+#include "core/base/JsonValue.h"
 #include "core/selection/Selector.h"
 
 namespace tomo {

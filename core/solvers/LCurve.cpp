@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/io/AtomicFile.h"
-#include "core/selection/JsonValue.h"
+#include "core/base/JsonValue.h"
 
 namespace tomo {
 namespace {

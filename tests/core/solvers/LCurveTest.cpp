@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/selection/JsonValue.h"
+#include "core/base/JsonValue.h"
 #include "core/solvers/LCurve.h"
 #include "core/solvers/VectorOps.h"
 

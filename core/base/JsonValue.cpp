@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/selection/JsonValue.h"
+#include "core/base/JsonValue.h"
 
 namespace tomo {
 

@@ -2,7 +2,7 @@
 #include <charconv>
 #include <cstdint>
 
-#include "core/selection/JsonValue.h"
+#include "core/base/JsonValue.h"
 
 namespace tomo {
 namespace {
