@@ -270,9 +270,8 @@ Result<SelectionResult> Selector::run(const std::string& backend, const ExecCont
     return result;
 }
 
-Status Selector::runClass(Sweep& sweep, ClassSelection& cls, double classEnd) const {
-    const ExecContext& ctx = sweep.ctx;
-    const int size = cls.shape.size, slices = cls.shape.slices;
+void Selector::rankClass(const Sweep& sweep, ClassSelection& cls) const {
+    const int slices = cls.shape.slices;
     // Order: the model's default of each kind first, then the others by prediction.
     std::vector<CandidateReport> ranked = rank(sweep.backend, slices);
     for (bool exact : {true, false})
@@ -286,105 +285,123 @@ Status Selector::runClass(Sweep& sweep, ClassSelection& cls, double classEnd) co
         return d != cls.defaults.end() && d->second == r.info.id;
     });
     cls.table = std::move(ranked);
+}
 
+Status Selector::runClass(Sweep& sweep, ClassSelection& cls, double classEnd) const {
+    rankClass(sweep, cls);
+    for (std::size_t i = 0; i < cls.table.size(); ++i)
+        TOMO_RETURN_IF_ERROR(measureCandidate(sweep, cls, i, classEnd));
+    cls.choices = chooseVariants(cls.table, cls.defaults, m_options.challengerMargin);
+    return confirm(sweep, cls);
+}
+
+Status Selector::measureCandidate(Sweep& sweep, ClassSelection& cls, std::size_t i,
+                                  double classEnd) const {
+    const ExecContext& ctx = sweep.ctx;
+    const int size = cls.shape.size, slices = cls.shape.slices;
+    const double updatesPerProjection = double(size) * size * slices;
+    CandidateReport& row = cls.table[i];
+    TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
+    if (ctx.progress) ctx.progress->advance();
+    const double candidateStart = sweep.now();
+    const auto twin = std::find_if(cls.table.begin(), cls.table.begin() + i,
+                                   [&](const auto& r) { return sameKernel(r.info, row.info); });
+    if (twin != cls.table.begin() + i) {  // timing it again would only measure noise
+        row.note = "same kernel as " + twin->info.id;
+        return Status::ok();
+    }
+    if (candidateStart + sweep.lastOverhead >= classEnd) {
+        row.note = "budget exhausted before this candidate";
+        return Status::ok();
+    }
+    auto made = m_registry.make(row.info.id);
+    if (!made) {
+        row.state = CandidateState::Failed;
+        row.note = made.status().message();
+        return Status::ok();
+    }
+    BackProjector& bp = **made;
+    // 1. Correctness on the small problem (once per variant and slice count).
+    const auto checkKey = std::make_pair(row.info.id, slices);
+    if (!sweep.checks.count(checkKey)) {
+        CandidateReport checked = row;
+        TOMO_RETURN_IF_ERROR(check(sweep, bp, slices, checked));
+        sweep.checks[checkKey] = checked;
+    }
+    const CandidateReport& checked = sweep.checks.at(checkKey);
+    row.error = checked.error;
+    if (checked.state != CandidateState::Skipped) {  // wrong or failed
+        row.state = checked.state;
+        row.note = checked.note;
+        return Status::ok();
+    }
+    // 2. Probe (first warm-up) with 16 projections.
+    TOMO_ASSIGN_OR_RETURN(selection::Problem probe, selection::makeProblem(size, size, 16, slices));
+    Volume out;
+    auto probeTime = timedRun(bp, probe, out, ctx, sweep.clock);
+    if (!probeTime) {
+        if (probeTime.status().code() == ErrorCode::Cancelled) return probeTime.status();
+        row.state = CandidateState::Failed;
+        row.note = probeTime.status().message();
+        return Status::ok();
+    }
+    sweep.lastOverhead = sweep.now() - candidateStart;
+    const double probeRate = 16 * updatesPerProjection / *probeTime;  // updates/s
+    row.state = CandidateState::Measured;
+    row.measuredGups = probeRate * 1e-9;
+    row.projections = 16;
+    row.runs = 1;
+    row.note = "budget: probe run only";
+    // 3. Size the timed runs to this candidate's share of what is left of the class.
+    const double share = (classEnd - sweep.now()) / double(cls.table.size() - i);
+    return timeCandidate(sweep, cls.shape, bp, probeRate, *probeTime, share, classEnd, row);
+}
+
+Status Selector::timeCandidate(Sweep& sweep, const JobShape& shape, BackProjector& bp,
+                               double probeRate, double probeSeconds, double share, double classEnd,
+                               CandidateReport& row) const {
+    const ExecContext& ctx = sweep.ctx;
+    const int size = shape.size, slices = shape.slices;
     const double updatesPerProjection = double(size) * size * slices;
     // Largest projection count whose stack stays under 256 MiB.
     const int maxProjections =
         static_cast<int>(
             std::clamp((256.0 * (1 << 20)) / (4.0 * slices * size) / 16.0, 1.0, 512.0)) *
         16;
-    for (std::size_t i = 0; i < cls.table.size(); ++i) {
-        CandidateReport& row = cls.table[i];
+    const double runSeconds = share / (m_options.repeats + 1.5);
+    const int projections = std::clamp(
+        static_cast<int>(std::lround(probeRate * runSeconds / updatesPerProjection / 16.0)) * 16,
+        16, maxProjections);
+    const double expected = probeSeconds * projections / 16.0;
+    if (sweep.now() + expected > classEnd) return Status::ok();
+    TOMO_ASSIGN_OR_RETURN(selection::Problem timing,
+                          selection::makeProblem(size, size, projections, slices));
+    Volume out;
+    std::vector<double> times;
+    double last = expected;
+    for (int r = -1; r < m_options.repeats; ++r) {  // r = -1: warm-up
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-        if (ctx.progress) ctx.progress->advance();
-        const double candidateStart = sweep.now();
-        const auto twin = std::find_if(cls.table.begin(), cls.table.begin() + i,
-                                       [&](const auto& r) { return sameKernel(r.info, row.info); });
-        if (twin != cls.table.begin() + i) {  // timing it again would only measure noise
-            row.note = "same kernel as " + twin->info.id;
-            continue;
-        }
-        if (candidateStart + sweep.lastOverhead >= classEnd) {
-            row.note = "budget exhausted before this candidate";
-            continue;
-        }
-        auto made = m_registry.make(row.info.id);
-        if (!made) {
+        if (sweep.now() + last > classEnd) break;
+        auto t = timedRun(bp, timing, out, ctx, sweep.clock);
+        if (!t) {
+            if (t.status().code() == ErrorCode::Cancelled) return t.status();
             row.state = CandidateState::Failed;
-            row.note = made.status().message();
-            continue;
+            row.note = t.status().message();
+            return Status::ok();
         }
-        BackProjector& bp = **made;
-        // 1. Correctness on the small problem (once per variant and slice count).
-        const auto checkKey = std::make_pair(row.info.id, slices);
-        if (!sweep.checks.count(checkKey)) {
-            CandidateReport checked = row;
-            TOMO_RETURN_IF_ERROR(check(sweep, bp, slices, checked));
-            sweep.checks[checkKey] = checked;
-        }
-        const CandidateReport& checked = sweep.checks.at(checkKey);
-        row.error = checked.error;
-        if (checked.state != CandidateState::Skipped) {  // wrong or failed
-            row.state = checked.state;
-            row.note = checked.note;
-            continue;
-        }
-        // 2. Probe (first warm-up) with 16 projections.
-        TOMO_ASSIGN_OR_RETURN(selection::Problem probe,
-                              selection::makeProblem(size, size, 16, slices));
-        Volume out;
-        auto probeTime = timedRun(bp, probe, out, ctx, sweep.clock);
-        if (!probeTime) {
-            if (probeTime.status().code() == ErrorCode::Cancelled) return probeTime.status();
-            row.state = CandidateState::Failed;
-            row.note = probeTime.status().message();
-            continue;
-        }
-        sweep.lastOverhead = sweep.now() - candidateStart;
-        const double probeRate = 16 * updatesPerProjection / *probeTime;  // updates/s
-        row.state = CandidateState::Measured;
-        row.measuredGups = probeRate * 1e-9;
-        row.projections = 16;
-        row.runs = 1;
-        row.note = "budget: probe run only";
-        // 3. Size the timed runs to this candidate's share of what is left of the class.
-        const double share = (classEnd - sweep.now()) / double(cls.table.size() - i);
-        const double runSeconds = share / (m_options.repeats + 1.5);
-        const int projections = std::clamp(
-            static_cast<int>(std::lround(probeRate * runSeconds / updatesPerProjection / 16.0)) *
-                16,
-            16, maxProjections);
-        const double expected = *probeTime * projections / 16.0;
-        if (sweep.now() + expected > classEnd) continue;
-        TOMO_ASSIGN_OR_RETURN(selection::Problem timing,
-                              selection::makeProblem(size, size, projections, slices));
-        std::vector<double> times;
-        double last = expected;
-        for (int r = -1; r < m_options.repeats; ++r) {  // r = -1: warm-up
-            TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-            if (sweep.now() + last > classEnd) break;
-            auto t = timedRun(bp, timing, out, ctx, sweep.clock);
-            if (!t) {
-                if (t.status().code() == ErrorCode::Cancelled) return t.status();
-                row.state = CandidateState::Failed;
-                row.note = t.status().message();
-                break;
-            }
-            last = *t;
-            if (r >= 0) times.push_back(*t);
-        }
-        if (row.state == CandidateState::Failed || times.empty()) continue;
-        std::sort(times.begin(), times.end());
-        const double median = times[times.size() / 2];
-        row.measuredGups = projections * updatesPerProjection / median * 1e-9;
-        row.projections = projections;
-        row.runs = static_cast<int>(times.size());
-        row.note = row.runs < m_options.repeats
-                       ? "budget: " + std::to_string(row.runs) + " timed run(s)"
-                       : std::string();
+        last = *t;
+        if (r >= 0) times.push_back(*t);
     }
-    cls.choices = chooseVariants(cls.table, cls.defaults, m_options.challengerMargin);
-    return confirm(sweep, cls);
+    if (times.empty()) return Status::ok();
+    std::sort(times.begin(), times.end());
+    const double median = times[times.size() / 2];
+    row.measuredGups = projections * updatesPerProjection / median * 1e-9;
+    row.projections = projections;
+    row.runs = static_cast<int>(times.size());
+    row.note = row.runs < m_options.repeats
+                   ? "budget: " + std::to_string(row.runs) + " timed run(s)"
+                   : std::string();
+    return Status::ok();
 }
 
 Status Selector::confirm(Sweep& sweep, ClassSelection& cls) const {

@@ -164,6 +164,15 @@ class Selector {
   private:
     struct Sweep;
     Status runClass(Sweep& sweep, ClassSelection& cls, double classEnd) const;
+    /// The class's candidates, the model's defaults first (cls.table, cls.defaults).
+    void rankClass(const Sweep& sweep, ClassSelection& cls) const;
+    /// Checks, probes and times candidate @p i of @p cls within the class's time.
+    Status measureCandidate(Sweep& sweep, ClassSelection& cls, std::size_t i,
+                            double classEnd) const;
+    /// The timed runs of a probed candidate, sized to its @p share of the class's time.
+    Status timeCandidate(Sweep& sweep, const JobShape& shape, BackProjector& bp, double probeRate,
+                         double probeSeconds, double share, double classEnd,
+                         CandidateReport& row) const;
     /// Re-times every challenger that beat its class's default against that default,
     /// interleaved on one problem; keeps the challenger only when it is still the margin
     /// faster (and the default when the budget leaves no room to confirm).
