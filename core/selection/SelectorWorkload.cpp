@@ -1,6 +1,7 @@
 // Synthetic problems and the error measure of the selector.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "core/selection/SelectorWorkload.h"
@@ -57,6 +58,12 @@ double relativeError(const Volume& a, const Volume& b) {
         }
     }
     return maxRef > 0 ? maxDiff / maxRef : maxDiff;
+}
+
+std::string formatNumber(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
 }
 
 }  // namespace tomo::selection

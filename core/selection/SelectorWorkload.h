@@ -4,6 +4,7 @@
 /// and the error measure of the correctness check.
 /// Internal to the selection module (used by Selector.cpp and the tests).
 
+#include <string>
 #include <vector>
 
 #include "core/base/Status.h"
@@ -30,5 +31,8 @@ Result<Problem> makeProblem(int size, int detectors, int projections, int slices
 /// max |a - b| / max |b| over all elements (max |a - b| when b is all zero); +inf when the
 /// shapes differ or a is not finite.
 double relativeError(const Volume& a, const Volume& b);
+
+/// @p v printed with the printf @p format (one double conversion).
+std::string formatNumber(const char* format, double v);
 
 }  // namespace tomo::selection
