@@ -125,15 +125,6 @@ std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
     return registry.list(backend);
 }
 
-bool hasDeviceFbp(const std::string& backend) {
-#if TOMO_WITH_CUDA
-    if (backend == "cuda")
-        return cuda::cufftAvailability().isOk() && cuda::discoverDevices().available;
-#endif
-    (void)backend;
-    return false;
-}
-
 Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& geom,
                                const VolumeGeometry& vol, BackProjector& backProjector,
                                const FbpOptions& options, Volume& out, const ExecContext& ctx,

@@ -69,17 +69,12 @@ std::vector<std::string> compiledBackends();
 std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
                                                 const BackProjectorRegistry& registry);
 
-/// True when FBP with @p backend's variants runs wholly on the device (filtering included):
-/// "cuda" when compiled in, cuFFT loads (gpu/cuda/CufftAvailability.h) and a CUDA device
-/// opens. Callers then hold the whole sinogram stack in host memory and call
-/// reconstructFbpOnBackend(); without cuFFT a `cuda.*` back-projector runs under the CPU filter.
-bool hasDeviceFbp(const std::string& backend);
-
-/// FBP with @p backProjector: a `cuda.*` variant runs the CUDA pipeline (cuda::reconstructFbp:
-/// cuFFT filtering on the device, two streams, pinned memory; timings->filtering and
-/// timings->backProjection are device times of the filter and back-projection kernels,
-/// timings->total host memory to host memory), any other variant core's reconstructFbp (CPU
-/// filtering). Same arguments and errors as reconstructFbp (core/recon/Fbp.h).
+/// FBP with @p backProjector, the one place that knows which backend fuses its own FBP (the
+/// reconstruction service calls it per slab): a `cuda.*` variant with cuFFT runs the CUDA pipeline
+/// (cuda::reconstructFbp: cuFFT filtering on the device, two streams, pinned memory;
+/// timings->filtering and timings->backProjection are device times of the filter and
+/// back-projection kernels, timings->total host memory to host memory), any other variant core's
+/// reconstructFbp (CPU filtering). Same arguments and errors as reconstructFbp (core/recon/Fbp.h).
 Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& geom,
                                const VolumeGeometry& vol, BackProjector& backProjector,
                                const FbpOptions& options, Volume& out, const ExecContext& ctx,

@@ -1,7 +1,7 @@
 #pragma once
 /// @file AcquisitionLoader.h
 /// @brief Files to sinograms ready for filtered back-projection, shared by `tomo recon`
-/// (app/cli/ReconInputs.h) and the GUI's File > Open (app/jobs/LoadJob.h).
+/// (app/recon/SinogramSource.h) and the GUI's File > Open (app/jobs/LoadJob.h).
 ///
 /// Two kinds of input (FormatRegistry.h):
 ///  - acquisitions (HDF5 DXchange/NXtomo, format "hdf5"): projections [angle][row][column] with
