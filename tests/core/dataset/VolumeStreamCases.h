@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/dataset/FormatRegistry.h"
+#include "core/io/ImageIO.h"
 
 namespace tomo::volume_stream_cases {
 namespace fs = std::filesystem;
@@ -61,6 +62,8 @@ class VolumeStream : public ::testing::TestWithParam<std::string> {
         auto format = registry.byName(GetParam());
         ASSERT_TRUE(format.isOk());
         if (!(*format)->openVolumeWriter) GTEST_SKIP() << GetParam() << " does not stream";
+        if (GetParam().starts_with("tiff") && !tiffSupported())
+            GTEST_SKIP() << "this build has no libtiff (the minimal configuration)";
         ext = (*format)->extensions.empty() ? "" : (*format)->extensions.front();
         options.shape = shape;
         fs::remove_all(dir);
