@@ -77,39 +77,12 @@ std::string caseName(const testing::TestParamInfo<CancelCase>& info) {
     return name;
 }
 
-/// The n x n demo (noiseless) as a stack of @p slices identical slices.
-app::Dataset demoStack(int n, int slices) {
-    app::DemoSpec spec = app::demoSpecForSize(n);
-    spec.incidentCount = 0;
-    ExecContext ctx;
-    ctx.threads = 2;
-    Result<app::Dataset> made = app::makeDemoDataset(spec, ctx);
-    EXPECT_TRUE(made.isOk()) << made.status().toString();
-    app::Dataset data = std::move(made).value();
-    if (slices == 1) return data;
-    auto stack = [&](const Array3<float>& one) {
-        Array3<float> out =
-            Array3<float>::create(static_cast<std::size_t>(slices), one.dim(1), one.dim(2)).value();
-        for (int z = 0; z < slices; ++z)
-            for (std::size_t r = 0; r < one.dim(1); ++r)
-                std::copy_n(one.row(0, r).data(), one.dim(2),
-                            out.row(static_cast<std::size_t>(z), r).data());
-        return out;
-    };
-    ParallelGeometry::Params params = data.geometry.params();
-    params.rows = slices;
-    app::Dataset out{ParallelGeometry::create(params).value(), data.grid, stack(data.sinograms),
-                     stack(data.truth)};
-    out.grid.nz = slices;
-    return out;
-}
-
 class CancelLatency : public testing::TestWithParam<CancelCase> {};
 
 TEST_P(CancelLatency, CancelReturnsWithinOneSecondInsideTheLongPhase) {
     const CancelCase& c = GetParam();
     test::WindowFixture f;
-    f.session.setDataset(demoStack(c.size, c.slices), QStringLiteral("cancel test"));
+    f.session.setDataset(test::demoStack(c.size, c.slices), QStringLiteral("cancel test"));
     auto before = f.session.reconstruction();
 
     bool inPhase = false;

@@ -42,6 +42,35 @@ inline double correlation(View2<const float> a, View2<const float> b) {
     return cov / std::sqrt(va * vb);
 }
 
+/// The n x n demo (noiseless) as a stack of @p slices slices; slice z is the demo times
+/// (1 + z * @p step), so each slice of a linear reconstruction is told apart by its scale.
+inline app::Dataset demoStack(int n, int slices, float step = 0.0f) {
+    app::DemoSpec spec = app::demoSpecForSize(n);
+    spec.incidentCount = 0;
+    ExecContext ctx;
+    ctx.threads = 2;
+    Result<app::Dataset> made = app::makeDemoDataset(spec, ctx);
+    EXPECT_TRUE(made.isOk()) << made.status().toString();
+    app::Dataset data = std::move(made).value();
+    if (slices == 1) return data;
+    auto stack = [&](const Array3<float>& one) {
+        Array3<float> out =
+            Array3<float>::create(static_cast<std::size_t>(slices), one.dim(1), one.dim(2)).value();
+        for (int z = 0; z < slices; ++z)
+            for (std::size_t r = 0; r < one.dim(1); ++r)
+                for (std::size_t c = 0; c < one.dim(2); ++c)
+                    out.row(static_cast<std::size_t>(z), r)[c] =
+                        one.row(0, r)[c] * (1.0f + static_cast<float>(z) * step);
+        return out;
+    };
+    ParallelGeometry::Params params = data.geometry.params();
+    params.rows = slices;
+    app::Dataset out{ParallelGeometry::create(params).value(), data.grid, stack(data.sinograms),
+                     stack(data.truth)};
+    out.grid.nz = slices;
+    return out;
+}
+
 /// A session and main window on settings in a temporary folder, with prompts off.
 struct WindowFixture {
     QTemporaryDir dir;

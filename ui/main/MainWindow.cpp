@@ -26,6 +26,7 @@
 #include "tomo/config.h"
 #include "ui/charts/ConvergenceDock.h"
 #include "ui/main/FileActions.h"
+#include "ui/main/ReconstructionTab.h"
 #include "ui/main/ResultViews.h"
 #include "ui/panels/AlgorithmPanel.h"
 #include "ui/panels/CenterPanel.h"
@@ -40,37 +41,20 @@
 
 namespace tomo::ui {
 
-namespace {
-
-QGroupBox* framed(const QString& title, SliceView* view) {
-    auto* box = new QGroupBox(title);
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(view);
-    view->setTitle(title);
-    return box;
-}
-
-/// image - reference for one plane, densely stored; empty when the shapes differ.
-std::vector<float> difference(View2<const float> image, View2<const float> reference) {
-    std::vector<float> diff;
-    if (image.rows() != reference.rows() || image.cols() != reference.cols()) return diff;
-    diff.resize(image.rows() * image.cols());
-    for (std::size_t r = 0; r < image.rows(); ++r)
-        for (std::size_t c = 0; c < image.cols(); ++c)
-            diff[r * image.cols() + c] = image(r, c) - reference(r, c);
-    return diff;
-}
-
-}  // namespace
-
 MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     : QMainWindow(parent), m_session(session), m_settings(settings) {
     setWindowTitle(tr("TomoStation"));
     setDockNestingEnabled(true);
     m_tabs = new QTabWidget(this);
-    m_tabs->addTab(createCentralViews(), tr("Reconstruction"));
-    m_results = new ResultViews(m_recon, this);
+    m_reconTab = new ReconstructionTab(this);
+    m_sinogram = m_reconTab->sinogramView();
+    m_recon = m_reconTab->reconstructionView();
+    m_truth = m_reconTab->truthView();
+    m_difference = m_reconTab->differenceView();
+    m_tabs->addTab(m_reconTab, tr("Reconstruction"));
+    connect(m_reconTab, &ReconstructionTab::hovered, this,
+            [this](const QString& text) { m_hoverLabel->setText(text); });
+    m_results = new ResultViews(m_reconTab->reconstructionView(), this);
     m_tabs->addTab(m_results->compareTab(), tr("Compare"));
     m_tabs->addTab(m_results->volumeTab(), tr("Volume"));
     m_teaching = new TeachingPanel(m_session.engine(), this);
@@ -91,12 +75,15 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(&m_session, &Session::previewChanged, this, &MainWindow::onPreview);
     connect(&m_session, &Session::jobFinished, this, &MainWindow::onJobFinished);
     connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
-    connect(m_convergence, &ConvergenceDock::iterateSelected, this,
-            [this](int iteration, std::shared_ptr<const app::SliceImage> slice) {
-                showSlice(slice->view());
-                m_statusLabel->setText(
-                    tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
-            });
+    connect(
+        m_convergence, &ConvergenceDock::iterateSelected, this,
+        [this](int iteration, std::shared_ptr<const app::SliceImage> slice) {
+            m_reconTab->showIterate(
+                slice->view(),
+                tr("Iterate %1 of slice %2").arg(iteration).arg(m_reconTab->currentSlice() + 1));
+            m_statusLabel->setText(
+                tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
+        });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabs->currentWidget() == m_teaching && !m_teaching->result()) m_teaching->recompute();
     });
@@ -146,26 +133,6 @@ void MainWindow::createMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About TomoStation"), this, &MainWindow::showAbout);
-}
-
-QWidget* MainWindow::createCentralViews() {
-    m_sinogram = createSliceView();
-    m_recon = createSliceView();
-    m_truth = createSliceView();
-    m_difference = createSliceView();
-    m_sinogram->setObjectName(QStringLiteral("sinogramView"));
-    m_recon->setObjectName(QStringLiteral("sliceView"));
-    auto* views = new QWidget;
-    auto* grid = new QGridLayout(views);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(framed(tr("Sinogram"), m_sinogram), 0, 0);
-    grid->addWidget(framed(tr("Reconstruction"), m_recon), 0, 1);
-    grid->addWidget(framed(tr("Ground truth"), m_truth), 1, 0);
-    grid->addWidget(framed(tr("Difference (reconstruction - truth)"), m_difference), 1, 1);
-    for (SliceView* v : {m_sinogram, m_recon, m_truth, m_difference})
-        connect(v, &SliceView::pixelHovered, this,
-                [this](const QString& text) { m_hoverLabel->setText(text); });
-    return views;
 }
 
 void MainWindow::createDocks() {
@@ -291,6 +258,7 @@ void MainWindow::reconstruct() {
         spec.algorithm = m_algorithm->algorithm();
         spec.parameters = m_algorithm->values();
         spec.backend = m_algorithm->backend();
+        spec.previewSlice = m_reconTab->currentSlice();
         started = m_session.startIterative(spec);
     } else {
         started = m_session.startReconstruct(paramsPanel()->options(), paramsPanel()->variantId());
@@ -362,8 +330,7 @@ void MainWindow::onDatasetChanged() {
         m_datasetLabel->setText(
             tr("No dataset. Use File > Open data file or "
                "File > Open dataset folder."));
-        for (SliceView* v : {m_sinogram, m_truth})
-            v->clear(tr("no dataset"));
+        m_reconTab->showDataset(nullptr);
         return;
     }
     const ParallelGeometry& g = data->geometry;
@@ -376,33 +343,22 @@ void MainWindow::onDatasetChanged() {
                                 .arg(data->grid.nx)
                                 .arg(data->grid.ny)
                                 .arg(g.centerOfRotation(), 0, 'f', 2));
-    m_sinogram->setImage(data->sinograms.plane(0));
+    // Every panel starts afresh: nothing of the previous data stays on screen.
+    m_reconTab->showDataset(data);
     m_results->onDatasetChanged();
-    if (data->truth.empty())
-        m_truth->clear(tr("ground truth unknown"));
-    else
-        m_truth->setImage(data->truth.plane(0));
+    m_metrics->clear();
+    m_convergence->clear();
     m_algorithm->setReady(!m_session.isBusy());
-}
-
-void MainWindow::showSlice(View2<const float> slice) {
-    bool sameSize = m_recon->hasImage() &&
-                    m_recon->imageWidth() == static_cast<int>(slice.cols()) &&
-                    m_recon->imageHeight() == static_cast<int>(slice.rows());
-    m_recon->setImage(slice, !sameSize);
 }
 
 void MainWindow::onReconstructionChanged() {
     auto recon = m_session.reconstruction();
-    auto data = m_session.dataset();
     m_files->setHasResult(recon != nullptr);
+    m_reconTab->showReconstruction(recon);
     if (!recon || recon->image.empty()) {
-        m_recon->clear(tr("not reconstructed yet"));
-        m_difference->clear(tr("needs a reconstruction and a ground truth"));
         m_metrics->clear();
         return;
     }
-    showSlice(recon->image.plane(0));
     m_results->onReconstruction(recon);
     m_metrics->showOutcome(*recon);
     if (m_session.registry().contains(recon->variant))
@@ -415,21 +371,6 @@ void MainWindow::onReconstructionChanged() {
                 .arg(QString::fromLatin1(terminationReasonName(m_session.lastSummary().reason)))
                 .arg(m_session.lastSummary().seconds, 0, 'f', 2)
                 .arg(QString::fromStdString(m_session.lastIterativeRun().backend)));
-
-    std::vector<float> diff;
-    if (data && !data->truth.empty())
-        diff = difference(recon->image.plane(0), data->truth.plane(0));
-    if (diff.empty()) {
-        m_difference->clear(tr("ground truth unknown"));
-        return;
-    }
-    std::size_t cols = recon->image.dim(2);
-    m_difference->setImage(View2<const float>(diff.data(), diff.size() / cols, cols, cols), false);
-    std::vector<float> magnitude(diff.size());
-    std::transform(diff.begin(), diff.end(), magnitude.begin(),
-                   [](float v) { return std::fabs(v); });
-    WindowLevel wl = percentileWindow(magnitude, 0.0, 99.0);
-    m_difference->setWindowLevel({2.0 * std::max(wl.high(), 1e-12), 0.0});
 }
 
 void MainWindow::onIteration(int iteration) {
@@ -438,7 +379,10 @@ void MainWindow::onIteration(int iteration) {
 }
 
 void MainWindow::onPreview() {
-    if (auto preview = m_session.preview()) showSlice(preview->view());
+    if (auto preview = m_session.preview())
+        m_reconTab->showIterate(preview->view(), tr("Live: iteration %1 of slice %2")
+                                                     .arg(m_session.iterations().size())
+                                                     .arg(m_reconTab->currentSlice() + 1));
 }
 
 void MainWindow::onJobFinished(Session::JobKind kind, bool ok, const QString& message) {

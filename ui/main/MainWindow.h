@@ -48,6 +48,7 @@ class MetricsPanel;
 class ResultViews;
 class SliceView;
 class ReconParamsPanel;
+class ReconstructionTab;
 class TeachingPanel;
 
 class MainWindow : public QMainWindow {
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
     /// Loads a dataset folder, then reconstructs it.
     void openDatasetAndReconstruct(const std::filesystem::path& folder);
 
+    ReconstructionTab* reconstructionTab() const { return m_reconTab; }
     SliceView* sinogramView() const { return m_sinogram; }
     SliceView* reconstructionView() const { return m_recon; }
     SliceView* truthView() const { return m_truth; }
@@ -114,10 +116,8 @@ class MainWindow : public QMainWindow {
 
   private:
     void createMenus();
-    QWidget* createCentralViews();
     void createDocks();
     void createStatusBar();
-    void showSlice(View2<const float> slice);
 
     Session& m_session;
     QSettings& m_settings;
@@ -127,6 +127,7 @@ class MainWindow : public QMainWindow {
     app::EtaEstimator m_eta;
 
     QTabWidget* m_tabs = nullptr;
+    ReconstructionTab* m_reconTab = nullptr;
     SliceView* m_sinogram = nullptr;
     SliceView* m_recon = nullptr;
     SliceView* m_truth = nullptr;

@@ -6,13 +6,6 @@ namespace tomo::ui {
 
 ImageView::ImageView(QWidget* parent) : SliceView(parent) {
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setBindings({.left = DragAction::Pan,
-                 .right = DragAction::WindowLevel,
-                 .arrows = ArrowKeys::WindowLevel,
-                 .passOnUnboundPress = true});
-    setToolTip(
-        tr("Wheel or +/-: zoom   0: fit   left drag: pan   PageUp/PageDown: slice\n"
-           "Right drag or arrows: window/level   A: auto window   C: colour map"));
 }
 
 void ImageView::contentChanged() {

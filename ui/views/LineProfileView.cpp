@@ -52,13 +52,11 @@ LineProfileView::LineProfileView(QWidget* parent) : QWidget(parent) {
 
 void LineProfileView::attach(SliceView* view) {
     if (m_connection) disconnect(m_connection);
-    if (m_view) m_view->setProfileToolEnabled(false);
     m_view = view;
     if (!view) {
         showLine(QLineF());
         return;
     }
-    view->setProfileToolEnabled(true);
     m_connection = connect(view, &SliceView::profileLineChanged, this, &LineProfileView::showLine);
     showLine(view->profileLine().value_or(QLineF()));
 }

@@ -8,8 +8,9 @@
 /// max(2, ceil(length) + 1) evenly spaced points from the line's start to its end, so one
 /// sample per pixel of length, endpoints included. Coordinates are pixel indices (SliceView.h).
 ///
-/// attach() connects to the view's profileLineChanged() signal; the plot follows the line as
-/// it is drawn, and empties when the line is cleared (Escape in the view).
+/// attach() connects to the view's profileLineChanged() signal (it does not switch the
+/// view's profile tool on: the main window's View > Line profile tool does); the plot follows the
+/// line as it is drawn, and empties when the line is cleared (Escape in the view).
 ///
 /// Threading: GUI thread only.
 
@@ -48,7 +49,8 @@ class LineProfileView : public QWidget {
   public:
     explicit LineProfileView(QWidget* parent = nullptr);
 
-    /// Follows @p view's profile line (and enables its profile tool); null detaches.
+    /// Follows @p view's profile line; null detaches. The view's profile tool stays as it is
+    /// (View > Line profile tool switches it).
     void attach(SliceView* view);
     SliceView* attachedView() const { return m_view; }
 

@@ -14,7 +14,6 @@ namespace tomo::ui {
 
 namespace {
 constexpr double kClickSlop = 3.0;  ///< screen pixels a click may move and still be a click
-constexpr double kDragZoomPerPixel = 1.01;  ///< DragAction::Zoom factor per pixel upwards
 constexpr double kWindowDragPixels = 256.0;  ///< screen pixels a drag needs to span the data range
 const QColor kCrosshairColour(80, 200, 255);
 const QColor kProfileColour(255, 200, 0);
@@ -23,6 +22,14 @@ const QColor kProfileColour(255, 200, 0);
 SliceView::SliceView(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
+    setToolTip(bindingsHelp());
+}
+
+QString SliceView::bindingsHelp() {
+    return tr(
+        "Right drag: window (left-right) and level (up-down)   A: auto window\n"
+        "Left or middle drag: pan   wheel or +/-: zoom   0: fit   C: colour map\n"
+        "PageUp/PageDown or Ctrl+wheel: slice   arrows: window/level");
 }
 
 SliceView::~SliceView() = default;
@@ -41,6 +48,7 @@ void SliceView::setImage(View2<const float> image, bool autoWindowFromData) {
         autoWindow();
     else
         contentChanged();
+    emit imageChanged();
 }
 
 void SliceView::clear(const QString& message) {
@@ -49,6 +57,7 @@ void SliceView::clear(const QString& message) {
     ++m_imageRevision;
     m_message = message;
     contentChanged();
+    emit imageChanged();
 }
 
 View2<const float> SliceView::image() const {
@@ -285,7 +294,7 @@ void SliceView::wheelEvent(QWheelEvent* event) {
 }
 
 void SliceView::mousePressEvent(QMouseEvent* event) {
-    if (m_bindings.passOnUnboundPress && dragAction(event->button()) == DragAction::None) {
+    if (dragAction(event->button()) == DragAction::None) {
         QWidget::mousePressEvent(event);
         return;
     }
@@ -308,9 +317,6 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
             break;
         case DragAction::Pan:
             panBy(step);
-            break;
-        case DragAction::Zoom:
-            zoomAbout(std::pow(kDragZoomPerPixel, -step.y()), m_dragStart);
             break;
         case DragAction::None:
             break;
@@ -358,13 +364,6 @@ void SliceView::keyPressEvent(QKeyEvent* event) {
 bool SliceView::handleArrowKey(int key) {
     if (key != Qt::Key_Left && key != Qt::Key_Right && key != Qt::Key_Up && key != Qt::Key_Down)
         return false;
-    if (m_bindings.arrows == ArrowKeys::Pan) {
-        const double step = 0.1 * std::min(width(), height());
-        const bool horizontal = key == Qt::Key_Left || key == Qt::Key_Right;
-        const double sign = key == Qt::Key_Left || key == Qt::Key_Up ? 1.0 : -1.0;
-        panBy(horizontal ? QPointF(sign * step, 0) : QPointF(0, sign * step));
-        return true;
-    }
     WindowLevel wl = m_windowLevel;
     if (key == Qt::Key_Left) wl.width /= 1.1;
     if (key == Qt::Key_Right) wl.width *= 1.1;

@@ -20,23 +20,20 @@
 ///
 /// Window/level and colour mapping follow ColorMap.h (L - W/2 black, L + W/2 white).
 ///
-/// Common interaction handled here (the event handlers live in this class; a subclass supplies
-/// its geometry through zoomAbout()/panBy() and its button and arrow-key bindings through
-/// setBindings()):
+/// Interaction, the same in every slice view (ImageJ / Tomviz conventions; the tooltip lists it):
 ///  - PageUp/PageDown and Ctrl+wheel emit sliceStepRequested(+1 / -1) (next/previous slice);
 ///  - a left click without dragging emits pointClicked();
-///  - with the profile tool enabled, a left drag draws the profile line instead of the
-///    subclass's left-drag action;
+///  - left or middle drag pans (the image moves with the cursor); with the profile tool enabled
+///    (off by default: View > Line profile tool) a left drag draws the profile line instead;
+///  - right drag changes the window by delta x and the level by delta y (right = wider,
+///    down = higher level = darker), 256 screen pixels spanning the data range, relative to the
+///    window at the press;
 ///  - wheel, `+`/`-`: zoom about the cursor (keys: the widget centre) by kZoomStep per notch;
 ///    `0`/`F`: fit to the widget; `A`: automatic window (0.5 / 99.5 percentiles); `C`: toggle
 ///    the grey and inferno colour maps; Escape clears the profile line;
-///  - drags: DragAction::WindowLevel changes the window by delta x and the level by delta y
-///    (right = wider, down = higher level = darker), 256 screen pixels spanning the data range,
-///    relative to the window at the press; DragAction::Pan moves the image with the cursor;
-///    DragAction::Zoom zooms by 1.01 per pixel upwards about the press position;
-///  - arrow keys: ArrowKeys::WindowLevel narrows/widens the window by 10 % (Left/Right) and
-///    lowers/raises the level by 5 % of the data range (Up = brighter / Down); ArrowKeys::Pan
-///    moves the view by 10 % of the smaller widget side (the image moves the other way).
+///  - arrow keys: Left/Right narrow/widen the window by 10 %, Up/Down raise/lower the level by
+///    5 % of the data range (Up = brighter).
+/// A subclass supplies its geometry through zoomAbout()/panBy().
 ///
 /// Threading: GUI thread only, like every QWidget.
 
@@ -139,6 +136,8 @@ class SliceView : public QWidget {
     /// The pixel under the cursor and its value.
     void pixelValue(int x, int y, double value);
     void windowLevelChanged(const tomo::ui::WindowLevel& wl);
+    /// setImage() or clear() replaced the image.
+    void imageChanged();
     /// PageUp (+1), PageDown (-1), Ctrl+wheel (one step per notch).
     void sliceStepRequested(int delta);
     /// A left click without drag at this pixel-index position.
@@ -148,20 +147,15 @@ class SliceView : public QWidget {
 
   protected:
     /// What a drag with a mouse button does (see the file comment).
-    enum class DragAction { None, Pan, WindowLevel, Zoom };
-    /// What the arrow keys do (see the file comment).
-    enum class ArrowKeys { WindowLevel, Pan };
-    /// A view's mouse and key bindings, set once by its constructor (default: no drag actions,
-    /// arrow keys step the window/level, unbound presses accepted).
+    enum class DragAction { None, Pan, WindowLevel };
+    /// The one set of bindings of every slice view (see the file comment).
     struct Bindings {
-        DragAction left = DragAction::None;
-        DragAction middle = DragAction::None;
-        DragAction right = DragAction::None;
-        ArrowKeys arrows = ArrowKeys::WindowLevel;
-        /// A press of a button without a drag action goes on to the parent widget (true) or is
-        /// accepted and ignored (false).
-        bool passOnUnboundPress = false;
+        DragAction left = DragAction::Pan;
+        DragAction middle = DragAction::Pan;
+        DragAction right = DragAction::WindowLevel;
     };
+    /// The tooltip that lists the bindings.
+    static QString bindingsHelp();
 
     /// Zoom factor of one wheel notch or `+` key; zoom() stays in [kMinZoom, kMaxZoom].
     static constexpr double kZoomStep = 1.25;
@@ -180,7 +174,6 @@ class SliceView : public QWidget {
     /// Moves the image by @p widgetDelta screen pixels (leaves fit mode); nothing without an
     /// image.
     virtual void panBy(QPointF widgetDelta) = 0;
-    void setBindings(const Bindings& bindings) { m_bindings = bindings; }
     /// Screen pixels per image pixel that fit the whole image into the widget (1 without one).
     double fitScale() const;
     /// Data range of the image (1 when constant).
@@ -212,7 +205,7 @@ class SliceView : public QWidget {
     DragAction dragAction(Qt::MouseButton button) const;
     /// Window/level for a drag of @p delta screen pixels from the press.
     void dragWindowLevel(QPointF delta);
-    /// The arrow keys as bound; true when @p key is one.
+    /// The arrow keys (window/level); true when @p key is one.
     bool handleArrowKey(int key);
 
     QString m_title;

@@ -56,7 +56,12 @@ TEST_P(LineProfileTest, MouseDrawnLineSamplesALinearImageExactly) {
     m_view->setImage(viewOf(img, kRows, kCols));
     LineProfileView profile;
     profile.attach(m_view.get());
-    EXPECT_TRUE(m_view->profileToolEnabled());
+    // Attaching the plot does not turn the tool on: a left drag pans and draws nothing.
+    EXPECT_FALSE(m_view->profileToolEnabled());
+    drag(*m_view, QPointF(14, 10), QPointF(110, 66));
+    EXPECT_FALSE(m_view->profileLine().has_value());
+    m_view->fitToWindow();
+    m_view->setProfileToolEnabled(true);
     QSignalSpy changed(&profile, &LineProfileView::profileChanged);
     // Widget (4c + 2, 4r + 2) is the centre of pixel (c, r): from pixel (3, 2) to (27, 16).
     drag(*m_view, QPointF(14, 10), QPointF(110, 66));

@@ -27,15 +27,6 @@ VtkImageView::VtkImageView(QWidget* parent)
       m_lut(vtkSmartPointer<vtkLookupTable>::New()),
       m_slice(vtkSmartPointer<vtkImageSlice>::New()) {
     setAttribute(Qt::WA_OpaquePaintEvent);
-    setBindings({.left = DragAction::WindowLevel,
-                 .middle = DragAction::Pan,
-                 .right = DragAction::Zoom,
-                 .arrows = ArrowKeys::Pan,
-                 .passOnUnboundPress = false});
-    setToolTip(
-        tr("Wheel or +/-: zoom   0: fit   middle drag or arrows: pan   right drag: zoom\n"
-           "Left drag: window/level   A: auto window   C: colour map   "
-           "PageUp/PageDown or Ctrl+wheel: slice"));
     vtkNew<vtkImageSliceMapper> mapper;
     mapper->SetInputData(m_data);
     mapper->BorderOn();  // show whole pixels, not only up to the outer pixel centres

@@ -1,0 +1,180 @@
+#include "ui/main/ReconstructionTab.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include "ui/views/SliceView.h"
+#include "ui/views/ViewFactory.h"
+#include "ui/widgets/WindowLevelBar.h"
+
+namespace tomo::ui {
+
+namespace {
+
+QGroupBox* framed(const QString& title, QWidget* content, SliceView* view) {
+    auto* box = new QGroupBox(title);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(content);
+    view->setTitle(title);
+    return box;
+}
+
+/// image - reference for one plane, densely stored; empty when the shapes differ.
+std::vector<float> difference(View2<const float> image, View2<const float> reference) {
+    std::vector<float> diff;
+    if (image.rows() != reference.rows() || image.cols() != reference.cols()) return diff;
+    diff.resize(image.rows() * image.cols());
+    for (std::size_t r = 0; r < image.rows(); ++r)
+        for (std::size_t c = 0; c < image.cols(); ++c)
+            diff[r * image.cols() + c] = image(r, c) - reference(r, c);
+    return diff;
+}
+
+}  // namespace
+
+ReconstructionTab::ReconstructionTab(QWidget* parent) : QWidget(parent) {
+    m_sinogram = createSliceView();
+    m_recon = createSliceView();
+    m_truth = createSliceView();
+    m_difference = createSliceView();
+    m_sinogram->setObjectName(QStringLiteral("sinogramView"));
+    m_recon->setObjectName(QStringLiteral("sliceView"));
+    m_window = new WindowLevelBar;
+    m_window->attach(m_recon);
+    m_slider = new QSlider(Qt::Horizontal);
+    m_slider->setObjectName(QStringLiteral("sliceSlider"));
+    m_slider->setToolTip(tr("Slice (detector row). PageUp/PageDown or Ctrl+wheel on a view"));
+    m_sliceLabel = new QLabel;
+    m_sliceLabel->setObjectName(QStringLiteral("sliceLabel"));
+    connect(m_slider, &QSlider::valueChanged, this, [this](int v) { setSlice(v - 1); });
+
+    auto* reconPane = new QWidget;
+    auto* reconLayout = new QVBoxLayout(reconPane);
+    reconLayout->setContentsMargins(0, 0, 0, 0);
+    reconLayout->addWidget(m_recon, 1);
+    auto* sliceRow = new QHBoxLayout;
+    sliceRow->addWidget(m_sliceLabel);
+    sliceRow->addWidget(m_slider, 1);
+    reconLayout->addLayout(sliceRow);
+    reconLayout->addWidget(m_window);
+
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(framed(tr("Sinogram"), m_sinogram, m_sinogram), 0, 0);
+    grid->addWidget(framed(tr("Reconstruction"), reconPane, m_recon), 0, 1);
+    m_truthBox = framed(tr("Ground truth"), m_truth, m_truth);
+    m_differenceBox = framed(tr("Difference (reconstruction - truth)"), m_difference, m_difference);
+    grid->addWidget(m_truthBox, 1, 0);
+    grid->addWidget(m_differenceBox, 1, 1);
+    for (SliceView* v : {m_sinogram, m_recon, m_truth, m_difference}) {
+        connect(v, &SliceView::pixelHovered, this, &ReconstructionTab::hovered);
+        connect(v, &SliceView::sliceStepRequested, this, &ReconstructionTab::stepSlice);
+    }
+    showDataset(nullptr);
+}
+
+int ReconstructionTab::sliceCount() const {
+    return m_data ? static_cast<int>(m_data->sinograms.dim(0)) : 0;
+}
+
+void ReconstructionTab::showDataset(std::shared_ptr<const app::Dataset> data) {
+    m_data = std::move(data);
+    m_result.reset();
+    m_freshWindow = true;
+    m_slice = 0;
+    const bool truth = m_data && !m_data->truth.empty();
+    m_truthBox->setVisible(truth);
+    m_differenceBox->setVisible(truth);
+    for (SliceView* v : {m_sinogram, m_recon, m_truth, m_difference}) {
+        v->clearProfileLine();
+        v->setCrosshair(std::nullopt);
+        v->fitToWindow();
+    }
+    const QSignalBlocker block(m_slider);
+    m_slider->setRange(1, std::max(1, sliceCount()));
+    m_slider->setValue(1);
+    m_slider->setEnabled(sliceCount() > 1);
+    if (!m_data) {
+        m_sinogram->clear(tr("no dataset"));
+        m_truth->clear(tr("no dataset"));
+    }
+    setSlice(0);
+}
+
+void ReconstructionTab::setSlice(int index) {
+    const int count = sliceCount();
+    m_slice = std::clamp(index, 0, std::max(0, count - 1));
+    {
+        const QSignalBlocker block(m_slider);
+        m_slider->setValue(m_slice + 1);
+    }
+    m_sliceLabel->setText(count > 0 ? tr("Slice %1 / %2").arg(m_slice + 1).arg(count)
+                                    : tr("No slices"));
+    if (m_data) {
+        m_sinogram->setImage(m_data->sinograms.plane(static_cast<std::size_t>(m_slice)));
+        m_sinogram->setCaption(m_sliceLabel->text());
+        if (!m_data->truth.empty() && static_cast<std::size_t>(m_slice) < m_data->truth.dim(0))
+            m_truth->setImage(m_data->truth.plane(static_cast<std::size_t>(m_slice)));
+    }
+    showReconstructionSlice();
+    emit sliceChanged(m_slice);
+}
+
+void ReconstructionTab::showReconstruction(std::shared_ptr<const app::ReconOutcome> recon) {
+    m_result = recon && !recon->image.empty() ? std::move(recon) : nullptr;
+    showReconstructionSlice();
+}
+
+void ReconstructionTab::showReconstructionSlice() {
+    if (!m_result || static_cast<std::size_t>(m_slice) >= m_result->image.dim(0)) {
+        m_recon->clear(m_data ? tr("not reconstructed yet") : tr("no dataset"));
+        m_recon->setCaption(QString());
+        m_difference->clear(tr("needs a reconstruction and a ground truth"));
+        return;
+    }
+    showInRecon(m_result->image.plane(static_cast<std::size_t>(m_slice)));
+    m_recon->setCaption(m_sliceLabel->text());
+    showDifference();
+}
+
+void ReconstructionTab::showIterate(View2<const float> slice, const QString& caption) {
+    showInRecon(slice);
+    m_recon->setCaption(caption);
+}
+
+void ReconstructionTab::showInRecon(View2<const float> image) {
+    bool sameSize = m_recon->hasImage() &&
+                    m_recon->imageWidth() == static_cast<int>(image.cols()) &&
+                    m_recon->imageHeight() == static_cast<int>(image.rows());
+    m_recon->setImage(image, m_freshWindow || !sameSize);
+    m_freshWindow = false;
+}
+
+void ReconstructionTab::showDifference() {
+    const auto plane = static_cast<std::size_t>(m_slice);
+    std::vector<float> diff;
+    if (m_data && !m_data->truth.empty() && plane < m_data->truth.dim(0))
+        diff = difference(m_result->image.plane(plane), m_data->truth.plane(plane));
+    if (diff.empty()) {
+        m_difference->clear(tr("ground truth unknown"));
+        return;
+    }
+    std::size_t cols = m_result->image.dim(2);
+    m_difference->setImage(View2<const float>(diff.data(), diff.size() / cols, cols, cols), false);
+    std::vector<float> magnitude(diff.size());
+    std::transform(diff.begin(), diff.end(), magnitude.begin(),
+                   [](float v) { return std::fabs(v); });
+    WindowLevel wl = percentileWindow(magnitude, 0.0, 99.0);
+    m_difference->setWindowLevel({2.0 * std::max(wl.high(), 1e-12), 0.0});
+}
+
+}  // namespace tomo::ui

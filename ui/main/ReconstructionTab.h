@@ -1,0 +1,90 @@
+#pragma once
+/// @file ReconstructionTab.h
+/// @brief The main window's "Reconstruction" tab: sinogram, reconstruction, ground truth and
+/// difference views (ui/views' createSliceView), the slice slider with its label, and the
+/// window/level bar of the reconstruction.
+///
+/// Slices: the slider, PageUp/PageDown and Ctrl+wheel on any of the views step through the
+/// dataset's slices (detector rows); every view shows the same slice, the label says which
+/// ("Slice 3 / 4") and so does the reconstruction view's caption. A live preview or a chosen
+/// iterate is captioned as such ("iterate 12 of slice 1").
+///
+/// Reset: showDataset() returns every pane to a fresh state (slice 1, fitted zoom, no profile
+/// line, no reconstruction) and the next result gets an automatic window; later results of
+/// the same shape keep the window the user set. Without a ground truth the truth and
+/// difference panes are hidden, so the sinogram and reconstruction get the room.
+///
+/// Threading: GUI thread only.
+
+#include <memory>
+
+#include <QWidget>
+
+#include "app/jobs/DemoJob.h"
+
+class QGroupBox;
+class QLabel;
+class QSlider;
+
+namespace tomo::ui {
+
+class SliceView;
+class WindowLevelBar;
+
+class ReconstructionTab : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit ReconstructionTab(QWidget* parent = nullptr);
+
+    SliceView* sinogramView() const { return m_sinogram; }
+    SliceView* reconstructionView() const { return m_recon; }
+    SliceView* truthView() const { return m_truth; }
+    SliceView* differenceView() const { return m_difference; }
+    WindowLevelBar* windowBar() const { return m_window; }
+    QSlider* sliceSlider() const { return m_slider; }
+    QLabel* sliceLabel() const { return m_sliceLabel; }
+
+    /// 0-based slice shown by every view, and the dataset's slice count (0 without data).
+    int currentSlice() const { return m_slice; }
+    int sliceCount() const;
+    /// Shows slice @p index (clamped) in every view.
+    void setSlice(int index);
+    void stepSlice(int delta) { setSlice(m_slice + delta); }
+
+    /// A new dataset (null: none): every pane is reset (see the file comment).
+    void showDataset(std::shared_ptr<const app::Dataset> data);
+    /// The result of the dataset (null: cleared, "not reconstructed yet").
+    void showReconstruction(std::shared_ptr<const app::ReconOutcome> recon);
+    /// A live preview or a chosen iterate of the current slice, captioned @p caption.
+    void showIterate(View2<const float> slice, const QString& caption);
+
+  signals:
+    /// Hover readout of any view (empty when the cursor left the image).
+    void hovered(const QString& text);
+    /// The shown slice changed (0-based).
+    void sliceChanged(int index);
+
+  private:
+    void showReconstructionSlice();
+    void showDifference();
+    /// Shows @p image in the reconstruction view: automatic window on the first image of a
+    /// dataset or when the shape changed, else the window stays.
+    void showInRecon(View2<const float> image);
+
+    std::shared_ptr<const app::Dataset> m_data;
+    std::shared_ptr<const app::ReconOutcome> m_result;
+    int m_slice = 0;
+    bool m_freshWindow = true;
+    SliceView* m_sinogram = nullptr;
+    SliceView* m_recon = nullptr;
+    SliceView* m_truth = nullptr;
+    SliceView* m_difference = nullptr;
+    QGroupBox* m_truthBox = nullptr;
+    QGroupBox* m_differenceBox = nullptr;
+    WindowLevelBar* m_window = nullptr;
+    QSlider* m_slider = nullptr;
+    QLabel* m_sliceLabel = nullptr;
+};
+
+}  // namespace tomo::ui
