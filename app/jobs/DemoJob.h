@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/recon/ReconService.h"
 #include "core/base/ExecContext.h"
@@ -43,6 +44,8 @@ struct Dataset {
     VolumeGeometry grid;
     Sinograms sinograms;  ///< [slice][angle][detector]
     Volume truth;         ///< empty when unknown
+    /// What looked wrong when the data were read (SinogramCheck.h); shown to the user.
+    std::vector<std::string> warnings;
 };
 
 /// Generates the demo dataset (deterministic for a given spec).

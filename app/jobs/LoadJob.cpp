@@ -6,6 +6,7 @@
 
 #include "app/data/AcquisitionLoader.h"
 #include "app/data/DataFormats.h"
+#include "app/jobs/SinogramCheck.h"
 #include "core/geometry/ParallelGeometry.h"
 
 namespace tomo::app {
@@ -34,6 +35,7 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
 
     const Sinograms& sino = loaded.sinograms;
     if (sino.empty()) return invalidData(name + ": holds no sinogram values");
+    TOMO_ASSIGN_OR_RETURN(std::vector<std::string> warnings, checkSinograms(sino, name));
     const int angleCount = static_cast<int>(sino.dim(1));
     ParallelGeometry::Params params;
     if (!loaded.angles.empty()) {
@@ -54,7 +56,8 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
     params.rows = static_cast<int>(sino.dim(0));
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
     const VolumeGeometry grid = VolumeGeometry::forDetector(geometry, params.detectorCount);
-    return Dataset{std::move(geometry), grid, std::move(loaded.sinograms), Volume()};
+    return Dataset{std::move(geometry), grid, std::move(loaded.sinograms), Volume(),
+                   std::move(warnings)};
 }
 
 }  // namespace tomo::app

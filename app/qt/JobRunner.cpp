@@ -137,7 +137,9 @@ void JobRunner::finish(std::uint64_t generation, const Status& status, const QSt
     } else if (status.code() == ErrorCode::Cancelled) {
         emit finished(false, name + QStringLiteral(" cancelled"));
     } else {
-        emit finished(false, QString::fromStdString(status.toString()));
+        // The message names the cause for the user; the code's name ("invalid-data") is for
+        // logs and exit codes, not for a dialog.
+        emit finished(false, QString::fromStdString(status.message()));
     }
 }
 

@@ -132,7 +132,8 @@ class JobRunner : public QObject {
     /// Overall progress in [0, 1], non-decreasing, with the innermost stage's label.
     void progress(double fraction, const QString& stage);
     /// The job returned. @p ok is false on error or cancellation; @p message is empty on success
-    /// and otherwise the error, naming its cause (Status::toString()).
+    /// and otherwise the error's message for the user (Status::message(), without the code's
+    /// name), or "<name> cancelled".
     void finished(bool ok, const QString& message);
 
   private:

@@ -121,7 +121,8 @@ TEST(JobRunner, ErrorsAndExceptionsBecomeFailedFinishedWithTheCause) {
         runner.start([](const ExecContext&) { return invalidData("x.raw: 3 NaN values"); }));
     ASSERT_TRUE(waitFor(finished, 1, 2000));
     EXPECT_FALSE(finished.at(0).at(0).toBool());
-    EXPECT_EQ(finished.at(0).at(1).toString(), QStringLiteral("invalid-data: x.raw: 3 NaN values"));
+    // The message as the user reads it: no internal code name in front.
+    EXPECT_EQ(finished.at(0).at(1).toString(), QStringLiteral("x.raw: 3 NaN values"));
 
     ASSERT_TRUE(runner.start([](const ExecContext&) -> Status { throw std::runtime_error("boom"); },
                              "thrower"));

@@ -8,10 +8,12 @@
 #include <cmath>
 #include <fstream>
 
+#include <QLabel>
 #include <QSignalSpy>
 
 #include "app/data/DataFormats.h"
 #include "app/jobs/LoadJob.h"
+#include "app/jobs/SinogramCheck.h"
 #include "core/io/ImageIO.h"
 #include "core/phantom/Phantom.h"
 #include "tests/ui/UiTestSupport.h"
@@ -148,9 +150,10 @@ TEST(OpenDataFile, RawNeedsShapeAndLoadsWithIt) {
 }
 
 #if TOMO_WITH_HDF5
-TEST(OpenDataFile, DxchangeAcquisitionIsNormalisedWithItsFlatsAndAngles) {
-    test::WindowFixture f;
-    // Line integrals scaled to at most ~0.5 (transmissions >= 0.6, well inside float32 counts).
+/// The phantom's sinogram scaled to line integrals of at most ~0.5, written as a DXchange
+/// acquisition (counts I = D + (F - D) exp(-p), flat 1000, dark 10) to @p file; the scaled
+/// sinogram is returned.
+app::Dataset writePhantomDxchange(const std::filesystem::path& file) {
     app::Dataset written = phantomSinogram();
     for (std::size_t a = 0; a < written.sinograms.dim(1); ++a)
         for (std::size_t d = 0; d < written.sinograms.dim(2); ++d)
@@ -168,9 +171,14 @@ TEST(OpenDataFile, DxchangeAcquisitionIsNormalisedWithItsFlatsAndAngles) {
             acq.projections(a, 0, d) =
                 static_cast<float>(10.0 + 990.0 * std::exp(-static_cast<double>(p(0, a, d))));
     acq.angles = written.geometry.angles();
-    const std::filesystem::path file = f.dir.filePath(QStringLiteral("scan.h5")).toStdString();
-    ASSERT_TRUE(writeDxchange(file, acq).isOk());
+    EXPECT_TRUE(writeDxchange(file, acq).isOk());
+    return written;
+}
 
+TEST(OpenDataFile, DxchangeAcquisitionIsNormalisedWithItsFlatsAndAngles) {
+    test::WindowFixture f;
+    const std::filesystem::path file = f.dir.filePath(QStringLiteral("scan.h5")).toStdString();
+    const app::Dataset written = writePhantomDxchange(file);
     app::LoadRequest request;
     request.path = file;
     request.endDegrees = 90.0;  // ignored: the file's own angles (0..180) win
@@ -180,7 +188,83 @@ TEST(OpenDataFile, DxchangeAcquisitionIsNormalisedWithItsFlatsAndAngles) {
     // float32 counts: relative rounding ~6e-8, i.e. ~1e-7 in -log; 1e-5 allows the divisions.
     expectLoadedAndReconstructs(f, written, file, 1e-5f);
 }
+
+TEST(OpenDataFile, APathAsOnTheCommandLineOpensAndReconstructsADxchangeFile) {
+    test::WindowFixture f;
+    const std::filesystem::path file = f.dir.filePath(QStringLiteral("scan.h5")).toStdString();
+    const app::Dataset written = writePhantomDxchange(file);
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.window->openAndReconstruct(file));  // what `tomostation scan.h5` calls
+    ASSERT_TRUE(waitFor(finished, 2, 30000));
+    ASSERT_TRUE(finished.at(1).at(1).toBool()) << finished.at(1).at(2).toString().toStdString();
+    EXPECT_EQ(finished.at(1).at(0).value<Session::JobKind>(), Session::JobKind::Reconstruct);
+    auto recon = f.session.reconstruction();
+    ASSERT_NE(recon, nullptr);
+    auto phantom = Phantom::fromName("shepp-logan", 16.0);
+    ASSERT_TRUE(phantom.isOk());
+    Volume truth;
+    ASSERT_TRUE(phantom->rasterize(f.session.dataset()->grid, truth, 4, ExecContext{}).isOk());
+    EXPECT_GT(correlation(recon->image.plane(0), truth.plane(0)), 0.9);
+    EXPECT_TRUE(f.session.dataset()->warnings.empty());
+}
 #endif
+
+TEST(OpenDataFile, AFolderWithoutADatasetOrAMissingPathSaysWhatToOpen) {
+    test::WindowFixture f;
+    auto* status = f.window->findChild<QLabel*>(QStringLiteral("statusLabel"));
+    ASSERT_NE(status, nullptr);
+    const std::filesystem::path empty = f.dir.filePath(QStringLiteral("empty")).toStdString();
+    std::filesystem::create_directory(empty);
+    EXPECT_FALSE(f.window->openAndReconstruct(empty));
+    EXPECT_FALSE(f.session.isBusy());
+    EXPECT_TRUE(status->text().contains(QStringLiteral("is not a dataset folder")))
+        << status->text().toStdString();
+    EXPECT_TRUE(status->text().contains(QStringLiteral("Open data file")));
+    EXPECT_FALSE(f.window->openAndReconstruct(empty / "scan.h5"));
+    EXPECT_TRUE(status->text().contains(QStringLiteral("no such folder")))
+        << status->text().toStdString();
+    // No internal code names in what the user reads.
+    EXPECT_FALSE(status->text().contains(QStringLiteral("not-found:")));
+}
+
+TEST(OpenDataFile, ATinyImageIsRefusedAndAPhotographIsFlagged) {
+    if (!tiffSupported()) GTEST_SKIP() << "no TIFF support in this build";
+    test::WindowFixture f;
+    // 3 x 5: too small to be a sinogram; the message has no "invalid-data:" prefix.
+    Array3<float> tiny(1, 3, 5);
+    tiny.fill(1.0f);
+    const std::filesystem::path tinyFile = f.dir.filePath(QStringLiteral("tiny.tif")).toStdString();
+    ASSERT_TRUE(writeVolume(tinyFile, tiny).isOk());
+    app::LoadRequest request;
+    request.path = tinyFile;
+    QList<QVariant> done = openAndWait(f, request);
+    ASSERT_EQ(done.size(), 3);
+    EXPECT_FALSE(done.at(1).toBool());
+    EXPECT_TRUE(done.at(2).toString().contains(QStringLiteral("too small to be a sinogram")))
+        << done.at(2).toString().toStdString();
+    EXPECT_FALSE(done.at(2).toString().startsWith(QStringLiteral("invalid-data")));
+
+    // A "photograph": dark sky over bright ground, row sums far from constant.
+    Array3<float> photo(1, 64, 80);
+    for (std::size_t r = 0; r < 64; ++r)
+        for (std::size_t c = 0; c < 80; ++c)
+            photo(0, r, c) = r < 32 ? 0.1f + 0.001f * c : 0.9f;
+    const std::filesystem::path photoFile =
+        f.dir.filePath(QStringLiteral("photo.tif")).toStdString();
+    ASSERT_TRUE(writeVolume(photoFile, photo).isOk());
+    request.path = photoFile;
+    done = openAndWait(f, request);
+    ASSERT_TRUE(done.at(1).toBool()) << done.at(2).toString().toStdString();
+    ASSERT_EQ(f.session.dataset()->warnings.size(), 1u);
+    EXPECT_NE(f.session.dataset()->warnings[0].find("may not be a sinogram"), std::string::npos);
+    auto* label = f.window->findChild<QLabel*>(QStringLiteral("datasetLabel"));
+    ASSERT_NE(label, nullptr);
+    EXPECT_TRUE(label->text().contains(QStringLiteral("Warning: ")));
+    // The demo's sinogram varies by well under the threshold (an exact parallel-beam sinogram).
+    const app::Dataset demo = phantomSinogram();
+    EXPECT_LT(app::rowSumVariation(demo.sinograms, 0), 0.02);
+    EXPECT_GT(app::rowSumVariation(f.session.dataset()->sinograms, 0), 0.25);
+}
 
 TEST(OpenDataFile, CorruptFileReportsAndKeepsPreviousData) {
     test::WindowFixture f;

@@ -1,15 +1,22 @@
 // `tomostation --demo --screenshot FILE --view NAME --screenshot-size WxH` for every view name:
 // exit code 0, a PNG of exactly WxH, and not blank (many distinct colours, not one flat fill).
 // Runs the real executable on the 64x64 demo; one test per view keeps each well under 2 s.
+// `tomostation scan.h5` (a DXchange file given on the command line) opens and reconstructs it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "app/jobs/DemoJob.h"
+#include "tomo/config.h"
 #include "ui/main/ScreenshotMode.h"
+#if TOMO_WITH_HDF5
+#include "core/hdf5io/Hdf5Writer.h"
+#endif
 
 namespace tomo::ui {
 namespace {
@@ -44,6 +51,47 @@ INSTANTIATE_TEST_SUITE_P(EveryView, Screenshot,
                          ::testing::Values("main", "sinogram", "slice", "truth", "difference",
                                            "parameters", "convergence", "lcurve", "center", "sweep",
                                            "devices", "teaching", "compare", "volume", "profile"));
+
+#if TOMO_WITH_HDF5
+TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
+    QTemporaryDir dir;
+    app::DemoSpec spec = app::demoSpecForSize(48);
+    spec.incidentCount = 0;
+    auto demo = app::makeDemoDataset(spec, ExecContext{});
+    ASSERT_TRUE(demo.isOk());
+    const Sinograms& p = demo->sinograms;
+    ProjectionData acq;  // counts 1000 exp(-0.02 p) over a dark of 0
+    acq.projections = Array3<float>(p.dim(1), 1, p.dim(2));
+    acq.flats = Array3<float>(1, 1, p.dim(2));
+    acq.darks = Array3<float>(1, 1, p.dim(2));
+    acq.flats.fill(1000.0f);
+    acq.darks.fill(0.0f);
+    for (std::size_t a = 0; a < p.dim(1); ++a)
+        for (std::size_t d = 0; d < p.dim(2); ++d)
+            acq.projections(a, 0, d) = 1000.0f * std::exp(-0.02f * p(0, a, d));
+    acq.angles = demo->geometry.angles();
+    const QString scan = dir.filePath(QStringLiteral("scan.h5"));
+    ASSERT_TRUE(writeDxchange(scan.toStdString(), acq).isOk());
+    const QString file = dir.filePath(QStringLiteral("slice.png"));
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(QStringLiteral(TOMOSTATION_EXE),
+                  {scan, QStringLiteral("--threads"), QStringLiteral("2"),
+                   QStringLiteral("--screenshot"), file, QStringLiteral("--view"),
+                   QStringLiteral("slice"), QStringLiteral("--screenshot-size"),
+                   QStringLiteral("300x300")});
+    ASSERT_TRUE(process.waitForFinished(60000)) << "tomostation did not finish";
+    const std::string output = process.readAll().toStdString();
+    EXPECT_EQ(process.exitCode(), 0) << output;
+    QImage image(file);
+    ASSERT_FALSE(image.isNull()) << output;
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    EXPECT_GT(colours.size(), 20u) << "the reconstruction is (nearly) blank";
+}
+#endif
 
 TEST(Screenshot, TheTestCoversEveryViewName) {
     EXPECT_EQ(screenshotViews().size(), 15);

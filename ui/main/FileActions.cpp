@@ -28,9 +28,6 @@ std::filesystem::path toPath(const QString& s) {
     return std::filesystem::path(s.toStdString());
 }
 
-void warn(QWidget* parent, const QString& title, const Status& status) {
-    if (!status) QMessageBox::warning(parent, title, QString::fromStdString(status.message()));
-}
 }  // namespace
 
 FileActions::FileActions(MainWindow& window)
@@ -102,17 +99,10 @@ bool FileActions::confirmReplace() {
 void FileActions::openRecent(const QString& path) {
     if (path.endsWith(QStringLiteral(".json"))) {
         if (!confirmReplace()) return;
-        warn(&m_window, tr("Open session"), openSession(toPath(path)));
+        m_window.report(tr("Open session"), openSession(toPath(path)));
         return;
     }
-    if (!confirmReplace()) return;
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(toPath(path), ec)) {
-        askAndOpen(toPath(path));
-        return;
-    }
-    if (m_window.session().startLoad(toPath(path))) m_recent.add(path);
-    refreshRecent();
+    openPath(toPath(path));
 }
 
 Result<QString> FileActions::dataFileFilters() {
@@ -141,36 +131,44 @@ bool FileActions::openDataFile(const app::LoadRequest& request) {
     return true;
 }
 
-void FileActions::askAndOpen(const std::filesystem::path& file) {
+bool FileActions::askAndOpen(const std::filesystem::path& file) {
     app::LoadRequest request;
     request.path = file;
     auto registry = app::makeFormatRegistry();
     if (!registry) {
-        warn(&m_window, tr("Open data file"), registry.status());
-        return;
+        m_window.report(tr("Open data file"), registry.status());
+        return false;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) {
+        m_window.report(tr("Open data file"), notFound(file.string() + ": no such file"));
+        return false;
     }
     auto format = registry->forPath(file);
     if (!format) {
-        warn(&m_window, tr("Open data file"), format.status());
-        return;
+        m_window.report(tr("Open data file"), format.status());
+        return false;
     }
     if (!app::isAcquisitionFormat(**format)) {
         // Sinogram stacks carry no angles (and raw files no shape): ask, as tomo recon does.
         auto asked = OpenDataDialog::ask(&m_window, file, (*format)->name == "raw");
-        if (!asked) return;
+        if (!asked) return false;
         request = *asked;
     }
-    openDataFile(request);
+    // Asked only once the file is known to be readable as a format of the build (a failed
+    // load keeps the current data and result anyway).
+    if (!confirmReplace()) return false;
+    return openDataFile(request);
 }
 
 void FileActions::openDataFileDialog() {
     auto filters = dataFileFilters();
     if (!filters) {
-        warn(&m_window, tr("Open data file"), filters.status());
+        m_window.report(tr("Open data file"), filters.status());
         return;
     }
     QString file = QFileDialog::getOpenFileName(&m_window, tr("Open data file"), {}, *filters);
-    if (file.isEmpty() || !confirmReplace()) return;
+    if (file.isEmpty()) return;
     askAndOpen(toPath(file));
 }
 
@@ -206,20 +204,46 @@ void FileActions::openVolumeDialog() {
         for (int i = 0; valid && i < 3; ++i)
             shape[i] = parts[i].trimmed().toULongLong(&valid);
         if (!valid) {
-            warn(&m_window, tr("Open reconstruction"),
+            m_window.report(tr("Open reconstruction"),
                  invalidArgument(tr("'%1' is not SLICESxROWSxCOLUMNS").arg(text).toStdString()));
             return;
         }
         options.shape = shape;
     }
-    warn(&m_window, tr("Open reconstruction"), openVolume(toPath(file), options));
+    m_window.report(tr("Open reconstruction"), openVolume(toPath(file), options));
+}
+
+Status FileActions::checkDatasetFolder(const std::filesystem::path& folder) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(folder, ec))
+        return notFound(folder.string() + ": no such folder");
+    if (!std::filesystem::is_regular_file(folder / "geometry.txt", ec))
+        return invalidArgument(
+            folder.string() +
+            " is not a dataset folder: it has no geometry.txt. A dataset folder is what `tomo "
+            "demo --out` or File > Save dataset writes. To open a scan, use File > Open data "
+            "file (HDF5 / NXtomo / DXchange, TIFF, raw, MetaImage, NRRD) or give the file to "
+            "tomostation.");
+    return Status::ok();
+}
+
+bool FileActions::openPath(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) return askAndOpen(path);
+    Status folder = checkDatasetFolder(path);
+    if (!folder) {
+        m_window.report(tr("Open"), folder);
+        return false;
+    }
+    if (!confirmReplace() || !m_window.session().startLoad(path)) return false;
+    m_recent.add(QString::fromStdString(path.string()));
+    refreshRecent();
+    return true;
 }
 
 void FileActions::openDatasetFolder() {
     QString dir = QFileDialog::getExistingDirectory(&m_window, tr("Open dataset folder"));
-    if (dir.isEmpty() || !confirmReplace()) return;
-    if (m_window.session().startLoad(toPath(dir))) m_recent.add(dir);
-    refreshRecent();
+    if (!dir.isEmpty()) openPath(toPath(dir));
 }
 
 void FileActions::onDatasetLoaded() {
@@ -281,14 +305,14 @@ void FileActions::openSessionDialog() {
     QString file = QFileDialog::getOpenFileName(&m_window, tr("Open session"), {},
                                                 tr("TomoStation sessions (*.json)"));
     if (file.isEmpty() || !confirmReplace()) return;
-    warn(&m_window, tr("Open session"), openSession(toPath(file)));
+    m_window.report(tr("Open session"), openSession(toPath(file)));
 }
 
 void FileActions::saveSessionDialog() {
     QString file =
         QFileDialog::getSaveFileName(&m_window, tr("Save session"), QStringLiteral("session.json"),
                                      tr("TomoStation sessions (*.json)"));
-    if (!file.isEmpty()) warn(&m_window, tr("Save session"), saveSession(toPath(file)));
+    if (!file.isEmpty()) m_window.report(tr("Save session"), saveSession(toPath(file)));
 }
 
 void FileActions::saveVolumeDialog() {
@@ -297,7 +321,7 @@ void FileActions::saveVolumeDialog() {
     QString file = QFileDialog::getSaveFileName(
         &m_window, tr("Save reconstruction"), tiffSupported() ? "recon.tif" : "recon.raw", filter);
     if (!file.isEmpty())
-        warn(&m_window, tr("Save reconstruction"),
+        m_window.report(tr("Save reconstruction"),
              m_window.session().saveReconstruction(toPath(file)));
 }
 
@@ -305,13 +329,13 @@ void FileActions::saveSliceDialog() {
     QString file = QFileDialog::getSaveFileName(
         &m_window, tr("Save slice"), QStringLiteral("slice.png"),
         tr("PNG as displayed (*.png);;TIFF float32 (*.tif);;Raw float32 (*.raw)"));
-    if (!file.isEmpty()) warn(&m_window, tr("Save slice"), saveSlice(toPath(file)));
+    if (!file.isEmpty()) m_window.report(tr("Save slice"), saveSlice(toPath(file)));
 }
 
 void FileActions::saveScreenshotDialog() {
     QString file = QFileDialog::getSaveFileName(
         &m_window, tr("Save screenshot"), QStringLiteral("tomostation.png"), tr("PNG (*.png)"));
-    if (!file.isEmpty()) warn(&m_window, tr("Save screenshot"), saveScreenshot(toPath(file)));
+    if (!file.isEmpty()) m_window.report(tr("Save screenshot"), saveScreenshot(toPath(file)));
 }
 
 }  // namespace tomo::ui

@@ -59,6 +59,17 @@ class FileActions : public QObject {
     /// a folder / the demo does. Error naming what could not be applied (first a data file or
     /// folder that is not there: the rest is applied nonetheless).
     Status openSession(const std::filesystem::path& file);
+    /// File > Open data file after its file dialog: checks that @p file exists and that the
+    /// build reads its format, asks what the file does not say (OpenDataDialog), then whether
+    /// to replace the current result, and starts the load. Errors go to a message box. False
+    /// when nothing started.
+    bool askAndOpen(const std::filesystem::path& file);
+    /// Opens @p path as `tomostation PATH` does: a data file through askAndOpen(), a dataset
+    /// folder (one with geometry.txt) as File > Open dataset folder. Errors (no such path, a
+    /// folder that is not a dataset) go to a message box. False when nothing started.
+    bool openPath(const std::filesystem::path& path);
+    /// Ok when @p folder is a dataset folder; otherwise an error that says what to open instead.
+    static Status checkDatasetFolder(const std::filesystem::path& folder);
     Status saveSlice(const std::filesystem::path& file) const;
     Status saveScreenshot(const std::filesystem::path& file) const;
     RecentFiles& recent() { return m_recent; }
@@ -83,8 +94,6 @@ class FileActions : public QObject {
   private:
     void refreshRecent();
     void openRecent(const QString& path);
-    /// Asks what the file does not say (OpenDataDialog) and starts the load.
-    void askAndOpen(const std::filesystem::path& file);
     bool confirmReplace();
 
     MainWindow& m_window;

@@ -66,9 +66,11 @@ int runGui(int argc, char** argv) {
                                 QStringLiteral("With --screenshot: image size (default 1280x800)."),
                                 QStringLiteral("WxH"), QStringLiteral("1280x800"));
     parser.addOptions({demo, data, size, threads, screenshot, view, shotSize});
-    parser.addPositionalArgument(QStringLiteral("FOLDER"),
-                                 QStringLiteral("Dataset folder to open."),
-                                 QStringLiteral("[FOLDER]"));
+    parser.addPositionalArgument(
+        QStringLiteral("PATH"),
+        QStringLiteral("Data file (HDF5 / NXtomo / DXchange, TIFF, raw, MetaImage, NRRD) or "
+                       "dataset folder to open and reconstruct."),
+        QStringLiteral("[PATH]"));
     parser.process(app);
 
     bool sizeOk = true;
@@ -79,7 +81,7 @@ int runGui(int argc, char** argv) {
         parser.positionalArguments().size() > 1) {
         std::fprintf(stderr,
                      "tomostation: --size must be 16..8192, --threads >= 0, at most one "
-                     "FOLDER (see --help)\n");
+                     "PATH (see --help)\n");
         return 2;
     }
 
@@ -112,7 +114,7 @@ int runGui(int argc, char** argv) {
     window.show();
 
     if (!parser.positionalArguments().isEmpty() && !parser.isSet(demo)) {
-        window.openDatasetAndReconstruct(parser.positionalArguments().front().toStdString());
+        window.openAndReconstruct(parser.positionalArguments().front().toStdString());
     } else if (n > 0) {
         window.startDemo(app::demoSpecForSize(n));
     } else {

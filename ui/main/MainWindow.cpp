@@ -148,6 +148,7 @@ void MainWindow::createDocks() {
     auto* params = new QWidget;
     auto* layout = new QVBoxLayout(params);
     m_datasetLabel = new QLabel(params);
+    m_datasetLabel->setObjectName(QStringLiteral("datasetLabel"));
     m_datasetLabel->setWordWrap(true);
     m_algorithm = new AlgorithmPanel(m_session.registry(), params);
     auto* metricsBox = new QGroupBox(tr("Result"), params);
@@ -247,8 +248,20 @@ void MainWindow::startDemo(const app::DemoSpec& spec, const std::filesystem::pat
     m_reconstructWhenLoaded = m_session.startDemo(spec, folder);
 }
 
-void MainWindow::openDatasetAndReconstruct(const std::filesystem::path& folder) {
-    m_reconstructWhenLoaded = m_session.startLoad(folder);
+bool MainWindow::openAndReconstruct(const std::filesystem::path& path) {
+    m_reconstructWhenLoaded = m_files->openPath(path);
+    return m_reconstructWhenLoaded;
+}
+
+void MainWindow::report(const QString& title, const Status& status) {
+    if (status) return;
+    const QString message = QString::fromStdString(status.message());
+    m_statusLabel->setText(message);
+    if (!m_confirm) return;
+    // Window-modal but not blocking: no nested event loop inside a signal handler.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::reconstruct() {
@@ -342,7 +355,11 @@ void MainWindow::onDatasetChanged() {
                                 .arg(g.rows())
                                 .arg(data->grid.nx)
                                 .arg(data->grid.ny)
-                                .arg(g.centerOfRotation(), 0, 'f', 2));
+                                .arg(g.centerOfRotation(), 0, 'f', 2) +
+                            (data->warnings.empty()
+                                 ? QString()
+                                 : tr("\nWarning: %1")
+                                       .arg(QString::fromStdString(data->warnings.front()))));
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_reconTab->showDataset(data);
     m_results->onDatasetChanged();
@@ -395,17 +412,15 @@ void MainWindow::onJobFinished(Session::JobKind kind, bool ok, const QString& me
             onReconstructionChanged();
             m_statusLabel->setText(message);
         }
-        if (!message.endsWith(QStringLiteral("cancelled")) && m_confirm) {
-            // Window-modal but not blocking: no nested event loop inside a signal handler.
-            auto* box = new QMessageBox(QMessageBox::Warning, tr("TomoStation"), message,
-                                        QMessageBox::Ok, this);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
-        }
+        if (!message.endsWith(QStringLiteral("cancelled")))
+            report(tr("TomoStation"), invalidData(message.toStdString()));
         return;
     }
     if (kind == Session::JobKind::Load) {
         m_statusLabel->setText(tr("Loaded %1").arg(m_session.datasetName()));
+        if (auto data = m_session.dataset(); data && !data->warnings.empty())
+            report(tr("Check the data"),
+                   invalidData(data->warnings.front()));
         m_files->onDatasetLoaded();
         if (std::exchange(m_reconstructWhenLoaded, false)) reconstruct();
     }

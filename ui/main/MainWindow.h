@@ -61,8 +61,9 @@ class MainWindow : public QMainWindow {
 
     /// Loads (or generates) the demo dataset, then reconstructs it with the panel's settings.
     void startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder = {});
-    /// Loads a dataset folder, then reconstructs it.
-    void openDatasetAndReconstruct(const std::filesystem::path& folder);
+    /// Opens a data file or a dataset folder (FileActions::openPath), then reconstructs it.
+    /// False (the reason shown) when nothing started.
+    bool openAndReconstruct(const std::filesystem::path& path);
 
     ReconstructionTab* reconstructionTab() const { return m_reconTab; }
     SliceView* sinogramView() const { return m_sinogram; }
@@ -96,6 +97,9 @@ class MainWindow : public QMainWindow {
     void setConfirmations(bool on) { m_confirm = on; }
     /// Asks "@p question" with Yes/No; true without asking when confirmations are off.
     bool confirm(const QString& title, const QString& question);
+    /// Shows the message of a failed @p status in the status bar and, with confirmations on, in
+    /// a window-modal (non-blocking) message box titled @p title; nothing when it is ok.
+    void report(const QString& title, const Status& status);
 
   public slots:
     /// Starts a reconstruction of the active dataset with the selected algorithm.

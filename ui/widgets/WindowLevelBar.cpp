@@ -33,12 +33,12 @@ constexpr Preset kPresets[] = {{"Auto (0.5-99.5 %)", 0.5, 99.5},
 class WindowLevelBar::Strip : public QWidget {
   public:
     explicit Strip(WindowLevelBar& bar) : QWidget(&bar), m_bar(bar) {
-        setMinimumHeight(44);
+        setMinimumHeight(28);
         setToolTip(
             tr("Histogram of the shown slice. Click or drag to move the nearer window "
                "edge"));
     }
-    QSize sizeHint() const override { return {240, 48}; }
+    QSize sizeHint() const override { return {240, 32}; }
     double valueAt(double x) const {
         double t = std::clamp(x / std::max(1, width()), 0.0, 1.0);
         return m_bar.m_rangeLow + t * (m_bar.m_rangeHigh - m_bar.m_rangeLow);
@@ -85,8 +85,8 @@ WindowLevelBar::WindowLevelBar(QWidget* parent) : QWidget(parent) {
     m_strip = new Strip(*this);
     auto makeSpin = [this](const QString& tip) {
         auto* spin = new QDoubleSpinBox(this);
-        spin->setRange(-1e12, 1e12);
-        spin->setDecimals(6);
+        spin->setRange(-1e6, 1e6);
+        spin->setDecimals(5);
         spin->setKeyboardTracking(false);
         spin->setToolTip(tip);
         connect(spin, &QDoubleSpinBox::valueChanged, this, &WindowLevelBar::onNumbersEdited);
@@ -106,18 +106,20 @@ WindowLevelBar::WindowLevelBar(QWidget* parent) : QWidget(parent) {
     });
     m_readout = new QLabel(this);
     m_readout->setObjectName(QStringLiteral("windowReadout"));
+    // The readout may be cut rather than widen the window; its tooltip has the whole text.
+    m_readout->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Black"), this));
     row->addWidget(m_low);
     row->addWidget(new QLabel(tr("White"), this));
     row->addWidget(m_high);
     row->addWidget(m_presets);
+    row->addWidget(m_readout, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_strip);
     layout->addLayout(row);
-    layout->addWidget(m_readout);
     attach(nullptr);
 }
 
@@ -169,17 +171,16 @@ void WindowLevelBar::onWindowChanged(const WindowLevel& wl) {
     m_high->setValue(wl.high());
     m_syncing = false;
     m_readout->setText(readout());
+    m_readout->setToolTip(readout());
     m_strip->update();
 }
 
 QString WindowLevelBar::readout() const {
     if (!m_view || !m_view->hasImage()) return tr("no image");
     const WindowLevel wl = m_view->windowLevel();
-    return tr("window %1, level %2 (black %3, white %4); data %5 .. %6")
+    return tr("window %1, level %2; data %3 .. %4")
         .arg(wl.width, 0, 'g', 4)
         .arg(wl.level, 0, 'g', 4)
-        .arg(wl.low(), 0, 'g', 4)
-        .arg(wl.high(), 0, 'g', 4)
         .arg(m_rangeLow, 0, 'g', 4)
         .arg(m_rangeHigh, 0, 'g', 4);
 }
