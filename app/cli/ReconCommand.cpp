@@ -69,8 +69,8 @@ void printIterative(const app::ReconReport& report, const app::ReconRequest& req
                         report.curve[*report.corner].parameter, report.curve.size(),
                         lcurve->c_str());
         else
-            std::printf("L-curve: %zu point(s), no corner -> %s\n", report.curve.size(),
-                        lcurve->c_str());
+            std::printf("L-curve: %zu point(s) -> %s; %s\n", report.curve.size(), lcurve->c_str(),
+                        report.cornerNote.c_str());
     }
 }
 

@@ -38,12 +38,12 @@ Result<std::vector<std::string>> checkSinograms(const Sinograms& sino, const std
     if (variation > kMaxRowSumVariation) {
         char text[64];
         std::snprintf(text, sizeof(text), "%.0f %%", 100.0 * variation);
-        warnings.push_back(name + " may not be a sinogram: the sum of each row (one angle) varies by " +
-                           text +
-                           " across the angles, where a parallel-beam sinogram keeps it nearly "
-                           "constant. Check that the file holds sinograms [angle][detector] "
-                           "(not projections or a picture) with flat-field correction and -log "
-                           "applied.");
+        warnings.push_back(
+            name + " may not be a sinogram: the sum of each row (one angle) varies by " + text +
+            " across the angles, where a parallel-beam sinogram keeps it nearly "
+            "constant. Check that the file holds sinograms [angle][detector] "
+            "(not projections or a picture) with flat-field correction and -log "
+            "applied.");
     }
     return warnings;
 }

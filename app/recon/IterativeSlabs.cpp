@@ -50,8 +50,10 @@ void finishCurve(const std::vector<Combined>& combined, std::size_t solved, Reco
         report.curve.push_back(p);
     }
     report.iterations = static_cast<int>(report.curve.size());
-    if (report.curve.size() >= 3)
-        if (auto corner = lcurveCorner(report.curve); corner) report.corner = *corner;
+    if (auto corner = lcurveCorner(report.curve); corner)
+        report.corner = *corner;
+    else
+        report.cornerNote = corner.status().message();
 }
 
 }  // namespace

@@ -118,6 +118,7 @@ struct ReconReport {
     SolverSummary lastSummary;
     std::vector<LCurvePoint> curve;
     std::optional<std::size_t> corner;
+    std::string cornerNote;  ///< why there is no corner (lcurveCorner's message), else empty
     // Both
     std::optional<ImageMetrics> metrics;  ///< slice 0 against reference slice 0
     Volume firstSlice;                    ///< a copy of slice 0 as one plane (previews)

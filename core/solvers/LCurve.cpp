@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "core/io/AtomicFile.h"
 #include "core/base/JsonValue.h"
+#include "core/io/AtomicFile.h"
 
 namespace tomo {
 namespace {
@@ -81,8 +81,10 @@ Result<std::size_t> lcurveCorner(std::span<const LCurvePoint> points) {
     }
     if (best == 0)
         return invalidArgument(
-            "L-curve corner: the curve has no corner (no point "
-            "lies below the chord between its end points)");
+            "no L-curve corner: the curve bends away from the origin (no point lies below the "
+            "chord between its end points). The iterates have not reached the noise-dominated "
+            "branch where ||x|| grows fast: run more iterations, or stop by the error against a "
+            "reference or by the discrepancy principle");
     return best;
 }
 

@@ -8,6 +8,8 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QMessageBox>
@@ -39,7 +41,10 @@ QLogValueAxis* logAxis(const QString& title) {
     return axis;
 }
 
-/// Widens [lo, hi] of the positive values of @p series into a log axis range.
+/// Fits a log axis to the positive values of @p values. A log axis labels the powers of its
+/// base only, so a range narrower than two decades would show one label or none (the norms of
+/// a converging run often span less than one): the base is then chosen so that about four
+/// labelled ticks fall inside the range (labels stay values, e.g. 0.81, 0.95, 1.1).
 void fitLog(QLogValueAxis* axis, const std::vector<double>& values) {
     double lo = std::numeric_limits<double>::max(), hi = 0;
     for (double v : values)
@@ -48,7 +53,12 @@ void fitLog(QLogValueAxis* axis, const std::vector<double>& values) {
             hi = std::max(hi, v);
         }
     if (hi <= 0) return;
-    axis->setRange(lo / 1.5, hi * 1.5);
+    lo /= 1.2;
+    hi *= 1.2;
+    const double decades = std::log10(hi / lo);
+    axis->setBase(decades >= 2.0 ? 10.0 : std::pow(hi / lo, 0.25));
+    axis->setLabelFormat(decades >= 2.0 ? QStringLiteral("%.0e") : QStringLiteral("%.3g"));
+    axis->setRange(lo, hi);
 }
 
 }  // namespace
@@ -57,11 +67,11 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
     auto* norms = new QChart;
     norms->setTitle(tr("Convergence"));
     m_residual = new QLineSeries;
-    m_residual->setName(tr("residual ||Ax-b||"));
+    m_residual->setName(tr("||Ax-b||"));
     m_solution = new QLineSeries;
-    m_solution->setName(tr("solution ||x||"));
+    m_solution->setName(tr("||x||"));
     m_error = new QLineSeries;
-    m_error->setName(tr("RMSE vs truth"));
+    m_error->setName(tr("RMSE"));
     m_iterAxis = new QValueAxis;
     m_iterAxis->setTitleText(tr("iteration"));
     m_iterAxis->setLabelFormat(QStringLiteral("%d"));
@@ -76,7 +86,25 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
         connect(s, &QXYSeries::clicked, this,
                 [this](const QPointF& p) { onPointClicked(p, false); });
     }
+    m_selectedNorm = new QScatterSeries;
+    m_selectedNorm->setName(tr("shown"));
+    m_selectedNorm->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_selectedNorm->setMarkerSize(12);
+    m_selectedNorm->setColor(QColor(0, 160, 0));
+    m_bestError = new QScatterSeries;
+    m_bestError->setName(tr("lowest RMSE"));
+    m_bestError->setMarkerSize(12);
+    m_bestError->setColor(Qt::red);
+    for (QScatterSeries* s : {m_selectedNorm, m_bestError}) {
+        norms->addSeries(s);
+        s->attachAxis(m_iterAxis);
+        s->attachAxis(m_normAxis);
+    }
     m_normsView = makeView(norms);
+    // Markers without legend entries (the status line names them): the legend fits.
+    for (QScatterSeries* s : {m_selectedNorm, m_bestError})
+        for (QLegendMarker* marker : norms->legend()->markers(s))
+            marker->setVisible(false);
 
     auto* lcurve = new QChart;
     lcurve->setTitle(tr("L-curve"));
@@ -108,6 +136,9 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
         connect(s, &QXYSeries::clicked, this,
                 [this](const QPointF& p) { onPointClicked(p, true); });
     m_lcurveView = makeView(lcurve);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_lcurvePoints, m_selected})
+        for (QLegendMarker* marker : lcurve->legend()->markers(s))
+            marker->setVisible(false);
 
     m_charts = new QWidget(this);
     auto* chartsLayout = new QHBoxLayout(m_charts);
@@ -117,6 +148,7 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
 
     m_status = new QLabel(tr("Run an iterative algorithm to see its convergence."), this);
     m_status->setObjectName(QStringLiteral("convergenceStatus"));
+    m_status->setWordWrap(true);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_status, 1);
     for (const QString& kind :
@@ -135,9 +167,13 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
 void ConvergenceDock::clear() {
     m_points.clear();
     m_corner.reset();
+    m_lowestError.reset();
+    m_shown.reset();
+    m_cornerNote.clear();
     m_snapshots.clear();
-    for (QXYSeries* s : std::initializer_list<QXYSeries*>{
-             m_residual, m_solution, m_error, m_lcurve, m_lcurvePoints, m_cornerPoint, m_selected})
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_residual, m_solution, m_error, m_lcurve,
+                                                          m_lcurvePoints, m_cornerPoint, m_selected,
+                                                          m_selectedNorm, m_bestError})
         s->clear();
     m_iterAxis->setRange(0, 10);
     m_normAxis->setRange(1e-3, 1e3);
@@ -157,7 +193,14 @@ void ConvergenceDock::addIteration(const app::IterationReport& report) {
     const double k = info.iteration;
     if (info.residualNorm > 0) m_residual->append(k, info.residualNorm);
     if (info.solutionNorm > 0) m_solution->append(k, info.solutionNorm);
-    if (info.error && *info.error > 0) m_error->append(k, *info.error);
+    if (info.error && *info.error > 0) {
+        m_error->append(k, *info.error);
+        if (!m_lowestError || *info.error < *m_points[*m_lowestError].error) {
+            m_lowestError = m_points.size() - 1;
+            m_bestError->replace(QList<QPointF>{QPointF(k, *info.error)});
+            m_bestError->setName(tr("lowest RMSE (iteration %1)").arg(info.iteration));
+        }
+    }
     if (info.residualNorm > 0 && info.solutionNorm > 0) {
         m_lcurve->append(info.residualNorm, info.solutionNorm);
         m_lcurvePoints->append(info.residualNorm, info.solutionNorm);
@@ -174,14 +217,16 @@ void ConvergenceDock::addIteration(const app::IterationReport& report) {
 
 void ConvergenceDock::updateCorner() {
     m_corner.reset();
-    Result<std::size_t> corner =
-        m_points.size() >= 3 ? lcurveCorner(m_points) : Result<std::size_t>(std::size_t{0});
-    if (m_points.size() < 3 || !corner) {
+    // The same function and points as `tomo recon --lcurve` (ReconService's report).
+    Result<std::size_t> corner = lcurveCorner(m_points);
+    if (!corner) {
         // lcurveCorner finds no corner (too few points, or a curve without one).
         if (m_cornerPoint->count() > 0) m_cornerPoint->clear();
         m_cornerPoint->setName(tr("corner (none yet)"));
+        m_cornerNote = QString::fromStdString(corner.status().message());
         return;
     }
+    m_cornerNote.clear();
     m_corner = *corner;
     const LCurvePoint& p = m_points[*corner];
     m_cornerPoint->replace(QList<QPointF>{QPointF(p.residualNorm, p.solutionNorm)});
@@ -225,13 +270,36 @@ void ConvergenceDock::onPointClicked(const QPointF& point, bool lcurve) {
     if (best >= 0) selectIteration(best);
 }
 
+void ConvergenceDock::clearShown() {
+    m_shown.reset();
+    m_selected->clear();
+    m_selectedNorm->clear();
+}
+
+void ConvergenceDock::finishRun() {
+    if (m_points.empty()) return;
+    QString text = m_corner ? tr("L-curve corner at iteration %1 of %2.")
+                                  .arg(m_points[*m_corner].parameter)
+                                  .arg(m_points.size())
+                            : m_cornerNote + QLatin1Char('.');
+    if (m_lowestError)
+        text += tr(" Lowest RMSE against the truth at iteration %1.")
+                    .arg(m_points[*m_lowestError].parameter);
+    m_status->setText(text);
+    m_status->setToolTip(text);
+}
+
 void ConvergenceDock::selectIteration(int iteration) {
     int found = iteration;
     std::shared_ptr<const app::SliceImage> slice = m_snapshots.nearest(iteration, &found);
-    m_selected->clear();
+    clearShown();
     for (const LCurvePoint& p : m_points)
-        if (static_cast<int>(p.parameter) == found && p.residualNorm > 0 && p.solutionNorm > 0)
-            m_selected->append(p.residualNorm, p.solutionNorm);
+        if (static_cast<int>(p.parameter) == found) {
+            m_shown = found;
+            if (p.residualNorm > 0 && p.solutionNorm > 0)
+                m_selected->append(p.residualNorm, p.solutionNorm);
+            if (p.residualNorm > 0) m_selectedNorm->append(p.parameter, p.residualNorm);
+        }
     if (!slice) {
         m_status->setText(tr("no snapshot kept for iteration %1").arg(iteration));
         return;

@@ -52,6 +52,17 @@ class ConvergenceDock : public QWidget {
     const std::vector<LCurvePoint>& points() const { return m_points; }
     /// Index into points() of the L-curve corner (needs 3+ points).
     std::optional<std::size_t> corner() const { return m_corner; }
+    /// Why there is no corner (core lcurveCorner's message, as `tomo recon --lcurve` prints
+    /// it); empty when there is one.
+    const QString& cornerNote() const { return m_cornerNote; }
+    /// Index into points() of the lowest error against the truth (none without errors).
+    std::optional<std::size_t> lowestError() const { return m_lowestError; }
+    /// The iteration marked as shown in both charts (none when the result is shown).
+    std::optional<int> shownIteration() const { return m_shown; }
+    /// Removes the "shown" marks (the result is shown again).
+    void clearShown();
+    /// The run ended: the status line says where the corner is, or why there is none.
+    void finishRun();
     SnapshotStore& snapshots() { return m_snapshots; }
 
     /// Selects @p iteration as if its point had been clicked.
@@ -77,6 +88,9 @@ class ConvergenceDock : public QWidget {
 
     std::vector<LCurvePoint> m_points;
     std::optional<std::size_t> m_corner;
+    std::optional<std::size_t> m_lowestError;
+    std::optional<int> m_shown;
+    QString m_cornerNote;
     SnapshotStore m_snapshots;
 
     QChartView* m_normsView = nullptr;
@@ -88,6 +102,8 @@ class ConvergenceDock : public QWidget {
     QScatterSeries* m_lcurvePoints = nullptr;
     QScatterSeries* m_cornerPoint = nullptr;
     QScatterSeries* m_selected = nullptr;
+    QScatterSeries* m_selectedNorm = nullptr;
+    QScatterSeries* m_bestError = nullptr;
     QValueAxis* m_iterAxis = nullptr;
     QLogValueAxis* m_normAxis = nullptr;
     QLogValueAxis* m_lcurveX = nullptr;

@@ -81,6 +81,10 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
             m_reconTab->showIterate(
                 slice->view(),
                 tr("Iterate %1 of slice %2").arg(iteration).arg(m_reconTab->currentSlice() + 1));
+            std::optional<ImageMetrics> metrics;
+            if (View2<const float> truth = m_reconTab->currentTruth(); truth.rows() > 0)
+                if (auto m = compareImages(slice->view(), truth)) metrics = *m;
+            m_metrics->showIterate(iteration, metrics);
             m_statusLabel->setText(
                 tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
         });
@@ -347,19 +351,19 @@ void MainWindow::onDatasetChanged() {
         return;
     }
     const ParallelGeometry& g = data->geometry;
-    m_datasetLabel->setText(tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6; "
-                               "centre %7 px")
-                                .arg(m_session.datasetName())
-                                .arg(g.angleCount())
-                                .arg(g.detectorCount())
-                                .arg(g.rows())
-                                .arg(data->grid.nx)
-                                .arg(data->grid.ny)
-                                .arg(g.centerOfRotation(), 0, 'f', 2) +
-                            (data->warnings.empty()
-                                 ? QString()
-                                 : tr("\nWarning: %1")
-                                       .arg(QString::fromStdString(data->warnings.front()))));
+    m_datasetLabel->setText(
+        tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6; "
+           "centre %7 px")
+            .arg(m_session.datasetName())
+            .arg(g.angleCount())
+            .arg(g.detectorCount())
+            .arg(g.rows())
+            .arg(data->grid.nx)
+            .arg(data->grid.ny)
+            .arg(g.centerOfRotation(), 0, 'f', 2) +
+        (data->warnings.empty()
+             ? QString()
+             : tr("\nWarning: %1").arg(QString::fromStdString(data->warnings.front()))));
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_reconTab->showDataset(data);
     m_results->onDatasetChanged();
@@ -372,6 +376,7 @@ void MainWindow::onReconstructionChanged() {
     auto recon = m_session.reconstruction();
     m_files->setHasResult(recon != nullptr);
     m_reconTab->showReconstruction(recon);
+    m_convergence->clearShown();
     if (!recon || recon->image.empty()) {
         m_metrics->clear();
         return;
@@ -416,11 +421,11 @@ void MainWindow::onJobFinished(Session::JobKind kind, bool ok, const QString& me
             report(tr("TomoStation"), invalidData(message.toStdString()));
         return;
     }
+    if (kind == Session::JobKind::Iterate) m_convergence->finishRun();
     if (kind == Session::JobKind::Load) {
         m_statusLabel->setText(tr("Loaded %1").arg(m_session.datasetName()));
         if (auto data = m_session.dataset(); data && !data->warnings.empty())
-            report(tr("Check the data"),
-                   invalidData(data->warnings.front()));
+            report(tr("Check the data"), invalidData(data->warnings.front()));
         m_files->onDatasetLoaded();
         if (std::exchange(m_reconstructWhenLoaded, false)) reconstruct();
     }

@@ -143,12 +143,19 @@ void ReconstructionTab::showReconstructionSlice() {
     }
     showInRecon(m_result->image.plane(static_cast<std::size_t>(m_slice)));
     m_recon->setCaption(m_sliceLabel->text());
-    showDifference();
+    showDifference(m_result->image.plane(static_cast<std::size_t>(m_slice)));
 }
 
 void ReconstructionTab::showIterate(View2<const float> slice, const QString& caption) {
     showInRecon(slice);
     m_recon->setCaption(caption);
+    showDifference(slice);
+}
+
+View2<const float> ReconstructionTab::currentTruth() const {
+    const auto plane = static_cast<std::size_t>(m_slice);
+    if (!m_data || m_data->truth.empty() || plane >= m_data->truth.dim(0)) return {};
+    return m_data->truth.plane(plane);
 }
 
 void ReconstructionTab::showInRecon(View2<const float> image) {
@@ -159,16 +166,15 @@ void ReconstructionTab::showInRecon(View2<const float> image) {
     m_freshWindow = false;
 }
 
-void ReconstructionTab::showDifference() {
-    const auto plane = static_cast<std::size_t>(m_slice);
+void ReconstructionTab::showDifference(View2<const float> image) {
+    View2<const float> truth = currentTruth();
     std::vector<float> diff;
-    if (m_data && !m_data->truth.empty() && plane < m_data->truth.dim(0))
-        diff = difference(m_result->image.plane(plane), m_data->truth.plane(plane));
+    if (truth.rows() > 0) diff = difference(image, truth);
     if (diff.empty()) {
         m_difference->clear(tr("ground truth unknown"));
         return;
     }
-    std::size_t cols = m_result->image.dim(2);
+    std::size_t cols = image.cols();
     m_difference->setImage(View2<const float>(diff.data(), diff.size() / cols, cols, cols), false);
     std::vector<float> magnitude(diff.size());
     std::transform(diff.begin(), diff.end(), magnitude.begin(),

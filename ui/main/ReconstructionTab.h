@@ -56,8 +56,11 @@ class ReconstructionTab : public QWidget {
     void showDataset(std::shared_ptr<const app::Dataset> data);
     /// The result of the dataset (null: cleared, "not reconstructed yet").
     void showReconstruction(std::shared_ptr<const app::ReconOutcome> recon);
-    /// A live preview or a chosen iterate of the current slice, captioned @p caption.
+    /// A live preview or a chosen iterate of the current slice, captioned @p caption; the
+    /// difference pane shows it against the truth.
     void showIterate(View2<const float> slice, const QString& caption);
+    /// The truth of the current slice (empty view when unknown).
+    View2<const float> currentTruth() const;
 
   signals:
     /// Hover readout of any view (empty when the cursor left the image).
@@ -67,7 +70,7 @@ class ReconstructionTab : public QWidget {
 
   private:
     void showReconstructionSlice();
-    void showDifference();
+    void showDifference(View2<const float> image);
     /// Shows @p image in the reconstruction view: automatic window on the first image of a
     /// dataset or when the shape changed, else the window stays.
     void showInRecon(View2<const float> image);

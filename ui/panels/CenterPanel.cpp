@@ -98,6 +98,17 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     chart->addSeries(m_curve);
     chart->addSeries(m_best);
     chart->createDefaultAxes();
+    if (auto x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0))) {
+        x->setTitleText(tr("centre of rotation (px)"));
+        x->setLabelFormat(QStringLiteral("%.1f"));
+        x->setTickCount(5);
+    }
+    if (auto y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0))) {
+        y->setTitleText(tr("sharpness"));
+        y->setLabelFormat(QStringLiteral("%.3g"));
+        y->setTickCount(4);
+    }
+    chart->setMargins(QMargins(2, 2, 2, 2));
     m_chart = new QChartView(chart, this);
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setMinimumHeight(120);

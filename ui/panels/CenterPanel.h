@@ -58,6 +58,8 @@ class CenterPanel : public QWidget {
     /// The trial slices of the last sweep.
     const std::vector<app::SliceImage>& sweepSlices() const { return m_sweep.slices; }
     const app::CenterSweep& sweep() const { return m_sweep; }
+    /// The sharpness-against-centre chart.
+    QChartView* chartView() const { return m_chart; }
     void setSweepCount(int n);
     void setSweepRadius(double pixels);
 

@@ -34,9 +34,14 @@ LineProfileView::LineProfileView(QWidget* parent) : QWidget(parent) {
     m_series = new QLineSeries;
     chart->addSeries(m_series);
     m_axisX = new QValueAxis;
-    m_axisX->setTitleText(tr("distance along the line (pixels)"));
+    m_axisX->setTitleText(tr("distance (px)"));
+    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisX->setTickCount(5);
     m_axisY = new QValueAxis;
     m_axisY->setTitleText(tr("value"));
+    m_axisY->setLabelFormat(QStringLiteral("%.3g"));
+    m_axisY->setTickCount(5);
+    chart->setMargins(QMargins(2, 2, 2, 2));
     chart->addAxis(m_axisX, Qt::AlignBottom);
     chart->addAxis(m_axisY, Qt::AlignLeft);
     m_series->attachAxis(m_axisX);

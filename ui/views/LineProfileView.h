@@ -57,6 +57,7 @@ class LineProfileView : public QWidget {
     /// Recomputes the plot for @p pixelLine on the attached view's image (null line = clear).
     void showLine(const QLineF& pixelLine);
     const ProfileSamples& samples() const { return m_samples; }
+    QChartView* chartView() const { return m_chartView; }
 
     /// Renders the chart at @p size (for screenshots and the PNG export).
     QImage renderToImage(QSize size);

@@ -29,6 +29,7 @@ QString reconSummary(const app::ReconOutcome& outcome, const FbpOptions& options
 MetricsPanel::MetricsPanel(QWidget* parent) : QWidget(parent) {
     m_form = new QFormLayout(this);
     m_form->setContentsMargins(0, 0, 0, 0);
+    m_shown = addValue(tr("Shown"), "shownValue");
     m_rmse = addValue(tr("RMSE"), "rmseValue");
     m_psnr = addValue(tr("PSNR"), "psnrValue");
     m_ssim = addValue(tr("SSIM"), "ssimValue");
@@ -48,24 +49,39 @@ QLabel* MetricsPanel::addValue(const QString& label, const char* objectName) {
     return value;
 }
 
-void MetricsPanel::showOutcome(const app::ReconOutcome& outcome) {
-    if (outcome.hasMetrics) {
-        m_rmse->setText(QString::number(outcome.metrics.rmse, 'g', 4));
-        m_psnr->setText(QStringLiteral("%1 dB").arg(outcome.metrics.psnr, 0, 'f', 2));
-        m_ssim->setText(QString::number(outcome.metrics.ssim, 'f', 4));
-        m_maxError->setText(QString::number(outcome.metrics.maxAbsError, 'g', 4));
+void MetricsPanel::showMetrics(const std::optional<ImageMetrics>& metrics) {
+    if (metrics) {
+        m_rmse->setText(QString::number(metrics->rmse, 'g', 4));
+        m_psnr->setText(QStringLiteral("%1 dB").arg(metrics->psnr, 0, 'f', 2));
+        m_ssim->setText(QString::number(metrics->ssim, 'f', 4));
+        m_maxError->setText(QString::number(metrics->maxAbsError, 'g', 4));
     } else {
         for (QLabel* l : {m_rmse, m_psnr, m_ssim, m_maxError})
             l->setText(tr("no ground truth"));
     }
-    m_filterTime->setText(seconds(outcome.timings.filtering));
-    m_backProjectTime->setText(seconds(outcome.timings.backProjection));
+}
+
+void MetricsPanel::showOutcome(const app::ReconOutcome& outcome) {
+    m_shown->setText(tr("the result (slice 1)"));
+    showMetrics(outcome.hasMetrics ? std::optional(outcome.metrics) : std::nullopt);
+    // Iterative methods have no separate filtering and back-projection stages.
+    const bool stages = outcome.timings.filtering > 0 || outcome.timings.backProjection > 0;
+    m_filterTime->setText(stages ? seconds(outcome.timings.filtering) : tr("n/a (iterative)"));
+    m_backProjectTime->setText(stages ? seconds(outcome.timings.backProjection)
+                                      : tr("n/a (iterative)"));
     m_totalTime->setText(seconds(outcome.timings.total));
     m_variant->setText(QString::fromStdString(outcome.variant));
 }
 
+void MetricsPanel::showIterate(int iteration, const std::optional<ImageMetrics>& metrics) {
+    m_shown->setText(tr("iterate %1 (not the result)").arg(iteration));
+    showMetrics(metrics);
+    for (QLabel* l : {m_filterTime, m_backProjectTime, m_totalTime})
+        l->setText(kDash);
+}
+
 void MetricsPanel::clear() {
-    for (QLabel* l : {m_rmse, m_psnr, m_ssim, m_maxError, m_filterTime, m_backProjectTime,
+    for (QLabel* l : {m_shown, m_rmse, m_psnr, m_ssim, m_maxError, m_filterTime, m_backProjectTime,
                       m_totalTime, m_variant})
         l->setText(kDash);
 }

@@ -2,11 +2,14 @@
 /// @file MetricsPanel.h
 /// @brief Shows the outcome of a reconstruction: error metrics against the ground truth (RMSE
 /// and maximum error in image units, PSNR in dB, SSIM), wall-clock timings per stage and the
-/// back-projector variant. Value labels carry object names ("rmseValue", "psnrValue",
+/// back-projector variant, and what is shown (the result or an iterate of the last run). Value
+/// labels carry object names ("shownValue", "rmseValue", "psnrValue",
 /// "ssimValue", "maxErrorValue", "filterTimeValue", "backProjectTimeValue", "totalTimeValue",
 /// "variantValue") so that tests and scripts can find them.
 ///
 /// Threading: GUI thread only.
+
+#include <optional>
 
 #include <QString>
 #include <QWidget>
@@ -28,6 +31,9 @@ class MetricsPanel : public QWidget {
     explicit MetricsPanel(QWidget* parent = nullptr);
 
     void showOutcome(const app::ReconOutcome& outcome);
+    /// An iterate of the last run is shown instead of the result: its metrics against the
+    /// truth (none when unknown), no timings.
+    void showIterate(int iteration, const std::optional<ImageMetrics>& metrics);
     /// Dashes everywhere (no reconstruction yet).
     void clear();
 
@@ -35,6 +41,9 @@ class MetricsPanel : public QWidget {
     QLabel* addValue(const QString& label, const char* objectName);
 
     QFormLayout* m_form = nullptr;
+    void showMetrics(const std::optional<ImageMetrics>& metrics);
+
+    QLabel* m_shown = nullptr;
     QLabel* m_rmse = nullptr;
     QLabel* m_psnr = nullptr;
     QLabel* m_ssim = nullptr;

@@ -1,0 +1,146 @@
+// The charts as a user reads them: after a CGLS run, a centre sweep and a drawn profile, every
+// chart has its axis titles and several numeric labels per axis, and no label is elided
+// ("..."), read from the chart's own text items. The L-curve corner (or the reason there is
+// none) is the one `tomo recon --lcurve` reports, the lowest error is marked, and clicking an
+// iterate marks it and shows its own metrics and difference.
+#include <gtest/gtest.h>
+
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QLabel>
+#include <QSignalSpy>
+
+#include "core/metrics/Metrics.h"
+#include "core/solvers/LCurve.h"
+#include "tests/ui/UiTestSupport.h"
+#include "ui/charts/ConvergenceDock.h"
+#include "ui/main/ReconstructionTab.h"
+#include "ui/main/ResultViews.h"
+#include "ui/panels/CenterPanel.h"
+#include "ui/views/LineProfileView.h"
+#include "ui/views/SliceView.h"
+#include "ui/widgets/MetricsPanel.h"
+
+namespace tomo::ui {
+namespace {
+
+using test::waitFor;
+
+/// The visible texts of @p view's chart (axis labels and titles, chart title), rendered at
+/// @p size first so that the chart lays its axes out as on screen.
+QStringList chartTexts(QChartView* view, QSize size) {
+    view->resize(size);
+    view->chart()->resize(QSizeF(size));
+    (void)view->grab();
+    QStringList texts;
+    for (QGraphicsItem* item : view->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            texts << text->toPlainText();
+    return texts;
+}
+
+int numericCount(const QStringList& texts) {
+    int n = 0;
+    for (const QString& t : texts) {
+        bool ok = false;
+        t.toDouble(&ok);
+        n += ok ? 1 : 0;
+    }
+    return n;
+}
+
+void expectReadable(QChartView* view, const QStringList& titles, int minNumbers,
+                    QSize size = QSize(420, 260)) {
+    const QStringList texts = chartTexts(view, size);
+    for (const QString& t : texts) {
+        EXPECT_FALSE(t.contains(QStringLiteral("...")) || t.contains(QChar(0x2026)))
+            << "elided label '" << t.toStdString() << "' in " << texts.join('|').toStdString();
+    }
+    for (const QString& title : titles)
+        EXPECT_TRUE(texts.contains(title))
+            << title.toStdString() << " missing from " << texts.join('|').toStdString();
+    EXPECT_GE(numericCount(texts), minNumbers) << texts.join('|').toStdString();
+}
+
+TEST(Charts, AxesAreLabelledAndTheCornerMatchesTheCli) {
+    test::WindowFixture f;
+    ASSERT_TRUE(f.startDemo(64));
+    MainWindow& window = *f.window;
+    app::IterativeJobSpec spec;
+    spec.algorithm = "cgls";
+    spec.parameters["iterations"] = "30";
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.session.startIterative(spec));
+    ASSERT_TRUE(waitFor(finished, 1, 60000));
+    ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
+    ConvergenceDock& dock = *window.convergenceDock();
+    ASSERT_EQ(dock.pointCount(), 30);
+
+    // Norms span under two decades here: the log axes must still carry several labels.
+    expectReadable(dock.normsView(), {QStringLiteral("iteration"), QStringLiteral("norm")}, 6);
+    expectReadable(
+        dock.lcurveView(),
+        {QStringLiteral("residual norm ||Ax-b||"), QStringLiteral("solution norm ||x||")}, 6);
+
+    // The corner is core's lcurveCorner on the same points, as tomo recon --lcurve reports it.
+    Result<std::size_t> corner = lcurveCorner(dock.points());
+    EXPECT_EQ(dock.corner().has_value(), corner.isOk());
+    if (corner)
+        EXPECT_EQ(*dock.corner(), *corner);
+    else
+        EXPECT_EQ(dock.cornerNote().toStdString(), corner.status().message());
+    auto* status = dock.findChild<QLabel*>(QStringLiteral("convergenceStatus"));
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(status->text().contains(corner ? QStringLiteral("corner at iteration")
+                                               : QStringLiteral("no L-curve corner")))
+        << status->text().toStdString();
+    // The lowest error against the truth is marked and named.
+    ASSERT_TRUE(dock.lowestError().has_value());
+    double lowest = 1e300;
+    for (const LCurvePoint& p : dock.points())
+        lowest = std::min(lowest, *p.error);
+    EXPECT_EQ(*dock.points()[*dock.lowestError()].error, lowest);
+    EXPECT_TRUE(status->text().contains(QStringLiteral("Lowest RMSE")));
+
+    // An iterate shown: marked in the charts, its own metrics and difference.
+    dock.selectIteration(5);
+    EXPECT_EQ(dock.shownIteration(), std::optional<int>(5));
+    auto* shown = window.metricsPanel()->findChild<QLabel*>(QStringLiteral("shownValue"));
+    auto* rmse = window.metricsPanel()->findChild<QLabel*>(QStringLiteral("rmseValue"));
+    ASSERT_TRUE(shown && rmse);
+    EXPECT_TRUE(shown->text().startsWith(QStringLiteral("iterate 5")))
+        << shown->text().toStdString();
+    auto iterate =
+        compareImages(window.reconstructionView()->image(), f.session.dataset()->truth.plane(0));
+    ASSERT_TRUE(iterate.isOk());
+    EXPECT_EQ(rmse->text(), QString::number(iterate->rmse, 'g', 4));
+    const float d = window.differenceView()->valueAt(30, 30);
+    EXPECT_FLOAT_EQ(d, window.reconstructionView()->valueAt(30, 30) -
+                           f.session.dataset()->truth.plane(0)(30, 30));
+}
+
+TEST(Charts, SweepAndProfileAxesAreLabelled) {
+    test::WindowFixture f;
+    ASSERT_TRUE(f.startDemo(64));
+    MainWindow& window = *f.window;
+    CenterPanel& center = *window.centerPanel();
+    QSignalSpy swept(&center, &CenterPanel::sweepFinished);
+    center.runSweep();
+    ASSERT_TRUE(waitFor(swept, 1, 60000));
+    expectReadable(center.chartView(),
+                   {QStringLiteral("centre of rotation (px)"), QStringLiteral("sharpness")}, 6,
+                   QSize(360, 200));
+
+    window.showPanel(QStringLiteral("profile"));
+    SliceView* view = window.reconstructionView();
+    view->setProfileLine(QLineF(5, 32, 58, 32));
+    LineProfileView* profile = window.resultViews()->profileView();
+    ASSERT_FALSE(profile->samples().value.empty());
+    expectReadable(profile->chartView(), {QStringLiteral("distance (px)"), QStringLiteral("value")},
+                   6, QSize(300, 220));
+}
+
+}  // namespace
+}  // namespace tomo::ui
