@@ -26,6 +26,7 @@
 #include "tomo/config.h"
 #include "ui/charts/ConvergenceDock.h"
 #include "ui/main/FileActions.h"
+#include "ui/main/HelpWindow.h"
 #include "ui/main/ReconstructionTab.h"
 #include "ui/main/ResultViews.h"
 #include "ui/panels/AlgorithmPanel.h"
@@ -136,6 +137,12 @@ void MainWindow::createMenus() {
         view->addAction(dockWidget->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User guide"), this,
+                                     [this] { showHelp(HelpWindow::Page::UserGuide); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard and mouse"), this,
+                    [this] { showHelp(HelpWindow::Page::Shortcuts); });
+    help->addSeparator();
     help->addAction(tr("&About TomoStation"), this, &MainWindow::showAbout);
 }
 
@@ -292,6 +299,16 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     m_session.cancel();
     event->accept();
+}
+
+HelpWindow* MainWindow::showHelp(HelpWindow::Page page) {
+    QList<QAction*> actions;
+    for (QAction* menu : menuBar()->actions())
+        if (menu->menu()) actions += menu->menu()->actions();
+    auto* window = new HelpWindow(page, actions, this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    return window;
 }
 
 void MainWindow::showAbout() {

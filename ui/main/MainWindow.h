@@ -26,6 +26,7 @@
 #include <QMainWindow>
 
 #include "app/qt/EtaEstimator.h"
+#include "ui/main/HelpWindow.h"
 #include "ui/main/Session.h"
 #include "ui/views/ColorMap.h"
 
@@ -100,6 +101,9 @@ class MainWindow : public QMainWindow {
     /// Shows the message of a failed @p status in the status bar and, with confirmations on, in
     /// a window-modal (non-blocking) message box titled @p title; nothing when it is ok.
     void report(const QString& title, const Status& status);
+
+    /// Opens Help > User guide or Help > Keyboard and mouse (non-modal, deleted on close).
+    HelpWindow* showHelp(HelpWindow::Page page);
 
   public slots:
     /// Starts a reconstruction of the active dataset with the selected algorithm.

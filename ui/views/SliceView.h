@@ -119,6 +119,9 @@ class SliceView : public QWidget {
     /// A label drawn in the top-left corner (e.g. "z 12 / 64").
     void setCaption(const QString& caption);
 
+    /// The mouse and key bindings of every slice view, as the tooltip and Help list them.
+    static QString bindingsHelp();
+
     QSize sizeHint() const override { return {320, 320}; }
     QSize minimumSizeHint() const override { return {64, 64}; }
 
@@ -154,9 +157,6 @@ class SliceView : public QWidget {
         DragAction middle = DragAction::Pan;
         DragAction right = DragAction::WindowLevel;
     };
-    /// The tooltip that lists the bindings.
-    static QString bindingsHelp();
-
     /// Zoom factor of one wheel notch or `+` key; zoom() stays in [kMinZoom, kMaxZoom].
     static constexpr double kZoomStep = 1.25;
     static constexpr double kMinZoom = 0.05;
