@@ -138,6 +138,8 @@ ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::stri
                          data->geometry, data->grid);
     request.algorithm = algorithm;
     if (!data->truth.empty()) request.reference = std::shared_ptr<const Volume>(data, &data->truth);
+    if (!data->preprocessing.empty())
+        request.output.provenance["preprocessing"] = data->preprocessing;
     return request;
 }
 
@@ -153,6 +155,7 @@ Result<ReconOutcome> reconstructDataset(const ReconService& service,
     outcome.image = std::move(report.image);
     outcome.timings = report.timings;
     outcome.variant = report.variant;
+    outcome.provenance = std::move(report.provenance);
     if (report.metrics) {
         outcome.metrics = *report.metrics;
         outcome.hasMetrics = true;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ struct Dataset {
     Volume truth;         ///< empty when unknown
     /// What looked wrong when the data were read (SinogramCheck.h); shown to the user.
     std::vector<std::string> warnings;
+    /// The preprocessing applied when it was read (core describe(); empty: none).
+    std::string preprocessing;
 };
 
 /// Generates the demo dataset (deterministic for a given spec).
@@ -63,6 +66,8 @@ struct ReconOutcome {
     std::string variant;
     bool hasMetrics = false;
     ImageMetrics metrics;  ///< of slice 0 against the truth, inside the reconstruction circle
+    /// What a writer stores with the result (ReconReport::provenance).
+    std::map<std::string, std::string> provenance;
 };
 
 /// The reconstruction request of @p data (a stack in memory, its geometry and grid, its truth

@@ -51,6 +51,7 @@ Result<IterativeOutcome> runIterativeJob(const ReconService& service,
     IterativeOutcome outcome;
     outcome.recon.image = std::move(report.image);
     outcome.recon.variant = spec.algorithm;
+    outcome.recon.provenance = report.provenance;
     outcome.summary = std::move(report.lastSummary);
     outcome.recon.timings.total = outcome.summary.seconds;
     outcome.backend = report.backend;

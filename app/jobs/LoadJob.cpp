@@ -17,6 +17,12 @@ Result<std::string> dataFileFormat(const std::filesystem::path& path) {
     return format->name;
 }
 
+bool LoadRequest::operator==(const LoadRequest& other) const {
+    return path == other.path && shape == other.shape && firstDegrees == other.firstDegrees &&
+           endDegrees == other.endDegrees && angleUnit == other.angleUnit &&
+           format == other.format && describe(preprocessing) == describe(other.preprocessing);
+}
+
 Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx) {
     const std::string name = request.path.string();
     TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
@@ -29,8 +35,22 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
                                request.format);
     if (format->name == "raw" && !options.shape)
         return invalidArgument(name + ": a raw file needs its shape (slices, angles, detectors)");
-    TOMO_ASSIGN_OR_RETURN(LoadedSinograms loaded,
-                          readSinogramFile(registry, request.path, options, ctx));
+    LoadedSinograms loaded;
+    if (isAcquisitionFormat(*format)) {
+        auto steps = [&](std::size_t flats) -> Result<PreprocessOptions> {
+            PreprocessOptions all = acquisitionPreprocessing(request.preprocessing, flats, true);
+            TOMO_RETURN_IF_ERROR(all.validate());
+            return all;
+        };
+        TOMO_ASSIGN_OR_RETURN(
+            loaded, readAcquisitionSinograms(registry, request.path, options, steps, ctx));
+    } else if (!request.preprocessing.empty()) {
+        return invalidArgument(name +
+                               " holds sinograms: preprocessing applies to acquisitions "
+                               "(projections with flats and darks: HDF5 / NXtomo / DXchange)");
+    } else {
+        TOMO_ASSIGN_OR_RETURN(loaded, readSinogramFile(registry, request.path, options, ctx));
+    }
     if (ctx.stop.stop_requested()) return cancelled("loading " + name + " cancelled");
 
     const Sinograms& sino = loaded.sinograms;
@@ -56,8 +76,10 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
     params.rows = static_cast<int>(sino.dim(0));
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
     const VolumeGeometry grid = VolumeGeometry::forDetector(geometry, params.detectorCount);
-    return Dataset{std::move(geometry), grid, std::move(loaded.sinograms), Volume(),
-                   std::move(warnings)};
+    Dataset data{std::move(geometry), grid, std::move(loaded.sinograms), Volume(),
+                 std::move(warnings)};
+    if (!loaded.preprocessing.empty()) data.preprocessing = describe(loaded.preprocessing);
+    return data;
 }
 
 }  // namespace tomo::app

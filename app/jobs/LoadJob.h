@@ -24,6 +24,7 @@
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/dataset/ProjectionData.h"
+#include "core/preprocess/Preprocess.h"
 
 namespace tomo::app {
 
@@ -43,8 +44,13 @@ struct LoadRequest {
     /// empty = whichever its extension names. A restored session states the format it was
     /// opened with, so that a build reading the extension otherwise says so.
     std::string format;
+    /// Preprocessing asked besides the defaults (the GUI's Preprocessing panel): acquisitions
+    /// get it on top of flat/dark and -log (acquisitionPreprocessing, as `tomo recon`'s
+    /// options); sinogram stacks take none (InvalidArgument, as `tomo recon`).
+    PreprocessOptions preprocessing;
 
-    bool operator==(const LoadRequest&) const = default;
+    /// Equal fields; the preprocessing compares by describe().
+    bool operator==(const LoadRequest& other) const;
 };
 
 /// The name of the format @p path is read as (by its extension); error as loadDataFile's.

@@ -124,6 +124,10 @@ struct ReconReport {
     Volume firstSlice;                    ///< a copy of slice 0 as one plane (previews)
     Volume image;                         ///< the result when ReconOutput::path is empty
     std::vector<std::string> notes;
+    /// What the writer stores with the result (the request's provenance plus "geometry",
+    /// "algorithm", "parameters", "variant" or "backend"), also when the result is kept in
+    /// memory, so that saving it later stores the same.
+    std::map<std::string, std::string> provenance;
 };
 
 class ReconService {

@@ -90,8 +90,9 @@ Result<SlabOutput> SlabOutput::open(const ReconRequest& request, const Resolved&
     s.path = request.output.path;
     s.reference = request.reference;
     s.report = &report;
+    s.options = writeOptions(request, resolved);
+    report.provenance = s.options.provenance;
     if (!s.path.empty()) {
-        s.options = writeOptions(request, resolved);
         TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
         TOMO_ASSIGN_OR_RETURN(const FileFormat* format, formats.forPath(s.path));
         if (format->openVolumeWriter) {

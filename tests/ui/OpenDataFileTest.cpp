@@ -22,6 +22,7 @@
 #include "core/hdf5io/Hdf5Writer.h"
 #endif
 #include "ui/main/FileActions.h"
+#include "ui/panels/PreprocessPanel.h"
 #include "ui/views/SliceView.h"
 
 namespace tomo::ui {
@@ -206,6 +207,45 @@ TEST(OpenDataFile, APathAsOnTheCommandLineOpensAndReconstructsADxchangeFile) {
     ASSERT_TRUE(phantom->rasterize(f.session.dataset()->grid, truth, 4, ExecContext{}).isOk());
     EXPECT_GT(correlation(recon->image.plane(0), truth.plane(0)), 0.9);
     EXPECT_TRUE(f.session.dataset()->warnings.empty());
+}
+
+TEST(OpenDataFile, ThePanelsRingSettingReachesTheSavedFilesProvenance) {
+    test::WindowFixture f;
+    const std::filesystem::path file = f.dir.filePath(QStringLiteral("scan.h5")).toStdString();
+    (void)writePhantomDxchange(file);
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.window->openAndReconstruct(file));
+    ASSERT_TRUE(waitFor(finished, 2, 30000));
+    PreprocessPanel& panel = *f.window->preprocessPanel();
+    EXPECT_EQ(describe(panel.options()), "none");  // the defaults change nothing
+
+    // A user picks the sorting ring filter, window 5: the preview shows its effect at once.
+    panel.setRings(RingMethod::Sorting, 5);
+    const SliceView* before = panel.beforeView();
+    const SliceView* after = panel.afterView();
+    ASSERT_TRUE(before->hasImage() && after->hasImage());
+    double changed = 0;
+    for (int y = 0; y < before->imageHeight(); ++y)
+        for (int x = 0; x < before->imageWidth(); ++x)
+            changed += std::fabs(before->valueAt(x, y) - after->valueAt(x, y));
+    EXPECT_GT(changed, 0.0);
+
+    ASSERT_TRUE(f.window->applyPreprocessing());
+    ASSERT_TRUE(waitFor(finished, 4, 30000));
+    ASSERT_TRUE(finished.at(3).at(1).toBool()) << finished.at(3).at(2).toString().toStdString();
+    EXPECT_NE(f.session.dataset()->preprocessing.find("rings vo size 5"), std::string::npos)
+        << f.session.dataset()->preprocessing;
+
+    const std::filesystem::path out = f.dir.filePath(QStringLiteral("recon.h5")).toStdString();
+    ASSERT_TRUE(f.window->fileActions()->saveReconstruction(out).isOk());
+    auto provenance = readHdf5Provenance(out);
+    ASSERT_TRUE(provenance.isOk()) << provenance.status().toString();
+    EXPECT_NE((*provenance)["preprocessing"].find("rings vo size 5"), std::string::npos);
+    EXPECT_EQ((*provenance)["algorithm"], "fbp");
+    EXPECT_EQ((*provenance)["input"], file.string());
+    auto back = readHdf5Volume(out);
+    ASSERT_TRUE(back.isOk());
+    EXPECT_EQ(back->dims(), f.session.reconstruction()->image.dims());
 }
 #endif
 

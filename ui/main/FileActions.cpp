@@ -1,5 +1,7 @@
 #include "ui/main/FileActions.h"
 
+#include "tomo/config.h"
+
 #include <QInputDialog>
 #include <QLineEdit>
 
@@ -204,8 +206,9 @@ void FileActions::openVolumeDialog() {
         for (int i = 0; valid && i < 3; ++i)
             shape[i] = parts[i].trimmed().toULongLong(&valid);
         if (!valid) {
-            m_window.report(tr("Open reconstruction"),
-                 invalidArgument(tr("'%1' is not SLICESxROWSxCOLUMNS").arg(text).toStdString()));
+            m_window.report(
+                tr("Open reconstruction"),
+                invalidArgument(tr("'%1' is not SLICESxROWSxCOLUMNS").arg(text).toStdString()));
             return;
         }
         options.shape = shape;
@@ -316,13 +319,35 @@ void FileActions::saveSessionDialog() {
 }
 
 void FileActions::saveVolumeDialog() {
-    QString filter = tiffSupported() ? tr("TIFF (*.tif *.tiff);;Raw float32 (*.raw)")
-                                     : tr("Raw float32 (*.raw)");
+    // The formats this build writes, HDF5 (with its provenance attributes) first.
+    const QString hdf5 = tr("HDF5 with provenance (*.h5)");
+    const QString tiff32 = tr("TIFF float32 (*.tif *.tiff)");
+    const QString tiff16 = tr("TIFF 16-bit, scaled to the data range (*.tif *.tiff)");
+    const bool withHdf5 = TOMO_WITH_HDF5 != 0;
+    QStringList filters;
+    if (withHdf5) filters << hdf5;
+    if (tiffSupported()) filters << tiff32 << tiff16;
+    filters << tr("Raw float32 (*.raw)");
+    QString chosen = filters.front();
     QString file = QFileDialog::getSaveFileName(
-        &m_window, tr("Save reconstruction"), tiffSupported() ? "recon.tif" : "recon.raw", filter);
-    if (!file.isEmpty())
-        m_window.report(tr("Save reconstruction"),
-             m_window.session().saveReconstruction(toPath(file)));
+        &m_window, tr("Save reconstruction"),
+        withHdf5 ? QStringLiteral("recon.h5") : QStringLiteral("recon.raw"),
+        filters.join(QStringLiteral(";;")), &chosen);
+    if (!file.isEmpty()) (void)saveReconstruction(toPath(file), chosen == tiff16);  // reported
+}
+
+Status FileActions::saveReconstruction(const std::filesystem::path& file, bool tiff16) {
+    Status saved = m_window.session().saveReconstruction(file, tiff16);
+    m_window.report(tr("Save reconstruction"), saved);
+    if (saved) {
+        const Volume& image = m_window.session().reconstruction()->image;
+        m_window.showStatus(tr("Saved %1 slice(s) of %2 x %3 to %4")
+                                .arg(image.dim(0))
+                                .arg(image.dim(2))
+                                .arg(image.dim(1))
+                                .arg(QString::fromStdString(file.string())));
+    }
+    return saved;
 }
 
 void FileActions::saveSliceDialog() {

@@ -71,6 +71,9 @@ class FileActions : public QObject {
     /// Ok when @p folder is a dataset folder; otherwise an error that says what to open instead.
     static Status checkDatasetFolder(const std::filesystem::path& folder);
     Status saveSlice(const std::filesystem::path& file) const;
+    /// File > Save reconstruction after its dialog (Session::saveReconstruction); says where
+    /// it saved in the status bar.
+    Status saveReconstruction(const std::filesystem::path& file, bool tiff16 = false);
     Status saveScreenshot(const std::filesystem::path& file) const;
     RecentFiles& recent() { return m_recent; }
 

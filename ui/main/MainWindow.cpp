@@ -32,6 +32,7 @@
 #include "ui/panels/AlgorithmPanel.h"
 #include "ui/panels/CenterPanel.h"
 #include "ui/panels/DevicesPanel.h"
+#include "ui/panels/PreprocessPanel.h"
 #include "ui/teaching/TeachingPanel.h"
 #include "ui/views/ImageView.h"
 #include "ui/views/LineProfileView.h"
@@ -76,6 +77,9 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(&m_session, &Session::previewChanged, this, &MainWindow::onPreview);
     connect(&m_session, &Session::jobFinished, this, &MainWindow::onJobFinished);
     connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
+    connect(m_preprocess, &PreprocessPanel::applyRequested, this, &MainWindow::applyPreprocessing);
+    connect(m_reconTab, &ReconstructionTab::sliceChanged, m_preprocess,
+            &PreprocessPanel::setPreviewSlice);
     connect(
         m_convergence, &ConvergenceDock::iterateSelected, this,
         [this](int iteration, std::shared_ptr<const app::SliceImage> slice) {
@@ -137,8 +141,8 @@ void MainWindow::createMenus() {
         view->addAction(dockWidget->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* guide = help->addAction(tr("&User guide"), this,
-                                     [this] { showHelp(HelpWindow::Page::UserGuide); });
+    QAction* guide =
+        help->addAction(tr("&User guide"), this, [this] { showHelp(HelpWindow::Page::UserGuide); });
     guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&Keyboard and mouse"), this,
                     [this] { showHelp(HelpWindow::Page::Shortcuts); });
@@ -165,7 +169,11 @@ void MainWindow::createDocks() {
     auto* metricsBox = new QGroupBox(tr("Result"), params);
     m_metrics = new MetricsPanel(metricsBox);
     (new QVBoxLayout(metricsBox))->addWidget(m_metrics);
+    m_preprocess = new PreprocessPanel(m_session, params);
+    auto* preprocessBox = new QGroupBox(tr("Preprocessing"), params);
+    (new QVBoxLayout(preprocessBox))->addWidget(m_preprocess);
     layout->addWidget(m_datasetLabel);
+    layout->addWidget(preprocessBox);
     layout->addWidget(m_algorithm);
     layout->addWidget(metricsBox);
     layout->addStretch(1);
@@ -259,9 +267,22 @@ void MainWindow::startDemo(const app::DemoSpec& spec, const std::filesystem::pat
     m_reconstructWhenLoaded = m_session.startDemo(spec, folder);
 }
 
+bool MainWindow::applyPreprocessing() {
+    if (!m_session.dataFile()) return false;
+    app::LoadRequest request = *m_session.dataFile();
+    request.preprocessing = m_preprocess->options();
+    m_reconstructWhenLoaded =
+        m_session.startLoadFile(request, QString::fromStdString(request.path.string()));
+    return m_reconstructWhenLoaded;
+}
+
 bool MainWindow::openAndReconstruct(const std::filesystem::path& path) {
     m_reconstructWhenLoaded = m_files->openPath(path);
     return m_reconstructWhenLoaded;
+}
+
+void MainWindow::showStatus(const QString& text) {
+    m_statusLabel->setText(text);
 }
 
 void MainWindow::report(const QString& title, const Status& status) {

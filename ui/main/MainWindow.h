@@ -44,6 +44,7 @@ class AlgorithmPanel;
 class CenterPanel;
 class ConvergenceDock;
 class DevicesPanel;
+class PreprocessPanel;
 class FileActions;
 class MetricsPanel;
 class ResultViews;
@@ -62,6 +63,9 @@ class MainWindow : public QMainWindow {
 
     /// Loads (or generates) the demo dataset, then reconstructs it with the panel's settings.
     void startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder = {});
+    /// Reads the open data file again with the Preprocessing panel's steps, then reconstructs.
+    /// False when no data file is open or a job runs.
+    bool applyPreprocessing();
     /// Opens a data file or a dataset folder (FileActions::openPath), then reconstructs it.
     /// False (the reason shown) when nothing started.
     bool openAndReconstruct(const std::filesystem::path& path);
@@ -77,6 +81,7 @@ class MainWindow : public QMainWindow {
     ConvergenceDock* convergenceDock() const { return m_convergence; }
     CenterPanel* centerPanel() const { return m_center; }
     DevicesPanel* devicesPanel() const { return m_devices; }
+    PreprocessPanel* preprocessPanel() const { return m_preprocess; }
     TeachingPanel* teachingPanel() const { return m_teaching; }
     FileActions* fileActions() const { return m_files; }
     /// Compare and Volume tabs and the line-profile dock (ui/views).
@@ -101,6 +106,8 @@ class MainWindow : public QMainWindow {
     /// Shows the message of a failed @p status in the status bar and, with confirmations on, in
     /// a window-modal (non-blocking) message box titled @p title; nothing when it is ok.
     void report(const QString& title, const Status& status);
+    /// Shows @p text in the status bar.
+    void showStatus(const QString& text);
 
     /// Opens Help > User guide or Help > Keyboard and mouse (non-modal, deleted on close).
     HelpWindow* showHelp(HelpWindow::Page page);
@@ -146,6 +153,7 @@ class MainWindow : public QMainWindow {
     ConvergenceDock* m_convergence = nullptr;
     CenterPanel* m_center = nullptr;
     DevicesPanel* m_devices = nullptr;
+    PreprocessPanel* m_preprocess = nullptr;
     TeachingPanel* m_teaching = nullptr;
     FileActions* m_files = nullptr;
     std::map<QString, QDockWidget*> m_docks;

@@ -1,9 +1,13 @@
 #include "ui/main/Session.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
+#include "app/data/DataFormats.h"
 #include "core/io/ImageIO.h"
+#include "core/io/TiffFormat.h"
 
 namespace tomo::ui {
 
@@ -156,9 +160,27 @@ void Session::setDataset(app::Dataset data, const QString& name) {
     emit reconstructionChanged();
 }
 
-Status Session::saveReconstruction(const std::filesystem::path& file) const {
+Status Session::saveReconstruction(const std::filesystem::path& file, bool tiff16) const {
     if (!m_recon) return invalidArgument("there is no reconstruction to save yet");
-    return writeVolume(file, m_recon->image).withContext("saving " + file.string());
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, app::makeFormatRegistry());
+    WriteOptions options;
+    options.provenance = m_recon->provenance;
+    options.provenance["input"] = m_datasetName.toStdString();
+    if (m_dataset) options.voxelSize = m_dataset->grid.voxelSize;
+    if (tiff16) {
+        float lo = std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::lowest();
+        const Volume& image = m_recon->image;
+        for (std::size_t z = 0; z < image.dim(0); ++z)
+            for (std::size_t y = 0; y < image.dim(1); ++y)
+                for (float v : image.row(z, y))
+                    if (std::isfinite(v)) {
+                        lo = std::min(lo, v);
+                        hi = std::max(hi, v);
+                    }
+        options.tiff16 = Tiff16Scale::forRange(lo, hi);
+    }
+    return registry.writeVolume(file, m_recon->image, options)
+        .withContext("saving " + file.string());
 }
 
 void Session::onFinished(bool ok, const QString& message) {

@@ -106,8 +106,12 @@ class Session : public QObject {
     /// Replaces the active dataset by @p data (e.g. the teaching or test data).
     void setDataset(app::Dataset data, const QString& name);
 
-    /// Writes the latest reconstruction (all slices) with writeVolume (.tif, .raw).
-    Status saveReconstruction(const std::filesystem::path& file) const;
+    /// Writes the latest reconstruction (all slices) in the format of @p file's extension
+    /// (.h5, .tif, .raw, ...) with its provenance (the input, preprocessing, geometry,
+    /// algorithm and parameters, as `tomo recon` writes them; stored where the format can:
+    /// HDF5 attributes, TIFF description). @p tiff16: TIFF as 16-bit counts spanning the
+    /// volume's finite range (the scale is stored and applied when read back).
+    Status saveReconstruction(const std::filesystem::path& file, bool tiff16 = false) const;
 
   public slots:
     /// Cancel: the job stops, its result is discarded and the previous result stays.

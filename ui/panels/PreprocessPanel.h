@@ -1,0 +1,72 @@
+#pragma once
+/// @file PreprocessPanel.h
+/// @brief The Preprocessing panel: ring removal (with a before/after preview on the shown
+/// sinogram), zingers, binning, an angle subset and a crop of the detector rows and columns,
+/// applied to the open acquisition by reloading it (core/preprocess, the same steps and order
+/// as `tomo recon --rings ... --zinger ... --bin ... --angle-range ... --crop ...`). Flat/dark
+/// normalisation and -log are always applied to acquisitions with flats, as in `tomo recon`.
+///
+/// The settings reach the reconstruction request and the saved file's provenance through the
+/// dataset (Dataset::preprocessing, "preprocessing" in the provenance). Defaults change nothing:
+/// no ring filter, no zinger removal, no binning, all angles, no crop. Sinogram stacks (TIFF,
+/// raw, ...) take no preprocessing, as in `tomo recon`; the panel says so.
+///
+/// Threading: GUI thread only; the preview runs the ring filter on one sinogram (milliseconds).
+
+#include <QWidget>
+
+#include "core/preprocess/Preprocess.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace tomo::ui {
+
+class Session;
+class SliceView;
+
+class PreprocessPanel : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit PreprocessPanel(Session& session, QWidget* parent = nullptr);
+
+    /// The steps the widgets ask for (besides flat/dark and -log).
+    PreprocessOptions options() const;
+    /// Sets the ring filter (method and window) as a user would.
+    void setRings(RingMethod method, int window);
+    /// Shows the ring filter's before/after on @p slice's sinogram of the dataset.
+    void setPreviewSlice(int slice);
+
+    SliceView* beforeView() const { return m_before; }
+    SliceView* afterView() const { return m_after; }
+
+  signals:
+    /// "Apply and reload": the open file is to be read again with options().
+    void applyRequested();
+
+  private:
+    void syncFromDataset();
+    void updatePreview();
+
+    Session& m_session;
+    int m_slice = 0;
+    QLabel* m_applied = nullptr;
+    QComboBox* m_rings = nullptr;
+    QSpinBox* m_ringWindow = nullptr;
+    QCheckBox* m_zingers = nullptr;
+    QDoubleSpinBox* m_zingerThreshold = nullptr;
+    QComboBox* m_bin = nullptr;
+    QSpinBox* m_angleStep = nullptr;
+    QSpinBox* m_cropFirst = nullptr;
+    QSpinBox* m_cropLast = nullptr;
+    QPushButton* m_apply = nullptr;
+    SliceView* m_before = nullptr;
+    SliceView* m_after = nullptr;
+};
+
+}  // namespace tomo::ui
