@@ -75,11 +75,11 @@ TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
     const QString file = dir.filePath(QStringLiteral("slice.png"));
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(QStringLiteral(TOMOSTATION_EXE),
-                  {scan, QStringLiteral("--threads"), QStringLiteral("2"),
-                   QStringLiteral("--screenshot"), file, QStringLiteral("--view"),
-                   QStringLiteral("slice"), QStringLiteral("--screenshot-size"),
-                   QStringLiteral("300x300")});
+    process.start(
+        QStringLiteral(TOMOSTATION_EXE),
+        {scan, QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--screenshot"),
+         file, QStringLiteral("--view"), QStringLiteral("slice"),
+         QStringLiteral("--screenshot-size"), QStringLiteral("300x300")});
     ASSERT_TRUE(process.waitForFinished(60000)) << "tomostation did not finish";
     const std::string output = process.readAll().toStdString();
     EXPECT_EQ(process.exitCode(), 0) << output;

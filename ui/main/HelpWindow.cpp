@@ -10,8 +10,8 @@
 namespace tomo::ui {
 
 QString shortcutsHtml(const QList<QAction*>& actions) {
-    QString html = QStringLiteral("<h2>%1</h2><table cellpadding=4>")
-                       .arg(HelpWindow::tr("Menu shortcuts"));
+    QString html =
+        QStringLiteral("<h2>%1</h2><table cellpadding=4>").arg(HelpWindow::tr("Menu shortcuts"));
     for (const QAction* action : actions) {
         if (action->shortcut().isEmpty()) continue;
         QString name = action->text();

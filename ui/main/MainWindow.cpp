@@ -27,11 +27,13 @@
 #include "ui/charts/ConvergenceDock.h"
 #include "ui/main/FileActions.h"
 #include "ui/main/HelpWindow.h"
+#include "ui/main/LivePreview.h"
 #include "ui/main/ReconstructionTab.h"
 #include "ui/main/ResultViews.h"
 #include "ui/panels/AlgorithmPanel.h"
 #include "ui/panels/CenterPanel.h"
 #include "ui/panels/DevicesPanel.h"
+#include "ui/panels/ParameterForm.h"
 #include "ui/panels/PreprocessPanel.h"
 #include "ui/teaching/TeachingPanel.h"
 #include "ui/views/ImageView.h"
@@ -77,6 +79,11 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(&m_session, &Session::previewChanged, this, &MainWindow::onPreview);
     connect(&m_session, &Session::jobFinished, this, &MainWindow::onJobFinished);
     connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
+    m_live = new LivePreview(m_session, this);
+    connect(m_live, &LivePreview::ready, this, &MainWindow::onLivePreview);
+    connect(paramsPanel(), &ReconParamsPanel::optionsChanged, this, &MainWindow::settingsChanged);
+    connect(m_algorithm, &AlgorithmPanel::algorithmChanged, this, &MainWindow::settingsChanged);
+    connect(m_algorithm->form(), &ParameterForm::valuesChanged, this, &MainWindow::settingsChanged);
     connect(m_preprocess, &PreprocessPanel::applyRequested, this, &MainWindow::applyPreprocessing);
     connect(m_reconTab, &ReconstructionTab::sliceChanged, m_preprocess,
             &PreprocessPanel::setPreviewSlice);
@@ -86,10 +93,8 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
             m_reconTab->showIterate(
                 slice->view(),
                 tr("Iterate %1 of slice %2").arg(iteration).arg(m_reconTab->currentSlice() + 1));
-            std::optional<ImageMetrics> metrics;
-            if (View2<const float> truth = m_reconTab->currentTruth(); truth.rows() > 0)
-                if (auto m = compareImages(slice->view(), truth)) metrics = *m;
-            m_metrics->showIterate(iteration, metrics);
+            m_metrics->showImage(tr("iterate %1 (not the result)").arg(iteration),
+                                 metricsOf(slice->view()));
             m_statusLabel->setText(
                 tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
         });
@@ -267,6 +272,32 @@ void MainWindow::startDemo(const app::DemoSpec& spec, const std::filesystem::pat
     m_reconstructWhenLoaded = m_session.startDemo(spec, folder);
 }
 
+std::optional<ImageMetrics> MainWindow::metricsOf(View2<const float> image) const {
+    View2<const float> truth = m_reconTab->currentTruth();
+    if (truth.rows() == 0) return std::nullopt;
+    auto metrics = compareImages(image, truth);
+    return metrics ? std::optional(*metrics) : std::nullopt;
+}
+
+void MainWindow::settingsChanged() {
+    m_metrics->markOutOfDate();
+    if (!m_session.dataset() || m_algorithm->isIterative()) return;
+    m_live->request(paramsPanel()->options(), paramsPanel()->variantId(),
+                    m_reconTab->currentSlice());
+}
+
+void MainWindow::onLivePreview(std::shared_ptr<const app::SliceImage> image, int slice,
+                               double seconds, const QString& description) {
+    if (slice != m_reconTab->currentSlice() || m_session.isBusy()) return;
+    m_reconTab->showIterate(image->view(),
+                            tr("Preview: FBP %1, slice %2 (%3 s). Reconstruct runs every slice")
+                                .arg(description)
+                                .arg(slice + 1)
+                                .arg(seconds, 0, 'f', 2));
+    m_metrics->showImage(tr("preview of slice %1 (not the result)").arg(slice + 1),
+                         metricsOf(image->view()));
+}
+
 bool MainWindow::applyPreprocessing() {
     if (!m_session.dataFile()) return false;
     app::LoadRequest request = *m_session.dataFile();
@@ -403,6 +434,7 @@ void MainWindow::onDatasetChanged() {
              ? QString()
              : tr("\nWarning: %1").arg(QString::fromStdString(data->warnings.front()))));
     // Every panel starts afresh: nothing of the previous data stays on screen.
+    m_live->cancel();
     m_reconTab->showDataset(data);
     m_results->onDatasetChanged();
     m_metrics->clear();

@@ -44,6 +44,7 @@ class AlgorithmPanel;
 class CenterPanel;
 class ConvergenceDock;
 class DevicesPanel;
+class LivePreview;
 class PreprocessPanel;
 class FileActions;
 class MetricsPanel;
@@ -82,6 +83,7 @@ class MainWindow : public QMainWindow {
     CenterPanel* centerPanel() const { return m_center; }
     DevicesPanel* devicesPanel() const { return m_devices; }
     PreprocessPanel* preprocessPanel() const { return m_preprocess; }
+    LivePreview* livePreview() const { return m_live; }
     TeachingPanel* teachingPanel() const { return m_teaching; }
     FileActions* fileActions() const { return m_files; }
     /// Compare and Volume tabs and the line-profile dock (ui/views).
@@ -130,6 +132,13 @@ class MainWindow : public QMainWindow {
     void onJobFinished(tomo::ui::Session::JobKind kind, bool ok, const QString& message);
 
   private:
+    /// A setting changed: the result is marked out of date and, for FBP, a live preview of
+    /// the current slice is asked for (LivePreview.h).
+    void settingsChanged();
+    void onLivePreview(std::shared_ptr<const tomo::app::SliceImage> image, int slice,
+                       double seconds, const QString& description);
+    /// Metrics of @p image against the current slice's truth (none without one).
+    std::optional<ImageMetrics> metricsOf(View2<const float> image) const;
     void createMenus();
     void createDocks();
     void createStatusBar();
@@ -154,6 +163,7 @@ class MainWindow : public QMainWindow {
     CenterPanel* m_center = nullptr;
     DevicesPanel* m_devices = nullptr;
     PreprocessPanel* m_preprocess = nullptr;
+    LivePreview* m_live = nullptr;
     TeachingPanel* m_teaching = nullptr;
     FileActions* m_files = nullptr;
     std::map<QString, QDockWidget*> m_docks;

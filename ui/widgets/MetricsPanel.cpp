@@ -73,8 +73,13 @@ void MetricsPanel::showOutcome(const app::ReconOutcome& outcome) {
     m_variant->setText(QString::fromStdString(outcome.variant));
 }
 
-void MetricsPanel::showIterate(int iteration, const std::optional<ImageMetrics>& metrics) {
-    m_shown->setText(tr("iterate %1 (not the result)").arg(iteration));
+void MetricsPanel::markOutOfDate() {
+    if (m_shown->text().startsWith(tr("the result")))
+        m_shown->setText(tr("the result (out of date: settings changed)"));
+}
+
+void MetricsPanel::showImage(const QString& shown, const std::optional<ImageMetrics>& metrics) {
+    m_shown->setText(shown);
     showMetrics(metrics);
     for (QLabel* l : {m_filterTime, m_backProjectTime, m_totalTime})
         l->setText(kDash);

@@ -31,9 +31,11 @@ class MetricsPanel : public QWidget {
     explicit MetricsPanel(QWidget* parent = nullptr);
 
     void showOutcome(const app::ReconOutcome& outcome);
-    /// An iterate of the last run is shown instead of the result: its metrics against the
-    /// truth (none when unknown), no timings.
-    void showIterate(int iteration, const std::optional<ImageMetrics>& metrics);
+    /// Another image than the result is shown (@p shown says which: "iterate 12", "preview"):
+    /// its metrics against the truth (none when unknown), no timings.
+    void showImage(const QString& shown, const std::optional<ImageMetrics>& metrics);
+    /// The settings changed since the shown result: the panel says it is out of date.
+    void markOutOfDate();
     /// Dashes everywhere (no reconstruction yet).
     void clear();
 

@@ -55,6 +55,9 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     connect(m_interpolation, &QComboBox::currentIndexChanged, this,
             &ReconParamsPanel::refillVariants);
     connect(m_reconstruct, &QPushButton::clicked, this, &ReconParamsPanel::reconstructRequested);
+    connect(m_filter, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
+    connect(m_cutoff, &QDoubleSpinBox::valueChanged, this, &ReconParamsPanel::optionsChanged);
+    connect(m_variant, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
     refillVariants();
     setReady(false);
 }

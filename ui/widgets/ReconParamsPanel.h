@@ -49,6 +49,8 @@ class ReconParamsPanel : public QWidget {
 
   signals:
     void reconstructRequested();
+    /// The filter, cutoff, interpolation or variant changed (the live preview follows).
+    void optionsChanged();
 
   private:
     void refillVariants();
