@@ -1,5 +1,7 @@
 #include "ui/panels/DevicesPanel.h"
 
+#include <map>
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -207,16 +209,20 @@ void DevicesPanel::showBenchmark(const SelectionResult& result) {
         if (!shown || c.workloadClass == workloadClass(JobShape{})) shown = &c;
     if (!shown) return;
     m_variants->setRowCount(static_cast<int>(shown->table.size()));
-    QStringList chosen;
+    // A variant is chosen per kind of request ("exact.linear", "exact.nearest", ...): say for
+    // which, so that a nearest-neighbour choice is not read as the choice of a linear job.
+    std::map<std::string, QStringList> chosenFor;
     for (const auto& [key, id] : shown->choices)
-        chosen << QString::fromStdString(id);
+        chosenFor[id] << QString::fromStdString(key.substr(key.find(':') + 1));
     for (std::size_t i = 0; i < shown->table.size(); ++i) {
         const CandidateReport& c = shown->table[i];
         setRow(m_variants, static_cast<int>(i),
                {QString::fromStdString(c.info.id), QString::fromStdString(c.info.family),
                 QString::fromLatin1(interpolationName(c.info.interpolation)),
                 gups(c.hasModel ? c.prediction.gups : 0), gups(c.measuredGups),
-                chosen.contains(QString::fromStdString(c.info.id)) ? tr("yes") : QString(),
+                chosenFor.count(c.info.id)
+                    ? tr("yes (%1)").arg(chosenFor[c.info.id].join(QStringLiteral(", ")))
+                    : QString(),
                 QString::fromStdString(std::string(candidateStateName(c.state)) +
                                        (c.note.empty() ? "" : ": " + c.note))});
     }

@@ -9,6 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QDoubleValidator>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 
@@ -41,6 +42,15 @@ void ParameterForm::setSpec(const AlgorithmSpec& spec) {
         editor->setObjectName(QString::fromStdString(p.name));
         editor->setToolTip(QString::fromStdString(p.description));
         m_layout->addRow(QString::fromStdString(p.label.empty() ? p.name : p.label), editor);
+        // Choices are words ("locality", "segments") that mean nothing without their
+        // explanation: it is shown under the box, not only as a tooltip.
+        if (p.type == ParameterType::Choice && !p.description.empty()) {
+            auto* help = new QLabel(QString::fromStdString(p.description), this);
+            help->setWordWrap(true);
+            help->setObjectName(QString::fromStdString(p.name) + QStringLiteral("Help"));
+            help->setStyleSheet(QStringLiteral("color: palette(mid); font-size: small;"));
+            m_layout->addRow(help);
+        }
         m_editors.push_back(editor);
     }
     resetToDefaults();

@@ -6,7 +6,10 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <map>
+
 #include "app/Backends.h"
+#include "app/Selection.h"
 
 namespace tomo::ui {
 
@@ -62,18 +65,46 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     setReady(false);
 }
 
+QString variantLabel(const BackProjectorInfo& info) {
+    static const std::map<std::string, QString> backends{{"cpu", QStringLiteral("CPU")},
+                                                         {"opencl", QStringLiteral("OpenCL")},
+                                                         {"cuda", QStringLiteral("CUDA")}};
+    auto backend = backends.find(info.backend);
+    QString family = QString::fromStdString(info.family);
+    if (!family.isEmpty()) family[0] = family[0].toUpper();
+    return QStringLiteral("%1 %2, %3 slice(s), %4, %5")
+        .arg(backend == backends.end() ? QString::fromStdString(info.backend) : backend->second,
+             family)
+        .arg(info.slicesPerPass)
+        .arg(QString::fromStdString(info.precision),
+             info.exact ? ReconParamsPanel::tr("exact") : ReconParamsPanel::tr("approximate"));
+}
+
+QString ReconParamsPanel::automaticReason(Interpolation interp) const {
+    const std::string backend = app::autoBackend(m_registry);
+    return app::cachedVariant(m_registry, backend, interp, JobShape{})
+               ? tr("measured fastest on this device by tomo tune")
+               : tr("the performance model's choice (run tomo tune to measure)");
+}
+
 void ReconParamsPanel::refillVariants() {
     Interpolation interp = interpolationAt(m_interpolation);
     m_variant->clear();
+    // First the automatic choice (the engine's per job shape), then every variant of the
+    // interpolation with what it is.
+    const std::string preferred = app::defaultVariant(m_registry, "auto", interp);
+    if (!preferred.empty()) {
+        m_variant->addItem(tr("Automatic (%1)").arg(QString::fromStdString(preferred)), QString());
+        m_variant->setItemData(0, automaticReason(interp), Qt::ToolTipRole);
+    }
     for (const BackProjectorInfo& info : m_registry.list()) {
         if (info.interpolation != interp) continue;
-        m_variant->addItem(QString::fromStdString(info.id), QString::fromStdString(info.id));
-        m_variant->setItemData(m_variant->count() - 1, QString::fromStdString(info.description),
+        m_variant->addItem(variantLabel(info), QString::fromStdString(info.id));
+        m_variant->setItemData(m_variant->count() - 1,
+                               QString::fromStdString(info.id + ": " + info.description),
                                Qt::ToolTipRole);
     }
-    std::string preferred = app::defaultVariant(m_registry, "auto", interp);
-    int index = m_variant->findData(QString::fromStdString(preferred));
-    if (index >= 0) m_variant->setCurrentIndex(index);
+    m_variant->setCurrentIndex(0);
     setReady(m_ready);
 }
 
@@ -87,6 +118,10 @@ FbpOptions ReconParamsPanel::options() const {
 
 std::string ReconParamsPanel::variantId() const {
     return m_variant->currentData().toString().toStdString();
+}
+
+QString ReconParamsPanel::variantText() const {
+    return m_variant->currentText();
 }
 
 bool ReconParamsPanel::setFilter(const QString& name) {

@@ -3,9 +3,11 @@
 /// @brief The FBP parameter form: filter window, cutoff, interpolation and back-projector
 /// variant, with the Reconstruct button.
 ///
-/// The variant list shows the registry's variants of the chosen interpolation (the variant
-/// decides how the detector is sampled, so the interpolation box filters the list); the default
-/// variant of app::defaultVariant is preselected. Filter names are those of parseFilterWindow
+/// The variant list starts with "Automatic (<id>)", the engine's tuned or modelled choice
+/// (app::defaultVariant; its tooltip says which), preselected; then the registry's variants
+/// of the chosen interpolation (the interpolation box filters the list), each shown as
+/// backend, family, slices per pass, precision and exact or approximate (variantLabel), with
+/// the id and description in the tooltip. Filter names are those of parseFilterWindow
 /// ("ramp", "shepp-logan", "cosine", "hamming", "hann"); the cutoff is a fraction of Nyquist in
 /// (0, 1] (see core/filter/RampFilter.h).
 ///
@@ -24,6 +26,9 @@ class QPushButton;
 
 namespace tomo::ui {
 
+/// "OpenCL Alu, 4 slice(s), half, approximate": what a variant is, for people.
+QString variantLabel(const BackProjectorInfo& info);
+
 class ReconParamsPanel : public QWidget {
     Q_OBJECT
 
@@ -33,8 +38,12 @@ class ReconParamsPanel : public QWidget {
 
     /// The options as entered (always valid: the widgets only offer valid values).
     FbpOptions options() const;
-    /// The selected variant id ("" when the registry has none for the interpolation).
+    /// The selected variant id: "" for "Automatic" (the engine's choice for the job's shape,
+    /// app::defaultVariant) and when the registry has none for the interpolation.
     std::string variantId() const;
+    /// What the variant box shows ("Automatic (cpu.simd.lin)", "OpenCL Alu, 4 slice(s),
+    /// half, approximate").
+    QString variantText() const;
 
     /// Selects a filter by name ("hann"); false when the name is unknown.
     bool setFilter(const QString& name);
@@ -54,6 +63,8 @@ class ReconParamsPanel : public QWidget {
 
   private:
     void refillVariants();
+    /// Why the automatic choice is what it is (tuned on this device, or the model's).
+    QString automaticReason(Interpolation interpolation) const;
 
     const BackProjectorRegistry& m_registry;
     QComboBox* m_filter = nullptr;
