@@ -34,9 +34,10 @@ WriteOptions writeOptions(const ReconRequest& request, const Resolved& r) {
         options.provenance["parameters"] = params;
         options.provenance["backend"] = r.backend;
     } else {
-        options.provenance["parameters"] = std::string("filter ") +
-                                           filterWindowName(r.fbp.filter.window) + ", cutoff " +
-                                           std::to_string(r.fbp.filter.cutoff);
+        char cutoff[32];
+        std::snprintf(cutoff, sizeof cutoff, "%g", r.fbp.filter.cutoff);
+        options.provenance["parameters"] =
+            std::string("filter ") + filterWindowName(r.fbp.filter.window) + ", cutoff " + cutoff;
         options.provenance["variant"] = r.variant;
     }
     return options;

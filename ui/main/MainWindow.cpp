@@ -436,7 +436,7 @@ void MainWindow::onDatasetChanged() {
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_live->cancel();
     m_reconTab->showDataset(data);
-    m_results->onDatasetChanged();
+    m_results->onDatasetChanged(data);
     m_metrics->clear();
     m_convergence->clear();
     m_algorithm->setReady(!m_session.isBusy());

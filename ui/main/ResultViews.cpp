@@ -5,7 +5,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "ui/views/CompareView.h"
+#include "ui/main/CompareTab.h"
 #include "ui/views/LineProfileView.h"
 #include "ui/views/OrthoSliceView.h"
 #include "ui/views/SliceView.h"
@@ -15,9 +15,8 @@ namespace tomo::ui {
 
 ResultViews::ResultViews(SliceView* sliceView, QObject* parent)
     : QObject(parent), m_slice(sliceView) {
-    m_compare = new CompareView;
+    m_compare = new CompareTab;
     m_compareTab = m_compare;
-    m_compare->clear();
 
     m_ortho = new OrthoSliceView;
     m_volume = new VolumeRenderPanel;
@@ -30,25 +29,18 @@ ResultViews::ResultViews(SliceView* sliceView, QObject* parent)
     m_profile->attach(m_slice);
 }
 
-void ResultViews::onDatasetChanged() {
+void ResultViews::onDatasetChanged(std::shared_ptr<const app::Dataset> data) {
     m_current.reset();
-    m_previous.reset();
-    m_compare->clear();
+    m_compare->setDataset(std::move(data));
 }
 
 void ResultViews::onReconstruction(std::shared_ptr<const app::ReconOutcome> recon) {
     if (!recon || recon->image.empty() || recon == m_current) return;
-    m_previous = std::exchange(m_current, recon);
+    m_current = recon;
     std::shared_ptr<const Volume> volume(recon, &recon->image);
     m_ortho->setVolume(volume);
     m_volume->setVolume(volume);
-    if (!m_previous) return;
-    Status compared =
-        m_compare->setImages(m_current->image.plane(0), m_previous->image.plane(0),
-                             QString::fromStdString(m_current->variant) + tr(" (latest)"),
-                             QString::fromStdString(m_previous->variant) + tr(" (before)"));
-    // Different shapes are shown side by side but not compared; say why.
-    m_compareTab->setToolTip(compared ? QString() : QString::fromStdString(compared.message()));
+    m_compare->addResult(std::move(recon));
 }
 
 }  // namespace tomo::ui

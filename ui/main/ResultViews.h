@@ -1,8 +1,8 @@
 #pragma once
 /// @file ResultViews.h
-/// @brief The result views of the views library (ui/views) placed in the main window: a
-/// Compare tab (the latest reconstruction against the one before it, e.g. SIRT against FBP,
-/// with their difference and RMSE/SSIM), a Volume tab (three orthogonal slices and the 3-D
+/// @brief The result views placed in the main window: a Compare tab (CompareTab.h: up to three
+/// results, the truth or a difference side by side, with metrics against the truth), a Volume
+/// tab (three orthogonal slices and the 3-D
 /// rendering with transfer-function presets and editor), and a line-profile dock fed by the
 /// reconstruction view's profile tool.
 ///
@@ -20,7 +20,7 @@
 
 namespace tomo::ui {
 
-class CompareView;
+class CompareTab;
 class LineProfileView;
 class OrthoSliceView;
 class SliceView;
@@ -35,23 +35,22 @@ class ResultViews : public QObject {
 
     QWidget* compareTab() const { return m_compareTab; }
     QWidget* volumeTab() const { return m_volumeTab; }
-    CompareView* compareView() const { return m_compare; }
+    CompareTab* compare() const { return m_compare; }
     OrthoSliceView* orthoView() const { return m_ortho; }
     VolumeRenderPanel* volumePanel() const { return m_volume; }
     LineProfileView* profileView() const { return m_profile; }
 
-    /// A new result: it becomes A of the comparison (the previous one B) and the volume shown.
+    /// A new result: it joins the comparison's history and becomes the volume shown.
     void onReconstruction(std::shared_ptr<const app::ReconOutcome> recon);
-    /// A new dataset: forgets the previous result (results of other data do not compare).
-    void onDatasetChanged();
+    /// A new dataset: forgets the earlier results (results of other data do not compare).
+    void onDatasetChanged(std::shared_ptr<const app::Dataset> data);
 
   private:
     SliceView* m_slice;
     std::shared_ptr<const app::ReconOutcome> m_current;
-    std::shared_ptr<const app::ReconOutcome> m_previous;
     QWidget* m_compareTab = nullptr;
     QWidget* m_volumeTab = nullptr;
-    CompareView* m_compare = nullptr;
+    CompareTab* m_compare = nullptr;
     OrthoSliceView* m_ortho = nullptr;
     VolumeRenderPanel* m_volume = nullptr;
     LineProfileView* m_profile = nullptr;

@@ -1,15 +1,13 @@
 // OrthoSliceView: the three panes show the axial, coronal and sagittal planes through the point
 // (checked value by value against the volume and, for the VTK panes, by pixel correlation),
-// clicks and PageUp move the point, window/level is shared. CompareView: RMSE/SSIM equal
-// core/metrics on the same images, the difference pane holds A - B, mismatched shapes are an
-// error.
+// clicks and PageUp move the point, window/level is shared. (The Compare tab is tested with the
+// main window: tests/ui/CompareTabTest.cpp.)
 #include <QApplication>
 #include <QMouseEvent>
 #include <QSignalSpy>
 
 #include "ViewsTestSupport.h"
 #include "core/metrics/Metrics.h"
-#include "ui/views/CompareView.h"
 #include "ui/views/OrthoSliceView.h"
 #include "ui/views/SliceView.h"
 
@@ -114,44 +112,6 @@ TEST_P(OrthoSliceViewTest, RenderedPanesCorrelateWithTheirPlanes) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, OrthoSliceViewTest,
                          testing::Values(SliceBackend::Painter, SliceBackend::Auto), backendName);
-
-TEST(CompareView, MetricsEqualCoreMetricsAndDifferenceIsAMinusB) {
-    CompareView view(SliceBackend::Painter);
-    const int rows = 24, cols = 20;
-    auto a = discImage(rows, cols);
-    auto b = makeImage(rows, cols, [&](int r, int c) {
-        return a[static_cast<std::size_t>(r * cols + c)] + 0.05f * std::sin(0.7f * r + 0.3f * c);
-    });
-    ASSERT_TRUE(view.setImages(viewOf(a, rows, cols), viewOf(b, rows, cols), "FBP", "SIRT").isOk());
-    ASSERT_TRUE(view.metrics().has_value());
-    auto wantRmse = rmse(viewOf(a, rows, cols), viewOf(b, rows, cols));
-    auto wantSsim = ssim(viewOf(a, rows, cols), viewOf(b, rows, cols));
-    ASSERT_TRUE(wantRmse.isOk() && wantSsim.isOk());
-    EXPECT_DOUBLE_EQ(view.metrics()->rmse, *wantRmse);
-    EXPECT_DOUBLE_EQ(view.metrics()->ssim, *wantSsim);
-    // An independent RMSE in double precision.
-    double sum = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        sum += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-    EXPECT_NEAR(view.metrics()->rmse, std::sqrt(sum / a.size()), 1e-9);
-    EXPECT_GT(view.metrics()->rmse, 0.01);
-    for (int r = 0; r < rows; r += 5)
-        for (int c = 0; c < cols; c += 3)
-            EXPECT_FLOAT_EQ(view.differencePane()->valueAt(c, r),
-                            a[static_cast<std::size_t>(r * cols + c)] -
-                                b[static_cast<std::size_t>(r * cols + c)]);
-    // Linked window/level between A and B; the difference window is symmetric about 0.
-    view.paneA()->setWindowLevel({0.7, 0.2});
-    EXPECT_DOUBLE_EQ(view.paneB()->windowLevel().width, 0.7);
-    EXPECT_DOUBLE_EQ(view.differencePane()->windowLevel().level, 0.0);
-    QImage shot = view.renderToImage(QSize(300, 140));
-    EXPECT_EQ(shot.size(), QSize(300, 140));
-
-    auto small = makeImage(rows, cols - 1, [](int, int) { return 0.0f; });
-    EXPECT_FALSE(view.setImages(viewOf(a, rows, cols), viewOf(small, rows, cols - 1)).isOk());
-    EXPECT_FALSE(view.metrics().has_value());
-    EXPECT_FALSE(view.differencePane()->hasImage());
-}
 
 }  // namespace
 }  // namespace tomo::ui

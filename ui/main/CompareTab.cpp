@@ -1,0 +1,229 @@
+#include "ui/main/CompareTab.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+
+#include "ui/views/SliceView.h"
+#include "ui/views/ViewFactory.h"
+
+namespace tomo::ui {
+
+QString resultName(const app::ReconOutcome& outcome) {
+    auto get = [&](const char* key) -> std::string {
+        auto it = outcome.provenance.find(key);
+        return it == outcome.provenance.end() ? std::string() : it->second;
+    };
+    std::string algorithm = get("algorithm");
+    for (char& ch : algorithm)
+        ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (algorithm.empty()) return QString::fromStdString(outcome.variant);
+    const std::string where = get("variant").empty() ? get("backend") : get("variant");
+    return QStringLiteral("%1: %2 (%3)")
+        .arg(QString::fromStdString(algorithm), QString::fromStdString(get("parameters")),
+             QString::fromStdString(where));
+}
+
+CompareTab::CompareTab(QWidget* parent) : QWidget(parent) {
+    auto* grid = new QGridLayout(this);
+    for (int i = 0; i < kPanes; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        m_boxes[k] = new QComboBox(this);
+        m_boxes[k]->setObjectName(QStringLiteral("compareChoice%1").arg(i + 1));
+        m_boxes[k]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        m_boxes[k]->setMinimumContentsLength(16);
+        m_panes[k] = createSliceView(SliceBackend::Auto, this);
+        m_labels[k] = new QLabel(this);
+        m_labels[k]->setWordWrap(true);
+        grid->addWidget(m_boxes[k], 0, i);
+        grid->addWidget(m_panes[k], 1, i);
+        grid->addWidget(m_labels[k], 2, i);
+        grid->setColumnStretch(i, 1);
+        connect(m_boxes[k], &QComboBox::currentIndexChanged, this, [this] {
+            for (int p = 0; p < kPanes; ++p)
+                showPane(p);
+            compareAll();
+        });
+        connect(m_panes[k], &SliceView::windowLevelChanged, this, [this, k](const WindowLevel& wl) {
+            // One window for every image pane (not the differences).
+            if (m_syncing ||
+                choiceList()[static_cast<std::size_t>(std::max(0, m_boxes[k]->currentIndex()))]
+                        .kind == Kind::Difference)
+                return;
+            m_syncing = true;
+            for (std::size_t o = 0; o < kPanes; ++o) {
+                const int item = std::max(0, m_boxes[o]->currentIndex());
+                if (o != k &&
+                    choiceList()[static_cast<std::size_t>(item)].kind != Kind::Difference &&
+                    m_panes[o]->hasImage())
+                    m_panes[o]->setWindowLevel(wl);
+            }
+            m_syncing = false;
+        });
+    }
+    grid->setRowStretch(1, 1);
+    setDataset(nullptr);
+}
+
+void CompareTab::setDataset(std::shared_ptr<const app::Dataset> data) {
+    m_data = std::move(data);
+    m_history.clear();
+    refillBoxes();
+}
+
+void CompareTab::addResult(std::shared_ptr<const app::ReconOutcome> result) {
+    if (!result || result->image.empty()) return;
+    if (!m_history.empty() && m_history.front() == result) return;
+    m_history.push_front(std::move(result));
+    if (m_history.size() > kHistory) m_history.pop_back();
+    refillBoxes();
+}
+
+std::vector<CompareTab::Choice> CompareTab::choiceList() const {
+    std::vector<Choice> list{{Kind::None, 0}};
+    for (std::size_t i = 0; i < m_history.size(); ++i)
+        list.push_back({Kind::Result, i});
+    if (m_data && !m_data->truth.empty()) list.push_back({Kind::Truth, 0});
+    list.push_back({Kind::Difference, 0});
+    return list;
+}
+
+QStringList CompareTab::choices() const {
+    QStringList names;
+    for (const Choice& c : choiceList()) {
+        switch (c.kind) {
+            case Kind::None:
+                names << tr("(none)");
+                break;
+            case Kind::Result:
+                names << (c.result == 0 ? tr("Latest: %1") : tr("%1"))
+                             .arg(resultName(*m_history[c.result]));
+                break;
+            case Kind::Truth:
+                names << tr("Ground truth");
+                break;
+            case Kind::Difference:
+                names << tr("Difference: pane 1 - pane 2");
+                break;
+        }
+    }
+    return names;
+}
+
+void CompareTab::refillBoxes() {
+    const QStringList names = choices();
+    const std::vector<Choice> list = choiceList();
+    auto find = [&](Kind kind, std::size_t result) {
+        for (std::size_t i = 0; i < list.size(); ++i)
+            if (list[i].kind == kind && (kind != Kind::Result || list[i].result == result))
+                return static_cast<int>(i);
+        return 0;
+    };
+    const bool truth = m_data && !m_data->truth.empty();
+    const std::array<int, kPanes> defaults{
+        m_history.empty() ? 0 : find(Kind::Result, 0),
+        m_history.size() < 2 ? (truth && !m_history.empty() ? find(Kind::Truth, 0) : 0)
+                             : find(Kind::Result, 1),
+        m_history.size() < 2 ? 0
+        : truth              ? find(Kind::Truth, 0)
+                             : find(Kind::Difference, 0)};
+    for (std::size_t k = 0; k < kPanes; ++k) {
+        const QSignalBlocker block(m_boxes[k]);
+        m_boxes[k]->clear();
+        m_boxes[k]->addItems(names);
+        m_boxes[k]->setCurrentIndex(defaults[k]);
+    }
+    for (int p = 0; p < kPanes; ++p)
+        showPane(p);
+    compareAll();
+}
+
+void CompareTab::choose(int pane, int item) {
+    m_boxes[static_cast<std::size_t>(pane)]->setCurrentIndex(item);
+}
+
+View2<const float> CompareTab::imageOf(const Choice& c) const {
+    if (c.kind == Kind::Result) return m_history[c.result]->image.plane(0);
+    if (c.kind == Kind::Truth && m_data) return m_data->truth.plane(0);
+    return {};
+}
+
+void CompareTab::showPane(int i) {
+    const auto k = static_cast<std::size_t>(i);
+    const std::vector<Choice> list = choiceList();
+    const Choice c = list[static_cast<std::size_t>(std::max(0, m_boxes[k]->currentIndex()))];
+    SliceView* view = m_panes[k];
+    view->setTitle(m_boxes[k]->currentText());
+    if (c.kind == Kind::Difference) {
+        View2<const float> a =
+            imageOf(list[static_cast<std::size_t>(std::max(0, m_boxes[0]->currentIndex()))]);
+        View2<const float> b =
+            imageOf(list[static_cast<std::size_t>(std::max(0, m_boxes[1]->currentIndex()))]);
+        if (a.rows() == 0 || b.rows() == 0 || a.rows() != b.rows() || a.cols() != b.cols()) {
+            view->clear(tr("needs two images of one shape in panes 1 and 2"));
+            return;
+        }
+        m_difference.assign(a.rows() * a.cols(), 0.0f);
+        std::vector<float> magnitude(m_difference.size());
+        for (std::size_t r = 0; r < a.rows(); ++r)
+            for (std::size_t col = 0; col < a.cols(); ++col) {
+                const float d = a(r, col) - b(r, col);
+                m_difference[r * a.cols() + col] = d;
+                magnitude[r * a.cols() + col] = std::fabs(d);
+            }
+        view->setImage(View2<const float>(m_difference.data(), a.rows(), a.cols(), a.cols()),
+                       false);
+        const double bound = percentileWindow(magnitude, 99.5, 99.5).level;
+        view->setWindowLevel({2.0 * std::max(bound, 1e-12), 0.0});
+        return;
+    }
+    View2<const float> image = imageOf(c);
+    if (image.rows() == 0) {
+        view->clear(m_history.empty() ? tr("Reconstruct to compare results") : tr("(none)"));
+        return;
+    }
+    const bool first = k == 0 || !m_panes[0]->hasImage();
+    m_syncing = true;
+    view->setImage(image, first);
+    if (!first) view->setWindowLevel(m_panes[0]->windowLevel());
+    m_syncing = false;
+}
+
+void CompareTab::compareAll() {
+    const std::vector<Choice> list = choiceList();
+    const bool truth = m_data && !m_data->truth.empty();
+    View2<const float> reference =
+        truth ? m_data->truth.plane(0)
+              : imageOf(list[static_cast<std::size_t>(std::max(0, m_boxes[0]->currentIndex()))]);
+    const QString against = truth ? tr("against the truth") : tr("against pane 1");
+    for (std::size_t k = 0; k < kPanes; ++k) {
+        m_metrics[k].reset();
+        const Choice c = list[static_cast<std::size_t>(std::max(0, m_boxes[k]->currentIndex()))];
+        View2<const float> image = imageOf(c);
+        if (c.kind == Kind::Difference || image.rows() == 0 || reference.rows() == 0) {
+            m_labels[k]->setText(QString());
+            continue;
+        }
+        if (image.data() == reference.data()) {
+            m_labels[k]->setText(tr("the reference of the metrics"));
+            continue;
+        }
+        auto m = compareImages(image, reference);
+        if (!m) {
+            m_labels[k]->setText(QString::fromStdString(m.status().message()));
+            continue;
+        }
+        m_metrics[k] = *m;
+        m_labels[k]->setText(tr("RMSE %1   PSNR %2 dB   SSIM %3   max |error| %4 (%5)")
+                                 .arg(m->rmse, 0, 'g', 4)
+                                 .arg(m->psnr, 0, 'f', 2)
+                                 .arg(m->ssim, 0, 'f', 4)
+                                 .arg(m->maxAbsError, 0, 'g', 4)
+                                 .arg(against));
+    }
+}
+
+}  // namespace tomo::ui

@@ -1,0 +1,87 @@
+#pragma once
+/// @file CompareTab.h
+/// @brief The Compare tab: up to three images side by side, each chosen in its own box from
+/// the results of this dataset (newest first, named by algorithm and parameters, e.g.
+/// "FBP: filter hann, cutoff 0.8 (cpu.simd.lin)"), the ground truth when known, or the
+/// difference of the first two panes. Under each pane its metrics against the truth (core
+/// compareImages with the truth as reference), or against the first pane when the truth is
+/// unknown.
+///
+/// Defaults after a new result: newest, the one before, and the truth (or the difference of
+/// the first two when there is no truth). Result panes share one window/level (changing one
+/// changes all); a difference pane has a symmetric window +- the 99.5th percentile of its
+/// magnitude around 0. Shows slice 1 of each result; images of other shapes than the first
+/// pane's are shown but not compared (the metrics line says so).
+///
+/// Threading: GUI thread only.
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QWidget>
+
+#include "app/jobs/DemoJob.h"
+
+class QComboBox;
+class QLabel;
+
+namespace tomo::ui {
+
+class SliceView;
+
+/// "FBP: filter hann, cutoff 0.8 (cpu.simd.lin)", "SIRT: iterations 100, ... (opencl)": a
+/// result named by what made it (its provenance), not by the variant alone.
+QString resultName(const app::ReconOutcome& outcome);
+
+class CompareTab : public QWidget {
+    Q_OBJECT
+
+  public:
+    static constexpr int kPanes = 3;
+    static constexpr std::size_t kHistory = 8;  ///< results kept per dataset
+
+    explicit CompareTab(QWidget* parent = nullptr);
+
+    /// A new dataset: the history is forgotten (results of other data do not compare).
+    void setDataset(std::shared_ptr<const app::Dataset> data);
+    /// A new result of the dataset: joins the history and the panes show the defaults.
+    void addResult(std::shared_ptr<const app::ReconOutcome> result);
+
+    /// What pane @p i shows: index into the combo's items (see choices()).
+    void choose(int pane, int item);
+    /// The names a pane's box offers, in order.
+    QStringList choices() const;
+    SliceView* pane(int i) const { return m_panes[static_cast<std::size_t>(i)]; }
+    /// The metrics of pane @p i against the truth (or the first pane); none when not compared.
+    const std::optional<ImageMetrics>& metrics(int i) const {
+        return m_metrics[static_cast<std::size_t>(i)];
+    }
+    std::size_t historySize() const { return m_history.size(); }
+
+  private:
+    enum class Kind { None, Result, Truth, Difference };
+    struct Choice {
+        Kind kind = Kind::None;
+        std::size_t result = 0;  ///< into m_history for Kind::Result
+    };
+    std::vector<Choice> choiceList() const;
+    void refillBoxes();
+    void showPane(int i);
+    /// The image pane @p i shows (empty for none; the difference is built in m_difference).
+    View2<const float> imageOf(const Choice& c) const;
+    void compareAll();
+
+    std::shared_ptr<const app::Dataset> m_data;
+    std::deque<std::shared_ptr<const app::ReconOutcome>> m_history;  ///< newest first
+    std::array<QComboBox*, kPanes> m_boxes{};
+    std::array<SliceView*, kPanes> m_panes{};
+    std::array<QLabel*, kPanes> m_labels{};
+    std::array<std::optional<ImageMetrics>, kPanes> m_metrics{};
+    std::vector<float> m_difference;
+    bool m_syncing = false;
+};
+
+}  // namespace tomo::ui
