@@ -6,12 +6,15 @@
 
 #include <cmath>
 
+#include <QApplication>
+#include <QMouseEvent>
 #include <QSignalSpy>
 
 #include "app/jobs/CenterJob.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/panels/CenterPanel.h"
 #include "ui/views/ImageView.h"
+#include "ui/views/SliceView.h"
 
 namespace tomo::ui {
 namespace {
@@ -94,6 +97,22 @@ TEST(CenterPanel, SweepYieldsNTrialSlices) {
     EXPECT_GE(sweep.curve.trialCenters.size(), 5u);
     std::printf("sweep estimate %.3f (true %.1f)\n", sweep.curve.center, c0);
     EXPECT_NEAR(sweep.curve.center, c0, 0.5);
+
+    // Each thumbnail shows its whole slice (not clipped), and a click on one takes its centre.
+    f.window->showPanel(QStringLiteral("center"));
+    auto* trial = panel->findChild<SliceView*>(QStringLiteral("sweepTrial4"));
+    ASSERT_NE(trial, nullptr);
+    QApplication::processEvents();
+    EXPECT_GE(trial->width(), 100);
+    EXPECT_GE(trial->height(), 100);
+    const QPointF middle(trial->width() / 2.0, trial->height() / 2.0);
+    QMouseEvent press(QEvent::MouseButtonPress, middle, trial->mapToGlobal(middle), Qt::LeftButton,
+                      Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent release(QEvent::MouseButtonRelease, middle, trial->mapToGlobal(middle),
+                        Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(trial, &press);
+    QApplication::sendEvent(trial, &release);
+    EXPECT_DOUBLE_EQ(panel->center(), sweep.centers[4]);
 }
 
 }  // namespace

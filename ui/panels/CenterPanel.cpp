@@ -86,7 +86,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(stripHost);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumHeight(120);
+    scroll->setMinimumHeight(150);
 
     auto* chart = new QChart;
     chart->setTitle(tr("Sharpness (histogram entropy, lower is sharper)"));
@@ -290,12 +290,21 @@ void CenterPanel::showSweep() {
     if (!m_sweep.slices.empty())
         common = percentileWindow(m_sweep.slices[m_sweep.slices.size() / 2].values);
     for (std::size_t i = 0; i < m_sweep.slices.size(); ++i) {
-        auto* box = new QGroupBox(tr("%1 px").arg(m_sweep.centers[i], 0, 'f', 2));
+        const double trial = m_sweep.centers[i];
+        auto* box = new QGroupBox(tr("%1 px").arg(trial, 0, 'f', 2));
         auto* view = new ImageView(box);
-        view->setMinimumSize(90, 90);
+        view->setObjectName(QStringLiteral("sweepTrial%1").arg(i));
+        // Square thumbnails as tall as the strip allows: the whole slice, never clipped.
+        view->setMinimumSize(110, 110);
+        view->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
         view->setImage(m_sweep.slices[i].view(), false);
         view->setWindowLevel(common);
-        (new QVBoxLayout(box))->addWidget(view);
+        view->setToolTip(
+            tr("Click: use %1 px as the centre (preview; Apply to keep it)").arg(trial, 0, 'f', 2));
+        connect(view, &SliceView::pointClicked, this, [this, trial] { setCenter(trial); });
+        auto* layout = new QVBoxLayout(box);
+        layout->setContentsMargins(2, 2, 2, 2);
+        layout->addWidget(view);
         m_strip->addWidget(box);
     }
     m_curve->clear();
