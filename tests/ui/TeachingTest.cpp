@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QLineSeries>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -17,6 +18,7 @@
 #include "tests/ui/UiTestSupport.h"
 #include "ui/teaching/MarkedSinogramView.h"
 #include "ui/teaching/TeachingPanel.h"
+#include "ui/teaching/TeachingPlots.h"
 
 namespace tomo::ui {
 namespace {
@@ -112,6 +114,42 @@ TEST(TeachingPanel, SlidersRecomputeAndTheCurrentAngleIsMarked) {
     std::printf("teaching RMSE noiseless FBP %.4f, noisy FBP %.4f\n", r->fbpRmse,
                 panel.result()->fbpRmse);
     EXPECT_GT(panel.result()->fbpRmse, r->fbpRmse) << "noise must raise the FBP error";
+}
+
+TEST(TeachingPanel, ReadoutPlotsAndIterationCountsFollowTheControls) {
+    const app::Engine engine;
+    TeachingPanel panel(engine);
+    panel.resize(900, 700);
+    panel.show();
+    QSignalSpy computed(&panel, &TeachingPanel::computed);
+    panel.setAngles(30);
+    ASSERT_TRUE(waitFor(computed, 1, 30000));
+    const app::TeachingResult* r = panel.result();
+    ASSERT_NE(r, nullptr);
+    // The readout names the angles back-projected so far (6 degrees apart).
+    panel.showFrame(4);
+    const int done = r->frameEndAngle[4];
+    EXPECT_EQ(panel.angleReadout(),
+              QStringLiteral("Angles 0-%1\u00b0 back-projected: %2 of 30 projections")
+                  .arg((done - 1) * 6.0, 0, 'f', 1)
+                  .arg(done));
+    // The projection plot is that sinogram row.
+    QLineSeries* projection = panel.plots()->projectionSeries();
+    ASSERT_EQ(projection->count(), static_cast<int>(r->sinogram.cols));
+    for (int d = 0; d < projection->count(); d += 7)
+        EXPECT_FLOAT_EQ(static_cast<float>(projection->at(d).y()),
+                        r->sinogram.values[static_cast<std::size_t>(done - 1) * r->sinogram.cols +
+                                           static_cast<std::size_t>(d)]);
+    // The response plot is |f| times the window: the ramp filter has gain 0.5 at Nyquist.
+    QLineSeries* response = panel.plots()->responseSeries();
+    ASSERT_EQ(response->count(), TeachingPlots::kResponseSamples);
+    EXPECT_DOUBLE_EQ(response->at(100).y(), 0.5);  // ramp at Nyquist, window 1
+    // The iteration counts go into the job: one SIRT iteration is far from the phantom.
+    const double sirt30 = r->sirtRmse;
+    panel.setIterations(1, 12);
+    ASSERT_TRUE(waitFor(computed, 2, 30000));
+    EXPECT_EQ(panel.spec().sirtIterations, 1);
+    EXPECT_GT(panel.result()->sirtRmse, sirt30);
 }
 
 }  // namespace

@@ -9,10 +9,12 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include "ui/teaching/MarkedSinogramView.h"
+#include "ui/teaching/TeachingPlots.h"
 #include "ui/views/ImageView.h"
 
 namespace tomo::ui {
@@ -63,7 +65,22 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
         if (next >= frameCount()) next = 0;
         showFrame(next);
     });
+    m_sirtIterations = new QSpinBox(this);
+    m_sirtIterations->setRange(1, 500);
+    m_sirtIterations->setValue(app::TeachingSpec{}.sirtIterations);
+    m_sirtIterations->setToolTip(tr("SIRT iterations: few blur, many fit the noise"));
+    m_cglsIterations = new QSpinBox(this);
+    m_cglsIterations->setRange(1, 200);
+    m_cglsIterations->setValue(app::TeachingSpec{}.cglsIterations);
+    m_cglsIterations->setToolTip(tr("CGLS iterations: it converges fast, and fits noise early"));
+    m_angleLabel = new QLabel(this);
+    m_angleLabel->setObjectName(QStringLiteral("angleReadout"));
+    m_plots = new TeachingPlots(this);
     auto changed = [this] {
+        FilterOptions options;
+        if (auto window = parseFilterWindow(m_filter->currentText().toStdString()))
+            options.window = *window;
+        m_plots->showFilter(options, m_filter->currentText());
         m_settings->setText(
             tr("%1 angles, noise: %2, filter: %3")
                 .arg(m_angles->value())
@@ -78,6 +95,8 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     connect(m_angles, &QSlider::valueChanged, this, changed);
     connect(m_noise, &QSlider::valueChanged, this, changed);
     connect(m_filter, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_sirtIterations, &QSpinBox::valueChanged, this, changed);
+    connect(m_cglsIterations, &QSpinBox::valueChanged, this, changed);
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
     connect(m_frameSlider, &QSlider::valueChanged, this, &TeachingPanel::showFrame);
 
@@ -91,6 +110,11 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     controls->addWidget(m_play, 1, 0);
     controls->addWidget(m_frameSlider, 1, 1, 1, 3);
     controls->addWidget(m_settings, 1, 4, 1, 2);
+    controls->addWidget(new QLabel(tr("SIRT iterations"), this), 2, 0);
+    controls->addWidget(m_sirtIterations, 2, 1);
+    controls->addWidget(new QLabel(tr("CGLS iterations"), this), 2, 2);
+    controls->addWidget(m_cglsIterations, 2, 3);
+    controls->addWidget(m_angleLabel, 2, 4, 1, 2);
 
     m_sinogram = new MarkedSinogramView(this);
     m_unfiltered = new ImageView(this);
@@ -109,6 +133,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(grid, 1);
+    layout->addWidget(m_plots);
     layout->addWidget(m_status);
     connect(&m_runner, &app::JobRunner::finished, this, &TeachingPanel::onFinished);
     changed();
@@ -120,7 +145,18 @@ app::TeachingSpec TeachingPanel::spec() const {
     s.angles = m_angles->value();
     s.incidentCount = kIncident[static_cast<std::size_t>(m_noise->value())];
     s.filter = m_filter->currentText().toStdString();
+    s.sirtIterations = m_sirtIterations->value();
+    s.cglsIterations = m_cglsIterations->value();
     return s;
+}
+
+void TeachingPanel::setIterations(int sirt, int cgls) {
+    m_sirtIterations->setValue(sirt);
+    m_cglsIterations->setValue(cgls);
+}
+
+QString TeachingPanel::angleReadout() const {
+    return m_angleLabel->text();
 }
 
 void TeachingPanel::setAngles(int angles) {
@@ -203,6 +239,15 @@ void TeachingPanel::showFrame(int frame) {
     m_unfiltered->setImage(m_result->unfiltered[k].view());
     m_filtered->setImage(m_result->filtered[k].view());
     m_sinogram->setMarker(m_result->frameEndAngle[k]);
+    // Angles are spread uniformly over [0, 180) degrees (TeachingSpec).
+    const int total = static_cast<int>(m_result->sinogram.rows);
+    const int done = m_result->frameEndAngle[k];
+    const double step = 180.0 / std::max(1, total);
+    m_angleLabel->setText(tr("Angles 0-%1\u00b0 back-projected: %2 of %3 projections")
+                              .arg((done - 1) * step, 0, 'f', 1)
+                              .arg(done)
+                              .arg(total));
+    m_plots->showProjection(m_result->sinogram, done - 1, (done - 1) * step);
     QSignalBlocker block(m_frameSlider);
     m_frameSlider->setValue(m_frame);
 }

@@ -3,8 +3,10 @@
 /// @brief Teaching mode: how back-projection makes an image. Top row: the sinogram with the
 /// current angle marked, the simple (unfiltered) back-projection and the filtered one, both
 /// built up angle by angle as an animation (Play/Pause, or scrub the frame slider). Bottom
-/// row: FBP, SIRT and CGLS on the same data with their RMSE against the phantom. Sliders for
-/// the number of angles and the noise level and a filter box recompute everything at once
+/// row: FBP, SIRT and CGLS on the same data with their RMSE against the phantom (iteration
+/// counts set in the panel). Under them the projection at the current angle and the filter's
+/// frequency response (TeachingPlots.h); a readout names the angles back-projected so far.
+/// Sliders for the number of angles and the noise level and a filter box recompute everything
 /// (debounced 200 ms; the job runs on the panel's own JobRunner, a newer request cancels an
 /// older one). Data and frames: app/jobs/TeachingJob.h.
 ///
@@ -21,12 +23,14 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
+class QSpinBox;
 class QTimer;
 
 namespace tomo::ui {
 
 class ImageView;
 class MarkedSinogramView;
+class TeachingPlots;
 
 class TeachingPanel : public QWidget {
     Q_OBJECT
@@ -52,6 +56,10 @@ class TeachingPanel : public QWidget {
     ImageView* unfilteredView() const { return m_unfiltered; }
     ImageView* filteredView() const { return m_filtered; }
     MarkedSinogramView* sinogramView() const { return m_sinogram; }
+    TeachingPlots* plots() const { return m_plots; }
+    /// "Angles 0-60.0 deg back-projected: 30 of 90 projections" (the playback readout).
+    QString angleReadout() const;
+    void setIterations(int sirt, int cgls);
 
   signals:
     void computed();
@@ -67,6 +75,10 @@ class TeachingPanel : public QWidget {
     int m_frame = 0;
 
     QSlider* m_angles = nullptr;
+    QSpinBox* m_sirtIterations = nullptr;
+    QSpinBox* m_cglsIterations = nullptr;
+    QLabel* m_angleLabel = nullptr;
+    TeachingPlots* m_plots = nullptr;
     QSlider* m_noise = nullptr;
     QComboBox* m_filter = nullptr;
     QSlider* m_frameSlider = nullptr;
