@@ -50,7 +50,8 @@ TEST_P(Screenshot, ProducesANonBlankImageOfTheRequestedSize) {
 INSTANTIATE_TEST_SUITE_P(EveryView, Screenshot,
                          ::testing::Values("main", "sinogram", "slice", "truth", "difference",
                                            "parameters", "convergence", "lcurve", "center", "sweep",
-                                           "devices", "teaching", "compare", "volume", "profile"));
+                                           "devices", "teaching", "compare", "volume", "profile",
+                                           "preprocessing"));
 
 #if TOMO_WITH_HDF5
 TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
@@ -94,7 +95,7 @@ TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
 #endif
 
 TEST(Screenshot, TheTestCoversEveryViewName) {
-    EXPECT_EQ(screenshotViews().size(), 15);
+    EXPECT_EQ(screenshotViews().size(), 16);
 }
 
 }  // namespace

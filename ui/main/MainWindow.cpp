@@ -61,8 +61,12 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     m_results = new ResultViews(m_reconTab->reconstructionView(), this);
     m_tabs->addTab(m_results->compareTab(), tr("Compare"));
     m_tabs->addTab(m_results->volumeTab(), tr("Volume"));
-    m_teaching = new TeachingPanel(m_session.engine(), this);
-    m_tabs->addTab(m_teaching, tr("Teaching"));
+    m_teaching = new TeachingPanel(m_session.engine());
+    // In a scroll area: the lesson's plots must not set the window's minimum height.
+    m_teachingTab = new QScrollArea(this);
+    m_teachingTab->setWidget(m_teaching);
+    m_teachingTab->setWidgetResizable(true);
+    m_tabs->addTab(m_teachingTab, tr("Teaching"));
     setCentralWidget(m_tabs);
     createDocks();
     m_files = new FileActions(*this);
@@ -99,7 +103,8 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
                 tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
         });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabs->currentWidget() == m_teaching && !m_teaching->result()) m_teaching->recompute();
+        if (m_tabs->currentWidget() == m_teachingTab && !m_teaching->result())
+            m_teaching->recompute();
     });
     connect(m_devices, &DevicesPanel::variantOverridden, this,
             [this](const QString& id) { paramsPanel()->setVariant(id.toStdString()); });
@@ -174,11 +179,7 @@ void MainWindow::createDocks() {
     auto* metricsBox = new QGroupBox(tr("Result"), params);
     m_metrics = new MetricsPanel(metricsBox);
     (new QVBoxLayout(metricsBox))->addWidget(m_metrics);
-    m_preprocess = new PreprocessPanel(m_session, params);
-    auto* preprocessBox = new QGroupBox(tr("Preprocessing"), params);
-    (new QVBoxLayout(preprocessBox))->addWidget(m_preprocess);
     layout->addWidget(m_datasetLabel);
-    layout->addWidget(preprocessBox);
     layout->addWidget(m_algorithm);
     layout->addWidget(metricsBox);
     layout->addStretch(1);
@@ -186,7 +187,17 @@ void MainWindow::createDocks() {
     scroll->setWidget(params);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(320);
-    addDock(QStringLiteral("parameters"), tr("Parameters"), scroll, Qt::RightDockWidgetArea);
+    QDockWidget* parameters =
+        addDock(QStringLiteral("parameters"), tr("Parameters"), scroll, Qt::RightDockWidgetArea);
+    // Preprocessing: a tab beside Parameters (it is applied by reloading, before them).
+    m_preprocess = new PreprocessPanel(m_session);
+    auto* preprocessScroll = new QScrollArea;
+    preprocessScroll->setWidget(m_preprocess);
+    preprocessScroll->setWidgetResizable(true);
+    QDockWidget* preprocessing = addDock(QStringLiteral("preprocessing"), tr("Preprocessing"),
+                                         preprocessScroll, Qt::RightDockWidgetArea);
+    tabifyDockWidget(parameters, preprocessing);
+    parameters->raise();
 
     m_convergence = new ConvergenceDock;
     addDock(QStringLiteral("convergence"), tr("Convergence"), m_convergence,
@@ -240,7 +251,7 @@ QDockWidget* MainWindow::dock(const QString& name) const {
 
 void MainWindow::showPanel(const QString& name) {
     if (name == QStringLiteral("teaching")) {
-        m_tabs->setCurrentWidget(m_teaching);
+        m_tabs->setCurrentWidget(m_teachingTab);
     } else if (name == QStringLiteral("compare")) {
         m_tabs->setCurrentWidget(m_results->compareTab());
     } else if (name == QStringLiteral("volume")) {
@@ -254,7 +265,7 @@ void MainWindow::showPanel(const QString& name) {
 }
 
 QString MainWindow::currentPanel() const {
-    if (m_tabs->currentWidget() == m_teaching) return QStringLiteral("teaching");
+    if (m_tabs->currentWidget() == m_teachingTab) return QStringLiteral("teaching");
     if (m_tabs->currentWidget() == m_results->compareTab()) return QStringLiteral("compare");
     if (m_tabs->currentWidget() == m_results->volumeTab()) return QStringLiteral("volume");
     for (const auto& [name, d] : m_docks)

@@ -35,6 +35,7 @@ class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QSettings;
 class QTabWidget;
 
@@ -165,6 +166,7 @@ class MainWindow : public QMainWindow {
     PreprocessPanel* m_preprocess = nullptr;
     LivePreview* m_live = nullptr;
     TeachingPanel* m_teaching = nullptr;
+    QScrollArea* m_teachingTab = nullptr;
     FileActions* m_files = nullptr;
     std::map<QString, QDockWidget*> m_docks;
     QLabel* m_datasetLabel = nullptr;

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTimer>
 
 #include "ui/charts/ConvergenceDock.h"
@@ -24,11 +25,12 @@ namespace tomo::ui {
 
 QStringList screenshotViews() {
     return {
-        QStringLiteral("main"),        QStringLiteral("sinogram"),   QStringLiteral("slice"),
-        QStringLiteral("truth"),       QStringLiteral("difference"), QStringLiteral("parameters"),
-        QStringLiteral("convergence"), QStringLiteral("lcurve"),     QStringLiteral("center"),
-        QStringLiteral("sweep"),       QStringLiteral("devices"),    QStringLiteral("teaching"),
-        QStringLiteral("compare"),     QStringLiteral("volume"),     QStringLiteral("profile")};
+        QStringLiteral("main"),         QStringLiteral("sinogram"),   QStringLiteral("slice"),
+        QStringLiteral("truth"),        QStringLiteral("difference"), QStringLiteral("parameters"),
+        QStringLiteral("convergence"),  QStringLiteral("lcurve"),     QStringLiteral("center"),
+        QStringLiteral("sweep"),        QStringLiteral("devices"),    QStringLiteral("teaching"),
+        QStringLiteral("compare"),      QStringLiteral("volume"),     QStringLiteral("profile"),
+        QStringLiteral("preprocessing")};
 }
 
 ScreenshotMode::ScreenshotMode(MainWindow& window, QString view, QString file, QSize size)
@@ -108,7 +110,7 @@ void ScreenshotMode::capture() {
         target = m_window.truthView();
     else if (m_view == QStringLiteral("difference"))
         target = m_window.differenceView();
-    else if (m_view == QStringLiteral("parameters"))
+    else if (m_view == QStringLiteral("parameters") || m_view == QStringLiteral("preprocessing"))
         target = m_window.dock(m_view)->widget();
     else if (m_view == QStringLiteral("convergence"))
         target = m_window.convergenceDock();
@@ -119,7 +121,7 @@ void ScreenshotMode::capture() {
     else if (m_view == QStringLiteral("devices"))
         target = m_window.devicesPanel();
     else if (m_view == QStringLiteral("teaching"))
-        target = m_window.teachingPanel();
+        target = m_window.centralTabs()->currentWidget();  // the panel in its scroll area
     if (target == nullptr) {
         target = &m_window;
     } else {

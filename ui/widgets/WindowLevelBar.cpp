@@ -114,12 +114,12 @@ WindowLevelBar::WindowLevelBar(QWidget* parent) : QWidget(parent) {
     row->addWidget(new QLabel(tr("White"), this));
     row->addWidget(m_high);
     row->addWidget(m_presets);
-    row->addWidget(m_readout, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_strip);
     layout->addLayout(row);
+    layout->addWidget(m_readout);
     attach(nullptr);
 }
 
