@@ -86,7 +86,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(stripHost);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumHeight(150);
+    scroll->setMinimumHeight(130);
 
     auto* chart = new QChart;
     chart->setTitle(tr("Sharpness (histogram entropy, lower is sharper)"));
@@ -111,7 +111,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     chart->setMargins(QMargins(2, 2, 2, 2));
     m_chart = new QChartView(chart, this);
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumHeight(120);
+    m_chart->setMinimumHeight(165);  // room for the axis labels and titles
 
     // Two columns: the live preview on the left, the sweep (strip and curve) on the right.
     auto* left = new QVBoxLayout;

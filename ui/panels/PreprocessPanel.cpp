@@ -77,8 +77,10 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
 
     m_before = new ImageView(this);
     m_after = new ImageView(this);
-    for (SliceView* v : {m_before, m_after})
+    for (SliceView* v : {m_before, m_after}) {
         v->setMinimumSize(120, 120);
+        v->setMaximumHeight(170);
+    }
     m_before->setTitle(tr("Before"));
     m_after->setTitle(tr("After"));
 
