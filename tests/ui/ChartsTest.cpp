@@ -19,6 +19,7 @@
 #include "ui/main/ReconstructionTab.h"
 #include "ui/main/ResultViews.h"
 #include "ui/panels/CenterPanel.h"
+#include "ui/teaching/TeachingPlots.h"
 #include "ui/views/LineProfileView.h"
 #include "ui/views/SliceView.h"
 #include "ui/widgets/MetricsPanel.h"
@@ -79,10 +80,14 @@ TEST(Charts, AxesAreLabelledAndTheCornerMatchesTheCli) {
     ASSERT_EQ(dock.pointCount(), 30);
 
     // Norms span under two decades here: the log axes must still carry several labels.
-    expectReadable(dock.normsView(), {QStringLiteral("iteration"), QStringLiteral("norm")}, 6);
-    expectReadable(
-        dock.lcurveView(),
-        {QStringLiteral("residual norm ||Ax-b||"), QStringLiteral("solution norm ||x||")}, 6);
+    const QStringList normTitles{QStringLiteral("iteration"), QStringLiteral("norm")};
+    const QStringList lcurveTitles{QStringLiteral("residual ||Ax-b||"),
+                                   QStringLiteral("solution ||x||")};
+    expectReadable(dock.normsView(), normTitles, 6);
+    expectReadable(dock.lcurveView(), lcurveTitles, 6);
+    // At the charts' minimum size too, as in a low dock.
+    expectReadable(dock.normsView(), normTitles, 6, dock.normsView()->minimumSize());
+    expectReadable(dock.lcurveView(), lcurveTitles, 6, dock.lcurveView()->minimumSize());
 
     // The corner is core's lcurveCorner on the same points, as tomo recon --lcurve reports it.
     Result<std::size_t> corner = lcurveCorner(dock.points());
@@ -140,6 +145,28 @@ TEST(Charts, SweepAndProfileAxesAreLabelled) {
     ASSERT_FALSE(profile->samples().value.empty());
     expectReadable(profile->chartView(), {QStringLiteral("distance (px)"), QStringLiteral("value")},
                    6, QSize(300, 220));
+}
+
+TEST(Charts, TeachingPlotsAreLabelled) {
+    TeachingPlots plots;
+    plots.resize(640, 240);
+    plots.show();
+    app::SliceImage sinogram;
+    sinogram.rows = 4;
+    sinogram.cols = 64;
+    sinogram.values.resize(4 * 64);
+    for (std::size_t i = 0; i < sinogram.values.size(); ++i)
+        sinogram.values[i] = static_cast<float>(i % 64) * 0.5f;
+    plots.showProjection(sinogram, 2, 90.0);
+    FilterOptions hann;
+    hann.window = FilterWindow::Hann;
+    plots.showFilter(hann, QStringLiteral("hann"));
+    expectReadable(plots.projectionView(),
+                   {QStringLiteral("detector (px)"), QStringLiteral("integral")}, 6,
+                   QSize(300, 220));
+    expectReadable(plots.responseView(),
+                   {QStringLiteral("frequency (cycles/px)"), QStringLiteral("gain")}, 6,
+                   QSize(300, 220));
 }
 
 }  // namespace

@@ -25,11 +25,12 @@ namespace tomo::ui {
 namespace {
 
 QChartView* makeView(QChart* chart) {
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
+    // The legend on the right: the height goes to the axes (a low dock keeps its labels).
+    chart->legend()->setAlignment(Qt::AlignRight);
+    chart->setMargins(QMargins(2, 2, 2, 2));
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(200, 140);
+    view->setMinimumSize(380, 180);
     return view;
 }
 
@@ -122,8 +123,8 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
     m_selected->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_selected->setMarkerSize(12);
     m_selected->setColor(QColor(0, 160, 0));
-    m_lcurveX = logAxis(tr("residual norm ||Ax-b||"));
-    m_lcurveY = logAxis(tr("solution norm ||x||"));
+    m_lcurveX = logAxis(tr("residual ||Ax-b||"));
+    m_lcurveY = logAxis(tr("solution ||x||"));
     lcurve->addAxis(m_lcurveX, Qt::AlignBottom);
     lcurve->addAxis(m_lcurveY, Qt::AlignLeft);
     for (QXYSeries* s :
@@ -278,6 +279,7 @@ void ConvergenceDock::clearShown() {
 
 void ConvergenceDock::finishRun() {
     if (m_points.empty()) return;
+    if (!m_corner) m_cornerPoint->setName(tr("no corner"));
     QString text = m_corner ? tr("L-curve corner at iteration %1 of %2.")
                                   .arg(m_points[*m_corner].parameter)
                                   .arg(m_points.size())

@@ -113,15 +113,18 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setMinimumHeight(165);  // room for the axis labels and titles
 
-    // Two columns: the live preview on the left, the sweep (strip and curve) on the right.
+    // Two columns: the live preview on the left, the sweep (strip beside curve) on the right.
     auto* left = new QVBoxLayout;
     left->addLayout(controls);
     left->addWidget(m_preview, 1);
     left->addWidget(m_status);
+    // The strip and the curve side by side: the dock stays low, the images keep the height.
+    auto* sweepRow = new QHBoxLayout;
+    sweepRow->addWidget(scroll, 1);
+    sweepRow->addWidget(m_chart, 1);
     auto* right = new QVBoxLayout;
     right->addLayout(sweepControls);
-    right->addWidget(scroll, 1);
-    right->addWidget(m_chart, 1);
+    right->addLayout(sweepRow, 1);
     auto* layout = new QHBoxLayout(this);
     layout->addLayout(left, 1);
     layout->addLayout(right, 1);

@@ -26,7 +26,7 @@ QChartView* chartView(QChart* chart) {
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* view = new QChartView(chart);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(240, 170);
+    view->setMinimumSize(240, 220);
     return view;
 }
 
@@ -39,7 +39,7 @@ TeachingPlots::TeachingPlots(QWidget* parent) : QWidget(parent) {
     m_projection = new QLineSeries;
     projection->addSeries(m_projection);
     m_projectionX = axis(tr("detector (px)"), "%.0f");
-    m_projectionY = axis(tr("line integral"), "%.3g");
+    m_projectionY = axis(tr("integral"), "%.3g");
     projection->addAxis(m_projectionX, Qt::AlignBottom);
     projection->addAxis(m_projectionY, Qt::AlignLeft);
     m_projection->attachAxis(m_projectionX);
@@ -47,7 +47,8 @@ TeachingPlots::TeachingPlots(QWidget* parent) : QWidget(parent) {
     m_projectionView = chartView(projection);
 
     auto* response = new QChart;
-    response->setTitle(tr("Filter frequency response"));
+    response->setTitle(tr("Filter response"));
+    response->legend()->hide();
     m_ramp = new QLineSeries;
     m_ramp->setName(tr("ramp |f|"));
     m_ramp->setPen(QPen(Qt::gray, 1, Qt::DashLine));
@@ -100,6 +101,7 @@ void TeachingPlots::showFilter(const FilterOptions& options, const QString& name
     m_ramp->replace(ramp);
     m_response->replace(response);
     m_response->setName(tr("%1 filter").arg(name));
+    m_responseView->chart()->setTitle(tr("%1 filter (dashed: ramp |f|)").arg(name));
 }
 
 }  // namespace tomo::ui
