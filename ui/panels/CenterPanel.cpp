@@ -89,7 +89,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     scroll->setMinimumHeight(130);
 
     auto* chart = new QChart;
-    chart->setTitle(tr("Sharpness (histogram entropy, lower is sharper)"));
+    chart->setTitle(tr("Sharpness (entropy, lower = sharper)"));
     chart->legend()->hide();
     m_curve = new QLineSeries;
     m_best = new QScatterSeries;
@@ -99,7 +99,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     chart->addSeries(m_best);
     chart->createDefaultAxes();
     if (auto x = qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal).value(0))) {
-        x->setTitleText(tr("centre of rotation (px)"));
+        x->setTitleText(tr("centre (px)"));
         x->setLabelFormat(QStringLiteral("%.1f"));
         x->setTickCount(5);
     }
@@ -111,7 +111,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     chart->setMargins(QMargins(2, 2, 2, 2));
     m_chart = new QChartView(chart, this);
     m_chart->setRenderHint(QPainter::Antialiasing);
-    m_chart->setMinimumHeight(165);  // room for the axis labels and titles
+    m_chart->setMinimumSize(280, 165);  // room for the axis labels and titles
 
     // Two columns: the live preview on the left, the sweep (strip beside curve) on the right.
     auto* left = new QVBoxLayout;
@@ -120,8 +120,8 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     left->addWidget(m_status);
     // The strip and the curve side by side: the dock stays low, the images keep the height.
     auto* sweepRow = new QHBoxLayout;
-    sweepRow->addWidget(scroll, 1);
-    sweepRow->addWidget(m_chart, 1);
+    sweepRow->addWidget(scroll, 3);
+    sweepRow->addWidget(m_chart, 2);
     auto* right = new QVBoxLayout;
     right->addLayout(sweepControls);
     right->addLayout(sweepRow, 1);
