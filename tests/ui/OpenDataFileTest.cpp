@@ -159,20 +159,10 @@ app::Dataset writePhantomDxchange(const std::filesystem::path& file) {
     for (std::size_t a = 0; a < written.sinograms.dim(1); ++a)
         for (std::size_t d = 0; d < written.sinograms.dim(2); ++d)
             written.sinograms(0, a, d) *= 0.02f;
-    const Sinograms& p = written.sinograms;  // [1][angle][detector]
-    // Counts I = D + (F - D) exp(-p): flat 1000, dark 10; the loader must undo both and -log.
-    ProjectionData acq;
-    acq.projections = Array3<float>(p.dim(1), 1, p.dim(2));
-    acq.flats = Array3<float>(2, 1, p.dim(2));
-    acq.darks = Array3<float>(1, 1, p.dim(2));
-    acq.flats.fill(1000.0f);
-    acq.darks.fill(10.0f);
-    for (std::size_t a = 0; a < p.dim(1); ++a)
-        for (std::size_t d = 0; d < p.dim(2); ++d)
-            acq.projections(a, 0, d) =
-                static_cast<float>(10.0 + 990.0 * std::exp(-static_cast<double>(p(0, a, d))));
-    acq.angles = written.geometry.angles();
-    EXPECT_TRUE(writeDxchange(file, acq).isOk());
+    // Flat 1000, dark 10: the loader must undo both and -log.
+    EXPECT_TRUE(
+        writeDxchange(file, test::acquisitionOf(written.sinograms, written.geometry.angles()))
+            .isOk());
     return written;
 }
 

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 
 #include "app/jobs/DemoJob.h"
+#include "tests/ui/UiTestSupport.h"
 #include "tomo/config.h"
 #include "ui/main/ScreenshotMode.h"
 #if TOMO_WITH_HDF5
@@ -60,19 +61,13 @@ TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
     spec.incidentCount = 0;
     auto demo = app::makeDemoDataset(spec, ExecContext{});
     ASSERT_TRUE(demo.isOk());
-    const Sinograms& p = demo->sinograms;
-    ProjectionData acq;  // counts 1000 exp(-0.02 p) over a dark of 0
-    acq.projections = Array3<float>(p.dim(1), 1, p.dim(2));
-    acq.flats = Array3<float>(1, 1, p.dim(2));
-    acq.darks = Array3<float>(1, 1, p.dim(2));
-    acq.flats.fill(1000.0f);
-    acq.darks.fill(0.0f);
-    for (std::size_t a = 0; a < p.dim(1); ++a)
-        for (std::size_t d = 0; d < p.dim(2); ++d)
-            acq.projections(a, 0, d) = 1000.0f * std::exp(-0.02f * p(0, a, d));
-    acq.angles = demo->geometry.angles();
+    for (std::size_t a = 0; a < demo->sinograms.dim(1); ++a)
+        for (std::size_t d = 0; d < demo->sinograms.dim(2); ++d)
+            demo->sinograms(0, a, d) *= 0.02f;  // line integrals of at most ~0.5
     const QString scan = dir.filePath(QStringLiteral("scan.h5"));
-    ASSERT_TRUE(writeDxchange(scan.toStdString(), acq).isOk());
+    ASSERT_TRUE(writeDxchange(scan.toStdString(),
+                              test::acquisitionOf(demo->sinograms, demo->geometry.angles()))
+                    .isOk());
     const QString file = dir.filePath(QStringLiteral("slice.png"));
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include <QSettings>
 #include <QSignalSpy>
@@ -12,6 +13,7 @@
 
 #include "app/Backends.h"
 #include "core/data/Array.h"
+#include "core/dataset/ProjectionData.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/Session.h"
 
@@ -69,6 +71,24 @@ inline app::Dataset demoStack(int n, int slices, float step = 0.0f) {
                      stack(data.truth)};
     out.grid.nz = slices;
     return out;
+}
+
+/// A one-slice acquisition whose flat/dark normalisation and -log give @p sino (slice 0,
+/// [angle][detector]) back: counts I = D + (F - D) exp(-p) with flat 1000 (two frames) and
+/// dark 10, and @p angles.
+inline ProjectionData acquisitionOf(const Sinograms& sino, const std::vector<double>& angles) {
+    ProjectionData acq;
+    acq.projections = Array3<float>(sino.dim(1), 1, sino.dim(2));
+    acq.flats = Array3<float>(2, 1, sino.dim(2));
+    acq.darks = Array3<float>(1, 1, sino.dim(2));
+    acq.flats.fill(1000.0f);
+    acq.darks.fill(10.0f);
+    for (std::size_t a = 0; a < sino.dim(1); ++a)
+        for (std::size_t d = 0; d < sino.dim(2); ++d)
+            acq.projections(a, 0, d) =
+                static_cast<float>(10.0 + 990.0 * std::exp(-static_cast<double>(sino(0, a, d))));
+    acq.angles = angles;
+    return acq;
 }
 
 /// A session and main window on settings in a temporary folder, with prompts off.

@@ -107,6 +107,33 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
         for (QLegendMarker* marker : norms->legend()->markers(s))
             marker->setVisible(false);
 
+    createLCurveChart();
+
+    m_charts = new QWidget(this);
+    auto* chartsLayout = new QHBoxLayout(m_charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->addWidget(m_normsView, 1);
+    chartsLayout->addWidget(m_lcurveView, 1);
+
+    m_status = new QLabel(tr("Run an iterative algorithm to see its convergence."), this);
+    m_status->setObjectName(QStringLiteral("convergenceStatus"));
+    m_status->setWordWrap(true);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_status, 1);
+    for (const QString& kind :
+         {QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("CSV")}) {
+        auto* b = new QPushButton(tr("Export %1...").arg(kind), this);
+        connect(b, &QPushButton::clicked, this, [this, kind] { askExport(kind); });
+        buttons->addWidget(b);
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_charts, 1);
+    layout->addLayout(buttons);
+    clear();
+}
+
+void ConvergenceDock::createLCurveChart() {
     auto* lcurve = new QChart;
     lcurve->setTitle(tr("L-curve"));
     m_lcurve = new QLineSeries;
@@ -140,29 +167,6 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_lcurvePoints, m_selected})
         for (QLegendMarker* marker : lcurve->legend()->markers(s))
             marker->setVisible(false);
-
-    m_charts = new QWidget(this);
-    auto* chartsLayout = new QHBoxLayout(m_charts);
-    chartsLayout->setContentsMargins(0, 0, 0, 0);
-    chartsLayout->addWidget(m_normsView, 1);
-    chartsLayout->addWidget(m_lcurveView, 1);
-
-    m_status = new QLabel(tr("Run an iterative algorithm to see its convergence."), this);
-    m_status->setObjectName(QStringLiteral("convergenceStatus"));
-    m_status->setWordWrap(true);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_status, 1);
-    for (const QString& kind :
-         {QStringLiteral("PNG"), QStringLiteral("SVG"), QStringLiteral("CSV")}) {
-        auto* b = new QPushButton(tr("Export %1...").arg(kind), this);
-        connect(b, &QPushButton::clicked, this, [this, kind] { askExport(kind); });
-        buttons->addWidget(b);
-    }
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_charts, 1);
-    layout->addLayout(buttons);
-    clear();
 }
 
 void ConvergenceDock::clear() {

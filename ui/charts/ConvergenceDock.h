@@ -81,6 +81,8 @@ class ConvergenceDock : public QWidget {
     void iterateSelected(int iteration, std::shared_ptr<const tomo::app::SliceImage> slice);
 
   private:
+    /// The L-curve chart: iterates, points, corner and the shown iterate (m_lcurveView).
+    void createLCurveChart();
     void onPointClicked(const QPointF& point, bool lcurve);
     void updateAxes();
     void updateCorner();

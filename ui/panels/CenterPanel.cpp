@@ -88,6 +88,30 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     scroll->setWidgetResizable(true);
     scroll->setMinimumHeight(130);
 
+    createChart();
+
+    // Two columns: the live preview on the left, the sweep (strip beside curve) on the right.
+    auto* left = new QVBoxLayout;
+    left->addLayout(controls);
+    left->addWidget(m_preview, 1);
+    left->addWidget(m_status);
+    // The strip and the curve side by side: the dock stays low, the images keep the height.
+    auto* sweepRow = new QHBoxLayout;
+    sweepRow->addWidget(scroll, 3);
+    sweepRow->addWidget(m_chart, 2);
+    auto* right = new QVBoxLayout;
+    right->addLayout(sweepControls);
+    right->addLayout(sweepRow, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addLayout(left, 1);
+    layout->addLayout(right, 1);
+
+    connect(&m_runner, &app::JobRunner::finished, this, &CenterPanel::onFinished);
+    connect(&m_session, &Session::datasetChanged, this, &CenterPanel::syncFromDataset);
+    syncFromDataset();
+}
+
+void CenterPanel::createChart() {
     auto* chart = new QChart;
     chart->setTitle(tr("Sharpness (entropy, lower = sharper)"));
     chart->legend()->hide();
@@ -112,26 +136,6 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     m_chart = new QChartView(chart, this);
     m_chart->setRenderHint(QPainter::Antialiasing);
     m_chart->setMinimumSize(280, 165);  // room for the axis labels and titles
-
-    // Two columns: the live preview on the left, the sweep (strip beside curve) on the right.
-    auto* left = new QVBoxLayout;
-    left->addLayout(controls);
-    left->addWidget(m_preview, 1);
-    left->addWidget(m_status);
-    // The strip and the curve side by side: the dock stays low, the images keep the height.
-    auto* sweepRow = new QHBoxLayout;
-    sweepRow->addWidget(scroll, 3);
-    sweepRow->addWidget(m_chart, 2);
-    auto* right = new QVBoxLayout;
-    right->addLayout(sweepControls);
-    right->addLayout(sweepRow, 1);
-    auto* layout = new QHBoxLayout(this);
-    layout->addLayout(left, 1);
-    layout->addLayout(right, 1);
-
-    connect(&m_runner, &app::JobRunner::finished, this, &CenterPanel::onFinished);
-    connect(&m_session, &Session::datasetChanged, this, &CenterPanel::syncFromDataset);
-    syncFromDataset();
 }
 
 double CenterPanel::center() const {

@@ -77,6 +77,8 @@ class CenterPanel : public QWidget {
 
   private:
     enum class Pending { None, Preview, Estimate, Sweep };
+    /// The sharpness-against-centre chart (m_chart, m_curve, m_best).
+    void createChart();
     void onValueChanged(double center);
     void startPreview();
     void startNext();

@@ -65,17 +65,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
         if (next >= frameCount()) next = 0;
         showFrame(next);
     });
-    m_sirtIterations = new QSpinBox(this);
-    m_sirtIterations->setRange(1, 500);
-    m_sirtIterations->setValue(app::TeachingSpec{}.sirtIterations);
-    m_sirtIterations->setToolTip(tr("SIRT iterations: few blur, many fit the noise"));
-    m_cglsIterations = new QSpinBox(this);
-    m_cglsIterations->setRange(1, 200);
-    m_cglsIterations->setValue(app::TeachingSpec{}.cglsIterations);
-    m_cglsIterations->setToolTip(tr("CGLS iterations: it converges fast, and fits noise early"));
-    m_angleLabel = new QLabel(this);
-    m_angleLabel->setObjectName(QStringLiteral("angleReadout"));
-    m_plots = new TeachingPlots(this);
+    createLessonControls();
     auto changed = [this] {
         FilterOptions options;
         if (auto window = parseFilterWindow(m_filter->currentText().toStdString()))
@@ -116,6 +106,32 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     controls->addWidget(m_cglsIterations, 2, 3);
     controls->addWidget(m_angleLabel, 2, 4, 1, 2);
 
+    QGridLayout* grid = createViews();
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(grid, 1);
+    layout->addWidget(m_plots);
+    layout->addWidget(m_status);
+    connect(&m_runner, &app::JobRunner::finished, this, &TeachingPanel::onFinished);
+    changed();
+    m_debounce->stop();  // computed on first show or on request, not at construction
+}
+
+void TeachingPanel::createLessonControls() {
+    m_sirtIterations = new QSpinBox(this);
+    m_sirtIterations->setRange(1, 500);
+    m_sirtIterations->setValue(app::TeachingSpec{}.sirtIterations);
+    m_sirtIterations->setToolTip(tr("SIRT iterations: few blur, many fit the noise"));
+    m_cglsIterations = new QSpinBox(this);
+    m_cglsIterations->setRange(1, 200);
+    m_cglsIterations->setValue(app::TeachingSpec{}.cglsIterations);
+    m_cglsIterations->setToolTip(tr("CGLS iterations: it converges fast, and fits noise early"));
+    m_angleLabel = new QLabel(this);
+    m_angleLabel->setObjectName(QStringLiteral("angleReadout"));
+    m_plots = new TeachingPlots(this);
+}
+
+QGridLayout* TeachingPanel::createViews() {
     m_sinogram = new MarkedSinogramView(this);
     m_unfiltered = new ImageView(this);
     m_filtered = new ImageView(this);
@@ -130,14 +146,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     grid->addWidget(titled(tr("SIRT"), m_sirt, &m_sirtLabel), 1, 1);
     grid->addWidget(titled(tr("CGLS"), m_cgls, &m_cglsLabel), 1, 2);
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(controls);
-    layout->addLayout(grid, 1);
-    layout->addWidget(m_plots);
-    layout->addWidget(m_status);
-    connect(&m_runner, &app::JobRunner::finished, this, &TeachingPanel::onFinished);
-    changed();
-    m_debounce->stop();  // computed on first show or on request, not at construction
+    return grid;
 }
 
 app::TeachingSpec TeachingPanel::spec() const {

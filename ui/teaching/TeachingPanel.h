@@ -20,6 +20,7 @@
 #include "app/qt/JobRunner.h"
 
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -67,6 +68,10 @@ class TeachingPanel : public QWidget {
   private:
     const app::Engine& m_engine;
     void onFinished(bool ok, const QString& message);
+    /// The iteration counts, the angle readout and the plots.
+    void createLessonControls();
+    /// The sinogram, the two back-projections and FBP/SIRT/CGLS, titled, in a grid.
+    QGridLayout* createViews();
 
     app::JobRunner m_runner;
     std::shared_ptr<app::JobOutput<app::TeachingResult>> m_out;

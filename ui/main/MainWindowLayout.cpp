@@ -1,0 +1,213 @@
+// MainWindow's construction of its menus, docks and status bar, its panel navigation and the
+// Help menu's windows (MainWindow.h); the window's behaviour is in MainWindow.cpp.
+#include <QAction>
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "tomo/config.h"
+#include "ui/charts/ConvergenceDock.h"
+#include "ui/main/FileActions.h"
+#include "ui/main/MainWindow.h"
+#include "ui/main/ResultViews.h"
+#include "ui/panels/AlgorithmPanel.h"
+#include "ui/panels/CenterPanel.h"
+#include "ui/panels/DevicesPanel.h"
+#include "ui/panels/PreprocessPanel.h"
+#include "ui/teaching/TeachingPanel.h"
+#include "ui/views/ImageView.h"
+#include "ui/views/LineProfileView.h"
+#include "ui/views/SliceView.h"
+#include "ui/widgets/MetricsPanel.h"
+
+namespace tomo::ui {
+
+void MainWindow::createMenus() {
+    m_files->populate(menuBar()->addMenu(tr("&File")));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    auto* maps = new QActionGroup(this);
+    for (ColorMap map : {ColorMap::Grey, ColorMap::Inferno}) {
+        QAction* a = view->addAction(tr("Colour map: %1").arg(colorMapName(map)), this,
+                                     [this, map] { setColorMap(map); });
+        a->setCheckable(true);
+        a->setChecked(map == ColorMap::Grey);
+        maps->addAction(a);
+    }
+    view->addSeparator();
+    view->addAction(tr("&Auto window/level"), this, [this] {
+        for (SliceView* v : {m_sinogram, m_recon, m_truth})
+            v->autoWindow();
+    });
+    view->addAction(tr("&Fit images"), this, [this] {
+        for (SliceView* v : {m_sinogram, m_recon, m_truth, m_difference})
+            if (auto* image = qobject_cast<ImageView*>(v)) image->fitToWindow();
+    });
+    QAction* profile = view->addAction(tr("&Line profile tool"));
+    profile->setCheckable(true);
+    profile->setToolTip(tr("Drag on the reconstruction to plot the values along a line"));
+    connect(profile, &QAction::toggled, this, [this](bool on) {
+        m_recon->setProfileToolEnabled(on);
+        if (on) showPanel(QStringLiteral("profile"));
+    });
+    view->addSeparator();
+    for (const auto& [name, dockWidget] : m_docks)
+        view->addAction(dockWidget->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide =
+        help->addAction(tr("&User guide"), this, [this] { showHelp(HelpWindow::Page::UserGuide); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard and mouse"), this,
+                    [this] { showHelp(HelpWindow::Page::Shortcuts); });
+    help->addSeparator();
+    help->addAction(tr("&About TomoStation"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::createDocks() {
+    auto addDock = [this](const QString& name, const QString& title, QWidget* content,
+                          Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name + QStringLiteral("Dock"));
+        d->setWidget(content);
+        addDockWidget(area, d);
+        m_docks[name] = d;
+        return d;
+    };
+    auto* params = new QWidget;
+    auto* layout = new QVBoxLayout(params);
+    m_datasetLabel = new QLabel(params);
+    m_datasetLabel->setObjectName(QStringLiteral("datasetLabel"));
+    m_datasetLabel->setWordWrap(true);
+    m_algorithm = new AlgorithmPanel(m_session.registry(), params);
+    auto* metricsBox = new QGroupBox(tr("Result"), params);
+    m_metrics = new MetricsPanel(metricsBox);
+    (new QVBoxLayout(metricsBox))->addWidget(m_metrics);
+    layout->addWidget(m_datasetLabel);
+    layout->addWidget(m_algorithm);
+    layout->addWidget(metricsBox);
+    layout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(params);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(320);
+    QDockWidget* parameters =
+        addDock(QStringLiteral("parameters"), tr("Parameters"), scroll, Qt::RightDockWidgetArea);
+    // Preprocessing: a tab beside Parameters (it is applied by reloading, before them).
+    m_preprocess = new PreprocessPanel(m_session);
+    auto* preprocessScroll = new QScrollArea;
+    preprocessScroll->setWidget(m_preprocess);
+    preprocessScroll->setWidgetResizable(true);
+    QDockWidget* preprocessing = addDock(QStringLiteral("preprocessing"), tr("Preprocessing"),
+                                         preprocessScroll, Qt::RightDockWidgetArea);
+    tabifyDockWidget(parameters, preprocessing);
+    parameters->raise();
+
+    m_convergence = new ConvergenceDock;
+    addDock(QStringLiteral("convergence"), tr("Convergence"), m_convergence,
+            Qt::BottomDockWidgetArea);
+    m_center = new CenterPanel(m_session);
+    QDockWidget* center = addDock(QStringLiteral("center"), tr("Centre of rotation"), m_center,
+                                  Qt::BottomDockWidgetArea);
+    m_devices = new DevicesPanel(m_session);
+    QDockWidget* devices =
+        addDock(QStringLiteral("devices"), tr("Devices"), m_devices, Qt::BottomDockWidgetArea);
+    addDock(QStringLiteral("profile"), tr("Line profile"), m_results->profileView(),
+            Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_docks[QStringLiteral("convergence")], center);
+    tabifyDockWidget(center, devices);
+    m_docks[QStringLiteral("convergence")]->raise();
+    // Shown by View > Line profile tool.
+    m_docks[QStringLiteral("profile")]->hide();
+    // The images get most of the height once the window has its size; the dock can be dragged
+    // taller.
+    QTimer::singleShot(0, this, [this] {
+        resizeDocks({m_docks[QStringLiteral("convergence")]}, {height() / 3}, Qt::Vertical);
+    });
+}
+
+void MainWindow::createStatusBar() {
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_hoverLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMinimumWidth(200);
+    m_etaLabel = new QLabel(this);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setToolTip(tr("Stop and discard: the previous result stays"));
+    m_keep = new QPushButton(tr("Stop and keep"), this);
+    m_keep->setToolTip(tr("Stop after this iteration and keep the current iterate"));
+    connect(m_cancel, &QPushButton::clicked, &m_session, &Session::cancel);
+    connect(m_keep, &QPushButton::clicked, &m_session, &Session::stopAndKeep);
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_hoverLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_etaLabel);
+    statusBar()->addPermanentWidget(m_keep);
+    statusBar()->addPermanentWidget(m_cancel);
+}
+
+QDockWidget* MainWindow::dock(const QString& name) const {
+    auto it = m_docks.find(name);
+    return it == m_docks.end() ? nullptr : it->second;
+}
+
+void MainWindow::showPanel(const QString& name) {
+    if (name == QStringLiteral("teaching")) {
+        m_tabs->setCurrentWidget(m_teachingTab);
+    } else if (name == QStringLiteral("compare")) {
+        m_tabs->setCurrentWidget(m_results->compareTab());
+    } else if (name == QStringLiteral("volume")) {
+        m_tabs->setCurrentWidget(m_results->volumeTab());
+    } else if (name == QStringLiteral("reconstruction")) {
+        m_tabs->setCurrentIndex(0);
+    } else if (QDockWidget* d = dock(name)) {
+        d->show();
+        d->raise();
+    }
+}
+
+QString MainWindow::currentPanel() const {
+    if (m_tabs->currentWidget() == m_teachingTab) return QStringLiteral("teaching");
+    if (m_tabs->currentWidget() == m_results->compareTab()) return QStringLiteral("compare");
+    if (m_tabs->currentWidget() == m_results->volumeTab()) return QStringLiteral("volume");
+    for (const auto& [name, d] : m_docks)
+        if (name != QStringLiteral("parameters") && d->isVisible() && !d->visibleRegion().isEmpty())
+            return name;
+    return QStringLiteral("reconstruction");
+}
+
+HelpWindow* MainWindow::showHelp(HelpWindow::Page page) {
+    QList<QAction*> actions;
+    for (QAction* menu : menuBar()->actions())
+        if (menu->menu()) actions += menu->menu()->actions();
+    auto* window = new HelpWindow(page, actions, this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+    return window;
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About TomoStation"),
+        tr("<b>TomoStation %1</b><p>CT reconstruction workstation: filtered back-projection "
+           "and iterative methods with selectable back-projector variants, convergence and "
+           "L-curve, centre-of-rotation tuning and a teaching mode.</p>"
+           "<p>Build: %2, %3. Back-projector variants: %4.</p>")
+            .arg(QStringLiteral(TOMO_VERSION), QStringLiteral(TOMO_BUILD_TYPE),
+                 QStringLiteral(TOMO_CXX_COMPILER))
+            .arg(m_session.registry().list().size()));
+}
+
+}  // namespace tomo::ui
