@@ -21,7 +21,9 @@
 #if TOMO_WITH_HDF5
 #include "core/hdf5io/Hdf5Writer.h"
 #endif
+#include "ui/main/CompareTab.h"
 #include "ui/main/FileActions.h"
+#include "ui/main/ResultViews.h"
 #include "ui/panels/PreprocessPanel.h"
 #include "ui/views/SliceView.h"
 
@@ -225,6 +227,12 @@ TEST(OpenDataFile, ThePanelsRingSettingReachesTheSavedFilesProvenance) {
     ASSERT_TRUE(finished.at(3).at(1).toBool()) << finished.at(3).at(2).toString().toStdString();
     EXPECT_NE(f.session.dataset()->preprocessing.find("rings vo size 5"), std::string::npos)
         << f.session.dataset()->preprocessing;
+    // The same scan read again: the result without the ring filter stays to compare with.
+    CompareTab& compare = *f.window->resultViews()->compare();
+    ASSERT_EQ(compare.historySize(), 2u);
+    EXPECT_TRUE(compare.choices()[1].contains(QStringLiteral("rings vo size 5")))
+        << compare.choices()[1].toStdString();
+    EXPECT_FALSE(compare.choices()[2].contains(QStringLiteral("rings")));
 
     const std::filesystem::path out = f.dir.filePath(QStringLiteral("recon.h5")).toStdString();
     ASSERT_TRUE(f.window->fileActions()->saveReconstruction(out).isOk());

@@ -22,9 +22,12 @@ QString resultName(const app::ReconOutcome& outcome) {
         ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     if (algorithm.empty()) return QString::fromStdString(outcome.variant);
     const std::string where = get("variant").empty() ? get("backend") : get("variant");
-    return QStringLiteral("%1: %2 (%3)")
+    const std::string preprocessing = get("preprocessing");
+    return QStringLiteral("%1: %2 (%3)%4")
         .arg(QString::fromStdString(algorithm), QString::fromStdString(get("parameters")),
-             QString::fromStdString(where));
+             QString::fromStdString(where),
+             preprocessing.empty() ? QString()
+                                   : QStringLiteral("; ") + QString::fromStdString(preprocessing));
 }
 
 CompareTab::CompareTab(QWidget* parent) : QWidget(parent) {
@@ -68,9 +71,13 @@ CompareTab::CompareTab(QWidget* parent) : QWidget(parent) {
     setDataset(nullptr);
 }
 
-void CompareTab::setDataset(std::shared_ptr<const app::Dataset> data) {
+void CompareTab::setDataset(std::shared_ptr<const app::Dataset> data, bool sameScan) {
     m_data = std::move(data);
-    m_history.clear();
+    const bool keep =
+        sameScan && m_data && !m_history.empty() &&
+        m_history.front()->image.dim(1) == static_cast<std::size_t>(m_data->grid.ny) &&
+        m_history.front()->image.dim(2) == static_cast<std::size_t>(m_data->grid.nx);
+    if (!keep) m_history.clear();
     refillBoxes();
 }
 

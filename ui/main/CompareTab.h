@@ -32,8 +32,9 @@ namespace tomo::ui {
 
 class SliceView;
 
-/// "FBP: filter hann, cutoff 0.8 (cpu.simd.lin)", "SIRT: iterations 100, ... (opencl)": a
-/// result named by what made it (its provenance), not by the variant alone.
+/// "FBP: filter hann, cutoff 0.8 (cpu.simd.lin)", "SIRT: iterations 100, ... (opencl)", with
+/// "; <preprocessing>" when the data were preprocessed: a result named by what made it (its
+/// provenance), not by the variant alone.
 QString resultName(const app::ReconOutcome& outcome);
 
 class CompareTab : public QWidget {
@@ -45,8 +46,10 @@ class CompareTab : public QWidget {
 
     explicit CompareTab(QWidget* parent = nullptr);
 
-    /// A new dataset: the history is forgotten (results of other data do not compare).
-    void setDataset(std::shared_ptr<const app::Dataset> data);
+    /// A new dataset: the history is forgotten (results of other data do not compare), unless
+    /// @p sameScan (the same file read again, e.g. with other preprocessing) and the results
+    /// keep their shape: then they stay, to compare the preprocessing.
+    void setDataset(std::shared_ptr<const app::Dataset> data, bool sameScan = false);
     /// A new result of the dataset: joins the history and the panes show the defaults.
     void addResult(std::shared_ptr<const app::ReconOutcome> result);
 

@@ -259,7 +259,11 @@ void MainWindow::onDatasetChanged() {
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_live->cancel();
     m_reconTab->showDataset(data);
-    m_results->onDatasetChanged(data);
+    // The same file read again (other preprocessing) keeps its results to compare.
+    const std::filesystem::path source =
+        m_session.dataFile() ? m_session.dataFile()->path : std::filesystem::path();
+    m_results->onDatasetChanged(data, !source.empty() && source == m_shownSource);
+    m_shownSource = source;
     m_metrics->clear();
     m_convergence->clear();
     m_algorithm->setReady(!m_session.isBusy());

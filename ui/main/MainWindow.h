@@ -148,6 +148,7 @@ class MainWindow : public QMainWindow {
     QSettings& m_settings;
     bool m_reconstructWhenLoaded = false;
     bool m_confirm = true;
+    std::filesystem::path m_shownSource;  ///< the data file of the shown dataset (empty: none)
     ColorMap m_colorMap = ColorMap::Grey;
     app::EtaEstimator m_eta;
 

@@ -29,9 +29,9 @@ ResultViews::ResultViews(SliceView* sliceView, QObject* parent)
     m_profile->attach(m_slice);
 }
 
-void ResultViews::onDatasetChanged(std::shared_ptr<const app::Dataset> data) {
+void ResultViews::onDatasetChanged(std::shared_ptr<const app::Dataset> data, bool sameScan) {
     m_current.reset();
-    m_compare->setDataset(std::move(data));
+    m_compare->setDataset(std::move(data), sameScan);
 }
 
 void ResultViews::onReconstruction(std::shared_ptr<const app::ReconOutcome> recon) {

@@ -42,8 +42,9 @@ class ResultViews : public QObject {
 
     /// A new result: it joins the comparison's history and becomes the volume shown.
     void onReconstruction(std::shared_ptr<const app::ReconOutcome> recon);
-    /// A new dataset: forgets the earlier results (results of other data do not compare).
-    void onDatasetChanged(std::shared_ptr<const app::Dataset> data);
+    /// A new dataset: forgets the earlier results (results of other data do not compare),
+    /// unless @p sameScan (CompareTab::setDataset).
+    void onDatasetChanged(std::shared_ptr<const app::Dataset> data, bool sameScan = false);
 
   private:
     SliceView* m_slice;
