@@ -1,7 +1,7 @@
 #include "ui/main/CompareTab.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cctype>
 
 #include <QComboBox>
 #include <QGridLayout>
@@ -52,18 +52,12 @@ CompareTab::CompareTab(QWidget* parent) : QWidget(parent) {
         });
         connect(m_panes[k], &SliceView::windowLevelChanged, this, [this, k](const WindowLevel& wl) {
             // One window for every image pane (not the differences).
-            if (m_syncing ||
-                choiceList()[static_cast<std::size_t>(std::max(0, m_boxes[k]->currentIndex()))]
-                        .kind == Kind::Difference)
-                return;
+            if (m_syncing || choiceOf(static_cast<int>(k)).kind == Kind::Difference) return;
             m_syncing = true;
-            for (std::size_t o = 0; o < kPanes; ++o) {
-                const int item = std::max(0, m_boxes[o]->currentIndex());
-                if (o != k &&
-                    choiceList()[static_cast<std::size_t>(item)].kind != Kind::Difference &&
+            for (std::size_t o = 0; o < kPanes; ++o)
+                if (o != k && choiceOf(static_cast<int>(o)).kind != Kind::Difference &&
                     m_panes[o]->hasImage())
                     m_panes[o]->setWindowLevel(wl);
-            }
             m_syncing = false;
         });
     }
@@ -87,6 +81,12 @@ void CompareTab::addResult(std::shared_ptr<const app::ReconOutcome> result) {
     m_history.push_front(std::move(result));
     if (m_history.size() > kHistory) m_history.pop_back();
     refillBoxes();
+}
+
+CompareTab::Choice CompareTab::choiceOf(int pane) const {
+    const std::vector<Choice> list = choiceList();
+    const int item = m_boxes[static_cast<std::size_t>(pane)]->currentIndex();
+    return list[static_cast<std::size_t>(std::clamp(item, 0, static_cast<int>(list.size()) - 1))];
 }
 
 std::vector<CompareTab::Choice> CompareTab::choiceList() const {
@@ -160,31 +160,20 @@ View2<const float> CompareTab::imageOf(const Choice& c) const {
 
 void CompareTab::showPane(int i) {
     const auto k = static_cast<std::size_t>(i);
-    const std::vector<Choice> list = choiceList();
-    const Choice c = list[static_cast<std::size_t>(std::max(0, m_boxes[k]->currentIndex()))];
+    const Choice c = choiceOf(i);
     SliceView* view = m_panes[k];
     view->setTitle(m_boxes[k]->currentText());
     if (c.kind == Kind::Difference) {
-        View2<const float> a =
-            imageOf(list[static_cast<std::size_t>(std::max(0, m_boxes[0]->currentIndex()))]);
-        View2<const float> b =
-            imageOf(list[static_cast<std::size_t>(std::max(0, m_boxes[1]->currentIndex()))]);
+        View2<const float> a = imageOf(choiceOf(0));
+        View2<const float> b = imageOf(choiceOf(1));
         if (a.rows() == 0 || b.rows() == 0 || a.rows() != b.rows() || a.cols() != b.cols()) {
             view->clear(tr("needs two images of one shape in panes 1 and 2"));
             return;
         }
-        m_difference.assign(a.rows() * a.cols(), 0.0f);
-        std::vector<float> magnitude(m_difference.size());
-        for (std::size_t r = 0; r < a.rows(); ++r)
-            for (std::size_t col = 0; col < a.cols(); ++col) {
-                const float d = a(r, col) - b(r, col);
-                m_difference[r * a.cols() + col] = d;
-                magnitude[r * a.cols() + col] = std::fabs(d);
-            }
+        m_difference = differenceImage(a, b);
         view->setImage(View2<const float>(m_difference.data(), a.rows(), a.cols(), a.cols()),
                        false);
-        const double bound = percentileWindow(magnitude, 99.5, 99.5).level;
-        view->setWindowLevel({2.0 * std::max(bound, 1e-12), 0.0});
+        view->setWindowLevel(symmetricWindow(m_difference, 99.5));
         return;
     }
     View2<const float> image = imageOf(c);
@@ -200,15 +189,12 @@ void CompareTab::showPane(int i) {
 }
 
 void CompareTab::compareAll() {
-    const std::vector<Choice> list = choiceList();
     const bool truth = m_data && !m_data->truth.empty();
-    View2<const float> reference =
-        truth ? m_data->truth.plane(0)
-              : imageOf(list[static_cast<std::size_t>(std::max(0, m_boxes[0]->currentIndex()))]);
+    View2<const float> reference = truth ? m_data->truth.plane(0) : imageOf(choiceOf(0));
     const QString against = truth ? tr("against the truth") : tr("against pane 1");
     for (std::size_t k = 0; k < kPanes; ++k) {
         m_metrics[k].reset();
-        const Choice c = list[static_cast<std::size_t>(std::max(0, m_boxes[k]->currentIndex()))];
+        const Choice c = choiceOf(static_cast<int>(k));
         View2<const float> image = imageOf(c);
         if (c.kind == Kind::Difference || image.rows() == 0 || reference.rows() == 0) {
             m_labels[k]->setText(QString());

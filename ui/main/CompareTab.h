@@ -71,6 +71,8 @@ class CompareTab : public QWidget {
         std::size_t result = 0;  ///< into m_history for Kind::Result
     };
     std::vector<Choice> choiceList() const;
+    /// What pane @p pane's box has chosen.
+    Choice choiceOf(int pane) const;
     void refillBoxes();
     void showPane(int i);
     /// The image pane @p i shows (empty for none; the difference is built in m_difference).

@@ -1,7 +1,6 @@
 #include "ui/main/ReconstructionTab.h"
 
 #include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include <QGridLayout>
@@ -26,17 +25,6 @@ QGroupBox* framed(const QString& title, QWidget* content, SliceView* view) {
     layout->addWidget(content);
     view->setTitle(title);
     return box;
-}
-
-/// image - reference for one plane, densely stored; empty when the shapes differ.
-std::vector<float> difference(View2<const float> image, View2<const float> reference) {
-    std::vector<float> diff;
-    if (image.rows() != reference.rows() || image.cols() != reference.cols()) return diff;
-    diff.resize(image.rows() * image.cols());
-    for (std::size_t r = 0; r < image.rows(); ++r)
-        for (std::size_t c = 0; c < image.cols(); ++c)
-            diff[r * image.cols() + c] = image(r, c) - reference(r, c);
-    return diff;
 }
 
 }  // namespace
@@ -169,18 +157,14 @@ void ReconstructionTab::showInRecon(View2<const float> image) {
 void ReconstructionTab::showDifference(View2<const float> image) {
     View2<const float> truth = currentTruth();
     std::vector<float> diff;
-    if (truth.rows() > 0) diff = difference(image, truth);
+    if (truth.rows() > 0) diff = differenceImage(image, truth);
     if (diff.empty()) {
         m_difference->clear(tr("ground truth unknown"));
         return;
     }
     std::size_t cols = image.cols();
     m_difference->setImage(View2<const float>(diff.data(), diff.size() / cols, cols, cols), false);
-    std::vector<float> magnitude(diff.size());
-    std::transform(diff.begin(), diff.end(), magnitude.begin(),
-                   [](float v) { return std::fabs(v); });
-    WindowLevel wl = percentileWindow(magnitude, 0.0, 99.0);
-    m_difference->setWindowLevel({2.0 * std::max(wl.high(), 1e-12), 0.0});
+    m_difference->setWindowLevel(symmetricWindow(diff, 99.0));
 }
 
 }  // namespace tomo::ui

@@ -100,6 +100,24 @@ WindowLevel percentileWindow(const std::vector<float>& values, double lowPercent
     return {hi - lo, 0.5 * (lo + hi)};
 }
 
+std::vector<float> differenceImage(View2<const float> a, View2<const float> b) {
+    std::vector<float> diff;
+    if (a.rows() != b.rows() || a.cols() != b.cols()) return diff;
+    diff.resize(a.rows() * a.cols());
+    for (std::size_t r = 0; r < a.rows(); ++r)
+        for (std::size_t c = 0; c < a.cols(); ++c)
+            diff[r * a.cols() + c] = a(r, c) - b(r, c);
+    return diff;
+}
+
+WindowLevel symmetricWindow(const std::vector<float>& difference, double percent) {
+    std::vector<float> magnitude(difference.size());
+    std::transform(difference.begin(), difference.end(), magnitude.begin(),
+                   [](float v) { return std::fabs(v); });
+    const double bound = percentileWindow(magnitude, percent, percent).level;
+    return {2.0 * std::max(bound, 1e-12), 0.0};
+}
+
 std::array<float, 2> finiteRange(const std::vector<float>& values) {
     bool any = false;
     std::array<float, 2> range{0.0f, 0.0f};

@@ -53,6 +53,13 @@ QImage renderImage(View2<const float> image, const WindowLevel& wl, ColorMap map
 WindowLevel percentileWindow(const std::vector<float>& values, double lowPercent = 0.5,
                              double highPercent = 99.5);
 
+/// a - b, densely stored (rows x cols); empty when the shapes differ.
+std::vector<float> differenceImage(View2<const float> a, View2<const float> b);
+
+/// The window of a difference image: centred on 0 (mid-grey = equal), spanning +- the
+/// @p percent percentile of |difference| (at least +- 1e-12).
+WindowLevel symmetricWindow(const std::vector<float>& difference, double percent);
+
 /// Minimum and maximum finite value ({0, 0} when none).
 std::array<float, 2> finiteRange(const std::vector<float>& values);
 

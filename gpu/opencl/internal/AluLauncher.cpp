@@ -210,22 +210,10 @@ Result<ClMem> AluLauncher::createSinogram(ClDeviceContext& dev, int angles, int 
     return dev.createBuffer(CL_MEM_READ_ONLY, packedBytes(angles, detectors), "sinogram");
 }
 
-Status AluLauncher::enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram,
-                                  int angles, int detectors, const std::vector<cl_event>& wait,
-                                  ClEvent& done) {
-    if (m_config.imageSinogram())
-        return enqueueImageUpload(queue, staging, sinogram, detectors, angles, wait, done);
-    return enqueueBufferUpload(queue, staging, sinogram, packedBytes(angles, detectors), wait,
-                               done);
-}
-
 Status AluLauncher::enqueueKernel(cl_command_queue queue, const ClPassShape& shape,
                                   const ClLaunch& launch, const std::vector<cl_event>& wait,
                                   ClEvent& done) {
-    TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, launch.sinogram, launch.constants,
-                                       launch.projBegin, launch.projEnd, shape.detectors,
-                                       launch.output, shape.nx, shape.rows, shape.rowBegin,
-                                       static_cast<int>(launch.accumulate)));
+    TOMO_RETURN_IF_ERROR(setBackProjectionArgs(m_kernel, shape, launch));
     if (m_config.checkRange) TOMO_RETURN_IF_ERROR(setKernelArg(m_kernel, 10, m_violations.get()));
     const auto tile = static_cast<std::size_t>(m_config.tile);
     const std::size_t tilesX = roundUp(static_cast<std::size_t>(shape.nx), tile) / tile;

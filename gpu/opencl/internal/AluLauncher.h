@@ -84,8 +84,6 @@ class AluLauncher final : public ClKernelLauncher {
     std::size_t packedBytes(int angles, int detectors) const override;
     void pack(const Sinograms& sino, int s0, int count, int a0, int na, void* dst) const override;
     Result<ClMem> createSinogram(ClDeviceContext& dev, int angles, int detectors) override;
-    Status enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram, int angles,
-                         int detectors, const std::vector<cl_event>& wait, ClEvent& done) override;
     Status enqueueKernel(cl_command_queue queue, const ClPassShape& shape, const ClLaunch& launch,
                          const std::vector<cl_event>& wait, ClEvent& done) override;
 

@@ -12,6 +12,22 @@ const cl_event* waitList(const std::vector<cl_event>& wait) {
 
 }  // namespace
 
+Status ClKernelLauncher::enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram,
+                                       int angles, int detectors, const std::vector<cl_event>& wait,
+                                       ClEvent& done) const {
+    if (usesImage())
+        return enqueueImageUpload(queue, staging, sinogram, detectors, angles, wait, done);
+    return enqueueBufferUpload(queue, staging, sinogram, packedBytes(angles, detectors), wait,
+                               done);
+}
+
+Status setBackProjectionArgs(const ClKernel& kernel, const ClPassShape& shape,
+                             const ClLaunch& launch) {
+    return setKernelArgs(kernel, launch.sinogram, launch.constants, launch.projBegin,
+                         launch.projEnd, shape.detectors, launch.output, shape.nx, shape.rows,
+                         shape.rowBegin, static_cast<int>(launch.accumulate));
+}
+
 Status enqueueImageUpload(cl_command_queue queue, cl_mem staging, cl_mem image, int width,
                           int height, const std::vector<cl_event>& wait, ClEvent& done) {
     const std::size_t origin[3] = {0, 0, 0};

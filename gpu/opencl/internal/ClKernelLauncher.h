@@ -69,15 +69,20 @@ class ClKernelLauncher {
     /// A device sinogram for @p angles x @p detectors.
     virtual Result<ClMem> createSinogram(ClDeviceContext& dev, int angles, int detectors) = 0;
     /// Enqueues the copy of a packed pass from @p staging into @p sinogram on @p queue after
-    /// @p wait; @p done receives the copy's event.
-    virtual Status enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram,
-                                 int angles, int detectors, const std::vector<cl_event>& wait,
-                                 ClEvent& done) = 0;
+    /// @p wait; @p done receives the copy's event. One path for every family: an image copy
+    /// when usesImage(), else a buffer copy of packedBytes().
+    Status enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram, int angles,
+                         int detectors, const std::vector<cl_event>& wait, ClEvent& done) const;
     /// Enqueues one launch on @p queue after @p wait; @p done receives its event.
     virtual Status enqueueKernel(cl_command_queue queue, const ClPassShape& shape,
                                  const ClLaunch& launch, const std::vector<cl_event>& wait,
                                  ClEvent& done) = 0;
 };
+
+/// Sets the arguments 0..9 every back-projection kernel shares: sinogram, constants,
+/// projection range, detectors, output, nx, rows, first row, accumulate.
+Status setBackProjectionArgs(const ClKernel& kernel, const ClPassShape& shape,
+                             const ClLaunch& launch);
 
 /// clEnqueueCopyBufferToImage of a whole width x height image (the upload of image families).
 Status enqueueImageUpload(cl_command_queue queue, cl_mem staging, cl_mem image, int width,

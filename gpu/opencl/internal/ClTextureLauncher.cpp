@@ -104,22 +104,10 @@ Result<ClMem> ClTextureLauncher::createSinogram(ClDeviceContext& dev, int angles
                              std::string("sinogram image ") + channelName(m_config.channelOrder));
 }
 
-Status ClTextureLauncher::enqueueUpload(cl_command_queue queue, cl_mem staging, cl_mem sinogram,
-                                        int angles, int detectors,
-                                        const std::vector<cl_event>& wait, ClEvent& done) {
-    if (m_config.half)
-        return enqueueBufferUpload(queue, staging, sinogram, packedBytes(angles, detectors), wait,
-                                   done);
-    return enqueueImageUpload(queue, staging, sinogram, detectors, angles, wait, done);
-}
-
 Status ClTextureLauncher::enqueueKernel(cl_command_queue queue, const ClPassShape& shape,
                                         const ClLaunch& launch, const std::vector<cl_event>& wait,
                                         ClEvent& done) {
-    TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, launch.sinogram, launch.constants,
-                                       launch.projBegin, launch.projEnd, shape.detectors,
-                                       launch.output, shape.nx, shape.rows, shape.rowBegin,
-                                       static_cast<int>(launch.accumulate)));
+    TOMO_RETURN_IF_ERROR(setBackProjectionArgs(m_kernel, shape, launch));
     return enqueueKernel2d(queue, m_kernel, roundUp(static_cast<std::size_t>(shape.nx), kTile),
                            roundUp(static_cast<std::size_t>(shape.rows), kTile), kTile, kTile, wait,
                            done, "texture back-projection");
