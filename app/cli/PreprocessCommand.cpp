@@ -65,7 +65,8 @@ void addPreprocessOptions(ArgParser& args) {
                                "(a fraction of the median)");
     args.option("zinger-size", "K", "median window of --zinger (odd)", "3");
     args.option("rings", "METHOD", "ring removal: vo (sorting-based) or fw (Fourier-wavelet)");
-    args.option("ring-size", "K", "median window of --rings vo (odd, pixels)", "21");
+    args.option("ring-size", "K",
+                "median window of --rings vo (odd, pixels; 0 = 1% of the width, at least 5)", "0");
     args.option("ring-levels", "L", "wavelet levels of --rings fw (0 = automatic)", "0");
     args.option("ring-sigma", "S", "damping width of --rings fw", "2");
     args.option("paganin", "E,Z,PIX,DB",
@@ -79,14 +80,12 @@ Result<PreprocessOptions> preprocessOptionsFromArgs(const ArgParser& args, std::
     PreprocessOptions o;
     o.flatDark = args.has("flat-dark");
     o.minusLog = o.flatDark && !args.has("no-log");
-    if (auto fb = args.get("flats-before")) {
+    if (args.get("flats-before")) {
         TOMO_ASSIGN_OR_RETURN(int n, args.getInt("flats-before", 0, 0, 1 << 30));
         if (static_cast<std::size_t>(n) > flatCount)
-            return invalidArgument("--flats-before " + *fb + " exceeds the " +
+            return invalidArgument("--flats-before " + std::to_string(n) + " exceeds the " +
                                    std::to_string(flatCount) + " flats of the input");
-        // Before: position -1; after: a position beyond every projection index.
-        for (std::size_t i = 0; i < flatCount; ++i)
-            o.flatField.flatPositions.push_back(static_cast<int>(i) < n ? -1.0 : 1e12);
+        o.flatsBefore = static_cast<std::size_t>(n);
     }
     if (args.has("zinger")) {
         ZingerOptions z;
@@ -96,7 +95,7 @@ Result<PreprocessOptions> preprocessOptionsFromArgs(const ArgParser& args, std::
     }
     if (auto rings = args.get("rings")) {
         TOMO_ASSIGN_OR_RETURN(o.rings, parseRingMethod(*rings));
-        TOMO_ASSIGN_OR_RETURN(o.sorting.size, args.getInt("ring-size", 21, 3, 1001));
+        TOMO_ASSIGN_OR_RETURN(o.sorting.size, args.getInt("ring-size", 0, 0, 1001));
         TOMO_ASSIGN_OR_RETURN(o.fourierWavelet.levels, args.getInt("ring-levels", 0, 0, 12));
         TOMO_ASSIGN_OR_RETURN(o.fourierWavelet.sigma, args.getDouble("ring-sigma", 2, 1e-6, 1e6));
     }

@@ -20,7 +20,8 @@ Result<std::string> dataFileFormat(const std::filesystem::path& path) {
 bool LoadRequest::operator==(const LoadRequest& other) const {
     return path == other.path && shape == other.shape && firstDegrees == other.firstDegrees &&
            endDegrees == other.endDegrees && angleUnit == other.angleUnit &&
-           format == other.format && describe(preprocessing) == describe(other.preprocessing);
+           format == other.format && minusLog == other.minusLog &&
+           describe(preprocessing) == describe(other.preprocessing);
 }
 
 Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx) {
@@ -38,7 +39,7 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
     LoadedSinograms loaded;
     if (isAcquisitionFormat(*format)) {
         auto steps = [&](std::size_t flats) -> Result<PreprocessOptions> {
-            PreprocessOptions all = acquisitionPreprocessing(request.preprocessing, flats, true);
+            PreprocessOptions all = acquisitionPreprocessing(request.preprocessing, flats, request.minusLog);
             TOMO_RETURN_IF_ERROR(all.validate());
             return all;
         };

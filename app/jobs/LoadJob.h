@@ -48,6 +48,9 @@ struct LoadRequest {
     /// get it on top of flat/dark and -log (acquisitionPreprocessing, as `tomo recon`'s
     /// options); sinogram stacks take none (InvalidArgument, as `tomo recon`).
     PreprocessOptions preprocessing;
+    /// Acquisitions with flats: take -ln of the normalised transmission (off for data whose
+    /// normalised transmission is wanted, as `tomo recon --no-log`).
+    bool minusLog = true;
 
     /// Equal fields; the preprocessing compares by describe().
     bool operator==(const LoadRequest& other) const;

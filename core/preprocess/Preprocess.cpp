@@ -1,5 +1,6 @@
 #include "core/preprocess/Preprocess.h"
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 #include <sstream>
@@ -92,13 +93,19 @@ std::string describe(const PreprocessOptions& o) {
              (o.zingers->mode == ThresholdMode::Relative ? " relative" : " absolute"));
     if (o.flatDark)
         item(std::string("flat/dark") +
-             (o.flatField.flatPositions.empty() ? " (averaged flats)" : " (interpolated flats)"));
+             (o.flatField.flatPositions.empty() && !o.flatsBefore
+                  ? " (averaged flats)"
+                  : o.flatsBefore ? " (interpolated flats, " + std::to_string(*o.flatsBefore) +
+                                        " before)"
+                                  : std::string(" (interpolated flats)")));
     if (o.paganin)
         item("paganin " + std::to_string(o.paganin->energyKeV) + " keV, " +
              std::to_string(o.paganin->distanceMm) + " mm, " + std::to_string(o.paganin->pixelSizeUm) +
              " um, delta/beta " + std::to_string(o.paganin->deltaOverBeta));
     if (o.minusLog) item("minus-log (epsilon " + std::to_string(o.logEpsilon) + ")");
-    if (o.rings == RingMethod::Sorting) item("rings vo size " + std::to_string(o.sorting.size));
+    if (o.rings == RingMethod::Sorting)
+        item("rings vo size " +
+             (o.sorting.size == 0 ? std::string("auto") : std::to_string(o.sorting.size)));
     if (o.rings == RingMethod::FourierWavelet)
         item("rings fw " + o.fourierWavelet.wavelet + " levels " +
              std::to_string(o.fourierWavelet.levels) + " sigma " +
@@ -130,6 +137,7 @@ Status preprocess(ProjectionData& data, const PreprocessOptions& options, const 
 
     // 1-3: geometry of the data.
     std::vector<double> positions = options.flatField.projectionPositions;
+    double scanStart = 0, scanEnd = 0;  // positions of the first and last acquired projection
     auto geometryStep = [&](const ExecContext& c) -> Status {
         const std::size_t np = data.projections.dim(0);
         if (positions.empty()) {
@@ -139,6 +147,8 @@ Status preprocess(ProjectionData& data, const PreprocessOptions& options, const 
             return invalidArgument(std::to_string(positions.size()) + " projection positions for " +
                                    std::to_string(np) + " projections");
         }
+        scanStart = *std::min_element(positions.begin(), positions.end());
+        scanEnd = *std::max_element(positions.begin(), positions.end());
         if (!isAll(options.angleRange) || options.angleStep != 1) {
             TOMO_ASSIGN_OR_RETURN(IndexRange r, options.angleRange.resolve(np, "angles"));
             std::vector<double> angles, pos;
@@ -174,6 +184,17 @@ Status preprocess(ProjectionData& data, const PreprocessOptions& options, const 
     auto flatDarkStep = [&](const ExecContext& c) -> Status {
         FlatFieldOptions ff = options.flatField;
         ff.projectionPositions = positions;
+        if (options.flatsBefore && ff.flatPositions.empty()) {
+            const std::size_t flats = data.flats.dim(0);
+            if (*options.flatsBefore > flats)
+                return invalidArgument(std::to_string(*options.flatsBefore) +
+                                       " flats before the scan, but the input has " +
+                                       std::to_string(flats) + " flats");
+            // Before: one step ahead of the scan's first projection; after: one step beyond its
+            // last (of the whole acquisition, also when fewer angles are kept).
+            for (std::size_t i = 0; i < flats; ++i)
+                ff.flatPositions.push_back(i < *options.flatsBefore ? scanStart - 1 : scanEnd + 1);
+        }
         TOMO_ASSIGN_OR_RETURN(local.flatField,
                               correctFlatField(data.projections, data.flats, data.darks, ff, c));
         return Status::ok();

@@ -60,6 +60,10 @@ struct PreprocessOptions {
     std::optional<ZingerOptions> zingers;
     bool flatDark = false;
     FlatFieldOptions flatField;
+    /// The first flatsBefore flat frames were taken before the scan, the rest after: the two
+    /// groups are averaged separately and interpolated over the projections. Used when
+    /// flatField.flatPositions is empty; more than the input's flats is an InvalidArgument.
+    std::optional<std::size_t> flatsBefore;
     std::optional<PaganinOptions> paganin;
     bool minusLog = false;
     float logEpsilon = 1e-6f;  ///< transmissions at or below it are clamped (and counted)

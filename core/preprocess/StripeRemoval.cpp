@@ -41,10 +41,17 @@ Status forEachSinogram(Array3<float>& projections, const ExecContext& ctx, F&& f
 }  // namespace
 
 Status SortingStripeOptions::validate() const {
-    if (size < 3 || size % 2 == 0)
-        return invalidArgument("sorting stripe removal: the window must be odd and >= 3 (got " +
-                               std::to_string(size) + ")");
+    if (size != 0 && (size < 3 || size % 2 == 0))
+        return invalidArgument(
+            "sorting stripe removal: the window must be odd and >= 3, or 0 for automatic (got " +
+            std::to_string(size) + ")");
     return Status::ok();
+}
+
+int SortingStripeOptions::windowFor(std::size_t detectors) const {
+    if (size != 0) return size;
+    const int percent = static_cast<int>(detectors / 100);
+    return std::max(5, percent | 1);
 }
 
 Status FourierWaveletOptions::validate() const {
@@ -79,8 +86,9 @@ Status removeStripesSorting(View2<float> sino, const SortingStripeOptions& optio
         for (std::size_t k = 0; k < na; ++k)
             sorted[j * na + k] = sino(idx[k], j);
     }
-    const long half = options.size / 2;
-    std::vector<float> window(static_cast<std::size_t>(options.size));
+    const int size = options.windowFor(nd);
+    const long half = size / 2;
+    std::vector<float> window(static_cast<std::size_t>(size));
     for (std::size_t j = 0; j < nd; ++j)
         for (std::size_t k = 0; k < na; ++k) {
             std::size_t n = 0;

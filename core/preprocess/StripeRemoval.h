@@ -52,8 +52,14 @@
 namespace tomo {
 
 struct SortingStripeOptions {
-    int size = 21;  ///< median window along the detector in pixels: odd, >= 3
+    /// Median window along the detector in pixels: odd, >= 3; 0 = automatic, windowFor().
+    int size = 0;
     Status validate() const;
+    /// The window used on @p detectors columns: size, or when automatic the odd number nearest
+    /// above 1 % of the width and at least 5 (TomoPy's remove_stripe_based_sorting default).
+    /// Wide windows on narrow scans smear real edges into streaks; 5 px removes single-pixel
+    /// gain errors.
+    int windowFor(std::size_t detectors) const;
 };
 
 struct FourierWaveletOptions {

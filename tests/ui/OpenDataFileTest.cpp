@@ -8,7 +8,9 @@
 #include <cmath>
 #include <fstream>
 
+#include <QCheckBox>
 #include <QLabel>
+#include <QSpinBox>
 #include <QSignalSpy>
 
 #include "app/data/DataFormats.h"
@@ -244,6 +246,57 @@ TEST(OpenDataFile, ThePanelsRingSettingReachesTheSavedFilesProvenance) {
     auto back = readHdf5Volume(out);
     ASSERT_TRUE(back.isOk());
     EXPECT_EQ(back->dims(), f.session.reconstruction()->image.dims());
+}
+
+TEST(OpenDataFile, FlatsPaganinLogAndCropsFromThePanelReachTheLoadedData) {
+    test::WindowFixture f;
+    const std::filesystem::path file = f.dir.filePath(QStringLiteral("scan.h5")).toStdString();
+    const app::Dataset written = writePhantomDxchange(file);
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.window->openAndReconstruct(file));
+    ASSERT_TRUE(waitFor(finished, 2, 30000));
+    const std::size_t columns = written.sinograms.dim(2);
+
+    // Flats before and after (1 before), Paganin, -log off, rows 0..1 and a column crop.
+    PreprocessPanel& panel = *f.window->preprocessPanel();
+    panel.setFlatsBefore(1);
+    PaganinOptions paganin;
+    paganin.energyKeV = 25;
+    paganin.distanceMm = 50;
+    paganin.pixelSizeUm = 2;
+    paganin.deltaOverBeta = 10;
+    panel.setPaganin(paganin);
+    auto* minusLog = panel.findChild<QCheckBox*>(QStringLiteral("minusLog"));
+    ASSERT_NE(minusLog, nullptr);
+    minusLog->setChecked(false);
+    EXPECT_FALSE(panel.minusLog());
+    const std::pair<const char*, int> crops[] = {{"rowFirst", 0},
+                                                 {"rowLast", 1},
+                                                 {"columnFirst", 2},
+                                                 {"columnLast", static_cast<int>(columns) - 2}};
+    for (const auto& [name, value] : crops) {
+        auto* box = panel.findChild<QSpinBox*>(QString::fromLatin1(name));
+        ASSERT_NE(box, nullptr) << name;
+        box->setValue(value);
+    }
+    ASSERT_TRUE(f.window->applyPreprocessing());
+    ASSERT_TRUE(waitFor(finished, 4, 30000));
+    ASSERT_TRUE(finished.at(2).at(1).toBool()) << finished.at(2).at(2).toString().toStdString();
+    const app::Dataset& data = *f.session.dataset();
+    for (const char* step : {"interpolated flats, 1 before", "paganin 25", "crop rows 0:1"})
+        EXPECT_NE(data.preprocessing.find(step), std::string::npos) << step << ": "
+                                                                    << data.preprocessing;
+    EXPECT_EQ(data.preprocessing.find("minus-log"), std::string::npos) << data.preprocessing;
+    EXPECT_EQ(data.sinograms.dim(2), columns - 4);
+    // Without -log the values are transmissions exp(-p) with p <= ~0.5 (Paganin keeps the mean).
+    double sum = 0, lowest = 1e9;
+    for (std::size_t a = 0; a < data.sinograms.dim(1); ++a)
+        for (std::size_t d = 0; d < data.sinograms.dim(2); ++d) {
+            sum += data.sinograms(0, a, d);
+            lowest = std::min(lowest, static_cast<double>(data.sinograms(0, a, d)));
+        }
+    EXPECT_GT(lowest, 0.5);
+    EXPECT_GT(sum / static_cast<double>(data.sinograms.dim(1) * data.sinograms.dim(2)), 0.8);
 }
 #endif
 

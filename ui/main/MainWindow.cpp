@@ -147,6 +147,7 @@ bool MainWindow::applyPreprocessing() {
     if (!m_session.dataFile()) return false;
     app::LoadRequest request = *m_session.dataFile();
     request.preprocessing = m_preprocess->options();
+    request.minusLog = m_preprocess->minusLog();
     m_reconstructWhenLoaded =
         m_session.startLoadFile(request, QString::fromStdString(request.path.string()));
     return m_reconstructWhenLoaded;

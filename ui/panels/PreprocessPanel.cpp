@@ -38,21 +38,6 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     m_applied = new QLabel(this);
     m_applied->setWordWrap(true);
     m_applied->setObjectName(QStringLiteral("preprocessingApplied"));
-    m_rings = new QComboBox(this);
-    m_rings->addItem(tr("none"), static_cast<int>(RingMethod::None));
-    m_rings->addItem(tr("sorting (Vo)"), static_cast<int>(RingMethod::Sorting));
-    m_rings->addItem(tr("Fourier-wavelet (Muench)"), static_cast<int>(RingMethod::FourierWavelet));
-    m_rings->setToolTip(
-        tr("Ring (stripe) removal on every sinogram. The preview below shows "
-           "the shown sinogram before and after."));
-    m_ringWindow = new QSpinBox(this);
-    m_ringWindow->setRange(3, 101);
-    m_ringWindow->setSingleStep(2);
-    m_ringWindow->setValue(5);
-    m_ringWindow->setSuffix(tr(" px"));
-    m_ringWindow->setToolTip(
-        tr("Median window of the sorting filter along the detector: small "
-           "windows remove narrow rings without streaks"));
     m_zingers = new QCheckBox(tr("remove zingers"), this);
     m_zingerThreshold = new QDoubleSpinBox(this);
     m_zingerThreshold->setRange(0.01, 10.0);
@@ -67,10 +52,6 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     m_angleStep->setRange(1, 64);
     m_angleStep->setPrefix(tr("every "));
     m_angleStep->setToolTip(tr("Keep every N-th projection (fewer angles: faster, more streaks)"));
-    m_cropFirst = new QSpinBox(this);
-    m_cropLast = new QSpinBox(this);
-    m_cropFirst->setToolTip(tr("First detector column kept"));
-    m_cropLast->setToolTip(tr("Columns kept up to (exclusive); 0 = to the end"));
     m_apply = new QPushButton(tr("Apply and reload"), this);
     m_apply->setObjectName(QStringLiteral("applyPreprocessing"));
     connect(m_apply, &QPushButton::clicked, this, &PreprocessPanel::applyRequested);
@@ -83,28 +64,24 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     }
     m_before->setTitle(tr("Before"));
     m_after->setTitle(tr("After"));
-
-    auto* rings = new QHBoxLayout;
-    rings->addWidget(m_rings, 1);
-    rings->addWidget(m_ringWindow);
     auto* zingers = new QHBoxLayout;
     zingers->addWidget(m_zingers);
     zingers->addWidget(m_zingerThreshold);
-    auto* crop = new QHBoxLayout;
-    crop->addWidget(m_cropFirst);
-    crop->addWidget(new QLabel(tr("to"), this));
-    crop->addWidget(m_cropLast);
     auto* preview = new QHBoxLayout;
     preview->addWidget(m_before);
     preview->addWidget(m_after);
     auto* form = new QFormLayout(this);
     form->addRow(m_applied);
-    form->addRow(tr("Rings"), rings);
+    form->addRow(tr("Flat/dark"), buildFlatRow());
+    form->addRow(tr("Rings"), buildRingRow());
     form->addRow(tr("Before / after"), preview);
     form->addRow(tr("Zingers"), zingers);
+    form->addRow(tr("Paganin"), buildPaganinRow());
     form->addRow(tr("Binning"), m_bin);
     form->addRow(tr("Angles"), m_angleStep);
-    form->addRow(tr("Columns"), crop);
+    form->addRow(tr("Rows"), buildCropRow(m_rowFirst, m_rowLast, tr("detector row"), QStringLiteral("row")));
+    form->addRow(tr("Columns"), buildCropRow(m_cropFirst, m_cropLast, tr("detector column"),
+                                             QStringLiteral("column")));
     form->addRow(m_apply);
 
     connect(m_rings, &QComboBox::currentIndexChanged, this, &PreprocessPanel::updatePreview);
@@ -113,23 +90,160 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     syncFromDataset();
 }
 
+QLayout* PreprocessPanel::buildFlatRow() {
+    m_flats = new QComboBox(this);
+    m_flats->addItem(tr("all flats averaged"));
+    m_flats->addItem(tr("flats before and after"));
+    m_flats->setToolTip(
+        tr("Flats taken before and after the scan: the two groups are averaged "
+           "separately and interpolated over the projections, which follows a "
+           "beam that drifts during the scan"));
+    m_flatsBefore = new QSpinBox(this);
+    m_flatsBefore->setRange(0, 100000);
+    m_flatsBefore->setPrefix(tr("first "));
+    m_flatsBefore->setSuffix(tr(" before"));
+    m_flatsBefore->setValue(1);
+    m_flatsBefore->setEnabled(false);
+    m_flatsBefore->setToolTip(tr("How many of the file's flat frames were taken before the scan"));
+    connect(m_flats, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_flatsBefore->setEnabled(index == 1); });
+    m_minusLog = new QCheckBox(tr("-log"), this);
+    m_minusLog->setChecked(true);
+    m_minusLog->setObjectName(QStringLiteral("minusLog"));
+    m_minusLog->setToolTip(
+        tr("Take -ln of the normalised transmission (Beer-Lambert): off only "
+           "for data that are to stay transmissions"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_flats, 1);
+    row->addWidget(m_flatsBefore);
+    row->addWidget(m_minusLog);
+    return row;
+}
+
+QLayout* PreprocessPanel::buildRingRow() {
+    m_rings = new QComboBox(this);
+    m_rings->addItem(tr("none"), static_cast<int>(RingMethod::None));
+    m_rings->addItem(tr("sorting (Vo)"), static_cast<int>(RingMethod::Sorting));
+    m_rings->addItem(tr("Fourier-wavelet (Muench)"), static_cast<int>(RingMethod::FourierWavelet));
+    m_rings->setToolTip(
+        tr("Ring (stripe) removal on every sinogram. The preview below shows "
+           "the shown sinogram before and after."));
+    m_ringWindow = new QSpinBox(this);
+    m_ringWindow->setRange(1, 101);  // 1 stands for "auto"
+    m_ringWindow->setSingleStep(2);
+    m_ringWindow->setSpecialValueText(tr("auto"));
+    m_ringWindow->setValue(1);
+    m_ringWindow->setSuffix(tr(" px"));
+    m_ringWindow->setToolTip(
+        tr("Median window of the sorting filter along the detector. auto: 1 % of "
+           "the width, at least 5 px. Small windows remove narrow rings without streaks."));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_rings, 1);
+    row->addWidget(m_ringWindow);
+    return row;
+}
+
+QLayout* PreprocessPanel::buildPaganinRow() {
+    m_paganin = new QCheckBox(this);
+    m_paganin->setToolTip(
+        tr("Paganin single-distance phase retrieval for propagation-based phase "
+           "contrast (a homogeneous object): low-pass filters each normalised "
+           "projection before -log"));
+    auto spin = [this](double lo, double hi, double value, int decimals, const QString& suffix,
+                       const QString& tip) {
+        auto* box = new QDoubleSpinBox(this);
+        box->setRange(lo, hi);
+        box->setDecimals(decimals);
+        box->setValue(value);
+        box->setSuffix(suffix);
+        box->setToolTip(tip);
+        box->setEnabled(false);
+        connect(m_paganin, &QCheckBox::toggled, box, &QWidget::setEnabled);
+        return box;
+    };
+    m_energy = spin(1, 200, 20, 1, tr(" keV"), tr("Photon energy"));
+    m_distance = spin(0, 100000, 100, 1, tr(" mm"), tr("Sample-to-detector distance"));
+    m_pixel = spin(0.01, 1000, 1, 2, tr(" um"), tr("Effective detector pixel size"));
+    m_deltaBeta = spin(0, 1e5, 100, 0, QString(), tr("delta / beta of the material"));
+    m_deltaBeta->setPrefix(tr("d/b "));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_paganin);
+    for (QWidget* w : {static_cast<QWidget*>(m_energy), static_cast<QWidget*>(m_distance),
+                       static_cast<QWidget*>(m_pixel), static_cast<QWidget*>(m_deltaBeta)})
+        row->addWidget(w);
+    return row;
+}
+
+QLayout* PreprocessPanel::buildCropRow(QSpinBox*& first, QSpinBox*& last, const QString& what,
+                                       const QString& name) {
+    first = new QSpinBox(this);
+    last = new QSpinBox(this);
+    first->setObjectName(name + QStringLiteral("First"));
+    last->setObjectName(name + QStringLiteral("Last"));
+    first->setRange(0, 1 << 20);
+    last->setRange(0, 1 << 20);
+    first->setToolTip(tr("First %1 kept (of the file as stored)").arg(what));
+    last->setToolTip(tr("Kept up to this %1 (exclusive); 0 = to the end").arg(what));
+    auto* row = new QHBoxLayout;
+    row->addWidget(first);
+    row->addWidget(new QLabel(tr("to"), this));
+    row->addWidget(last);
+    return row;
+}
+
+namespace {
+
+IndexRange cropRange(const QSpinBox* first, const QSpinBox* last) {
+    const auto a = static_cast<std::size_t>(first->value());
+    const auto b = static_cast<std::size_t>(last->value());
+    if (a == 0 && b == 0) return IndexRange::all();
+    return {a, b > a ? b - a : IndexRange::kAll};
+}
+
+}  // namespace
+
 PreprocessOptions PreprocessPanel::options() const {
     PreprocessOptions o;
+    if (m_flats->currentIndex() == 1) o.flatsBefore = static_cast<std::size_t>(m_flatsBefore->value());
     o.rings = static_cast<RingMethod>(m_rings->currentData().toInt());
-    o.sorting.size = m_ringWindow->value() | 1;  // odd
+    o.sorting.size = m_ringWindow->value() == 1 ? 0 : m_ringWindow->value() | 1;  // odd
     if (m_zingers->isChecked()) {
         ZingerOptions z;
         z.threshold = m_zingerThreshold->value();
         o.zingers = z;
     }
+    if (m_paganin->isChecked()) {
+        PaganinOptions p;
+        p.energyKeV = m_energy->value();
+        p.distanceMm = m_distance->value();
+        p.pixelSizeUm = m_pixel->value();
+        p.deltaOverBeta = m_deltaBeta->value();
+        o.paganin = p;
+    }
     o.binRows = 1;
     o.binColumns = m_bin->currentData().toInt();
     o.angleStep = static_cast<std::size_t>(m_angleStep->value());
-    const auto first = static_cast<std::size_t>(m_cropFirst->value());
-    const auto last = static_cast<std::size_t>(m_cropLast->value());
-    if (first > 0 || last > 0)
-        o.cropColumns = {first, last > first ? last - first : IndexRange::kAll};
+    o.cropRows = cropRange(m_rowFirst, m_rowLast);
+    o.cropColumns = cropRange(m_cropFirst, m_cropLast);
     return o;
+}
+
+bool PreprocessPanel::minusLog() const {
+    return m_minusLog->isChecked();
+}
+
+void PreprocessPanel::setPaganin(const std::optional<PaganinOptions>& paganin) {
+    m_paganin->setChecked(paganin.has_value());
+    if (!paganin) return;
+    m_energy->setValue(paganin->energyKeV);
+    m_distance->setValue(paganin->distanceMm);
+    m_pixel->setValue(paganin->pixelSizeUm);
+    m_deltaBeta->setValue(paganin->deltaOverBeta);
+}
+
+void PreprocessPanel::setFlatsBefore(std::optional<int> count) {
+    m_flats->setCurrentIndex(count ? 1 : 0);
+    if (count) m_flatsBefore->setValue(*count);
 }
 
 void PreprocessPanel::setRings(RingMethod method, int window) {
@@ -146,9 +260,6 @@ void PreprocessPanel::syncFromDataset() {
     auto data = m_session.dataset();
     const bool acquisition = acquisitionOpen(m_session);
     m_apply->setEnabled(acquisition && !m_session.isBusy());
-    const int columns = data ? data->geometry.detectorCount() : 0;
-    m_cropFirst->setRange(0, std::max(0, columns - 1));
-    m_cropLast->setRange(0, columns);
     if (!data)
         m_applied->setText(tr("No data."));
     else if (!acquisition)

@@ -1,10 +1,12 @@
 #pragma once
 /// @file PreprocessPanel.h
-/// @brief The Preprocessing panel: ring removal (with a before/after preview on the shown
-/// sinogram), zingers, binning, an angle subset and a crop of the detector rows and columns,
-/// applied to the open acquisition by reloading it (core/preprocess, the same steps and order
-/// as `tomo recon --rings ... --zinger ... --bin ... --angle-range ... --crop ...`). Flat/dark
-/// normalisation and -log are always applied to acquisitions with flats, as in `tomo recon`.
+/// @brief The Preprocessing panel: flat/dark options (averaged flats or flats before and after
+/// the scan, -log on or off), ring removal (with a before/after preview on the shown
+/// sinogram), zingers, Paganin phase retrieval, binning, an angle subset and a crop of the
+/// detector rows and columns, applied to the open acquisition by reloading it
+/// (core/preprocess, the same steps and order as `tomo recon --flats-before ... --no-log
+/// --rings ... --zinger ... --paganin ... --bin ... --angle-range ... --crop ...`). Flat/dark
+/// normalisation is always applied to acquisitions with flats, as in `tomo recon`.
 ///
 /// The settings reach the reconstruction request and the saved file's provenance through the
 /// dataset (Dataset::preprocessing, "preprocessing" in the provenance). Defaults change nothing:
@@ -12,6 +14,8 @@
 /// raw, ...) take no preprocessing, as in `tomo recon`; the panel says so.
 ///
 /// Threading: GUI thread only; the preview runs the ring filter on one sinogram (milliseconds).
+
+#include <optional>
 
 #include <QWidget>
 
@@ -21,6 +25,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QPushButton;
 class QSpinBox;
 
@@ -37,6 +42,12 @@ class PreprocessPanel : public QWidget {
 
     /// The steps the widgets ask for (besides flat/dark and -log).
     PreprocessOptions options() const;
+    /// Whether -ln is taken after flat/dark normalisation (LoadRequest::minusLog).
+    bool minusLog() const;
+    /// Sets Paganin phase retrieval as a user would (nullopt: off).
+    void setPaganin(const std::optional<PaganinOptions>& paganin);
+    /// Sets the flats taken before the scan (nullopt: all flats averaged).
+    void setFlatsBefore(std::optional<int> count);
     /// Sets the ring filter (method and window) as a user would.
     void setRings(RingMethod method, int window);
     /// Shows the ring filter's before/after on @p slice's sinogram of the dataset.
@@ -50,12 +61,25 @@ class PreprocessPanel : public QWidget {
     void applyRequested();
 
   private:
+    QLayout* buildFlatRow();
+    QLayout* buildRingRow();
+    QLayout* buildPaganinRow();
+    QLayout* buildCropRow(QSpinBox*& first, QSpinBox*& last, const QString& what,
+                          const QString& name);
     void syncFromDataset();
     void updatePreview();
 
     Session& m_session;
     int m_slice = 0;
     QLabel* m_applied = nullptr;
+    QComboBox* m_flats = nullptr;
+    QSpinBox* m_flatsBefore = nullptr;
+    QCheckBox* m_minusLog = nullptr;
+    QCheckBox* m_paganin = nullptr;
+    QDoubleSpinBox* m_energy = nullptr;
+    QDoubleSpinBox* m_distance = nullptr;
+    QDoubleSpinBox* m_pixel = nullptr;
+    QDoubleSpinBox* m_deltaBeta = nullptr;
     QComboBox* m_rings = nullptr;
     QSpinBox* m_ringWindow = nullptr;
     QCheckBox* m_zingers = nullptr;
@@ -64,6 +88,8 @@ class PreprocessPanel : public QWidget {
     QSpinBox* m_angleStep = nullptr;
     QSpinBox* m_cropFirst = nullptr;
     QSpinBox* m_cropLast = nullptr;
+    QSpinBox* m_rowFirst = nullptr;
+    QSpinBox* m_rowLast = nullptr;
     QPushButton* m_apply = nullptr;
     SliceView* m_before = nullptr;
     SliceView* m_after = nullptr;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/preprocess/FlatFieldCorrection.h"
+#include "core/preprocess/Preprocess.h"
 
 namespace tomo {
 namespace {
@@ -85,6 +86,42 @@ TEST(FlatField, InterpolatesBetweenFlatsBeforeAndAfter) {
     // Averaging the two flats instead misses the drift by up to ~4% at the ends.
     ASSERT_TRUE(correctFlatField(averaged, flats, darks, {}).isOk());
     EXPECT_GT(std::fabs(averaged(0, 0, 0) / transmission(0, 0, 0) - 1), 0.03);
+}
+
+TEST(FlatField, FlatsBeforeAndAfterTheScanAreInterpolatedByThePipeline) {
+    // As above, but the pipeline places the flats: the first one before the scan, the second
+    // after it (PreprocessOptions::flatsBefore, `tomo recon --flats-before 1`, the GUI's panel).
+    ProjectionData data;
+    data.flats = Array3<float>(2, kR, kC);
+    data.darks = Array3<float>(1, kR, kC);
+    data.projections = Array3<float>(kP, kR, kC);
+    data.angles.assign(kP, 0.0);
+    for (std::size_t r = 0; r < kR; ++r)
+        for (std::size_t c = 0; c < kC; ++c) {
+            data.darks(0, r, c) = static_cast<float>(darkAt(r, c));
+            data.flats(0, r, c) = static_cast<float>(flatAt(r, c) + darkAt(r, c));
+            data.flats(1, r, c) = static_cast<float>(1.1 * flatAt(r, c) + darkAt(r, c));
+            for (std::size_t p = 0; p < kP; ++p) {
+                const double w = (static_cast<double>(p) + 1) / (static_cast<double>(kP) + 1);
+                data.projections(p, r, c) = static_cast<float>(
+                    transmission(p, r, c) * (1 + 0.1 * w) * flatAt(r, c) + darkAt(r, c));
+            }
+        }
+    PreprocessOptions o;
+    o.flatDark = true;
+    o.flatsBefore = 1;
+    PreprocessSummary summary;
+    ASSERT_TRUE(preprocess(data, o, {}, &summary).isOk());
+    EXPECT_TRUE(summary.flatField.interpolated);
+    for (std::size_t p = 0; p < kP; ++p)
+        for (std::size_t r = 0; r < kR; ++r)
+            for (std::size_t c = 0; c < kC; ++c)
+                EXPECT_NEAR(data.projections(p, r, c), transmission(p, r, c), 2e-6);
+    EXPECT_NE(describe(o).find("1 before"), std::string::npos) << describe(o);
+    // More flats before the scan than the input has is refused.
+    o.flatsBefore = 3;
+    Status refused = preprocess(data, o, {});
+    EXPECT_EQ(refused.code(), ErrorCode::InvalidArgument) << refused.toString();
 }
 
 TEST(FlatField, GroupsFlatsSeparatedByProjections) {

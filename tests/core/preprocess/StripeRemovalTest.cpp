@@ -86,6 +86,30 @@ TEST(StripeRemoval, SortingRemovesStripes) {
     EXPECT_LT(std::fabs(partial), 0.2 * amp);
 }
 
+TEST(StripeRemoval, TheAutomaticWindowScalesWithTheWidthAndSparesANarrowScan) {
+    // 1 % of the width, odd, at least 5 (TomoPy's default): 5 on this 128-column sinogram.
+    const SortingStripeOptions automatic;
+    EXPECT_EQ(automatic.windowFor(kWidth), 5);
+    EXPECT_EQ(automatic.windowFor(256), 5);
+    EXPECT_EQ(automatic.windowFor(1000), 11);
+    EXPECT_EQ(automatic.windowFor(2048), 21);
+    EXPECT_EQ(SortingStripeOptions{9}.windowFor(2048), 9);
+    const Array3<float> clean = cleanSinogram();
+    const double peak = measure(clean, clean, {}).maxValue, amp = 0.05 * peak;
+    Array3<float> autoFiltered = withStripes(clean, amp);
+    Array3<float> fixed5 = autoFiltered.clone();
+    Array3<float> wide = autoFiltered.clone();
+    ASSERT_TRUE(removeStripesSorting(autoFiltered.plane(0), automatic).isOk());
+    ASSERT_TRUE(removeStripesSorting(fixed5.plane(0), SortingStripeOptions{5}).isOk());
+    ASSERT_TRUE(removeStripesSorting(wide.plane(0), SortingStripeOptions{21}).isOk());
+    for (std::size_t p = 0; p < kAngles; ++p)
+        for (std::size_t j = 0; j < kWidth; ++j)
+            ASSERT_EQ(autoFiltered(0, p, j), fixed5(0, p, j));
+    // The old fixed default (21 px, ~16 % of this width) changes the object far more.
+    EXPECT_GT(measure(wide, clean, {30, 70}).elsewhereRms,
+              1.5 * measure(autoFiltered, clean, {30, 70}).elsewhereRms);
+}
+
 TEST(StripeRemoval, FourierWaveletRemovesStripes) {
     const Array3<float> clean = cleanSinogram();
     const double peak = measure(clean, clean, {}).maxValue, amp = 0.05 * peak;
