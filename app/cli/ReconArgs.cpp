@@ -2,12 +2,14 @@
 #include "app/cli/ReconArgs.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
 #include "app/data/AcquisitionLoader.h"
+#include "app/recon/ReconGrid.h"
 
 namespace tomo::cli {
 namespace {
@@ -95,13 +97,22 @@ Result<app::ReconRequest> requestFor(const ArgParser& args, app::OpenedSource& i
         params.centerOfRotation = input.preprocessing.centerAfter(center);
     }
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
-    VolumeGeometry grid;
-    TOMO_ASSIGN_OR_RETURN(int size, args.getInt("size", static_cast<int>(shape[2]), 1, 65536));
-    grid.nx = grid.ny = size;
-    grid.nz = static_cast<int>(shape[0]);
-    TOMO_ASSIGN_OR_RETURN(grid.voxelSize,
-                          args.getDouble("pixel-size", params.detectorPitch, 1e-9, 1e9));
-    return app::ReconRequest(std::move(input.source), std::move(geometry), grid);
+    app::GridChoice choice;
+    TOMO_ASSIGN_OR_RETURN(choice.size, args.getInt("size", 0, 0, 65536));
+    TOMO_ASSIGN_OR_RETURN(choice.pixelSize, args.getDouble("pixel-size", 0, 1e-9, 1e9));
+    if (auto roi = args.get("roi-center")) {
+        const std::size_t comma = roi->find(',');
+        char* end = nullptr;
+        choice.centerX = std::strtod(roi->c_str(), &end);
+        const bool xOk = comma != std::string::npos && end == roi->c_str() + comma;
+        if (xOk) choice.centerY = std::strtod(roi->c_str() + comma + 1, &end);
+        if (!xOk || *end != '\0')
+            return invalidArgument("--roi-center: expected X,Y (detector pitch units), got '" +
+                                   *roi + "'");
+    }
+    Result<VolumeGeometry> grid = app::gridFor(geometry, static_cast<int>(shape[0]), choice);
+    if (!grid) return grid.status().withContext("--size/--pixel-size/--roi-center");
+    return app::ReconRequest(std::move(input.source), std::move(geometry), *grid);
 }
 
 Status referenceFromArgs(const ArgParser& args, app::ReconRequest& r) {
@@ -147,6 +158,9 @@ void addReconOptions(ArgParser& args) {
     args.option("interp", "MODE", "linear | nearest", "linear");
     args.option("size", "N", "reconstruct an NxN image (default: detector count)");
     args.option("pixel-size", "S", "image pixel size (default: the detector pitch)");
+    args.option("roi-center", "X,Y",
+                "centre of the reconstructed region relative to the rotation axis, in "
+                "detector pitch units (default 0,0)");
     args.option("detector-pitch", "D", "detector pixel width", "1");
     args.option("center", "C",
                 "rotation axis on the detector in pixels from the centre of pixel 0 "

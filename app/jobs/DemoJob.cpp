@@ -140,6 +140,7 @@ ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::stri
     if (!data->truth.empty()) request.reference = std::shared_ptr<const Volume>(data, &data->truth);
     if (!data->preprocessing.empty())
         request.output.provenance["preprocessing"] = data->preprocessing;
+    if (!data->sampling.empty()) request.output.provenance["sampling"] = data->sampling;
     return request;
 }
 

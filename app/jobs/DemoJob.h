@@ -49,6 +49,9 @@ struct Dataset {
     std::vector<std::string> warnings;
     /// The preprocessing applied when it was read (core describe(); empty: none).
     std::string preprocessing;
+    /// The angle subset and grid chosen for reconstruction (DatasetSampling.h; empty: all
+    /// angles, the detector's grid).
+    std::string sampling;
 };
 
 /// Generates the demo dataset (deterministic for a given spec).

@@ -26,6 +26,12 @@ WriteOptions writeOptions(const ReconRequest& request, const Resolved& r) {
                   g.detectorCount(), g.detectorPitch(), g.centerOfRotation(), request.grid.nx,
                   request.grid.ny, request.grid.nz, request.grid.voxelSize);
     options.provenance["geometry"] = geometry;
+    if (request.grid.offsetX != 0 || request.grid.offsetY != 0) {
+        char centre[96];
+        std::snprintf(centre, sizeof centre, ", region centre (%.6g, %.6g)", request.grid.offsetX,
+                      request.grid.offsetY);
+        options.provenance["geometry"] += centre;
+    }
     options.provenance["algorithm"] = r.spec.id;
     if (r.spec.iterative) {
         std::string params;

@@ -134,6 +134,26 @@ TEST_P(FrontDoor, FbpThroughTheCliAndTheGuiIsBitIdentical) {
     EXPECT_EQ(f.session.reconstruction()->variant, variant);
 }
 
+TEST_P(FrontDoor, ARegionOfInterestThroughTheCliAndTheGuiIsBitIdentical) {
+    // The Region and sampling box and `tomo recon --size --pixel-size --roi-center` make one
+    // grid (app/recon/ReconGrid.h).
+    const std::string variant = variantOf(GetParam());
+    ASSERT_FALSE(variant.empty());
+    app::Sampling sampling;
+    sampling.grid.size = 24;
+    sampling.grid.pixelSize = 0.5;
+    sampling.grid.centerX = 6;
+    sampling.grid.centerY = -3.5;
+    ASSERT_TRUE(f.session.setSampling(sampling).isOk());
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.session.startReconstruct(FbpOptions{}, variant));
+    const std::vector<float> fromGui = gui(finished);
+    const std::vector<float> fromCli =
+        cli("--variant " + variant + " --size 24 --pixel-size 0.5 --roi-center 6,-3.5");
+    ASSERT_EQ(fromGui.size(), std::size_t(kSlices) * 24 * 24);
+    EXPECT_TRUE(fromGui == fromCli) << variant;
+}
+
 TEST_P(FrontDoor, CglsThroughTheCliAndTheGuiIsBitIdentical) {
     const std::string backend = GetParam();
     app::IterativeJobSpec spec;

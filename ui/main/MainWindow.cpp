@@ -31,6 +31,7 @@
 #include "ui/views/LineProfileView.h"
 #include "ui/views/SliceView.h"
 #include "ui/widgets/MetricsPanel.h"
+#include "ui/widgets/SamplingBox.h"
 #include "ui/widgets/ReconParamsPanel.h"
 
 namespace tomo::ui {
@@ -73,6 +74,7 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(&m_session, &Session::previewChanged, this, &MainWindow::onPreview);
     connect(&m_session, &Session::jobFinished, this, &MainWindow::onJobFinished);
     connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
+    connect(m_sampling, &SamplingBox::applied, this, &MainWindow::reconstruct);
     m_live = new LivePreview(m_session, this);
     connect(m_live, &LivePreview::ready, this, &MainWindow::onLivePreview);
     connect(paramsPanel(), &ReconParamsPanel::optionsChanged, this, &MainWindow::settingsChanged);
@@ -260,11 +262,15 @@ void MainWindow::onDatasetChanged() {
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_live->cancel();
     m_reconTab->showDataset(data);
-    // The same file read again (other preprocessing) keeps its results to compare.
+    // The same scan (another centre or sampling), or the same file read again (other
+    // preprocessing), keeps its results to compare.
     const std::filesystem::path source =
         m_session.dataFile() ? m_session.dataFile()->path : std::filesystem::path();
-    m_results->onDatasetChanged(data, !source.empty() && source == m_shownSource);
+    const bool sameScan = m_session.loadSerial() == m_shownSerial ||
+                          (!source.empty() && source == m_shownSource);
+    m_results->onDatasetChanged(data, sameScan);
     m_shownSource = source;
+    m_shownSerial = m_session.loadSerial();
     m_metrics->clear();
     m_convergence->clear();
     m_algorithm->setReady(!m_session.isBusy());

@@ -50,6 +50,7 @@ class PreprocessPanel;
 class FileActions;
 class MetricsPanel;
 class ResultViews;
+class SamplingBox;
 class SliceView;
 class ReconParamsPanel;
 class ReconstructionTab;
@@ -84,6 +85,7 @@ class MainWindow : public QMainWindow {
     CenterPanel* centerPanel() const { return m_center; }
     DevicesPanel* devicesPanel() const { return m_devices; }
     PreprocessPanel* preprocessPanel() const { return m_preprocess; }
+    SamplingBox* samplingBox() const { return m_sampling; }
     LivePreview* livePreview() const { return m_live; }
     TeachingPanel* teachingPanel() const { return m_teaching; }
     FileActions* fileActions() const { return m_files; }
@@ -149,6 +151,7 @@ class MainWindow : public QMainWindow {
     bool m_reconstructWhenLoaded = false;
     bool m_confirm = true;
     std::filesystem::path m_shownSource;  ///< the data file of the shown dataset (empty: none)
+    std::uint64_t m_shownSerial = 0;      ///< Session::loadSerial() of the shown dataset
     ColorMap m_colorMap = ColorMap::Grey;
     app::EtaEstimator m_eta;
 
@@ -165,6 +168,7 @@ class MainWindow : public QMainWindow {
     CenterPanel* m_center = nullptr;
     DevicesPanel* m_devices = nullptr;
     PreprocessPanel* m_preprocess = nullptr;
+    SamplingBox* m_sampling = nullptr;
     LivePreview* m_live = nullptr;
     TeachingPanel* m_teaching = nullptr;
     QScrollArea* m_teachingTab = nullptr;

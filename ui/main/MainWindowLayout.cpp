@@ -29,6 +29,7 @@
 #include "ui/views/LineProfileView.h"
 #include "ui/views/SliceView.h"
 #include "ui/widgets/MetricsPanel.h"
+#include "ui/widgets/SamplingBox.h"
 
 namespace tomo::ui {
 
@@ -90,11 +91,13 @@ void MainWindow::createDocks() {
     m_datasetLabel->setObjectName(QStringLiteral("datasetLabel"));
     m_datasetLabel->setWordWrap(true);
     m_algorithm = new AlgorithmPanel(m_session.registry(), params);
+    m_sampling = new SamplingBox(m_session, params);
     auto* metricsBox = new QGroupBox(tr("Result"), params);
     m_metrics = new MetricsPanel(metricsBox);
     (new QVBoxLayout(metricsBox))->addWidget(m_metrics);
     layout->addWidget(m_datasetLabel);
     layout->addWidget(m_algorithm);
+    layout->addWidget(m_sampling);
     layout->addWidget(metricsBox);
     layout->addStretch(1);
     auto* scroll = new QScrollArea;

@@ -132,32 +132,63 @@ void Session::onIteration(app::IterationReport report) {
 
 Status Session::setCenterOfRotation(double center) {
     if (isBusy()) return invalidArgument("wait for the running job before changing the centre");
-    if (!m_dataset) return invalidArgument("there is no dataset");
-    ParallelGeometry::Params params = m_dataset->geometry.params();
+    if (!m_loaded) return invalidArgument("there is no dataset");
+    ParallelGeometry::Params params = m_loaded->geometry.params();
     if (!(center >= 0 && center <= params.detectorCount - 1))
         return invalidArgument("centre of rotation " + std::to_string(center) +
                                " is outside the detector [0, " +
                                std::to_string(params.detectorCount - 1) + "]");
     params.centerOfRotation = center;
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
-    app::Dataset copy{std::move(geometry), m_dataset->grid, m_dataset->sinograms.clone(),
-                      m_dataset->truth.clone()};
-    m_dataset = std::make_shared<const app::Dataset>(std::move(copy));
+    app::Dataset copy{std::move(geometry), m_loaded->grid, m_loaded->sinograms.clone(),
+                      m_loaded->truth.clone(), m_loaded->warnings};
+    copy.preprocessing = m_loaded->preprocessing;
+    auto loaded = std::make_shared<const app::Dataset>(std::move(copy));
+    if (!m_sampling.isDefault()) {
+        TOMO_ASSIGN_OR_RETURN(app::Dataset sampled, app::sampledDataset(*loaded, m_sampling));
+        m_dataset = std::make_shared<const app::Dataset>(std::move(sampled));
+    } else {
+        m_dataset = loaded;
+    }
+    m_loaded = std::move(loaded);
     m_recon.reset();
     emit datasetChanged();
     emit reconstructionChanged();
     return Status::ok();
 }
 
+Status Session::setSampling(const app::Sampling& sampling) {
+    if (isBusy()) return invalidArgument("wait for the running job before changing the sampling");
+    if (!m_loaded) return invalidArgument("there is no dataset");
+    if (sampling.isDefault()) {
+        m_dataset = m_loaded;
+    } else {
+        TOMO_ASSIGN_OR_RETURN(app::Dataset sampled, app::sampledDataset(*m_loaded, sampling));
+        m_dataset = std::make_shared<const app::Dataset>(std::move(sampled));
+    }
+    m_sampling = sampling;
+    m_recon.reset();
+    emit datasetChanged();
+    emit reconstructionChanged();
+    return Status::ok();
+}
+
+void Session::publishDataset(std::shared_ptr<const app::Dataset> loaded) {
+    m_loaded = std::move(loaded);
+    m_dataset = m_loaded;
+    m_sampling = {};
+    ++m_loadSerial;
+    m_recon.reset();
+    emit datasetChanged();
+    emit reconstructionChanged();
+}
+
 void Session::setDataset(app::Dataset data, const QString& name) {
-    m_dataset = std::make_shared<const app::Dataset>(std::move(data));
     m_datasetName = name;
     m_dataFolder.clear();
     m_demoSize = 0;
     m_dataFile.reset();
-    m_recon.reset();
-    emit datasetChanged();
-    emit reconstructionChanged();
+    publishDataset(std::make_shared<const app::Dataset>(std::move(data)));
 }
 
 Status Session::saveReconstruction(const std::filesystem::path& file, bool tiff16) const {
@@ -189,14 +220,11 @@ void Session::onFinished(bool ok, const QString& message) {
         auto data = std::exchange(m_pendingDataset, nullptr)->take();
         std::optional<app::LoadRequest> file = std::exchange(m_pendingFile, std::nullopt);
         if (ok && data) {
-            m_dataset = std::move(data);
             m_datasetName = m_pendingName;
             m_dataFolder = m_pendingFolder;
             m_demoSize = m_pendingDemoSize;
             m_dataFile = std::move(file);
-            m_recon.reset();
-            emit datasetChanged();
-            emit reconstructionChanged();
+            publishDataset(std::move(data));
         }
     } else if (kind == JobKind::Iterate) {
         auto outcome = std::exchange(m_pendingIterative, nullptr)->take();

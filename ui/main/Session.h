@@ -12,6 +12,7 @@
 ///
 /// Threading: GUI thread only (the worker never touches the session).
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@
 
 #include <vector>
 
+#include "app/jobs/DatasetSampling.h"
 #include "app/jobs/DemoJob.h"
 #include "app/jobs/IterativeJob.h"
 #include "app/jobs/LoadJob.h"
@@ -106,6 +108,19 @@ class Session : public QObject {
     /// Replaces the active dataset by @p data (e.g. the teaching or test data).
     void setDataset(app::Dataset data, const QString& name);
 
+    /// What the reconstruction sees of the loaded data (app/jobs/DatasetSampling.h): dataset()
+    /// becomes the loaded dataset through @p sampling; the loaded one is kept, so the default
+    /// Sampling restores it. Drops the reconstruction and emits datasetChanged. Reset to the
+    /// default whenever other data are loaded. Error when busy, without data or for a choice
+    /// sampledDataset() refuses (nothing changes then).
+    Status setSampling(const app::Sampling& sampling);
+    const app::Sampling& sampling() const { return m_sampling; }
+    /// The dataset as loaded (with the chosen centre of rotation), before the sampling.
+    std::shared_ptr<const app::Dataset> loadedDataset() const { return m_loaded; }
+    /// Counts the data loaded or set; the same number means the same scan (only its centre or
+    /// sampling changed).
+    std::uint64_t loadSerial() const { return m_loadSerial; }
+
     /// Writes the latest reconstruction (all slices) in the format of @p file's extension
     /// (.h5, .tif, .raw, ...) with its provenance (the input, preprocessing, geometry,
     /// algorithm and parameters, as `tomo recon` writes them; stored where the format can:
@@ -159,7 +174,12 @@ class Session : public QObject {
     std::optional<app::LoadRequest> m_dataFile;
     FbpOptions m_pendingOptions;
 
-    std::shared_ptr<const app::Dataset> m_dataset;
+    void publishDataset(std::shared_ptr<const app::Dataset> loaded);
+
+    std::shared_ptr<const app::Dataset> m_loaded;   ///< as loaded (with the centre chosen)
+    app::Sampling m_sampling;                       ///< what the reconstruction sees of it
+    std::uint64_t m_loadSerial = 0;
+    std::shared_ptr<const app::Dataset> m_dataset;  ///< m_loaded through m_sampling
     QString m_datasetName;
     std::shared_ptr<const app::ReconOutcome> m_recon;
     FbpOptions m_reconOptions;

@@ -1,0 +1,55 @@
+#pragma once
+/// @file SamplingBox.h
+/// @brief The Region and sampling box of the Parameters dock: image size, pixel size, the
+/// centre of a region of interest and an angle subset for every algorithm and any data (stacks,
+/// acquisitions, the demo), applied through Session::setSampling (app/jobs/DatasetSampling.h,
+/// the same grid rules as `tomo recon --size --pixel-size --roi-center`). The loaded data are
+/// kept, so "All data" goes back without reading the file again.
+///
+/// Threading: GUI thread only.
+
+#include <QGroupBox>
+
+#include "app/jobs/DatasetSampling.h"
+
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace tomo::ui {
+
+class Session;
+
+class SamplingBox : public QGroupBox {
+    Q_OBJECT
+
+  public:
+    explicit SamplingBox(Session& session, QWidget* parent = nullptr);
+
+    /// The choice the widgets show.
+    app::Sampling sampling() const;
+    /// Shows @p sampling in the widgets (does not apply it).
+    void setSampling(const app::Sampling& sampling);
+    /// Applies the widgets' choice to the session; the error is also shown in the box.
+    Status apply();
+
+  signals:
+    /// A new sampling was applied: the data the reconstruction sees changed.
+    void applied();
+
+  private:
+    void syncFromSession();
+
+    Session& m_session;
+    QSpinBox* m_size = nullptr;
+    QDoubleSpinBox* m_pixel = nullptr;
+    QDoubleSpinBox* m_centerX = nullptr;
+    QDoubleSpinBox* m_centerY = nullptr;
+    QSpinBox* m_angleStep = nullptr;
+    QPushButton* m_apply = nullptr;
+    QPushButton* m_reset = nullptr;
+    QLabel* m_state = nullptr;
+};
+
+}  // namespace tomo::ui
