@@ -107,6 +107,43 @@ Result<SelectionResult> tuneBackend(const BackProjectorRegistry& registry,
     return result;
 }
 
+std::vector<VariantSpeed> variantSpeeds(const DeviceInfo& device,
+                                        const BackProjectorRegistry& registry,
+                                        std::string* measuredClassName, std::string* warning) {
+    const SelectionCache cache = SelectionCache::load(selectionCachePath());
+    if (warning) *warning = cache.warning();
+    const SelectionRecord* record = cache.find(selectionKeyFor(device));
+    // The measurement of the one-slice class at the medium size when there is one (the GUI's
+    // main case), else a one-slice class, else any.
+    const CachedClass* measuredClass = record ? record->findClass("1.medium") : nullptr;
+    if (record && !measuredClass)
+        for (const CachedClass& c : record->classes)
+            if (!measuredClass || (c.slices == 1 && measuredClass->slices != 1)) measuredClass = &c;
+    if (measuredClassName) *measuredClassName = measuredClass ? measuredClass->workloadClass : "";
+    Selector selector(registry, traitsFor(device));
+    std::vector<VariantSpeed> speeds;
+    for (const CandidateReport& row :
+         selector.rank(device.backend, measuredClass ? measuredClass->slices : 1)) {
+        VariantSpeed v;
+        v.id = row.info.id;
+        v.hasModel = row.hasModel;
+        v.predictedGups = row.prediction.gups;
+        v.bottleneck = row.prediction.bottleneck;
+        if (measuredClass) {
+            for (const CachedCandidate& c : measuredClass->table)
+                if (c.id == v.id) {
+                    v.state = c.state;
+                    if (c.state == "measured") v.measuredGups = c.measuredGups;
+                }
+            for (const auto& [k, id] : record->choices)
+                if (id == v.id && k.rfind(measuredClass->workloadClass + ":", 0) == 0)
+                    v.choice.append(v.choice.empty() ? "" : ",").append(k, k.find(':') + 1);
+        }
+        speeds.push_back(std::move(v));
+    }
+    return speeds;
+}
+
 std::string explainSelection(const DeviceInfo& device, const BackProjectorRegistry& registry) {
     std::string out;
     const DeviceTraits traits = traitsFor(device);
@@ -150,44 +187,23 @@ std::string explainSelection(const DeviceInfo& device, const BackProjectorRegist
         out +=
             "      selection: not measured yet; run `tomo tune --backend " + device.backend + "`\n";
     }
-    // Per variant: the prediction, and the measurement of the one-slice class
-    // at the medium size when there is one (the GUI's main case).
-    const CachedClass* measuredClass = record ? record->findClass("1.medium") : nullptr;
-    if (record && !measuredClass)  // else a one-slice class, else any
-        for (const CachedClass& c : record->classes)
-            if (!measuredClass || (c.slices == 1 && measuredClass->slices != 1)) measuredClass = &c;
-    Selector selector(registry, traits);
-    auto ranked = selector.rank(device.backend, measuredClass ? measuredClass->slices : 1);
-    if (ranked.empty()) return out;
+    std::string measuredClass;
+    const std::vector<VariantSpeed> speeds = variantSpeeds(device, registry, &measuredClass);
+    if (speeds.empty()) return out;
     out +=
         "      variant                               predicted  bottleneck     measured  state     "
         "choice\n";
-    for (const CandidateReport& row : ranked) {
-        const CachedCandidate* measured = nullptr;
-        std::string choice;
-        if (measuredClass)
-            for (const CachedCandidate& c : measuredClass->table)
-                if (c.id == row.info.id) measured = &c;
-        if (record)
-            for (const auto& [k, id] : record->choices)
-                if (id == row.info.id && measuredClass &&
-                    k.rfind(measuredClass->workloadClass + ":", 0) == 0)
-                    choice.append(choice.empty() ? "" : ",").append(k, k.find(':') + 1);
+    for (const VariantSpeed& row : speeds) {
         char line[256];
-        std::snprintf(line, sizeof line, "      %-36s %10s  %-12s %10s  %-9s %s\n",
-                      row.info.id.c_str(),
-                      row.hasModel ? format("%.2f", row.prediction.gups).c_str() : "-",
-                      row.prediction.bottleneck.c_str(),
-                      measured && measured->state == "measured"
-                          ? format("%.2f", measured->measuredGups).c_str()
-                          : "-",
-                      measured ? measured->state.c_str() : "", choice.c_str());
+        std::snprintf(line, sizeof line, "      %-36s %10s  %-12s %10s  %-9s %s\n", row.id.c_str(),
+                      row.hasModel ? format("%.2f", row.predictedGups).c_str() : "-",
+                      row.bottleneck.c_str(),
+                      row.measuredGups > 0 ? format("%.2f", row.measuredGups).c_str() : "-",
+                      row.state.c_str(), row.choice.c_str());
         out += line;
     }
-    if (measuredClass)
-        out.append("      (measured and chosen: class ")
-            .append(measuredClass->workloadClass)
-            .append(")\n");
+    if (!measuredClass.empty())
+        out.append("      (measured and chosen: class ").append(measuredClass).append(")\n");
     out += "      (GU/s; prediction: paper 002's model with these traits, see docs/selection.md)\n";
     return out;
 }

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/base/ExecContext.h"
 #include "core/devices/DeviceInfo.h"
@@ -58,6 +59,27 @@ std::optional<std::string> cachedVariant(const BackProjectorRegistry& registry,
 Result<SelectionResult> tuneBackend(const BackProjectorRegistry& registry,
                                     const std::string& backend, const SelectorOptions& options,
                                     const ExecContext& ctx, Status* saveStatus = nullptr);
+
+/// What is known of one variant's speed on a device: the model's prediction and, when
+/// `tomo tune` measured it, the measurement of the one-slice medium class (else a one-slice
+/// class, else any measured class).
+struct VariantSpeed {
+    std::string id;
+    bool hasModel = false;      ///< a cost model exists (predictedGups meaningful)
+    double predictedGups = 0;   ///< paper 002's model with the device's traits
+    std::string bottleneck;     ///< the model's limiting unit
+    double measuredGups = 0;    ///< 0 when not measured
+    std::string state;          ///< the sweep's state of the variant ("" when not in it)
+    std::string choice;         ///< the request kinds it was chosen for ("exact.linear", ...)
+};
+
+/// The speeds of @p device's variants, fastest predicted first; @p measuredClass (optional)
+/// receives the workload class the measurements are of ("" when not measured), @p warning the
+/// cache's warning or why its record is stale.
+std::vector<VariantSpeed> variantSpeeds(const DeviceInfo& device,
+                                        const BackProjectorRegistry& registry,
+                                        std::string* measuredClass = nullptr,
+                                        std::string* warning = nullptr);
 
 /// Lines for `tomo devices --explain`: the device's traits with their sources, then per
 /// variant the prediction (GU/s and bottleneck), the cached measurement and the choice.

@@ -61,8 +61,27 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     connect(m_filter, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_cutoff, &QDoubleSpinBox::valueChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_variant, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
+    // The model's and tomo tune's speeds of every variant on its backend's device.
+    for (const char* backend : {"cpu", "opencl", "cuda"}) {
+        if (m_registry.list(backend).empty()) continue;
+        Result<DeviceInfo> device = app::primaryDevice(backend);
+        if (!device) continue;
+        for (app::VariantSpeed& speed : app::variantSpeeds(*device, m_registry))
+            m_speeds[speed.id] = std::move(speed);
+    }
     refillVariants();
     setReady(false);
+}
+
+QString ReconParamsPanel::speedText(const std::string& id) const {
+    auto it = m_speeds.find(id);
+    if (it == m_speeds.end() || !it->second.hasModel) return {};
+    const app::VariantSpeed& s = it->second;
+    return s.measuredGups > 0
+               ? tr("model %1 GU/s, measured %2 GU/s")
+                     .arg(s.predictedGups, 0, 'f', 1)
+                     .arg(s.measuredGups, 0, 'f', 1)
+               : tr("model %1 GU/s, not measured").arg(s.predictedGups, 0, 'f', 1);
 }
 
 QString variantLabel(const BackProjectorInfo& info) {
@@ -94,14 +113,25 @@ void ReconParamsPanel::refillVariants() {
     // interpolation with what it is.
     const std::string preferred = app::defaultVariant(m_registry, "auto", interp);
     if (!preferred.empty()) {
-        m_variant->addItem(tr("Automatic (%1)").arg(QString::fromStdString(preferred)), QString());
+        const QString speed = speedText(preferred);
+        m_variant->addItem(tr("Automatic (%1)").arg(QString::fromStdString(preferred)) +
+                               (speed.isEmpty() ? QString() : QStringLiteral("; ") + speed),
+                           QString());
         m_variant->setItemData(0, automaticReason(interp), Qt::ToolTipRole);
     }
     for (const BackProjectorInfo& info : m_registry.list()) {
         if (info.interpolation != interp) continue;
-        m_variant->addItem(variantLabel(info), QString::fromStdString(info.id));
+        const QString speed = speedText(info.id);
+        m_variant->addItem(variantLabel(info) +
+                               (speed.isEmpty() ? QString() : QStringLiteral("; ") + speed),
+                           QString::fromStdString(info.id));
         m_variant->setItemData(m_variant->count() - 1,
-                               QString::fromStdString(info.id + ": " + info.description),
+                               QString::fromStdString(info.id + ": " + info.description) +
+                                   (speed.isEmpty() ? QString()
+                                                    : tr(" (GU/s: giga-updates of an image "
+                                                         "pixel by one projection per second; "
+                                                         "model: paper 002's, with this "
+                                                         "device's traits; measured: tomo tune)")),
                                Qt::ToolTipRole);
     }
     m_variant->setCurrentIndex(0);
