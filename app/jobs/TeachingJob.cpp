@@ -1,6 +1,9 @@
 #include "app/jobs/TeachingJob.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <span>
 #include <cstring>
 
 #include "app/Backends.h"
@@ -34,25 +37,86 @@ Result<AngleGroup> angleGroup(const Sinograms& sino, const ParallelGeometry& geo
     return AngleGroup{std::move(part), std::move(sub), std::move(w)};
 }
 
-Result<SliceImage> iterate(const Dataset& data, const std::string& algorithm, int iterations,
-                           const ExecContext& ctx) {
+/// An iterative reconstruction of @p data's slice 0 and the iterations it ran.
+struct Iterated {
+    SliceImage image;
+    int iterations = 0;
+};
+
+Result<Iterated> iterate(const Dataset& data, const std::string& algorithm,
+                         std::map<std::string, std::string> given, const ExecContext& ctx,
+                         std::function<void(int, std::span<const float>)> afterSubset = {}) {
     TOMO_ASSIGN_OR_RETURN(AlgorithmSpec spec, findAlgorithm(algorithm));
-    std::map<std::string, std::string> given;
-    for (const ParameterSpec& p : spec.parameters)
-        if (p.name == "iterations") given["iterations"] = std::to_string(iterations);
     IterativeRequest request;
     request.algorithm = algorithm;
     TOMO_ASSIGN_OR_RETURN(request.parameters, ParameterValues::resolve(spec, given));
+    request.afterSubset = std::move(afterSubset);
     Volume out;
     SolverSummary summary;
     TOMO_RETURN_IF_ERROR(reconstructIterative(data.sinograms, data.geometry, data.grid, request,
                                               IterationCallback{}, out, summary, ctx));
-    return SliceImage::copyOf(out.plane(0));
+    return Iterated{SliceImage::copyOf(out.plane(0)), summary.iterations};
+}
+
+/// ||b - b_clean|| / ||b|| of @p noisy against the noiseless sinogram of the same spec.
+Result<double> relativeNoise(const Dataset& noisy, DemoSpec spec, const ExecContext& ctx) {
+    if (spec.incidentCount <= 0) return 0.0;
+    spec.incidentCount = 0;
+    TOMO_ASSIGN_OR_RETURN(Dataset clean, makeDemoDataset(spec, ctx));
+    double noise = 0, signal = 0;
+    for (std::size_t a = 0; a < noisy.sinograms.dim(1); ++a)
+        for (std::size_t d = 0; d < noisy.sinograms.dim(2); ++d) {
+            const double b = noisy.sinograms(0, a, d);
+            noise += (b - clean.sinograms(0, a, d)) * (b - clean.sinograms(0, a, d));
+            signal += b * b;
+        }
+    return signal > 0 ? std::sqrt(noise / signal) : 0.0;
 }
 
 double rmseOf(const SliceImage& image, const SliceImage& truth) {
     Result<double> r = rmse(image.view(), truth.view());
     return r ? *r : 0.0;
+}
+
+/// SIRT, CGLS (stopped at the noise level when asked), TV and single-step ART into @p result.
+Status runIterative(const Dataset& data, const DemoSpec& demo, const TeachingSpec& spec,
+                    TeachingResult& result, const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(result.noiseLevel, relativeNoise(data, demo, ctx));
+    const std::string tolerance = spec.stopAtNoise ? std::to_string(result.noiseLevel) : "0";
+    TOMO_ASSIGN_OR_RETURN(Iterated sirt,
+                          iterate(data, "sirt",
+                                  {{"iterations", std::to_string(spec.sirtIterations)},
+                                   {"relaxation", std::to_string(spec.sirtRelaxation)},
+                                   {"tolerance", tolerance}},
+                                  ctx));
+    TOMO_ASSIGN_OR_RETURN(Iterated cgls,
+                          iterate(data, "cgls",
+                                  {{"iterations", std::to_string(spec.cglsIterations)},
+                                   {"tolerance", tolerance}},
+                                  ctx));
+    TOMO_ASSIGN_OR_RETURN(Iterated tv, iterate(data, "tv",
+                                               {{"iterations", std::to_string(spec.tvIterations)},
+                                                {"lambda", std::to_string(spec.tvLambda)}},
+                                               ctx));
+    // One SART sweep, captured at the end of each frame's angles.
+    std::size_t next = 0;
+    const auto ny = static_cast<std::size_t>(data.grid.ny), nx = static_cast<std::size_t>(data.grid.nx);
+    auto capture = [&](int subset, std::span<const float> x) {
+        if (next < result.frameEndAngle.size() && subset + 1 == result.frameEndAngle[next]) {
+            result.art.push_back(SliceImage::copyOf(View2<const float>(x.data(), ny, nx, nx)));
+            ++next;
+        }
+    };
+    TOMO_RETURN_IF_ERROR(iterate(data, "sart", {{"iterations", "1"}}, ctx, capture).status());
+    result.sirt = std::move(sirt.image);
+    result.cgls = std::move(cgls.image);
+    result.tv = std::move(tv.image);
+    result.sirtIterations = sirt.iterations;
+    result.cglsIterations = cgls.iterations;
+    result.sirtRmse = rmseOf(result.sirt, result.truth);
+    result.cglsRmse = rmseOf(result.cgls, result.truth);
+    result.tvRmse = rmseOf(result.tv, result.truth);
+    return Status::ok();
 }
 
 }  // namespace
@@ -113,12 +177,7 @@ Result<TeachingResult> runTeachingJob(const Engine& engine, const TeachingSpec& 
     }
     result.fbp = result.filtered.back();
     result.fbpRmse = rmseOf(result.fbp, result.truth);
-    if (spec.iterative) {
-        TOMO_ASSIGN_OR_RETURN(result.sirt, iterate(data, "sirt", spec.sirtIterations, quiet));
-        TOMO_ASSIGN_OR_RETURN(result.cgls, iterate(data, "cgls", spec.cglsIterations, quiet));
-        result.sirtRmse = rmseOf(result.sirt, result.truth);
-        result.cglsRmse = rmseOf(result.cgls, result.truth);
-    }
+    if (spec.iterative) TOMO_RETURN_IF_ERROR(runIterative(data, demo, spec, result, quiet));
     return result;
 }
 

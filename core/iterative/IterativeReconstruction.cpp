@@ -134,6 +134,7 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
             status = solveSirt(*op, b, x, o, onIteration, summary, solveCtx);
         } else {
             o.subsets = spec.id == "sart" ? op->angleCount() : params.integer("subsets");
+            o.afterSubset = request.afterSubset;
             status = solveOsSirt(*op, b, x, o, onIteration, summary, solveCtx);
         }
     } else if (spec.id == "cgls" || spec.id == "memxct") {

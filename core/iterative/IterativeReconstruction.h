@@ -7,6 +7,7 @@
 /// those of AlgorithmSchema.h.
 
 #include <functional>
+#include <span>
 #include <memory>
 
 #include "core/base/ExecContext.h"
@@ -34,6 +35,8 @@ struct IterativeRequest {
     std::function<Result<std::unique_ptr<SubsetOperator>>(
         const ParallelGeometry&, const VolumeGeometry&, const ParameterValues&)>
         makeOperator;
+    /// Optional, OS-SIRT and SART: the iterate after every subset update (SirtOptions).
+    std::function<void(int subset, std::span<const float> x)> afterSubset;
 };
 
 /// True when the resolved @p params run the method on the locality pair of paper 001 (its

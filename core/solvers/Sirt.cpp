@@ -119,6 +119,7 @@ Status solveOsSirt(SubsetOperator& op, std::span<const float> b, std::span<float
             multiply(colWeight, update, in);
             axpby(options.relaxation, update, 1.0, x, in);
             if (options.nonNegative) clampNonNegative(x, in);
+            if (options.afterSubset) options.afterSubset(s, x);
         }
         if (Status s = op.forward(x, r, in); !s) return monitor.fail(s);
         axpby(1.0, b, -1.0, r, in);

@@ -27,6 +27,7 @@
 ///
 /// Threading: runs on the caller's thread; the operators and vector helpers use ctx.threads.
 
+#include <functional>
 #include <span>
 
 #include "core/solvers/LinearOperator.h"
@@ -39,6 +40,9 @@ struct SirtOptions : SolverOptions {
     double relaxation = 1.0;   ///< lambda, in (0, 2)
     bool nonNegative = false;  ///< project onto x >= 0 after every update
     int subsets = 1;           ///< OS-SIRT subsets S (solveOsSirt only), 1 .. angles
+    /// solveOsSirt only, optional: called with the iterate after every subset update (for SART,
+    /// after every single projection: the teaching mode's single-step ART). Cheap callers only.
+    std::function<void(int subset, std::span<const float> x)> afterSubset;
 
     /// SolverOptions::validate plus relaxation and nonNegative checks.
     Status validate(const LinearOperator& op, std::span<const float> b,

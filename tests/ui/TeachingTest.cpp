@@ -14,6 +14,7 @@
 
 #include "app/Backends.h"
 #include "app/jobs/TeachingJob.h"
+#include "core/metrics/Metrics.h"
 #include "core/recon/Fbp.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/teaching/MarkedSinogramView.h"
@@ -109,11 +110,12 @@ TEST(TeachingPanel, SlidersRecomputeAndTheCurrentAngleIsMarked) {
     EXPECT_NE(panel.frame(), 5) << "the animation advances";
     panel.setPlaying(false);
 
+    const double noiselessFbp = r->fbpRmse;  // r is replaced by the next result
     panel.setNoiseLevel(4);
     ASSERT_TRUE(waitFor(computed, 2, 30000));
-    std::printf("teaching RMSE noiseless FBP %.4f, noisy FBP %.4f\n", r->fbpRmse,
+    std::printf("teaching RMSE noiseless FBP %.4f, noisy FBP %.4f\n", noiselessFbp,
                 panel.result()->fbpRmse);
-    EXPECT_GT(panel.result()->fbpRmse, r->fbpRmse) << "noise must raise the FBP error";
+    EXPECT_GT(panel.result()->fbpRmse, noiselessFbp) << "noise must raise the FBP error";
 }
 
 TEST(TeachingPanel, ReadoutPlotsAndIterationCountsFollowTheControls) {
@@ -150,6 +152,85 @@ TEST(TeachingPanel, ReadoutPlotsAndIterationCountsFollowTheControls) {
     ASSERT_TRUE(waitFor(computed, 2, 30000));
     EXPECT_EQ(panel.spec().sirtIterations, 1);
     EXPECT_GT(panel.result()->sirtRmse, sirt30);
+}
+
+TEST(TeachingJob, OnStrongNoiseStoppedIterationsBeatFbpAndTheTvPriorBeatsAll) {
+    // The guide's lesson, on the strongest noise with the Hann filter: SIRT and CGLS stopped
+    // at the noise level (discrepancy principle) beat FBP; TV beats them all; CGLS run on to
+    // its maximum fits the noise and loses to FBP.
+    const app::Engine engine;
+    app::TeachingSpec spec;
+    spec.incidentCount = 3e3;  // the panel's strongest level
+    spec.filter = "hann";
+    auto stopped = app::runTeachingJob(engine, spec, ExecContext{2, {}, nullptr});
+    ASSERT_TRUE(stopped.isOk()) << stopped.status().toString();
+    std::printf("noise %.4f: FBP %.4f, SIRT %.4f (%d it), CGLS %.4f (%d it), TV %.4f\n",
+                stopped->noiseLevel, stopped->fbpRmse, stopped->sirtRmse,
+                stopped->sirtIterations, stopped->cglsRmse, stopped->cglsIterations,
+                stopped->tvRmse);
+    EXPECT_GT(stopped->noiseLevel, 0.01);
+    EXPECT_LT(stopped->sirtIterations, spec.sirtIterations);  // stopped by the rule
+    EXPECT_LT(stopped->cglsIterations, spec.cglsIterations);
+    EXPECT_LT(stopped->sirtRmse, stopped->fbpRmse);
+    EXPECT_LT(stopped->cglsRmse, stopped->fbpRmse);
+    EXPECT_LT(stopped->tvRmse, std::min(stopped->sirtRmse, stopped->cglsRmse));
+    spec.stopAtNoise = false;
+    auto fitted = app::runTeachingJob(engine, spec, ExecContext{2, {}, nullptr});
+    ASSERT_TRUE(fitted.isOk());
+    EXPECT_EQ(fitted->cglsIterations, spec.cglsIterations);
+    EXPECT_GT(fitted->cglsRmse, stopped->fbpRmse);
+}
+
+TEST(TeachingJob, SingleStepArtGrowsTheImageOneProjectionAtATime) {
+    const app::Engine engine;
+    app::TeachingSpec spec;
+    spec.angles = 30;
+    spec.maxFrames = 10;
+    auto r = app::runTeachingJob(engine, spec, ExecContext{2, {}, nullptr});
+    ASSERT_TRUE(r.isOk()) << r.status().toString();
+    ASSERT_EQ(r->art.size(), r->frameEndAngle.size());
+    // Each frame is SART's iterate after that many single-projection updates: the error against
+    // the phantom falls as projections are added, and after one projection the image is a
+    // smear along that one direction (every row equal for the first angle, 0 degrees).
+    auto error = [&](std::size_t k) {
+        Result<double> e = rmse(r->art[k].view(), r->truth.view());
+        return e ? *e : 1e9;
+    };
+    EXPECT_LT(error(r->art.size() - 1), 0.7 * error(0));  // measured 0.10 vs 0.18
+    EXPECT_LT(error(r->art.size() - 1), error(r->art.size() / 2));
+    app::TeachingSpec one = spec;
+    one.maxFrames = spec.angles;  // a frame per projection
+    auto single = app::runTeachingJob(engine, one, ExecContext{2, {}, nullptr});
+    ASSERT_TRUE(single.isOk());
+    const app::SliceImage& first = single->art.front();
+    double spread = 0;
+    for (std::size_t y = 1; y < first.rows; ++y)
+        for (std::size_t x = 0; x < first.cols; ++x)
+            spread = std::max(spread, static_cast<double>(std::fabs(
+                                          first.values[y * first.cols + x] - first.values[x])));
+    double peak = 0;
+    for (float v : first.values) peak = std::max(peak, static_cast<double>(std::fabs(v)));
+    EXPECT_GT(peak, 0.0);
+    EXPECT_LT(spread, 1e-3 * peak) << "one projection at 0 degrees is constant along y";
+}
+
+TEST(TeachingPanel, SpacePlaysAndPauses) {
+    const app::Engine engine;
+    TeachingPanel panel(engine);
+    panel.resize(900, 600);
+    panel.show();
+    QSignalSpy computed(&panel, &TeachingPanel::computed);
+    panel.setAngles(20);
+    ASSERT_TRUE(waitFor(computed, 1, 30000));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    panel.activateWindow();
+    panel.setFocus();
+    QTest::keyClick(&panel, Qt::Key_Space);
+    EXPECT_TRUE(panel.isPlaying());
+    QTest::keyClick(&panel, Qt::Key_Space);
+    EXPECT_FALSE(panel.isPlaying());
+    EXPECT_TRUE(panel.resultCaptions()[3].startsWith(QStringLiteral("TV (lambda 5)")))
+        << panel.resultCaptions()[3].toStdString();
 }
 
 }  // namespace

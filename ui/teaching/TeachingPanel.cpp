@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QShortcut>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -87,6 +90,13 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     connect(m_filter, &QComboBox::currentIndexChanged, this, changed);
     connect(m_sirtIterations, &QSpinBox::valueChanged, this, changed);
     connect(m_cglsIterations, &QSpinBox::valueChanged, this, changed);
+    connect(m_relaxation, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_tvLambda, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_stopAtNoise, &QCheckBox::toggled, this, changed);
+    auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this);
+    space->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(space, &QShortcut::activated, this, [this] { setPlaying(!isPlaying()); });
+    m_play->setToolTip(tr("Play or pause the animation (Space)"));
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
     connect(m_frameSlider, &QSlider::valueChanged, this, &TeachingPanel::showFrame);
 
@@ -104,7 +114,12 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     controls->addWidget(m_sirtIterations, 2, 1);
     controls->addWidget(new QLabel(tr("CGLS iterations"), this), 2, 2);
     controls->addWidget(m_cglsIterations, 2, 3);
-    controls->addWidget(m_angleLabel, 2, 4, 1, 2);
+    controls->addWidget(m_stopAtNoise, 2, 4, 1, 2);
+    controls->addWidget(new QLabel(tr("SIRT relaxation"), this), 3, 0);
+    controls->addWidget(m_relaxation, 3, 1);
+    controls->addWidget(new QLabel(tr("TV lambda"), this), 3, 2);
+    controls->addWidget(m_tvLambda, 3, 3);
+    controls->addWidget(m_angleLabel, 3, 4, 1, 2);
 
     QGridLayout* grid = createViews();
     auto* layout = new QVBoxLayout(this);
@@ -126,6 +141,23 @@ void TeachingPanel::createLessonControls() {
     m_cglsIterations->setRange(1, 200);
     m_cglsIterations->setValue(app::TeachingSpec{}.cglsIterations);
     m_cglsIterations->setToolTip(tr("CGLS iterations: it converges fast, and fits noise early"));
+    m_relaxation = new QDoubleSpinBox(this);
+    m_relaxation->setRange(0.05, 1.95);
+    m_relaxation->setSingleStep(0.1);
+    m_relaxation->setValue(app::TeachingSpec{}.sirtRelaxation);
+    m_relaxation->setToolTip(tr("SIRT's step lambda in (0, 2): small steps converge slowly"));
+    m_tvLambda = new QDoubleSpinBox(this);
+    m_tvLambda->setRange(0, 100);
+    m_tvLambda->setValue(app::TeachingSpec{}.tvLambda);
+    m_tvLambda->setToolTip(
+        tr("Weight of TV's prior (piecewise-constant images): larger removes "
+           "more noise and more fine detail"));
+    m_stopAtNoise = new QCheckBox(tr("Stop at the noise level"), this);
+    m_stopAtNoise->setChecked(app::TeachingSpec{}.stopAtNoise);
+    m_stopAtNoise->setToolTip(
+        tr("Discrepancy principle: SIRT and CGLS stop once the residual is as small "
+           "as the noise (known here: the data are simulated). Iterating further fits "
+           "the noise."));
     m_angleLabel = new QLabel(this);
     m_angleLabel->setObjectName(QStringLiteral("angleReadout"));
     m_plots = new TeachingPlots(this);
@@ -138,6 +170,8 @@ QGridLayout* TeachingPanel::createViews() {
     m_fbp = new ImageView(this);
     m_sirt = new ImageView(this);
     m_cgls = new ImageView(this);
+    m_tv = new ImageView(this);
+    m_art = new ImageView(this);
     auto* grid = new QGridLayout;
     grid->addWidget(titled(tr("Sinogram (red: current angle)"), m_sinogram), 0, 0);
     grid->addWidget(titled(tr("Back-projection, unfiltered"), m_unfiltered), 0, 1);
@@ -145,6 +179,8 @@ QGridLayout* TeachingPanel::createViews() {
     grid->addWidget(titled(tr("FBP"), m_fbp, &m_fbpLabel), 1, 0);
     grid->addWidget(titled(tr("SIRT"), m_sirt, &m_sirtLabel), 1, 1);
     grid->addWidget(titled(tr("CGLS"), m_cgls, &m_cglsLabel), 1, 2);
+    grid->addWidget(titled(tr("ART, one projection at a time"), m_art, &m_artLabel), 0, 3);
+    grid->addWidget(titled(tr("TV"), m_tv, &m_tvLabel), 1, 3);
 
     return grid;
 }
@@ -156,12 +192,23 @@ app::TeachingSpec TeachingPanel::spec() const {
     s.filter = m_filter->currentText().toStdString();
     s.sirtIterations = m_sirtIterations->value();
     s.cglsIterations = m_cglsIterations->value();
+    s.sirtRelaxation = m_relaxation->value();
+    s.tvLambda = m_tvLambda->value();
+    s.stopAtNoise = m_stopAtNoise->isChecked();
     return s;
 }
 
 void TeachingPanel::setIterations(int sirt, int cgls) {
     m_sirtIterations->setValue(sirt);
     m_cglsIterations->setValue(cgls);
+}
+
+void TeachingPanel::setStopAtNoise(bool on) {
+    m_stopAtNoise->setChecked(on);
+}
+
+QStringList TeachingPanel::resultCaptions() const {
+    return {m_fbpLabel->text(), m_sirtLabel->text(), m_cglsLabel->text(), m_tvLabel->text()};
 }
 
 QString TeachingPanel::angleReadout() const {
@@ -224,12 +271,21 @@ void TeachingPanel::onFinished(bool ok, const QString& message) {
     m_fbp->setImage(m_result->fbp.view());
     m_fbpLabel->setText(tr("FBP: RMSE %1").arg(m_result->fbpRmse, 0, 'g', 3));
     if (!m_result->sirt.empty()) {
+        const app::TeachingSpec asked = spec();
+        auto stopped = [](int ran, int most) {
+            return ran < most ? tr(", stopped at %1 of %2 (noise level)").arg(ran).arg(most)
+                              : tr(", %1 iterations").arg(ran);
+        };
         m_sirt->setImage(m_result->sirt.view());
-        m_sirtLabel->setText(tr("SIRT: RMSE %1").arg(m_result->sirtRmse, 0, 'g', 3));
-    }
-    if (!m_result->cgls.empty()) {
+        m_sirtLabel->setText(tr("SIRT: RMSE %1").arg(m_result->sirtRmse, 0, 'g', 3) +
+                             stopped(m_result->sirtIterations, asked.sirtIterations));
         m_cgls->setImage(m_result->cgls.view());
-        m_cglsLabel->setText(tr("CGLS: RMSE %1").arg(m_result->cglsRmse, 0, 'g', 3));
+        m_cglsLabel->setText(tr("CGLS: RMSE %1").arg(m_result->cglsRmse, 0, 'g', 3) +
+                             stopped(m_result->cglsIterations, asked.cglsIterations));
+        m_tv->setImage(m_result->tv.view());
+        m_tvLabel->setText(tr("TV (lambda %1): RMSE %2")
+                               .arg(asked.tvLambda, 0, 'g', 3)
+                               .arg(m_result->tvRmse, 0, 'g', 3));
     }
     {
         QSignalBlocker block(m_frameSlider);
@@ -247,6 +303,11 @@ void TeachingPanel::showFrame(int frame) {
     const auto k = static_cast<std::size_t>(m_frame);
     m_unfiltered->setImage(m_result->unfiltered[k].view());
     m_filtered->setImage(m_result->filtered[k].view());
+    if (k < m_result->art.size()) {
+        m_art->setImage(m_result->art[k].view());
+        m_artLabel->setText(tr("ART after %1 single-projection updates")
+                                .arg(m_result->frameEndAngle[k]));
+    }
     m_sinogram->setMarker(m_result->frameEndAngle[k]);
     // Angles are spread uniformly over [0, 180) degrees (TeachingSpec).
     const int total = static_cast<int>(m_result->sinogram.rows);

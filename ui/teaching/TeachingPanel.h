@@ -1,10 +1,11 @@
 #pragma once
 /// @file TeachingPanel.h
 /// @brief Teaching mode: how back-projection makes an image. Top row: the sinogram with the
-/// current angle marked, the simple (unfiltered) back-projection and the filtered one, both
-/// built up angle by angle as an animation (Play/Pause, or scrub the frame slider). Bottom
-/// row: FBP, SIRT and CGLS on the same data with their RMSE against the phantom (iteration
-/// counts set in the panel). Under them the projection at the current angle and the filter's
+/// current angle marked, the simple (unfiltered) back-projection, the filtered one and
+/// single-step ART (one SART update per projection), all built up angle by angle as an
+/// animation (Play/Pause or Space, or scrub the frame slider). Bottom row: FBP, SIRT, CGLS and
+/// TV on the same data with their RMSE against the phantom (SIRT's iterations and relaxation,
+/// CGLS's iterations, TV's lambda and the discrepancy-principle stop set in the panel). Under them the projection at the current angle and the filter's
 /// frequency response (TeachingPlots.h); a readout names the angles back-projected so far.
 /// Sliders for the number of angles and the noise level and a filter box recompute everything
 /// (debounced 200 ms; the job runs on the panel's own JobRunner, a newer request cancels an
@@ -19,7 +20,9 @@
 #include "app/jobs/TeachingJob.h"
 #include "app/qt/JobRunner.h"
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
 class QPushButton;
@@ -61,6 +64,11 @@ class TeachingPanel : public QWidget {
     /// "Angles 0-60.0 deg back-projected: 30 of 90 projections" (the playback readout).
     QString angleReadout() const;
     void setIterations(int sirt, int cgls);
+    /// Whether SIRT and CGLS stop at the noise level (the discrepancy principle).
+    void setStopAtNoise(bool on);
+    ImageView* artView() const { return m_art; }
+    /// The captions of the FBP, SIRT, CGLS and TV panes ("SIRT: RMSE ..., stopped at ...").
+    QStringList resultCaptions() const;
 
   signals:
     void computed();
@@ -82,6 +90,9 @@ class TeachingPanel : public QWidget {
     QSlider* m_angles = nullptr;
     QSpinBox* m_sirtIterations = nullptr;
     QSpinBox* m_cglsIterations = nullptr;
+    QDoubleSpinBox* m_relaxation = nullptr;
+    QDoubleSpinBox* m_tvLambda = nullptr;
+    QCheckBox* m_stopAtNoise = nullptr;
     QLabel* m_angleLabel = nullptr;
     TeachingPlots* m_plots = nullptr;
     QSlider* m_noise = nullptr;
@@ -98,6 +109,10 @@ class TeachingPanel : public QWidget {
     ImageView* m_fbp = nullptr;
     ImageView* m_sirt = nullptr;
     ImageView* m_cgls = nullptr;
+    ImageView* m_tv = nullptr;
+    ImageView* m_art = nullptr;
+    QLabel* m_tvLabel = nullptr;
+    QLabel* m_artLabel = nullptr;
     QLabel* m_fbpLabel = nullptr;
     QLabel* m_sirtLabel = nullptr;
     QLabel* m_cglsLabel = nullptr;
