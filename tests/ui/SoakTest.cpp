@@ -65,6 +65,7 @@ TEST(Soak, HundredReconstructionsKeepResidentMemoryFlat) {
 
     std::map<std::string, ImageMetrics> first;
     std::size_t rssWarm = 0, rssMin = ~std::size_t{0}, rssMax = 0;
+    std::vector<double> rssAfterWarmup;  // one sample per run after the warm-up
     QElapsedTimer clock;
     clock.start();
     qint64 warmMs = 0;
@@ -101,6 +102,7 @@ TEST(Soak, HundredReconstructionsKeepResidentMemoryFlat) {
         if (k + 1 >= warmup) {
             rssMin = std::min(rssMin, rss);
             rssMax = std::max(rssMax, rss);
+            rssAfterWarmup.push_back(static_cast<double>(rss));
         }
     }
     const std::size_t rssEnd = residentBytes();
@@ -118,8 +120,21 @@ TEST(Soak, HundredReconstructionsKeepResidentMemoryFlat) {
         size, size, iterations.c_str(), clock.elapsed() / 1000.0,
         double(clock.elapsed() - warmMs) / (runs - warmup), warmup, mib(rssWarm), runs, mib(rssEnd),
         100.0 * growth, mib(rssMin), mib(rssMax), double(usage.ru_maxrss) / 1024.0);
-    EXPECT_LE(static_cast<double>(rssEnd), 1.05 * static_cast<double>(rssWarm))
-        << "resident memory grew by " << 100.0 * growth << "% over " << runs - warmup << " runs";
+    // Single samples swing by several percent with the allocator's arenas (more so while other
+    // tests run beside this one): compare the means of the first and the last ten samples. A
+    // leak of one 256x256 image per run (256 KiB) would add ~12% over 90 runs.
+    const std::size_t window = std::min<std::size_t>(10, rssAfterWarmup.size() / 2);
+    ASSERT_GT(window, 0u);
+    auto mean = [&](std::size_t from) {
+        double sum = 0;
+        for (std::size_t i = from; i < from + window; ++i)
+            sum += rssAfterWarmup[i];
+        return sum / static_cast<double>(window);
+    };
+    const double early = mean(0), late = mean(rssAfterWarmup.size() - window);
+    EXPECT_LE(late, 1.05 * early) << "resident memory grew by " << 100.0 * (late / early - 1)
+                                  << "% (means of the first and last " << window
+                                  << " samples) over " << runs - warmup << " runs";
 }
 
 }  // namespace

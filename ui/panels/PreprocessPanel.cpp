@@ -144,7 +144,7 @@ QLayout* PreprocessPanel::buildRingRow() {
 }
 
 QLayout* PreprocessPanel::buildPaganinRow() {
-    m_paganin = new QCheckBox(this);
+    m_paganin = new QCheckBox(tr("on"), this);
     m_paganin->setToolTip(
         tr("Paganin single-distance phase retrieval for propagation-based phase "
            "contrast (a homogeneous object): low-pass filters each normalised "
@@ -182,6 +182,7 @@ QLayout* PreprocessPanel::buildCropRow(QSpinBox*& first, QSpinBox*& last, const 
     last->setObjectName(name + QStringLiteral("Last"));
     first->setRange(0, 1 << 20);
     last->setRange(0, 1 << 20);
+    last->setSpecialValueText(tr("end"));
     first->setToolTip(tr("First %1 kept (of the file as stored)").arg(what));
     last->setToolTip(tr("Kept up to this %1 (exclusive); 0 = to the end").arg(what));
     auto* row = new QHBoxLayout;

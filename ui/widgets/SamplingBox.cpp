@@ -26,9 +26,10 @@ SamplingBox::SamplingBox(Session& session, QWidget* parent)
     m_pixel->setToolTip(
         tr("Image pixel size in the detector pitch's unit: smaller pixels zoom into the "
            "region (with the size, they set the field of the image)"));
-    auto centre = [this](const QString& name) {
+    auto centre = [this](const QString& name, const QString& axis) {
         auto* box = new QDoubleSpinBox(this);
         box->setObjectName(name);
+        box->setPrefix(axis);
         box->setRange(-1e6, 1e6);
         box->setDecimals(2);
         box->setToolTip(
@@ -36,8 +37,8 @@ SamplingBox::SamplingBox(Session& session, QWidget* parent)
                "in detector pitch units (x right, y up)"));
         return box;
     };
-    m_centerX = centre(QStringLiteral("regionCenterX"));
-    m_centerY = centre(QStringLiteral("regionCenterY"));
+    m_centerX = centre(QStringLiteral("regionCenterX"), tr("x "));
+    m_centerY = centre(QStringLiteral("regionCenterY"), tr("y "));
     m_angleStep = new QSpinBox(this);
     m_angleStep->setObjectName(QStringLiteral("angleStep"));
     m_angleStep->setRange(1, 64);
