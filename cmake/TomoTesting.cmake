@@ -34,5 +34,6 @@ function(tomo_add_test name)
   target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main tomo_warnings)
   target_compile_definitions(${name} PRIVATE
     TOMO_TEST_BINARY_DIR="${CMAKE_BINARY_DIR}" TOMO_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${T_LABELS}")
+  # No test takes a minute here; a hung one fails after five instead of holding CI.
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${T_LABELS}" TIMEOUT 300)
 endfunction()

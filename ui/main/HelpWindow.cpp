@@ -27,6 +27,10 @@ QString shortcutsHtml(const QList<QAction*>& actions) {
                 .arg(HelpWindow::tr("The window/level bar under the reconstruction: click or "
                                     "drag on the histogram to move the nearer edge, type the "
                                     "black and white values, or pick a preset."));
+    html += QStringLiteral("<h2>%1</h2><p>%2</p>")
+                .arg(HelpWindow::tr("Teaching tab"),
+                     HelpWindow::tr("Space: play or pause the back-projection and ART "
+                                    "animation"));
     return html;
 }
 

@@ -1,6 +1,9 @@
 #include "ui/main/Session.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -99,8 +102,18 @@ bool Session::startIterative(const app::IterativeJobSpec& spec) {
     bool started = m_runner.startControlled(
         [this, data, spec, output](const ExecContext& ctx, const app::JobControl& control) {
             // Runs on the worker: reports are posted to this (GUI) thread, never applied here.
-            auto onReport = [this, &control](app::IterationReport report) {
-                control.post([this, report = std::move(report)]() mutable {
+            // Back-pressure: on a tiny problem the solver outruns the charts, and a queue of
+            // thousands of reports would hold Cancel and Stop-and-keep behind it; the worker
+            // waits while more than kMaxPending are unread (every report is still delivered).
+            constexpr int kMaxPending = 16;
+            auto pending = std::make_shared<std::atomic<int>>(0);
+            auto onReport = [this, &control, &ctx, pending](app::IterationReport report) {
+                while (pending->load() > kMaxPending && !ctx.stop.stop_requested() &&
+                       !control.finishEarlyRequested())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                ++*pending;
+                control.post([this, pending, report = std::move(report)]() mutable {
+                    --*pending;
                     onIteration(std::move(report));
                 });
             };

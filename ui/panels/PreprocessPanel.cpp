@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -92,6 +93,8 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
 
 QLayout* PreprocessPanel::buildFlatRow() {
     m_flats = new QComboBox(this);
+    m_flats->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_flats->setMinimumContentsLength(10);
     m_flats->addItem(tr("all flats averaged"));
     m_flats->addItem(tr("flats before and after"));
     m_flats->setToolTip(
@@ -122,6 +125,8 @@ QLayout* PreprocessPanel::buildFlatRow() {
 
 QLayout* PreprocessPanel::buildRingRow() {
     m_rings = new QComboBox(this);
+    m_rings->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_rings->setMinimumContentsLength(10);
     m_rings->addItem(tr("none"), static_cast<int>(RingMethod::None));
     m_rings->addItem(tr("sorting (Vo)"), static_cast<int>(RingMethod::Sorting));
     m_rings->addItem(tr("Fourier-wavelet (Muench)"), static_cast<int>(RingMethod::FourierWavelet));
@@ -166,12 +171,13 @@ QLayout* PreprocessPanel::buildPaganinRow() {
     m_pixel = spin(0.01, 1000, 1, 2, tr(" um"), tr("Effective detector pixel size"));
     m_deltaBeta = spin(0, 1e5, 100, 0, QString(), tr("delta / beta of the material"));
     m_deltaBeta->setPrefix(tr("d/b "));
-    auto* row = new QHBoxLayout;
-    row->addWidget(m_paganin);
-    for (QWidget* w : {static_cast<QWidget*>(m_energy), static_cast<QWidget*>(m_distance),
-                       static_cast<QWidget*>(m_pixel), static_cast<QWidget*>(m_deltaBeta)})
-        row->addWidget(w);
-    return row;
+    auto* grid = new QGridLayout;
+    grid->addWidget(m_paganin, 0, 0);
+    grid->addWidget(m_energy, 0, 1);
+    grid->addWidget(m_distance, 0, 2);
+    grid->addWidget(m_pixel, 1, 1);
+    grid->addWidget(m_deltaBeta, 1, 2);
+    return grid;
 }
 
 QLayout* PreprocessPanel::buildCropRow(QSpinBox*& first, QSpinBox*& last, const QString& what,

@@ -40,6 +40,9 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     m_interpolation->setToolTip(tr("Detector interpolation of the back-projector"));
 
     m_variant = new QComboBox(this);
+    // Long variant descriptions must not widen the dock: the popup shows them in full.
+    m_variant->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_variant->setMinimumContentsLength(16);
     m_variant->setToolTip(tr("Back-projector variant (registry id)"));
 
     m_reconstruct = new QPushButton(tr("Reconstruct"), this);
