@@ -123,6 +123,26 @@ InterruptToStop::~InterruptToStop() {
     pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
 }
 
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> parts;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, sep))
+        parts.push_back(item);
+    if (!text.empty() && text.back() == sep) parts.emplace_back();
+    return parts;
+}
+
+Result<double> number(const std::string& text, const std::string& option) {
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size()) return v;
+    } catch (const std::exception&) {
+    }
+    return invalidArgument(option + ": '" + text + "' is not a number");
+}
+
 std::string jsonEscape(const std::string& s) {
     return JsonValue::string(s).dump(0);  // one JSON writer for the project (core/selection)
 }

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <stop_token>
 #include <string>
+#include <vector>
 #include <thread>
 
 #include "core/base/Progress.h"
@@ -72,6 +73,11 @@ class InterruptToStop {
 };
 
 /// Escapes a string for JSON.
+/// Splits @p text at @p sep (a trailing separator gives a last empty part).
+std::vector<std::string> split(const std::string& text, char sep);
+/// The whole of @p text as a number; InvalidArgument naming @p option otherwise.
+Result<double> number(const std::string& text, const std::string& option);
+
 std::string jsonEscape(const std::string& s);
 /// Formats a double for JSON (finite numbers with 6 significant digits, null otherwise).
 std::string jsonNumber(double v);

@@ -14,27 +14,6 @@
 namespace tomo::cli {
 namespace {
 
-/// Splits @p text at @p sep.
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> parts;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, sep))
-        parts.push_back(item);
-    if (!text.empty() && text.back() == sep) parts.emplace_back();
-    return parts;
-}
-
-Result<double> number(const std::string& text, const std::string& option) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size()) return v;
-    } catch (const std::exception&) {
-    }
-    return invalidArgument(option + ": '" + text + "' is not a number");
-}
-
 /// "A:B" (half-open, either side may be empty) into an IndexRange.
 Result<IndexRange> range(const std::string& text, const std::string& option) {
     const auto p = split(text, ':');

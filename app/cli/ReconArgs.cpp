@@ -2,9 +2,9 @@
 #include "app/cli/ReconArgs.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "app/cli/ArgParser.h"
+#include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
@@ -101,14 +101,14 @@ Result<app::ReconRequest> requestFor(const ArgParser& args, app::OpenedSource& i
     TOMO_ASSIGN_OR_RETURN(choice.size, args.getInt("size", 0, 0, 65536));
     TOMO_ASSIGN_OR_RETURN(choice.pixelSize, args.getDouble("pixel-size", 0, 1e-9, 1e9));
     if (auto roi = args.get("roi-center")) {
-        const std::size_t comma = roi->find(',');
-        char* end = nullptr;
-        choice.centerX = std::strtod(roi->c_str(), &end);
-        const bool xOk = comma != std::string::npos && end == roi->c_str() + comma;
-        if (xOk) choice.centerY = std::strtod(roi->c_str() + comma + 1, &end);
-        if (!xOk || *end != '\0')
+        const std::vector<std::string> xy = split(*roi, ',');
+        Result<double> x = number(xy.size() == 2 ? xy[0] : "", "--roi-center");
+        Result<double> y = number(xy.size() == 2 ? xy[1] : "", "--roi-center");
+        if (!x || !y)
             return invalidArgument("--roi-center: expected X,Y (detector pitch units), got '" +
                                    *roi + "'");
+        choice.centerX = *x;
+        choice.centerY = *y;
     }
     Result<VolumeGeometry> grid = app::gridFor(geometry, static_cast<int>(shape[0]), choice);
     if (!grid) return grid.status().withContext("--size/--pixel-size/--roi-center");

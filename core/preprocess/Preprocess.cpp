@@ -91,13 +91,14 @@ std::string describe(const PreprocessOptions& o) {
         item("zingers size " + std::to_string(o.zingers->size) + " threshold " +
              std::to_string(o.zingers->threshold) +
              (o.zingers->mode == ThresholdMode::Relative ? " relative" : " absolute"));
-    if (o.flatDark)
-        item(std::string("flat/dark") +
-             (o.flatField.flatPositions.empty() && !o.flatsBefore
-                  ? " (averaged flats)"
-                  : o.flatsBefore ? " (interpolated flats, " + std::to_string(*o.flatsBefore) +
-                                        " before)"
-                                  : std::string(" (interpolated flats)")));
+    if (o.flatDark) {
+        std::string flats = " (averaged flats)";
+        if (o.flatsBefore)
+            flats = " (interpolated flats, " + std::to_string(*o.flatsBefore) + " before)";
+        else if (!o.flatField.flatPositions.empty())
+            flats = " (interpolated flats)";
+        item("flat/dark" + flats);
+    }
     if (o.paganin)
         item("paganin " + std::to_string(o.paganin->energyKeV) + " keV, " +
              std::to_string(o.paganin->distanceMm) + " mm, " + std::to_string(o.paganin->pixelSizeUm) +

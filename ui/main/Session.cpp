@@ -143,6 +143,19 @@ void Session::onIteration(app::IterationReport report) {
     if (preview) emit previewChanged();
 }
 
+namespace {
+
+/// @p loaded itself for the default sampling, else a sampled copy.
+Result<std::shared_ptr<const app::Dataset>> seenThrough(std::shared_ptr<const app::Dataset> loaded,
+                                                        const app::Sampling& sampling) {
+    if (sampling.isDefault()) return loaded;
+    TOMO_ASSIGN_OR_RETURN(app::Dataset sampled, app::sampledDataset(*loaded, sampling));
+    return std::shared_ptr<const app::Dataset>(
+        std::make_shared<const app::Dataset>(std::move(sampled)));
+}
+
+}  // namespace
+
 Status Session::setCenterOfRotation(double center) {
     if (isBusy()) return invalidArgument("wait for the running job before changing the centre");
     if (!m_loaded) return invalidArgument("there is no dataset");
@@ -157,12 +170,7 @@ Status Session::setCenterOfRotation(double center) {
                       m_loaded->truth.clone(), m_loaded->warnings};
     copy.preprocessing = m_loaded->preprocessing;
     auto loaded = std::make_shared<const app::Dataset>(std::move(copy));
-    if (!m_sampling.isDefault()) {
-        TOMO_ASSIGN_OR_RETURN(app::Dataset sampled, app::sampledDataset(*loaded, m_sampling));
-        m_dataset = std::make_shared<const app::Dataset>(std::move(sampled));
-    } else {
-        m_dataset = loaded;
-    }
+    TOMO_ASSIGN_OR_RETURN(m_dataset, seenThrough(loaded, m_sampling));
     m_loaded = std::move(loaded);
     m_recon.reset();
     emit datasetChanged();
@@ -173,12 +181,7 @@ Status Session::setCenterOfRotation(double center) {
 Status Session::setSampling(const app::Sampling& sampling) {
     if (isBusy()) return invalidArgument("wait for the running job before changing the sampling");
     if (!m_loaded) return invalidArgument("there is no dataset");
-    if (sampling.isDefault()) {
-        m_dataset = m_loaded;
-    } else {
-        TOMO_ASSIGN_OR_RETURN(app::Dataset sampled, app::sampledDataset(*m_loaded, sampling));
-        m_dataset = std::make_shared<const app::Dataset>(std::move(sampled));
-    }
+    TOMO_ASSIGN_OR_RETURN(m_dataset, seenThrough(m_loaded, sampling));
     m_sampling = sampling;
     m_recon.reset();
     emit datasetChanged();
