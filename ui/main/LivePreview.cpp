@@ -29,6 +29,7 @@ void LivePreview::cancel() {
     m_pending.reset();
     m_debounce.stop();
     m_runner.cancel();
+    m_out.reset();  // a preview that finished before the cancel is not shown either
 }
 
 void LivePreview::start() {

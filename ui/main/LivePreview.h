@@ -37,7 +37,8 @@ class LivePreview : public QObject {
 
     /// Asks for a preview of slice @p slice with @p options and @p variantId (debounced).
     void request(const FbpOptions& options, const std::string& variantId, int slice);
-    /// Drops a pending request and cancels a running preview (e.g. a new dataset).
+    /// Drops a pending request and cancels a running preview, whose image is then never shown
+    /// (a new dataset, or Reconstruct: the full run supersedes it).
     void cancel();
     void setDebounceMs(int ms) { m_debounce.setInterval(ms); }
     bool isBusy() const { return m_runner.isRunning() || m_debounce.isActive(); }

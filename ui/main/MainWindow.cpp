@@ -176,6 +176,7 @@ void MainWindow::report(const QString& title, const Status& status) {
 }
 
 void MainWindow::reconstruct() {
+    m_live->cancel();  // the full run supersedes any preview still pending or running
     bool started = false;
     if (m_algorithm->isIterative()) {
         app::IterativeJobSpec spec;
