@@ -1,0 +1,90 @@
+#pragma once
+/// @file ConeBackProjector.h
+/// @brief Cone-beam (FDK) back-projectors: the interface every variant implements (CPU, OpenCL,
+/// CUDA), the arithmetic they share, and their registry.
+///
+/// What every variant computes, for each voxel (i, j, k) of a slab and each filtered view:
+///   h = M (i, j, k, 1) (ConeGeometry::indexMatrix), u = h0 / h2, v = h1 / h2,
+///   vol += interp(q, u, v) / h2^2,
+/// in float, where interp is bilinear over the projection extended by zeros beyond its edges
+/// (u, v clamped to [-1, n]: a sample outside contributes nothing). Variants differ only in how
+/// they get there (paper 003): "standard" evaluates the three rows per voxel (any geometry);
+/// "symmetric" evaluates u and h2 once per voxel column along y (ConeSymmetry::Column) and, where
+/// the geometry is mirror-symmetric, one v per voxel pair j, ny-1-j (Theorem 1), on transposed
+/// projections (v contiguous) and a y-contiguous volume. Results agree to float rounding.
+///
+/// Life of a run: begin(slab) once per slab, add() for every batch of filtered views (any batch
+/// size; views in any order), finish() for the slab's volume [nz][ny][nx]. One object serves one
+/// run at a time; distinct objects are independent.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/cone/ConeGeometry.h"
+#include "core/data/Array.h"
+
+namespace tomo {
+
+struct ConeBackProjectorInfo {
+    std::string id;       ///< "cpu.fdk.symmetric", "opencl.fdk.standard", "cuda.fdk.shfl.ldg"
+    std::string backend;  ///< "cpu", "opencl", "cuda"
+    std::string family;   ///< "standard", "symmetric"
+    ConeSymmetry needs = ConeSymmetry::General;  ///< least symmetry the variant handles
+    std::string description;                     ///< one line for lists and --explain
+    int preference = 0;  ///< higher wins the automatic choice among those that apply
+};
+
+class ConeBackProjector {
+  public:
+    virtual ~ConeBackProjector() = default;
+    virtual const ConeBackProjectorInfo& info() const = 0;
+    /// Starts the slab of z planes [firstPlane, firstPlane + planes) of @p grid (a zeroed
+    /// accumulator). Voxels are addressed in the whole grid, so a slab's bits equal those of
+    /// the same planes of a whole-volume run. InvalidArgument when the geometry lacks the
+    /// symmetry the variant needs; OutOfMemory when the slab does not fit.
+    virtual Status begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid, int firstPlane,
+                         int planes, const ExecContext& ctx) = 0;
+    /// Adds the filtered views [first, first + views.dim(0)) ([view][v][u]).
+    virtual Status add(int first, const Array3<float>& views, const ExecContext& ctx) = 0;
+    /// The slab's volume [nz][ny][nx]; the object can begin() again afterwards.
+    virtual Result<Volume> finish(const ExecContext& ctx) = 0;
+    /// Bytes a slab of @p voxels voxels and a batch of @p batchPixels projection pixels take on
+    /// the variant's device (the memory inequality of paper 003: 4 (Nvol + Nproj batch)).
+    virtual std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const {
+        return 4 * (voxels + batchPixels);
+    }
+    /// Views per add() call the variant works best with (32 for the CUDA kernels).
+    virtual int preferredBatch() const { return 16; }
+};
+
+/// @brief The cone-beam variants of this build (CPU always; OpenCL and CUDA as registered).
+class ConeBackProjectorRegistry {
+  public:
+    using Factory = std::function<Result<std::unique_ptr<ConeBackProjector>>()>;
+    void add(ConeBackProjectorInfo info, Factory factory);
+    const std::vector<ConeBackProjectorInfo>& list() const { return m_infos; }
+    bool contains(const std::string& id) const;
+    Result<std::unique_ptr<ConeBackProjector>> create(const std::string& id) const;
+    /// The automatic choice for @p symmetry on @p backend ("cpu", "opencl", "cuda" or "auto":
+    /// a GPU when one is registered): the highest preference among the variants that handle it.
+    /// NotFound when the backend has none.
+    Result<std::string> choose(ConeSymmetry symmetry, const std::string& backend) const;
+
+  private:
+    std::vector<ConeBackProjectorInfo> m_infos;
+    std::vector<Factory> m_factories;
+};
+
+/// Registers cpu.fdk.standard and cpu.fdk.symmetric (threads from each call's ExecContext).
+void registerCpuConeBackProjectors(ConeBackProjectorRegistry& registry);
+
+/// True when a variant needing @p needs can run a geometry of @p has.
+inline bool handles(ConeSymmetry needs, ConeSymmetry has) {
+    return static_cast<int>(has) >= static_cast<int>(needs);
+}
+
+}  // namespace tomo

@@ -1,0 +1,58 @@
+#include "core/cone/ConeKernelSupport.h"
+
+#include <algorithm>
+
+namespace tomo::cone {
+
+std::vector<float> batchMatrices(const ConeGeometry& g, const ConeVolumeGrid& grid, int first,
+                                 int count) {
+    std::vector<float> out;
+    out.reserve(static_cast<std::size_t>(count) * 12);
+    for (int k = first; k < first + count; ++k) {
+        const Matrix34 m = g.indexMatrix(k, grid);
+        for (const auto& row : m)
+            for (double x : row)
+                out.push_back(static_cast<float>(x));
+    }
+    return out;
+}
+
+void packViews(const Array3<float>& views, bool transposed, PaddedViews& out) {
+    const int n = static_cast<int>(views.dim(0));
+    const int nv = static_cast<int>(views.dim(1)), nu = static_cast<int>(views.dim(2));
+    out.views = n;
+    out.slow = transposed ? nu : nv;
+    out.fast = transposed ? nv : nu;
+    const std::size_t stride = out.stride(), image = out.imageSize();
+    out.data.assign(image * static_cast<std::size_t>(n), 0.0f);
+    for (int p = 0; p < n; ++p) {
+        float* base = out.data.data() + image * static_cast<std::size_t>(p);
+        for (int iv = 0; iv < nv; ++iv) {
+            auto row = views.row(static_cast<std::size_t>(p), static_cast<std::size_t>(iv));
+            if (!transposed) {
+                std::copy(row.begin(), row.end(), base + (iv + kPadBefore) * stride + kPadBefore);
+                continue;
+            }
+            for (int iu = 0; iu < nu; ++iu)
+                base[(iu + kPadBefore) * stride + iv + kPadBefore] =
+                    row[static_cast<std::size_t>(iu)];
+        }
+    }
+}
+
+void columnsToVolume(const std::vector<float>& columns, int nx, int ny, int nz, Volume& out) {
+    constexpr int kBlock = 32;
+    for (int k = 0; k < nz; ++k) {
+        const float* plane = columns.data() + static_cast<std::size_t>(k) * nx * ny;
+        for (int j0 = 0; j0 < ny; j0 += kBlock)
+            for (int i0 = 0; i0 < nx; i0 += kBlock)
+                for (int j = j0; j < std::min(ny, j0 + kBlock); ++j) {
+                    auto row = out.row(static_cast<std::size_t>(k), static_cast<std::size_t>(j));
+                    for (int i = i0; i < std::min(nx, i0 + kBlock); ++i)
+                        row[static_cast<std::size_t>(i)] =
+                            plane[static_cast<std::size_t>(i) * ny + j];
+                }
+    }
+}
+
+}  // namespace tomo::cone

@@ -1,0 +1,43 @@
+#pragma once
+/// @file ConeKernelSupport.h
+/// @brief What every cone-beam back-projector's host code shares (CPU, OpenCL, CUDA): the
+/// float index matrices of a batch of views, and the zero-padded projection layouts their
+/// kernels read, so that the clamp-and-interpolate rule of ConeBackProjector.h needs no bounds
+/// checks: a coordinate clamped to [-1, n] reads padded index floor + 1 in [0, n + 1] and its
+/// neighbour, with one zero column/row before the data and two after.
+
+#include <cstddef>
+#include <vector>
+
+#include "core/cone/ConeGeometry.h"
+#include "core/data/Array.h"
+
+namespace tomo::cone {
+
+inline constexpr int kPadBefore = 1;
+inline constexpr int kPadAfter = 2;
+
+/// Index matrices of views [first, first + count) for @p grid, as 12 floats each (row-major).
+std::vector<float> batchMatrices(const ConeGeometry& g, const ConeVolumeGrid& grid, int first,
+                                 int count);
+
+/// Padded projections of a batch: views.dim(0) images of (slow + 3) x (fast + 3) floats.
+/// transposed = false: slow = v (rows), fast = u (the detector's own order);
+/// transposed = true: slow = u, fast = v (paper 003's transposed projections, v contiguous).
+struct PaddedViews {
+    std::vector<float> data;
+    int views = 0;
+    int slow = 0, fast = 0;  ///< unpadded sizes
+    std::size_t stride() const { return static_cast<std::size_t>(fast + kPadBefore + kPadAfter); }
+    std::size_t imageSize() const {
+        return stride() * static_cast<std::size_t>(slow + kPadBefore + kPadAfter);
+    }
+};
+/// Packs @p views ([view][v][u]) into @p out (reusing its storage).
+void packViews(const Array3<float>& views, bool transposed, PaddedViews& out);
+
+/// Volume [nz][ny][nx] from a y-contiguous accumulator [nz][nx][ny] (the symmetric kernels'
+/// layout), plane by plane.
+void columnsToVolume(const std::vector<float>& columns, int nx, int ny, int nz, Volume& out);
+
+}  // namespace tomo::cone

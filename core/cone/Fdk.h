@@ -1,0 +1,88 @@
+#pragma once
+/// @file Fdk.h
+/// @brief Cone-beam FDK (Feldkamp, Davis & Kress 1984; paper 003): weights (FdkWeights.h),
+/// the ramp filter along detector rows (core/filter's RampFilter: the same filters, windows
+/// and quantitative scaling as the 2-D FBP), then back-projection by any ConeBackProjector,
+/// a slab of the volume at a time.
+///
+/// Pipeline (runFdk): per slab of z planes, views are read and filtered in batches and handed to
+/// the back-projector. When the back-projector runs on a device the next batch is read and
+/// filtered on CPU threads while the device back-projects the current one (two batches in
+/// flight; paper 003's filtering thread). Slabs are sized so that the back-projector's slab and
+/// batch (ConeBackProjector::bytesFor, paper 003's memory inequality) and the host's copies fit
+/// the memory budget; with more than one slab the filtered views are kept in memory when they
+/// fit half the budget, else read and filtered again per slab. Each finished slab goes to the
+/// sink and is freed, so a volume larger than the budget streams to its file.
+///
+/// Output: attenuation per unit length (mm^-1 when projections are line integrals in mm^-1 *
+/// mm), as RTK's FDK: a uniform ball of density 1 reconstructs to 1.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/cone/ConeBackProjector.h"
+#include "core/cone/FdkWeights.h"
+#include "core/filter/RampFilter.h"
+
+namespace tomo {
+
+struct FdkOptions {
+    FilterOptions filter;
+    FdkWeightOptions weights;
+    int batch = 0;                                    ///< views per batch; 0 = the variant's
+    std::size_t memoryBudget = std::size_t(1) << 30;  ///< bytes for a slab and its batches
+    int slabPlanes = 0;                               ///< z planes per slab; 0 = from budget
+    Status validate() const;
+};
+
+/// Seconds per stage, summed over slabs (read and filter overlap back-projection on devices).
+struct FdkTimings {
+    double read = 0, filter = 0, backProject = 0, store = 0, total = 0;
+};
+
+struct FdkReport {
+    std::string variant;
+    FdkTimings timings;
+    int slabs = 0, slabPlanes = 0, batch = 0;
+    bool filteredCached = false;  ///< the filtered views were kept for all slabs
+    double gups = 0;              ///< nx ny nz np / (total 2^30)
+    std::vector<std::string> notes, warnings;
+};
+
+/// Reads views [first, first + count) into @p out ([count][nv][nu], allocated by the reader).
+using ConeViewReader = std::function<Status(int first, int count, Array3<float>& out)>;
+/// Receives the slab of z planes [first, first + slab.dim(0)).
+using ConeSlabSink = std::function<Status(int first, Volume&& slab)>;
+
+/// Runs FDK. Progress: one unit per (slab, batch). Cancelled within one batch.
+Result<FdkReport> runFdk(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
+                         const FdkOptions& options, ConeBackProjector& backProjector,
+                         const ConeViewReader& read, const ConeSlabSink& sink,
+                         const ExecContext& ctx);
+
+/// The filter stage alone: weights then the ramp, in place, for views [first, first + n).
+class FdkFilter {
+  public:
+    static Result<FdkFilter> create(const ConeGeometry& geometry, const FdkOptions& options);
+    Status apply(int first, Array3<float>& views, const ExecContext& ctx) const;
+    const FdkWeights& weights() const { return m_weights; }
+
+  private:
+    FdkFilter(FdkWeights w, RampFilter r) : m_weights(std::move(w)), m_ramp(std::move(r)) {}
+    FdkWeights m_weights;
+    RampFilter m_ramp;
+};
+
+/// The double-precision reference FDK (the oracle of the tests): the same weights, the same
+/// filter response applied as a direct convolution in double (its spatial kernel from the
+/// response by an inverse DFT in double), and the standard voxel-driven back-projection with
+/// the interpolation rule of ConeBackProjector.h in double. O(np nv nu^2 + np N) for filtering:
+/// meant for test sizes.
+Result<Volume> referenceFdk(const ConeGeometry& geometry, const Array3<float>& projections,
+                            const ConeVolumeGrid& grid, const FdkOptions& options,
+                            const ExecContext& ctx = {});
+
+}  // namespace tomo

@@ -1,0 +1,194 @@
+#include "core/cone/FdkWeights.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "core/geometry/ParallelGeometry.h"
+
+namespace tomo {
+namespace {
+
+constexpr double kTwoPi = 2 * kPi;
+
+std::string degrees(double rad) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f", rad * 180.0 / kPi);
+    return b;
+}
+
+double principalU(const ConeView& v) {
+    return v.sourceOffsetX - v.projOffsetX;
+}
+
+}  // namespace
+
+Status FdkWeightOptions::validate() const {
+    if (!(shortScanToleranceDeg >= 0) || !(shortScanToleranceDeg < 180))
+        return invalidArgument("short-scan tolerance must be in [0, 180) degrees");
+    return Status::ok();
+}
+
+Result<ShortScanMode> parseShortScanMode(const std::string& text) {
+    if (text == "auto") return ShortScanMode::Auto;
+    if (text == "on") return ShortScanMode::On;
+    if (text == "off") return ShortScanMode::Off;
+    return invalidArgument("--short-scan must be auto, on or off ('" + text + "' given)");
+}
+
+Result<FdkWeights> FdkWeights::create(const ConeGeometry& geometry,
+                                      const FdkWeightOptions& options) {
+    TOMO_RETURN_IF_ERROR(options.validate());
+    FdkWeights w(geometry);
+    TOMO_RETURN_IF_ERROR(w.prepareAngles(options));
+    w.prepareDisplaced(options);
+    return w;
+}
+
+Status FdkWeights::prepareAngles(const FdkWeightOptions& options) {
+    const int n = m_geometry.viewCount();
+    std::vector<double> beta(static_cast<std::size_t>(n));
+    for (int k = 0; k < n; ++k) {
+        const double b = -m_geometry.sourceAngle(k);
+        beta[static_cast<std::size_t>(k)] = b - kTwoPi * std::floor(b / kTwoPi);
+    }
+    std::vector<int> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return beta[static_cast<std::size_t>(a)] < beta[static_cast<std::size_t>(b)];
+    });
+    auto at = [&](int i) {
+        return beta[static_cast<std::size_t>(order[static_cast<std::size_t>((i + n) % n)])];
+    };
+    // gap[i]: from sorted view i to the next one (the last wraps around).
+    std::vector<double> gap(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i)
+        gap[static_cast<std::size_t>(i)] = i + 1 < n ? at(i + 1) - at(i) : at(0) + kTwoPi - at(i);
+    std::vector<double> sorted = gap;
+    std::nth_element(sorted.begin(), sorted.begin() + n / 2, sorted.end());
+    const double median = n > 1 ? sorted[static_cast<std::size_t>(n / 2)] : kTwoPi;
+    const int largest = static_cast<int>(std::max_element(gap.begin(), gap.end()) - gap.begin());
+    const double coverage = n > 1 ? kTwoPi - gap[static_cast<std::size_t>(largest)] + median : 0;
+    m_coverageDeg = coverage * 180.0 / kPi;
+    m_shortScan = options.shortScan == ShortScanMode::On ||
+                  (options.shortScan == ShortScanMode::Auto &&
+                   coverage < kTwoPi - options.shortScanToleranceDeg * kPi / 180.0);
+    m_factor.assign(static_cast<std::size_t>(n), 0.0);
+    m_beta.assign(static_cast<std::size_t>(n), 0.0);
+    const int start = m_shortScan ? largest + 1 : 0;  // sorted position where the arc begins
+    double span = 0;
+    for (int i = 0; i < n; ++i) {
+        const int s = start + i;
+        double prevGap = gap[static_cast<std::size_t>((s - 1 + 2 * n) % n)];
+        double nextGap = gap[static_cast<std::size_t>(s % n)];
+        if (m_shortScan && i == 0) prevGap = nextGap;
+        if (m_shortScan && i == n - 1) nextGap = prevGap;
+        const int k = order[static_cast<std::size_t>(s % n)];
+        const double b = at(s) - at(start);
+        m_beta[static_cast<std::size_t>(k)] = b - kTwoPi * std::floor(b / kTwoPi);
+        span = std::max(span, m_beta[static_cast<std::size_t>(k)]);
+        const ConeView& v = m_geometry.view(k);
+        const double sourceNorm = std::sqrt(v.sid * v.sid + v.sourceOffsetX * v.sourceOffsetX +
+                                            v.sourceOffsetY * v.sourceOffsetY);
+        m_factor[static_cast<std::size_t>(k)] =
+            0.5 * (prevGap + nextGap) * v.sdd * sourceNorm / (2 * v.sid * v.sid);
+    }
+    const double fan = m_geometry.fanAngle();
+    if (!m_shortScan) {
+        m_notes.push_back("full scan: " + degrees(coverage) + " degrees covered");
+        return Status::ok();
+    }
+    m_delta = 0.5 * (span - kPi);
+    m_notes.push_back("short scan: views span " + degrees(span) + " degrees (Parker weights, " +
+                      "overscan " + degrees(2 * m_delta) + " degrees, fan angle " +
+                      degrees(2 * fan) + " degrees)");
+    if (span < kPi + 2 * fan - 1e-9)
+        m_warnings.push_back("insufficient data: the views span " + degrees(span) +
+                             " degrees, less than 180 degrees plus the fan angle (" +
+                             degrees(kPi + 2 * fan) + "); the reconstruction has artefacts");
+    return Status::ok();
+}
+
+void FdkWeights::prepareDisplaced(const FdkWeightOptions& options) {
+    if (options.displaced == DisplacedDetectorMode::Off) return;
+    const DetectorGrid& d = m_geometry.detector();
+    const double u0 = principalU(m_geometry.view(0));
+    const double lo = u0 - d.originU, hi = d.originU + (d.nu - 1) * d.pitchU - u0;
+    if (std::abs(hi - lo) <= d.pitchU) return;
+    if (m_shortScan) {
+        m_warnings.push_back("displaced detector on a short scan: no half-fan weighting applied");
+        return;
+    }
+    m_displacedHalfWidth = std::max(std::min(lo, hi), d.pitchU);
+    m_longSide = hi > lo ? 1.0 : -1.0;
+    char b[160];
+    std::snprintf(b, sizeof b,
+                  "displaced detector: overlap +-%.4g mm around the central ray (half-fan "
+                  "weights)",
+                  m_displacedHalfWidth);
+    m_notes.push_back(b);
+    if (std::min(lo, hi) < 0)
+        m_warnings.push_back("insufficient data: the central ray misses the detector");
+}
+
+double FdkWeights::parker(int k, double gamma) const {
+    const double b = m_beta[static_cast<std::size_t>(k)], d = m_delta;
+    double w = 0;
+    if (d <= 0) return 2.0;  // less than 180 degrees: every line is measured once at most
+    if (b < 2 * (d - gamma)) {
+        const double s = std::sin(0.25 * kPi * b / (d - gamma));
+        w = s * s;
+    } else if (b <= kPi - 2 * gamma) {
+        w = 1;
+    } else if (b <= kPi + 2 * d) {
+        const double s = std::sin(0.25 * kPi * (kPi + 2 * d - b) / (d + gamma));
+        w = s * s;
+    }
+    return 2 * w;
+}
+
+double FdkWeights::redundancy(int k, double u) const {
+    const ConeView& v = m_geometry.view(k);
+    const double t = u - principalU(v);
+    if (m_shortScan) return parker(k, -std::atan(t / v.sdd));
+    if (m_displacedHalfWidth > 0) {
+        const double D = m_displacedHalfWidth, s = t * m_longSide;
+        if (s <= -D) return 0;
+        if (s >= D) return 2;
+        const double x = std::sin(0.25 * kPi * (s + D) / D);
+        return 2 * x * x;
+    }
+    return 1;
+}
+
+double FdkWeights::weight(int k, int iu, int iv) const {
+    const ConeView& v = m_geometry.view(k);
+    const DetectorGrid& d = m_geometry.detector();
+    const double u = d.originU + iu * d.pitchU, vv = d.originV + iv * d.pitchV;
+    const double du = u - principalU(v), dv = vv - (v.sourceOffsetY - v.projOffsetY);
+    const double cosine = v.sdd / std::sqrt(v.sdd * v.sdd + du * du + dv * dv);
+    return factor(k) * cosine * redundancy(k, u);
+}
+
+void FdkWeights::apply(int k, View2<float> projection) const {
+    const DetectorGrid& d = m_geometry.detector();
+    std::vector<double> r(static_cast<std::size_t>(d.nu));
+    for (int iu = 0; iu < d.nu; ++iu)
+        r[static_cast<std::size_t>(iu)] = redundancy(k, d.originU + iu * d.pitchU);
+    const ConeView& v = m_geometry.view(k);
+    const double c = factor(k), sdd2 = v.sdd * v.sdd;
+    for (int iv = 0; iv < d.nv; ++iv) {
+        auto row = projection.row(static_cast<std::size_t>(iv));
+        const double dv = d.originV + iv * d.pitchV - (v.sourceOffsetY - v.projOffsetY);
+        for (int iu = 0; iu < d.nu; ++iu) {
+            const double du = d.originU + iu * d.pitchU - principalU(v);
+            const double w =
+                c * v.sdd / std::sqrt(sdd2 + du * du + dv * dv) * r[static_cast<std::size_t>(iu)];
+            row[static_cast<std::size_t>(iu)] =
+                static_cast<float>(row[static_cast<std::size_t>(iu)] * w);
+        }
+    }
+}
+
+}  // namespace tomo
