@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <span>
-#include <cstring>
 
 #include "app/Backends.h"
+#include "app/jobs/FourierSlice.h"
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/metrics/Metrics.h"
 
@@ -89,18 +90,19 @@ Status runIterative(const Dataset& data, const DemoSpec& demo, const TeachingSpe
                                    {"relaxation", std::to_string(spec.sirtRelaxation)},
                                    {"tolerance", tolerance}},
                                   ctx));
-    TOMO_ASSIGN_OR_RETURN(Iterated cgls,
-                          iterate(data, "cgls",
-                                  {{"iterations", std::to_string(spec.cglsIterations)},
-                                   {"tolerance", tolerance}},
-                                  ctx));
+    TOMO_ASSIGN_OR_RETURN(
+        Iterated cgls,
+        iterate(data, "cgls",
+                {{"iterations", std::to_string(spec.cglsIterations)}, {"tolerance", tolerance}},
+                ctx));
     TOMO_ASSIGN_OR_RETURN(Iterated tv, iterate(data, "tv",
                                                {{"iterations", std::to_string(spec.tvIterations)},
                                                 {"lambda", std::to_string(spec.tvLambda)}},
                                                ctx));
     // One SART sweep, captured at the end of each frame's angles.
     std::size_t next = 0;
-    const auto ny = static_cast<std::size_t>(data.grid.ny), nx = static_cast<std::size_t>(data.grid.nx);
+    const auto ny = static_cast<std::size_t>(data.grid.ny),
+               nx = static_cast<std::size_t>(data.grid.nx);
     auto capture = [&](int subset, std::span<const float> x) {
         if (next < result.frameEndAngle.size() && subset + 1 == result.frameEndAngle[next]) {
             result.art.push_back(SliceImage::copyOf(View2<const float>(x.data(), ny, nx, nx)));
@@ -144,6 +146,11 @@ Result<TeachingResult> runTeachingJob(const Engine& engine, const TeachingSpec& 
     TeachingResult result;
     result.sinogram = SliceImage::copyOf(data.sinograms.plane(0));
     result.truth = SliceImage::copyOf(data.truth.plane(0));
+    result.angles = data.geometry.angles();
+    result.center = data.geometry.centerOfRotation();
+    TOMO_ASSIGN_OR_RETURN(
+        result.spectrum,
+        logSpectrum(result.truth.view(), fourierLength(result.truth.rows, result.sinogram.cols)));
 
     const int frames = std::min(spec.angles, spec.maxFrames);
     const std::vector<double> weights = data.geometry.angularWeights();

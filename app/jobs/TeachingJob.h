@@ -25,6 +25,10 @@
 /// zero, its iterate captured after the last projection of each animation frame, so the frame
 /// slider shows ART growing the image one projection at a time beside back-projection.
 ///
+/// Fourier slice theorem: the phantom's 2-D spectrum (log10 |F|, centred; FourierSlice.h) is
+/// computed once; the angles and the rotation axis are kept so that the panel can put the 1-D
+/// transform of any projection beside the 2-D transform along the same line (fourierSlice).
+///
 /// Threading: plain C++ for a worker thread; ctx.stop is checked per group and per solver.
 
 #include <string>
@@ -55,6 +59,9 @@ struct TeachingSpec {
 struct TeachingResult {
     SliceImage sinogram;                 ///< [angle][detector]
     SliceImage truth;                    ///< the phantom
+    std::vector<double> angles;          ///< radians, one per sinogram row
+    double center = 0;                   ///< rotation axis on the detector (pixels)
+    SliceImage spectrum;                 ///< log10 |F| of the phantom, centred (logSpectrum)
     std::vector<int> frameEndAngle;      ///< frame k shows angles [0, frameEndAngle[k])
     std::vector<SliceImage> unfiltered;  ///< cumulative simple back-projection per frame
     std::vector<SliceImage> filtered;    ///< cumulative filtered back-projection per frame
