@@ -7,8 +7,6 @@
 
 #include <QChart>
 #include <QChartView>
-#include <QGraphicsScene>
-#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QSignalSpy>
 
@@ -27,20 +25,8 @@
 namespace tomo::ui {
 namespace {
 
+using test::chartTexts;
 using test::waitFor;
-
-/// The visible texts of @p view's chart (axis labels and titles, chart title), rendered at
-/// @p size first so that the chart lays its axes out as on screen.
-QStringList chartTexts(QChartView* view, QSize size) {
-    view->resize(size);
-    view->chart()->resize(QSizeF(size));
-    (void)view->grab();
-    QStringList texts;
-    for (QGraphicsItem* item : view->scene()->items())
-        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
-            texts << text->toPlainText();
-    return texts;
-}
 
 int numericCount(const QStringList& texts) {
     int n = 0;

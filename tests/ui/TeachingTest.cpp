@@ -1,22 +1,28 @@
 // Teaching mode: the angle-by-angle frames add up to the full back-projections (the unfiltered
 // one equals one back-projection of all angles with FBP's weights; the filtered one equals
 // core's FBP), FBP/SIRT/CGLS come with their RMSE, and the panel's sliders recompute at once
-// with the current angle marked on the sinogram.
+// with the current angle marked on the sinogram and on the Fourier slice picture.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
 #include <QLineSeries>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
 
 #include "app/Backends.h"
+#include "app/jobs/FourierSlice.h"
 #include "app/jobs/TeachingJob.h"
 #include "core/metrics/Metrics.h"
 #include "core/recon/Fbp.h"
 #include "tests/ui/UiTestSupport.h"
+#include "ui/teaching/FourierSliceView.h"
 #include "ui/teaching/MarkedSinogramView.h"
 #include "ui/teaching/TeachingPanel.h"
 #include "ui/teaching/TeachingPlots.h"
@@ -24,6 +30,7 @@
 namespace tomo::ui {
 namespace {
 
+using test::chartTexts;
 using test::waitFor;
 
 float maxAbsDiff(View2<const float> a, View2<const float> b) {
@@ -165,9 +172,8 @@ TEST(TeachingJob, OnStrongNoiseStoppedIterationsBeatFbpAndTheTvPriorBeatsAll) {
     auto stopped = app::runTeachingJob(engine, spec, ExecContext{2, {}, nullptr});
     ASSERT_TRUE(stopped.isOk()) << stopped.status().toString();
     std::printf("noise %.4f: FBP %.4f, SIRT %.4f (%d it), CGLS %.4f (%d it), TV %.4f\n",
-                stopped->noiseLevel, stopped->fbpRmse, stopped->sirtRmse,
-                stopped->sirtIterations, stopped->cglsRmse, stopped->cglsIterations,
-                stopped->tvRmse);
+                stopped->noiseLevel, stopped->fbpRmse, stopped->sirtRmse, stopped->sirtIterations,
+                stopped->cglsRmse, stopped->cglsIterations, stopped->tvRmse);
     EXPECT_GT(stopped->noiseLevel, 0.01);
     EXPECT_LT(stopped->sirtIterations, spec.sirtIterations);  // stopped by the rule
     EXPECT_LT(stopped->cglsIterations, spec.cglsIterations);
@@ -206,10 +212,12 @@ TEST(TeachingJob, SingleStepArtGrowsTheImageOneProjectionAtATime) {
     double spread = 0;
     for (std::size_t y = 1; y < first.rows; ++y)
         for (std::size_t x = 0; x < first.cols; ++x)
-            spread = std::max(spread, static_cast<double>(std::fabs(
-                                          first.values[y * first.cols + x] - first.values[x])));
+            spread = std::max(
+                spread,
+                static_cast<double>(std::fabs(first.values[y * first.cols + x] - first.values[x])));
     double peak = 0;
-    for (float v : first.values) peak = std::max(peak, static_cast<double>(std::fabs(v)));
+    for (float v : first.values)
+        peak = std::max(peak, static_cast<double>(std::fabs(v)));
     EXPECT_GT(peak, 0.0);
     EXPECT_LT(spread, 1e-3 * peak) << "one projection at 0 degrees is constant along y";
 }
@@ -231,6 +239,99 @@ TEST(TeachingPanel, SpacePlaysAndPauses) {
     EXPECT_FALSE(panel.isPlaying());
     EXPECT_TRUE(panel.resultCaptions()[3].startsWith(QStringLiteral("TV (lambda 5)")))
         << panel.resultCaptions()[3].toStdString();
+}
+
+/// The magnitudes a series plots (y of each point).
+std::vector<double> plotted(const QLineSeries* series) {
+    std::vector<double> y;
+    for (const QPointF& p : series->points())
+        y.push_back(p.y());
+    return y;
+}
+
+/// @p chart's axes are titled and numbered and nothing is elided, laid out at @p size.
+void expectFourierPlotReadable(QChartView* chart, QSize size) {
+    const QStringList texts = chartTexts(chart, size);
+    const std::string all = texts.join('|').toStdString();
+    for (const QString& title :
+         {QStringLiteral("frequency (cycles/px)"), QStringLiteral("|FT| (log)")})
+        EXPECT_TRUE(texts.contains(title)) << size.width() << "x" << size.height() << ": " << all;
+    int numbers = 0;
+    for (const QString& t : texts) {
+        EXPECT_FALSE(t.contains(QStringLiteral("...")) || t.contains(QChar(0x2026)))
+            << "elided '" << t.toStdString() << "' at " << size.width() << "x" << size.height();
+        bool ok = false;
+        t.toDouble(&ok);
+        numbers += ok ? 1 : 0;
+    }
+    EXPECT_GE(numbers, 6) << all;
+}
+
+TEST(TeachingPanel, FourierSliceViewFollowsTheFrameSlider) {
+    const app::Engine engine;
+    TeachingPanel panel(engine);
+    panel.resize(1000, 860);  // the user guide's screenshot
+    panel.show();
+    QSignalSpy computed(&panel, &TeachingPanel::computed);
+    panel.setAngles(30);  // 6 degrees apart, a frame per angle
+    ASSERT_TRUE(waitFor(computed, 1, 30000));
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    const app::TeachingResult* r = panel.result();
+    ASSERT_NE(r, nullptr);
+    FourierSliceView* fourier = panel.fourierView();
+    ASSERT_NE(fourier, nullptr);
+    EXPECT_TRUE(fourier->isVisible());
+    EXPECT_TRUE(fourier->spectrumView()->isVisible());
+    EXPECT_GE(fourier->spectrumView()->width(), 140);
+    const QLabel* caption = fourier->caption();
+    EXPECT_TRUE(caption->isVisible());
+    EXPECT_TRUE(caption->text().startsWith(QStringLiteral("Fourier slice theorem:")));
+    EXPECT_GE(caption->height(), caption->heightForWidth(caption->width())) << "caption cut off";
+    // As laid out in the panel and at the chart's minimum size.
+    QChartView* chart = fourier->chartView();
+    expectFourierPlotReadable(chart, chart->size());
+    expectFourierPlotReadable(chart, chart->minimumSize());
+
+    // The user takes the frame slider to the start (0 degrees) and pages on (10 frames: 60).
+    auto* slider = panel.findChild<QSlider*>(QStringLiteral("teachingFrame"));
+    ASSERT_NE(slider, nullptr);
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_Home);
+    ASSERT_EQ(panel.frame(), 0);
+    const int first = r->frameEndAngle[0] - 1;
+    EXPECT_DOUBLE_EQ(fourier->spectrumView()->markedAngle(),
+                     r->angles[static_cast<std::size_t>(first)]);
+    const QLineF atZero = fourier->spectrumView()->markedLine();
+    EXPECT_GT(atZero.dx(), 10.0) << "0 degrees: along +u, to the right";
+    EXPECT_NEAR(atZero.dy(), 0.0, 1e-9);
+    const std::vector<double> projectionAtZero = plotted(fourier->projectionSeries());
+    const std::vector<double> imageAtZero = plotted(fourier->imageSeries());
+
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    ASSERT_EQ(panel.frame(), slider->pageStep());
+    const auto angle =
+        static_cast<std::size_t>(r->frameEndAngle[static_cast<std::size_t>(panel.frame())] - 1);
+    EXPECT_NEAR(r->angles[angle] * 180.0 / kPi, 60.0, 1e-9);
+    EXPECT_DOUBLE_EQ(fourier->spectrumView()->markedAngle(), r->angles[angle]);
+    const QLineF at60 = fourier->spectrumView()->markedLine();
+    EXPECT_NEAR(at60.dx(), 0.5 * at60.length(), 1e-6);               // cos 60
+    EXPECT_NEAR(-at60.dy(), std::sqrt(0.75) * at60.length(), 1e-6);  // up: v > 0
+    EXPECT_EQ(chart->chart()->title(), QStringLiteral("Fourier slice at 60.0\u00b0"));
+    // The curves are those of the projection at 60 degrees and of the image along that line.
+    const std::vector<double> projection = plotted(fourier->projectionSeries());
+    const std::vector<double> image = plotted(fourier->imageSeries());
+    ASSERT_EQ(projection.size(), projectionAtZero.size());
+    EXPECT_NE(projection, projectionAtZero);
+    EXPECT_NE(image, imageAtZero);
+    const std::span<const float> row(r->sinogram.values.data() + angle * r->sinogram.cols,
+                                     r->sinogram.cols);
+    Result<app::FourierSlice> expected =
+        app::fourierSlice(r->truth.view(), row, r->center, r->angles[angle]);
+    ASSERT_TRUE(expected.isOk());
+    for (std::size_t k = 0; k < 40; k += 3) {  // above the plot's floor (4 decades down)
+        EXPECT_NEAR(projection[k], std::abs(expected->projection[k]), 1e-9 * projection[0]);
+        EXPECT_NEAR(image[k], std::abs(expected->image[k]), 1e-9 * image[0]);
+    }
 }
 
 }  // namespace

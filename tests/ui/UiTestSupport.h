@@ -1,12 +1,17 @@
 #pragma once
 // Shared helpers of the tomo_ui_tests: waiting on signals, settings on a temporary file, a main
-// window started on a small demo, and the Pearson correlation used to compare images.
+// window started on a small demo, the Pearson correlation used to compare images, and the texts
+// a chart shows.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <memory>
 #include <vector>
 
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -24,6 +29,19 @@ inline bool waitFor(QSignalSpy& spy, int count, int timeoutMs) {
     while (spy.count() < count)
         if (!spy.wait(timeoutMs)) return false;
     return true;
+}
+
+/// The visible texts of @p view's chart (axis labels and titles, chart title), rendered at
+/// @p size first so that the chart lays its axes out as on screen.
+inline QStringList chartTexts(QChartView* view, QSize size) {
+    view->resize(size);
+    view->chart()->resize(QSizeF(size));
+    (void)view->grab();
+    QStringList texts;
+    for (QGraphicsItem* item : view->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            texts << text->toPlainText();
+    return texts;
 }
 
 /// Pearson correlation of two equally sized images (double precision).

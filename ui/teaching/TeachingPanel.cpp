@@ -2,20 +2,23 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QShortcut>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "app/jobs/FourierSlice.h"
+#include "ui/teaching/FourierSliceView.h"
 #include "ui/teaching/MarkedSinogramView.h"
 #include "ui/teaching/TeachingPlots.h"
 #include "ui/views/ImageView.h"
@@ -54,6 +57,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
         m_filter->addItem(QString::fromLatin1(f));
     m_play = new QPushButton(tr("Play"), this);
     m_frameSlider = new QSlider(Qt::Horizontal, this);
+    m_frameSlider->setObjectName(QStringLiteral("teachingFrame"));
     m_settings = new QLabel(this);
     m_status = new QLabel(this);
 
@@ -125,7 +129,10 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(grid, 1);
-    layout->addWidget(m_plots);
+    auto* plots = new QHBoxLayout;
+    plots->addWidget(m_plots, 1);
+    plots->addWidget(m_fourier, 1);
+    layout->addLayout(plots);
     layout->addWidget(m_status);
     connect(&m_runner, &app::JobRunner::finished, this, &TeachingPanel::onFinished);
     changed();
@@ -161,6 +168,7 @@ void TeachingPanel::createLessonControls() {
     m_angleLabel = new QLabel(this);
     m_angleLabel->setObjectName(QStringLiteral("angleReadout"));
     m_plots = new TeachingPlots(this);
+    m_fourier = new FourierSliceView(this);
 }
 
 QGridLayout* TeachingPanel::createViews() {
@@ -268,6 +276,7 @@ void TeachingPanel::onFinished(bool ok, const QString& message) {
     }
     m_result = result;
     m_sinogram->setSinogram(m_result->sinogram);
+    m_fourier->setSpectrum(m_result->spectrum);
     m_fbp->setImage(m_result->fbp.view());
     m_fbpLabel->setText(tr("FBP: RMSE %1").arg(m_result->fbpRmse, 0, 'g', 3));
     if (!m_result->sirt.empty()) {
@@ -305,8 +314,8 @@ void TeachingPanel::showFrame(int frame) {
     m_filtered->setImage(m_result->filtered[k].view());
     if (k < m_result->art.size()) {
         m_art->setImage(m_result->art[k].view());
-        m_artLabel->setText(tr("ART after %1 single-projection updates")
-                                .arg(m_result->frameEndAngle[k]));
+        m_artLabel->setText(
+            tr("ART after %1 single-projection updates").arg(m_result->frameEndAngle[k]));
     }
     m_sinogram->setMarker(m_result->frameEndAngle[k]);
     // Angles are spread uniformly over [0, 180) degrees (TeachingSpec).
@@ -318,8 +327,18 @@ void TeachingPanel::showFrame(int frame) {
                               .arg(done)
                               .arg(total));
     m_plots->showProjection(m_result->sinogram, done - 1, (done - 1) * step);
+    showFourierSlice(done - 1);
     QSignalBlocker block(m_frameSlider);
     m_frameSlider->setValue(m_frame);
+}
+
+void TeachingPanel::showFourierSlice(int angle) {
+    const app::SliceImage& sino = m_result->sinogram;
+    const auto row = static_cast<std::size_t>(angle);
+    const std::span<const float> projection(sino.values.data() + row * sino.cols, sino.cols);
+    Result<app::FourierSlice> slice = app::fourierSlice(m_result->truth.view(), projection,
+                                                        m_result->center, m_result->angles[row]);
+    if (slice) m_fourier->showSlice(*slice);
 }
 
 }  // namespace tomo::ui

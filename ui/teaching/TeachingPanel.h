@@ -5,8 +5,10 @@
 /// single-step ART (one SART update per projection), all built up angle by angle as an
 /// animation (Play/Pause or Space, or scrub the frame slider). Bottom row: FBP, SIRT, CGLS and
 /// TV on the same data with their RMSE against the phantom (SIRT's iterations and relaxation,
-/// CGLS's iterations, TV's lambda and the discrepancy-principle stop set in the panel). Under them the projection at the current angle and the filter's
-/// frequency response (TeachingPlots.h); a readout names the angles back-projected so far.
+/// CGLS's iterations, TV's lambda and the discrepancy-principle stop set in the panel). Under
+/// them the projection at the current angle and the filter's frequency response
+/// (TeachingPlots.h), and the Fourier slice theorem at the current angle (FourierSliceView.h);
+/// a readout names the angles back-projected so far.
 /// Sliders for the number of angles and the noise level and a filter box recompute everything
 /// (debounced 200 ms; the job runs on the panel's own JobRunner, a newer request cancels an
 /// older one). Data and frames: app/jobs/TeachingJob.h.
@@ -32,6 +34,7 @@ class QTimer;
 
 namespace tomo::ui {
 
+class FourierSliceView;
 class ImageView;
 class MarkedSinogramView;
 class TeachingPlots;
@@ -61,6 +64,7 @@ class TeachingPanel : public QWidget {
     ImageView* filteredView() const { return m_filtered; }
     MarkedSinogramView* sinogramView() const { return m_sinogram; }
     TeachingPlots* plots() const { return m_plots; }
+    FourierSliceView* fourierView() const { return m_fourier; }
     /// "Angles 0-60.0 deg back-projected: 30 of 90 projections" (the playback readout).
     QString angleReadout() const;
     void setIterations(int sirt, int cgls);
@@ -80,6 +84,8 @@ class TeachingPanel : public QWidget {
     void createLessonControls();
     /// The sinogram, the two back-projections and FBP/SIRT/CGLS, titled, in a grid.
     QGridLayout* createViews();
+    /// The Fourier slice theorem at sinogram row @p angle.
+    void showFourierSlice(int angle);
 
     app::JobRunner m_runner;
     std::shared_ptr<app::JobOutput<app::TeachingResult>> m_out;
@@ -95,6 +101,7 @@ class TeachingPanel : public QWidget {
     QCheckBox* m_stopAtNoise = nullptr;
     QLabel* m_angleLabel = nullptr;
     TeachingPlots* m_plots = nullptr;
+    FourierSliceView* m_fourier = nullptr;
     QSlider* m_noise = nullptr;
     QComboBox* m_filter = nullptr;
     QSlider* m_frameSlider = nullptr;
