@@ -61,6 +61,11 @@ std::vector<OpenDevice> openDevices(const DeviceContexts& devices) {
     return open;
 }
 
+void registerConeBackends(ConeBackProjectorRegistry& registry, const DeviceContexts& devices) {
+    registerCpuConeBackProjectors(registry);
+    (void)devices;  // GPU cone variants register here on their device's context
+}
+
 BackProjectorRegistry makeRegistry() {
     BackProjectorRegistry registry;
     (void)registerBackends(registry);  // the variants' factories keep their contexts

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cone/ConeBackProjector.h"
 #include "core/devices/DeviceInfo.h"
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/projectors/BackProjector.h"
@@ -32,6 +33,9 @@ struct OpenDevice {
 /// backend's when its device opens) and returns the device contexts they share.
 std::shared_ptr<DeviceContexts> registerBackends(BackProjectorRegistry& registry);
 
+/// Adds every cone-beam (FDK) back-projector of this build to @p registry: the CPU's, and each
+/// GPU backend's on the device contexts of @p devices (registerBackends()).
+void registerConeBackends(ConeBackProjectorRegistry& registry, const DeviceContexts& devices);
 /// The contexts of @p devices held open now.
 std::vector<OpenDevice> openDevices(const DeviceContexts& devices);
 

@@ -5,7 +5,9 @@
 
 namespace tomo::app {
 
-Engine::Engine() : m_devices(registerBackends(m_registry)) {}
+Engine::Engine() : m_devices(registerBackends(m_registry)) {
+    registerConeBackends(m_coneRegistry, *m_devices);
+}
 
 Engine::~Engine() = default;
 

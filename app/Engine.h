@@ -32,6 +32,9 @@ class Engine {
     /// Every variant of this build that has a device.
     const BackProjectorRegistry& registry() const { return m_registry; }
 
+    /// Every cone-beam (FDK) back-projector of this build that has a device, on the same
+    /// device contexts.
+    const ConeBackProjectorRegistry& coneRegistry() const { return m_coneRegistry; }
     /// The backend "auto" stands for (app/Backends.h autoBackend()).
     std::string autoBackend() const;
 
@@ -50,6 +53,7 @@ class Engine {
   private:
     BackProjectorRegistry m_registry;
     std::shared_ptr<const DeviceContexts> m_devices;
+    ConeBackProjectorRegistry m_coneRegistry;
 };
 
 }  // namespace tomo::app

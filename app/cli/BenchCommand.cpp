@@ -328,6 +328,8 @@ int runBench(int argc, char** argv) {
     for (int i = 2; i + 1 < argc; ++i)  // other suites have their own options
         if (std::string(argv[i]) == "--suite" && std::string(argv[i + 1]) == "memxct")
             return runBenchMemxct(argc, argv);
+        else if (std::string(argv[i]) == "--suite" && std::string(argv[i + 1]) == "fdk")
+            return runBenchFdk(argc, argv);
         else if (std::string(argv[i]) == "--suite" &&
                  (std::string(argv[i + 1]) == "sirt" || std::string(argv[i + 1]) == "ordering"))
             return runBenchIterative(argc, argv);

@@ -101,11 +101,13 @@ InterruptToStop::InterruptToStop() {
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGUSR1);                   // the destructor's wake-up
     pthread_sigmask(SIG_BLOCK, &set, nullptr);  // inherited by every thread started later
     m_watcher = std::jthread([this, set](std::stop_token self) {
-        timespec timeout{0, 100'000'000};
+        timespec timeout{1, 0};
         while (!self.stop_requested()) {
-            if (sigtimedwait(&set, nullptr, &timeout) > 0) {
+            const int sig = sigtimedwait(&set, nullptr, &timeout);
+            if (sig == SIGINT || sig == SIGTERM) {
                 m_source.request_stop();
                 return;
             }
@@ -115,12 +117,15 @@ InterruptToStop::InterruptToStop() {
 
 InterruptToStop::~InterruptToStop() {
     m_watcher.request_stop();
+    // Wake the watcher now rather than at its next timeout (every command would wait for it).
+    pthread_kill(m_watcher.native_handle(), SIGUSR1);
     m_watcher = {};
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    pthread_sigmask(SIG_UNBLOCK, &set,
+                    nullptr);  // SIGUSR1 stays blocked: a late wake-up is ignored
 }
 
 std::vector<std::string> split(const std::string& text, char sep) {

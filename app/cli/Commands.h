@@ -18,6 +18,7 @@ int runRecon(int argc, char** argv);
 int runBench(int argc, char** argv);
 int runBenchMemxct(int argc, char** argv);     ///< `tomo bench --suite memxct` (BenchMemxct.cpp)
 int runBenchIterative(int argc, char** argv);  ///< `--suite sirt|ordering` (BenchIterative.cpp)
+int runBenchFdk(int argc, char** argv);        ///< `tomo bench --suite fdk` (BenchFdk.cpp)
 int runDevices(int argc, char** argv);
 int runDemo(int argc, char** argv);
 int runCompare(int argc, char** argv);

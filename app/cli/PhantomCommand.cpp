@@ -6,6 +6,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ConeArgs.h"
 #include "core/io/ImageIO.h"
 #include "core/phantom/Phantom.h"
 
@@ -13,6 +14,7 @@ namespace tomo::cli {
 namespace {
 
 Status phantomBody(const ArgParser& args) {
+    if (args.has("cone")) return conePhantom(args);
     auto output = args.get("output");
     if (!output) return invalidArgument("-o SINO is required");
     TOMO_RETURN_IF_ERROR(checkWritableOutput(*output));
@@ -107,6 +109,11 @@ int runPhantom(int argc, char** argv) {
     args.option("supersample", "K", "ground-truth samples per pixel axis", "4");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.flag("quiet", "no progress bar");
+    addConePhantomOptions(args);
+    args.epilog(
+        "cone beam (RTK's frame, docs/cone-beam.md):\n"
+        "  tomo phantom --cone -o proj.mha --geometry geometry.xml --truth truth.mha --size 128 "
+        "--views 180");
     return runCommand(args, argc, argv, [&] { return phantomBody(args); });
 }
 

@@ -7,6 +7,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ConeArgs.h"
 #include "app/cli/ReconArgs.h"
 #include "core/io/ImageIO.h"
 
@@ -88,7 +89,42 @@ void printFbp(const app::ReconReport& report, const app::ReconRequest& request,
         args.get("output")->c_str());
 }
 
+Status coneBody(const ArgParser& args, InterruptToStop& interrupt) {
+    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
+    std::vector<std::string> notes;
+    TOMO_ASSIGN_OR_RETURN(app::ConeReconRequest request, coneRequestFromArgs(args, notes));
+    for (const std::string& note : notes)
+        std::cerr << "tomo recon: note: " << note << "\n";
+    const app::Engine engine;
+    const app::ReconService service(engine);
+    app::ReconCallbacks callbacks;
+    callbacks.onNote = [](const std::string& note) {
+        std::cerr << "tomo recon: note: " << note << "\n";
+    };
+    ProgressBar bar(args.has("quiet"));
+    Progress progress(&bar);
+    ExecContext ctx{threads, interrupt.token(), &progress};
+    auto report = service.run(request, callbacks, ctx);
+    bar.finish();
+    if (!report) return report.status();
+    const FdkReport& f = *report->fdk;
+    const ConeVolumeGrid& g = request.grid;
+    std::printf(
+        "reconstructed %d x %d x %d from %d projections by FDK with %s in %.3f s (%.2f GU/s; "
+        "read %.3f s, filter %.3f s, back-projection %.3f s, store %.3f s; %d slab(s)) -> %s\n",
+        g.nx, g.ny, g.nz, request.geometry.viewCount(), report->variant.c_str(), f.timings.total,
+        f.gups, f.timings.read, f.timings.filter, f.timings.backProject, f.timings.store, f.slabs,
+        args.get("output")->c_str());
+    if (auto png = args.get("png"))
+        TOMO_RETURN_IF_ERROR(writePngGray(*png, report->firstSlice.plane(0)));
+    return Status::ok();
+}
+
 Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& interrupt) {
+    if (isConeRequest(args)) {
+        TOMO_RETURN_IF_ERROR(checkWritableOutput(*args.get("output")));
+        return coneBody(args, interrupt);
+    }
     const std::string output = *args.get("output");
     TOMO_RETURN_IF_ERROR(checkWritableOutput(output));
     if (auto png = args.get("png")) TOMO_RETURN_IF_ERROR(checkWritableOutput(*png));
@@ -141,13 +177,18 @@ int runRecon(int argc, char** argv) {
     ArgParser args(
         "recon",
         "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection\n"
-        "or an iterative method (SIRT, OS-SIRT, SART, CGLS, TV, MemXCT; docs/algorithms.md).");
+        "or an iterative method (SIRT, OS-SIRT, SART, CGLS, TV, MemXCT; docs/algorithms.md),\n"
+        "or a cone-beam projection stack by FDK (with --geometry, or --sid/--sdd/--angles).");
     addReconOptions(args);
+    addConeReconOptions(args);
     args.epilog(
         "example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 "
         "--detectors 768\n"
         "  tomo recon sino.raw --shape 720x768 --angles 0:180:720 --size 512 -o rec.raw --truth "
-        "truth.raw --truth-shape 512x512");
+        "truth.raw --truth-shape 512x512\n"
+        "cone beam (FDK; RTK's geometry and frame, docs/cone-beam.md):\n"
+        "  tomo phantom --cone -o proj.mha --geometry geometry.xml --truth truth.mha --size 128\n"
+        "  tomo recon proj.mha --geometry geometry.xml --size 128 -o rec.mha --filter hann");
     if (Status s = args.parse(argc, argv); !s) return reportError("recon", s);
     if (args.helpRequested()) {
         std::cout << args.help();

@@ -40,9 +40,11 @@
 #include <vector>
 
 #include "app/Engine.h"
+#include "app/recon/ProjectionSource.h"
 #include "app/recon/SinogramSource.h"
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
+#include "core/cone/Fdk.h"
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/metrics/Metrics.h"
@@ -87,6 +89,27 @@ struct ReconRequest {
     ReconOutput output;
 };
 
+/// A cone-beam FDK request (issue 14): projections [view][v][u], the circular geometry (RTK's,
+/// core/cone/ConeGeometry.h), the volume grid, FDK's filter and weights, the backend or variant
+/// (the Engine's cone registry; empty: the automatic choice for the geometry's symmetry), the
+/// memory budget (FdkOptions::memoryBudget: slabs of planes within it), an optional reference
+/// and the output (streamed by slabs where the format can; MetaImage/NRRD get the grid's
+/// spacing and origin, RTK's frame).
+struct ConeReconRequest {
+    ConeReconRequest(std::shared_ptr<const ProjectionSource> source_, ConeGeometry geometry_,
+                     ConeVolumeGrid grid_)
+        : source(std::move(source_)), geometry(std::move(geometry_)), grid(grid_) {}
+
+    std::shared_ptr<const ProjectionSource> source;
+    ConeGeometry geometry;
+    ConeVolumeGrid grid;
+    FdkOptions fdk;
+    std::string backend = "auto";  ///< auto | cpu | cuda | opencl
+    std::string variant;           ///< cone back-projector id; empty = automatic
+    std::shared_ptr<const Volume> reference;  ///< [z][y][x] on grid; optional
+    ReconOutput output;
+};
+
 /// Where a slab lies, for per-iteration reports.
 struct SlabInfo {
     std::size_t index = 0, count = 1;  ///< slab index of count
@@ -128,6 +151,8 @@ struct ReconReport {
     /// "algorithm", "parameters", "variant" or "backend"), also when the result is kept in
     /// memory, so that saving it later stores the same.
     std::map<std::string, std::string> provenance;
+    /// Cone beam: the FDK run's stage times, slabs, notes and warnings (also in notes).
+    std::optional<FdkReport> fdk;
 };
 
 class ReconService {
@@ -135,6 +160,9 @@ class ReconService {
     explicit ReconService(const Engine& engine) : m_engine(engine) {}
 
     Result<ReconReport> run(const ReconRequest& request, const ReconCallbacks& callbacks,
+                            const ExecContext& ctx) const;
+    /// Cone-beam FDK through the same output, notes and report (app/recon/ConeRecon.cpp).
+    Result<ReconReport> run(const ConeReconRequest& request, const ReconCallbacks& callbacks,
                             const ExecContext& ctx) const;
 
     const Engine& engine() const { return m_engine; }

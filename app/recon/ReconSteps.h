@@ -32,6 +32,16 @@ Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, Reco
 /// end, or a volume in memory. Keeps a copy of slice 0 and its metrics against the reference.
 class SlabOutput {
   public:
+    /// Where and how a run's volume goes, whatever the geometry.
+    struct Spec {
+        std::filesystem::path path;  ///< empty: kept in memory
+        std::array<std::size_t, 3> shape{};
+        WriteOptions options;
+        std::shared_ptr<const Volume> reference;
+        std::size_t memoryBudget = 0;
+    };
+    static Result<SlabOutput> open(const Spec& spec, ReconReport& report);
+    /// The parallel-beam output of @p request.
     static Result<SlabOutput> open(const ReconRequest& request, const Resolved& resolved,
                                    ReconReport& report);
     SlabOutput(SlabOutput&&) noexcept;

@@ -91,13 +91,19 @@ SlabOutput::~SlabOutput() = default;
 
 Result<SlabOutput> SlabOutput::open(const ReconRequest& request, const Resolved& resolved,
                                     ReconReport& report) {
+    return open(Spec{request.output.path, report.shape, writeOptions(request, resolved),
+                     request.reference, request.memoryBudget},
+                report);
+}
+
+Result<SlabOutput> SlabOutput::open(const Spec& spec, ReconReport& report) {
     SlabOutput out;
     State& s = *out.m_state;
-    s.shape = report.shape;
-    s.path = request.output.path;
-    s.reference = request.reference;
+    s.shape = spec.shape;
+    s.path = spec.path;
+    s.reference = spec.reference;
     s.report = &report;
-    s.options = writeOptions(request, resolved);
+    s.options = spec.options;
     report.provenance = s.options.provenance;
     if (!s.path.empty()) {
         TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
@@ -110,7 +116,7 @@ Result<SlabOutput> SlabOutput::open(const ReconRequest& request, const Resolved&
         if (!format->writeVolume)
             return unsupported(s.path.string() + ": format " + format->name + " cannot be written");
         const double mib = double(s.shape[0]) * s.shape[1] * s.shape[2] * 4 / (1 << 20);
-        if (mib * (1 << 20) > double(request.memoryBudget))
+        if (mib * (1 << 20) > double(spec.memoryBudget))
             report.notes.push_back(
                 format->name + " files are written whole: the " + std::to_string(std::lround(mib)) +
                 " MiB volume is held in memory (stream with .raw, .tif, .h5 or a TIFF folder)");

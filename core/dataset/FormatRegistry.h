@@ -43,6 +43,15 @@ struct ReadOptions {
     std::string dataset;
 };
 
+/// A volume's frame along its index axes (x = columns, y = rows, z = planes): voxel centre
+/// distances and the world position of voxel (0, 0, 0), with axes along +x, +y, +z (identity
+/// direction). Cone-beam volumes and projection stacks use it (RTK's convention); parallel-beam
+/// reconstructions keep their own (docs/geometry.md).
+struct VolumeFrame {
+    std::array<double, 3> spacing{1.0, 1.0, 1.0};
+    std::array<double, 3> origin{0.0, 0.0, 0.0};
+};
+
 /// @brief What a writer may record besides the values.
 struct WriteOptions {
     /// Provenance written as attributes where the format allows (HDF5): "geometry",
@@ -53,6 +62,8 @@ struct WriteOptions {
     /// TIFF outputs: write 16-bit counts value = offset + scale x count instead of float32
     /// (the map is stored in the file and applied when it is read back).
     std::optional<Tiff16Scale> tiff16;
+    /// Formats that store a frame (MetaImage, NRRD, NIfTI) write this one when given.
+    std::optional<VolumeFrame> frame;
 };
 
 /// @brief What `tomo info` prints about a file.
@@ -61,6 +72,9 @@ struct FileDescription {
     std::vector<DatasetInfo> datasets;            ///< datasets or image stacks inside
     std::optional<AcquisitionInfo> acquisition;   ///< when the file is an acquisition
     std::map<std::string, std::string> metadata;  ///< attributes (provenance) found
+    /// Spacing and origin where the format stores them with an identity direction (MetaImage,
+    /// NRRD, NIfTI as RTK writes projections); empty otherwise.
+    std::optional<VolumeFrame> frame;
 };
 
 /// @brief One file format and its optional capabilities.

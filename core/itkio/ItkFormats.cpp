@@ -1,6 +1,8 @@
 // Registry entries of ItkFormats.h.
 #include "core/itkio/ItkFormats.h"
 
+#include <cmath>
+
 #include <memory>
 
 #include "core/dataset/MemoryAcquisitionReader.h"
@@ -46,6 +48,11 @@ Result<FileDescription> describe(const std::filesystem::path& path, const ReadOp
     d.metadata["geometry"] = info.metadata.toString();
     d.metadata["pixel type"] = info.pixelType;
     d.metadata["streamed range reads"] = info.streamable ? "yes" : "no";
+    static constexpr std::array<double, 9> kIdentity{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    bool identity = true;
+    for (std::size_t k = 0; k < 9; ++k)
+        identity &= std::abs(info.metadata.direction[k] - kIdentity[k]) < 1e-9;
+    if (identity) d.frame = VolumeFrame{info.metadata.spacing, info.metadata.origin};
     return d;
 }
 
@@ -56,7 +63,13 @@ Status writeVolume(const std::filesystem::path& path, const Array3<float>& volum
     g.ny = static_cast<int>(volume.dim(1));
     g.nz = static_cast<int>(volume.dim(0));
     g.voxelSize = options.voxelSize;
-    return writeVolumeFile(path, volume, VolumeMetadata::forGrid(g));
+    VolumeMetadata metadata = VolumeMetadata::forGrid(g);
+    if (options.frame) {
+        metadata.spacing = options.frame->spacing;
+        metadata.origin = options.frame->origin;
+        metadata.direction = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    }
+    return writeVolumeFile(path, volume, metadata);
 }
 
 FileFormat format(std::string name, std::string description, std::vector<std::string> ext) {

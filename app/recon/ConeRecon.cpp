@@ -1,0 +1,116 @@
+// Cone-beam FDK through the reconstruction service (ReconService.h): the variant resolved from
+// the Engine's cone registry, core's FDK pipeline (core/cone/Fdk.h) slab by slab into the same
+// SlabOutput as every other reconstruction.
+#include <cstdio>
+
+#include "app/recon/ReconService.h"
+#include "app/recon/ReconSteps.h"
+
+namespace tomo::app {
+namespace {
+
+void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text) {
+    if (callbacks.onNote) callbacks.onNote(text);
+    report.notes.push_back(std::move(text));
+}
+
+Status checkShape(const ConeReconRequest& r) {
+    if (!r.source) return invalidArgument("cone-beam reconstruction: no projections");
+    const auto s = r.source->shape();
+    const DetectorGrid& d = r.geometry.detector();
+    if (s[0] != static_cast<std::size_t>(r.geometry.viewCount()) ||
+        s[1] != static_cast<std::size_t>(d.nv) || s[2] != static_cast<std::size_t>(d.nu))
+        return invalidArgument("the projections are " + std::to_string(s[0]) + " views of " +
+                               std::to_string(s[2]) + " x " + std::to_string(s[1]) +
+                               " pixels but the geometry has " +
+                               std::to_string(r.geometry.viewCount()) + " views of " +
+                               std::to_string(d.nu) + " x " + std::to_string(d.nv));
+    return r.grid.validate();
+}
+
+Result<std::string> resolveVariant(const Engine& engine, const ConeReconRequest& r,
+                                   ReconReport& report, const ReconCallbacks& callbacks) {
+    const ConeBackProjectorRegistry& registry = engine.coneRegistry();
+    const ConeSymmetry symmetry = r.geometry.symmetry(r.grid);
+    if (!r.variant.empty()) return r.variant;
+    if (r.backend != "auto" && r.backend != "cpu" && r.backend != "cuda" && r.backend != "opencl")
+        return invalidArgument("backend must be auto, cpu, cuda or opencl (got '" + r.backend +
+                               "')");
+    auto chosen = registry.choose(symmetry, r.backend);
+    if (chosen.isOk()) return chosen;
+    note(report, callbacks,
+         "backend " + r.backend + ": no cone-beam back-projector with a device; using the CPU");
+    return registry.choose(symmetry, "cpu");
+}
+
+WriteOptions coneWriteOptions(const ConeReconRequest& r, const std::string& variant) {
+    WriteOptions o;
+    o.provenance = r.output.provenance;
+    o.tiff16 = r.output.tiff16;
+    o.voxelSize = r.grid.spacingX;
+    o.frame = VolumeFrame{{r.grid.spacingX, r.grid.spacingY, r.grid.spacingZ},
+                          {r.grid.originX, r.grid.originY, r.grid.originZ}};
+    char grid[200];
+    std::snprintf(grid, sizeof grid,
+                  "; volume %d x %d x %d, spacing %.6g x %.6g x %.6g, origin (%.6g, %.6g, %.6g) "
+                  "(RTK frame: rotation axis y)",
+                  r.grid.nx, r.grid.ny, r.grid.nz, r.grid.spacingX, r.grid.spacingY,
+                  r.grid.spacingZ, r.grid.originX, r.grid.originY, r.grid.originZ);
+    o.provenance["geometry"] = "cone beam; " + describe(r.geometry) + grid;
+    o.provenance["algorithm"] = "fdk";
+    char params[160];
+    std::snprintf(params, sizeof params, "filter %s, cutoff %g, short scan %s",
+                  filterWindowName(r.fdk.filter.window), r.fdk.filter.cutoff,
+                  r.fdk.weights.shortScan == ShortScanMode::Auto ? "auto"
+                  : r.fdk.weights.shortScan == ShortScanMode::On ? "on"
+                                                                 : "off");
+    o.provenance["parameters"] = params;
+    o.provenance["variant"] = variant;
+    return o;
+}
+
+}  // namespace
+
+Result<ReconReport> ReconService::run(const ConeReconRequest& request,
+                                      const ReconCallbacks& callbacks,
+                                      const ExecContext& ctx) const {
+    TOMO_RETURN_IF_ERROR(checkShape(request));
+    ReconReport report;
+    TOMO_ASSIGN_OR_RETURN(std::string variant,
+                          resolveVariant(m_engine, request, report, callbacks));
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ConeBackProjector> bp,
+                          m_engine.coneRegistry().create(variant));
+    report.algorithm = "fdk";
+    report.variant = variant;
+    report.backend = bp->info().backend;
+    const ConeVolumeGrid& g = request.grid;
+    report.shape = {std::size_t(g.nz), std::size_t(g.ny), std::size_t(g.nx)};
+    detail::SlabOutput::Spec spec{request.output.path, report.shape,
+                                  coneWriteOptions(request, variant), request.reference,
+                                  request.fdk.memoryBudget};
+    TOMO_ASSIGN_OR_RETURN(detail::SlabOutput out, detail::SlabOutput::open(spec, report));
+    auto read = [&](int first, int count, Array3<float>& views) -> Status {
+        TOMO_ASSIGN_OR_RETURN(views, request.source->read(static_cast<std::size_t>(first),
+                                                          static_cast<std::size_t>(count)));
+        return Status::ok();
+    };
+    auto sink = [&](int first, Volume&& slab) {
+        return out.put(static_cast<std::size_t>(first), std::move(slab));
+    };
+    TOMO_ASSIGN_OR_RETURN(FdkReport fdk,
+                          runFdk(request.geometry, g, request.fdk, *bp, read, sink, ctx));
+    for (const std::string& n : fdk.notes)
+        note(report, callbacks, n);
+    for (const std::string& w : fdk.warnings)
+        note(report, callbacks, "warning: " + w);
+    report.slabs = static_cast<std::size_t>(fdk.slabs);
+    report.slabSlices = static_cast<std::size_t>(fdk.slabPlanes);
+    report.timings.filtering = fdk.timings.filter;
+    report.timings.backProjection = fdk.timings.backProject;
+    report.timings.total = fdk.timings.total;
+    report.fdk = std::move(fdk);
+    TOMO_RETURN_IF_ERROR(out.commit(report));
+    return report;
+}
+
+}  // namespace tomo::app

@@ -1,0 +1,94 @@
+// Projection stacks for cone-beam reconstruction (ProjectionSource.h).
+#include "app/recon/ProjectionSource.h"
+
+#include <cstring>
+#include <mutex>
+
+namespace tomo::app {
+namespace {
+
+Result<Array3<float>> copyViews(const Array3<float>& all, std::size_t first, std::size_t count) {
+    if (first > all.dim(0) || count > all.dim(0) - first)
+        return invalidArgument("projections: views " + std::to_string(first) + " + " +
+                               std::to_string(count) + " past the last (" +
+                               std::to_string(all.dim(0)) + ")");
+    TOMO_ASSIGN_OR_RETURN(Array3<float> out, Array3<float>::create(count, all.dim(1), all.dim(2)));
+    const std::size_t plane = all.dim(1) * all.pitch();
+    std::memcpy(out.data(), all.data() + first * plane, count * plane * sizeof(float));
+    return out;
+}
+
+class MemoryProjections final : public ProjectionSource {
+  public:
+    explicit MemoryProjections(std::shared_ptr<const Array3<float>> v) : m_views(std::move(v)) {}
+    std::array<std::size_t, 3> shape() const override {
+        return {m_views->dim(0), m_views->dim(1), m_views->dim(2)};
+    }
+    Result<Array3<float>> read(std::size_t first, std::size_t count) const override {
+        return copyViews(*m_views, first, count);
+    }
+
+  private:
+    std::shared_ptr<const Array3<float>> m_views;
+};
+
+/// A file read by planes (views) through its format's VolumeReader.
+class StreamedProjections final : public ProjectionSource {
+  public:
+    StreamedProjections(std::unique_ptr<VolumeReader> reader, std::optional<VolumeFrame> frame)
+        : m_reader(std::move(reader)), m_frame(frame) {}
+    std::array<std::size_t, 3> shape() const override { return m_reader->shape(); }
+    Result<Array3<float>> read(std::size_t first, std::size_t count) const override {
+        std::lock_guard lock(m_mutex);
+        return m_reader->readPlanes(first, count);
+    }
+    std::optional<VolumeFrame> frame() const override { return m_frame; }
+
+  private:
+    mutable std::mutex m_mutex;
+    std::unique_ptr<VolumeReader> m_reader;
+    std::optional<VolumeFrame> m_frame;
+};
+
+/// A file read whole (formats without a plane reader).
+class WholeProjections final : public ProjectionSource {
+  public:
+    WholeProjections(Array3<float> v, std::optional<VolumeFrame> frame)
+        : m_views(std::move(v)), m_frame(frame) {}
+    std::array<std::size_t, 3> shape() const override {
+        return {m_views.dim(0), m_views.dim(1), m_views.dim(2)};
+    }
+    Result<Array3<float>> read(std::size_t first, std::size_t count) const override {
+        return copyViews(m_views, first, count);
+    }
+    std::optional<VolumeFrame> frame() const override { return m_frame; }
+
+  private:
+    Array3<float> m_views;
+    std::optional<VolumeFrame> m_frame;
+};
+
+}  // namespace
+
+std::unique_ptr<ProjectionSource> memoryProjections(std::shared_ptr<const Array3<float>> views) {
+    return std::make_unique<MemoryProjections>(std::move(views));
+}
+
+Result<std::unique_ptr<ProjectionSource>> openProjections(const FormatRegistry& registry,
+                                                          const std::filesystem::path& path,
+                                                          const ReadOptions& read) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return notFound(path.string() + ": no such projection file");
+    std::optional<VolumeFrame> frame;
+    if (auto d = registry.describe(path, read); d.isOk()) frame = d->frame;
+    auto reader = registry.openVolumeReader(path, read);
+    if (reader.isOk())
+        return std::unique_ptr<ProjectionSource>(
+            std::make_unique<StreamedProjections>(std::move(*reader), frame));
+    TOMO_ASSIGN_OR_RETURN(Array3<float> views, registry.readVolume(path, read));
+    return std::unique_ptr<ProjectionSource>(
+        std::make_unique<WholeProjections>(std::move(views), frame));
+}
+
+}  // namespace tomo::app
