@@ -41,17 +41,26 @@ Result<std::array<int, 3>> triple(const std::string& text, const std::string& op
     return out;
 }
 
-Result<ConeGeometryFile> geometryFromArgs(const ArgParser& args) {
+Result<ConeGeometryFile> geometryFromArgs(const ArgParser& args,
+                                          const app::ProjectionSource& source,
+                                          std::vector<std::string>& notes) {
     if (auto path = args.get("geometry")) {
         if (args.has("sid") || args.has("sdd"))
             return invalidArgument("give --geometry or --sid/--sdd/--angles, not both");
         return readConeGeometryFile(*path);
     }
-    if (!args.has("sid") || !args.has("sdd") || !args.has("angles"))
-        return invalidArgument("cone beam needs --geometry FILE, or --sid, --sdd and --angles");
+    std::vector<double> angles = source.angles();
+    if (!args.has("sid") || !args.has("sdd") || (!args.has("angles") && angles.empty()))
+        return invalidArgument(
+            "cone beam needs --geometry FILE, or --sid, --sdd and --angles (the angles may come "
+            "from an HDF5 acquisition)");
     TOMO_ASSIGN_OR_RETURN(double sid, args.getDouble("sid", 0, 1e-9, 1e9));
     TOMO_ASSIGN_OR_RETURN(double sdd, args.getDouble("sdd", 0, 1e-9, 1e9));
-    TOMO_ASSIGN_OR_RETURN(std::vector<double> angles, parseAngleSpec(*args.get("angles")));
+    if (args.has("angles")) {
+        TOMO_ASSIGN_OR_RETURN(angles, parseAngleSpec(*args.get("angles")));
+    } else {
+        notes.push_back("angles from the file (" + std::to_string(angles.size()) + " views)");
+    }
     ConeGeometryFile file;
     for (double a : angles) {
         ConeView v;
@@ -142,8 +151,6 @@ bool isConeRequest(const ArgParser& args) {
 
 Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
                                                   std::vector<std::string>& notes) {
-    TOMO_ASSIGN_OR_RETURN(ConeGeometryFile file, geometryFromArgs(args));
-    TOMO_RETURN_IF_ERROR(applyOffsets(args, file.views));
     TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, app::makeFormatRegistry());
     ReadOptions read;
     if (auto shape = args.get("shape")) {
@@ -153,10 +160,11 @@ Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
     }
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<app::ProjectionSource> source,
                           app::openProjections(formats, *args.get("INPUT"), read));
+    TOMO_ASSIGN_OR_RETURN(ConeGeometryFile file, geometryFromArgs(args, *source, notes));
+    TOMO_RETURN_IF_ERROR(applyOffsets(args, file.views));
     if (source->shape()[0] != file.views.size())
-        return invalidArgument(*args.get("INPUT") + " holds " +
-                               std::to_string(source->shape()[0]) + " views but the geometry " +
-                               std::to_string(file.views.size()));
+        return invalidArgument(*args.get("INPUT") + " holds " + std::to_string(source->shape()[0]) +
+                               " views but the geometry " + std::to_string(file.views.size()));
     TOMO_ASSIGN_OR_RETURN(DetectorGrid detector, detectorFromArgs(args, file, *source, notes));
     TOMO_ASSIGN_OR_RETURN(ConeGeometry geometry, ConeGeometry::create(file.views, detector));
     TOMO_ASSIGN_OR_RETURN(ConeVolumeGrid grid, gridFromArgs(args, file, geometry));
@@ -178,6 +186,7 @@ Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
     }
     r.output.path = *args.get("output");
     r.output.provenance["input"] = *args.get("INPUT");
+    r.output.provenance["preprocessing"] = r.source->preprocessing();
     return r;
 }
 

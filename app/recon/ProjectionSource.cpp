@@ -4,6 +4,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "app/data/AcquisitionLoader.h"
+
 namespace tomo::app {
 namespace {
 
@@ -50,11 +52,15 @@ class StreamedProjections final : public ProjectionSource {
     std::optional<VolumeFrame> m_frame;
 };
 
-/// A file read whole (formats without a plane reader).
+/// A file read whole (formats without a plane reader, acquisitions).
 class WholeProjections final : public ProjectionSource {
   public:
-    WholeProjections(Array3<float> v, std::optional<VolumeFrame> frame)
-        : m_views(std::move(v)), m_frame(frame) {}
+    WholeProjections(Array3<float> v, std::optional<VolumeFrame> frame,
+                     std::vector<double> angles = {}, std::string preprocessing = "none")
+        : m_views(std::move(v)),
+          m_frame(frame),
+          m_angles(std::move(angles)),
+          m_preprocessing(std::move(preprocessing)) {}
     std::array<std::size_t, 3> shape() const override {
         return {m_views.dim(0), m_views.dim(1), m_views.dim(2)};
     }
@@ -62,11 +68,33 @@ class WholeProjections final : public ProjectionSource {
         return copyViews(m_views, first, count);
     }
     std::optional<VolumeFrame> frame() const override { return m_frame; }
+    std::vector<double> angles() const override { return m_angles; }
+    std::string preprocessing() const override { return m_preprocessing; }
 
   private:
     Array3<float> m_views;
     std::optional<VolumeFrame> m_frame;
+    std::vector<double> m_angles;
+    std::string m_preprocessing;
 };
+
+/// An acquisition: flat/dark and -log through the parallel-beam loader (which hands out
+/// sinograms [row][angle][column]), transposed back to projections [angle][row][column].
+Result<std::unique_ptr<ProjectionSource>> openAcquisition(const FormatRegistry& registry,
+                                                          const std::filesystem::path& path,
+                                                          const ReadOptions& read) {
+    TOMO_ASSIGN_OR_RETURN(LoadedSinograms loaded,
+                          readAcquisitionSinograms(registry, path, read, {}, {}));
+    const Sinograms& s = loaded.sinograms;
+    TOMO_ASSIGN_OR_RETURN(Array3<float> views, Array3<float>::create(s.dim(1), s.dim(0), s.dim(2)));
+    for (std::size_t row = 0; row < s.dim(0); ++row)
+        for (std::size_t angle = 0; angle < s.dim(1); ++angle) {
+            auto src = s.row(row, angle);
+            std::copy(src.begin(), src.end(), views.row(angle, row).begin());
+        }
+    return std::unique_ptr<ProjectionSource>(std::make_unique<WholeProjections>(
+        std::move(views), std::nullopt, std::move(loaded.angles), describe(loaded.preprocessing)));
+}
 
 }  // namespace
 
@@ -80,6 +108,8 @@ Result<std::unique_ptr<ProjectionSource>> openProjections(const FormatRegistry& 
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
         return notFound(path.string() + ": no such projection file");
+    TOMO_ASSIGN_OR_RETURN(const FileFormat* format, registry.forPath(path));
+    if (isAcquisitionFormat(*format)) return openAcquisition(registry, path, read);
     std::optional<VolumeFrame> frame;
     if (auto d = registry.describe(path, read); d.isOk()) frame = d->frame;
     auto reader = registry.openVolumeReader(path, read);

@@ -3,7 +3,9 @@
 /// @brief What a cone-beam reconstruction reads: projections [view][v][u] (RTK's stack order),
 /// handed out a range of views at a time, from memory or from a file of any format the project
 /// reads (raw with --shape, TIFF stacks, MetaImage/NRRD with spacing and origin, HDF5 stacks),
-/// by planes where the format streams.
+/// by planes where the format streams. Acquisitions (HDF5 DXchange/NXtomo) are normalised
+/// with their flats and darks and turned into line integrals (-log), as for parallel beam
+/// (app/data/AcquisitionLoader.h), and bring their angles.
 ///
 /// Threading: one source is read by one thread at a time.
 
@@ -11,6 +13,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
@@ -29,6 +33,10 @@ class ProjectionSource {
     /// The file's pixel spacing and origin (MetaImage, NRRD: the detector pitch and position as
     /// RTK writes them), when it stores them.
     virtual std::optional<VolumeFrame> frame() const { return std::nullopt; }
+    /// The file's projection angles (radians), empty when it stores none.
+    virtual std::vector<double> angles() const { return {}; }
+    /// What was done to the data on the way (flat/dark, -log), for provenance and notes.
+    virtual std::string preprocessing() const { return "none"; }
 };
 
 /// A stack held in memory (shared, never copied whole).
