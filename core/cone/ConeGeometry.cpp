@@ -245,6 +245,74 @@ double ConeGeometry::fanAngle() const {
     return fan;
 }
 
+namespace {
+
+double det3(const Matrix3& a) {
+    return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+           a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+           a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+}
+
+double dot3(const std::array<double, 3>& a, const std::array<double, 3>& b) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+}  // namespace
+
+Result<ConeView> coneViewFromMatrix(const Matrix34& matrix) {
+    std::array<std::array<double, 3>, 3> rows{};
+    for (int r = 0; r < 3; ++r)
+        rows[r] = {matrix[r][0], matrix[r][1], matrix[r][2]};
+    const double scale = std::sqrt(dot3(rows[2], rows[2]));
+    if (!(scale > 0) || !std::isfinite(scale))
+        return invalidArgument("projection matrix: the third row is zero or not finite");
+    Matrix3 a{};
+    std::array<double, 3> p{};
+    for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c)
+            a[r][c] = matrix[r][c] / scale;
+        p[r] = matrix[r][3] / scale;
+        rows[r] = {a[r][0], a[r][1], a[r][2]};
+    }
+    const double d = det3(a);
+    if (std::abs(d) < 1e-12) return invalidArgument("projection matrix: parallel (singular)");
+    const double sign = -d / std::abs(d);
+    const double u0 = dot3(rows[0], rows[2]), v0 = dot3(rows[1], rows[2]);
+    const double aU = std::sqrt(std::max(0.0, dot3(rows[0], rows[0]) - u0 * u0));
+    const double aV = std::sqrt(std::max(0.0, dot3(rows[1], rows[1]) - v0 * v0));
+    if (std::abs(aU - aV) > 1e-6 * std::max(aU, aV))
+        return invalidArgument("projection matrix: non-square detector pixels (focal lengths " +
+                               std::to_string(aU) + " and " + std::to_string(aV) + ")");
+    const double sdd = 0.5 * (aU + aV);
+    // K = sign [[sdd, 0, -u0], [0, sdd, -v0], [0, 0, -1]]; R = K^-1 A; source = -K^-1 p.
+    auto kInv = [&](const std::array<double, 3>& x) {
+        const double z = -x[2];
+        return std::array<double, 3>{(x[0] + u0 * z) / sdd * sign, (x[1] + v0 * z) / sdd * sign,
+                                     z * sign};
+    };
+    Matrix3 rot{};
+    for (int c = 0; c < 3; ++c) {
+        const auto col = kInv({a[0][c], a[1][c], a[2][c]});
+        for (int r = 0; r < 3; ++r)
+            rot[r][c] = col[static_cast<std::size_t>(r)];
+    }
+    const auto src = kInv(p);
+    const double ax = std::asin(std::clamp(rot[2][1], -1.0, 1.0));
+    const double ay = std::atan2(-rot[2][0], rot[2][2]);
+    const double az = std::atan2(-rot[0][1], rot[1][1]);
+    ConeView v;
+    v.sid = -src[2];
+    v.sdd = sdd;
+    v.gantryAngle = -ay;
+    v.outOfPlaneAngle = -ax;
+    v.inPlaneAngle = -az;
+    v.sourceOffsetX = -src[0];
+    v.sourceOffsetY = -src[1];
+    v.projOffsetX = v.sourceOffsetX - u0;
+    v.projOffsetY = v.sourceOffsetY - v0;
+    return v;
+}
+
 std::string describe(const ConeGeometry& g) {
     std::vector<double> a;
     for (const ConeView& v : g.views())

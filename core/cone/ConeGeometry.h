@@ -119,6 +119,14 @@ class ConeGeometry {
     DetectorGrid m_detector;
 };
 
+/// The RTK parameters of an arbitrary per-view projection matrix (world mm -> detector mm,
+/// homogeneous, any scale), as rtk::ThreeDCircularProjectionGeometry::AddProjection(matrix)
+/// decomposes it: intrinsics (principal point, sdd) by RQ-style decomposition, the rotation
+/// as ITK's ZXY Euler angles, the source position in the rotated frame. InvalidArgument for a
+/// parallel (singular) matrix or non-square detector pixels (the two focal lengths differ by
+/// more than 1e-6 relative), which the nine parameters cannot represent.
+Result<ConeView> coneViewFromMatrix(const Matrix34& matrix);
+
 /// A one-line description ("360 views over 360.0 deg, sid 1000 mm, sdd 1500 mm, detector
 /// 256 x 256 of 1.000 x 1.000 mm") for provenance and logs.
 std::string describe(const ConeGeometry& g);

@@ -16,11 +16,14 @@
 ///                                            // projOffsetY, sourceOffsetX, sourceOffsetY,
 ///                                            // outOfPlaneAngle, inPlaneAngle (degrees)
 ///   "angles": {"first": 0, "arc": 360, "count": 360},   // or
-///   "views": [{"gantryAngle": 0.0, "projOffsetX": 0.1}, ...],
+///   "views": [{"gantryAngle": 0.0, "projOffsetX": 0.1}, ...],   // or per-view matrices:
+///   "views": [{"matrix": [12 numbers, row-major, world mm -> detector mm]}, ...],
 ///   "detector": {"size": [256, 256], "pitch": [1, 1], "origin": [-127.5, -127.5]},
 ///   "volume": {"size": [128, 128, 128], "spacing": [1, 1, 1], "origin": [-63.5, -63.5, -63.5]} }
 /// @endcode
-/// "detector" and "volume" are optional ("origin" too: centred). Unknown keys are errors, so a
+/// A matrix is decomposed into the nine parameters (coneViewFromMatrix, as RTK does), so a
+/// calibrated per-view geometry goes through the same weights and kernels (the general kernel
+/// when it breaks the symmetry). "detector" and "volume" are optional ("origin" too: centred). Unknown keys are errors, so a
 /// misspelt "sdd" is not silently the default.
 
 #include <filesystem>

@@ -123,12 +123,27 @@ Result<std::vector<ConeView>> parseViews(const JsonValue& doc, const ConeView& d
         }
         return views;
     }
-    std::set<std::string> allowed;
+    std::set<std::string> allowed = {"matrix"};
     for (const Field& f : kFields)
         allowed.insert(f.name);
     for (const JsonValue& item : list->items()) {
         if (!item.isObject()) return invalidData("\"views\" must be an array of objects");
         TOMO_RETURN_IF_ERROR(checkKeys(item, allowed, "view"));
+        if (const JsonValue* m = item.find("matrix")) {
+            if (item.members().size() != 1)
+                return invalidData("a view given by its \"matrix\" takes no other keys");
+            TOMO_ASSIGN_OR_RETURN(auto values, numbers(m, 12, "matrix", false));
+            Matrix34 matrix{};
+            for (int r = 0; r < 3; ++r)
+                for (int c = 0; c < 4; ++c)
+                    matrix[r][c] = values[static_cast<std::size_t>(4 * r + c)];
+            auto view = coneViewFromMatrix(matrix);
+            if (!view.isOk())
+                return invalidData("view " + std::to_string(views.size()) + ": " +
+                                   view.status().message());
+            views.push_back(*view);
+            continue;
+        }
         ConeView v = defaults;
         TOMO_RETURN_IF_ERROR(applyFields(item, v));
         views.push_back(v);

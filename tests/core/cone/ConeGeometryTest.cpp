@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -107,6 +108,48 @@ TEST(ConeGeometry, SymmetryIsDetectedAndBrokenByOffsetsAndTilts) {
     ConeVolumeGrid shifted = grid;
     shifted.originY += 3;
     EXPECT_EQ(circular(8).symmetry(shifted), ConeSymmetry::Column);
+}
+
+TEST(ConeGeometry, AnyMatrixDecomposesIntoTheParametersThatMakeIt) {
+    ConeView v;
+    v.sid = 812;
+    v.sdd = 1234;
+    v.gantryAngle = 2.2;
+    v.projOffsetX = 7.5;
+    v.projOffsetY = -3.25;
+    v.outOfPlaneAngle = 0.07;
+    v.inPlaneAngle = -0.03;
+    v.sourceOffsetX = 1.5;
+    v.sourceOffsetY = 2.5;
+    const ConeGeometry g = ConeGeometry::create({v}, DetectorGrid::centred(8, 8, 1, 1)).value();
+    Matrix34 m = g.matrix(0);
+    for (auto& row : m)
+        for (double& x : row)
+            x *= -3.5;  // any homogeneous scale, sign included
+    auto back = coneViewFromMatrix(m);
+    ASSERT_TRUE(back.isOk()) << back.status().message();
+    const ConeGeometry g2 = ConeGeometry::create({*back}, g.detector()).value();
+    for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c)
+            EXPECT_NEAR(g2.matrix(0)[r][c], g.matrix(0)[r][c], 1e-9 * 1234);
+    EXPECT_NEAR(back->sid, 812, 1e-9);
+    EXPECT_NEAR(back->sourceOffsetY, 2.5, 1e-9);
+    EXPECT_NEAR(std::remainder(back->gantryAngle - 2.2, 2 * kPi), 0, 1e-12);
+    Matrix34 skew = g.matrix(0);
+    skew[0][0] *= 1.01;  // non-square pixels
+    EXPECT_FALSE(coneViewFromMatrix(skew).isOk());
+    std::string numbers;
+    for (const auto& row : g.matrix(0))
+        for (double x : row) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%s%.17g", numbers.empty() ? "" : ",", x);
+            numbers += text;
+        }
+    auto json = parseConeGeometryJson(
+        std::string(R"({"type": "tomostation-cone-geometry", "sid": 1, "sdd": 2, "views": [)") +
+        "{\"matrix\": [" + numbers + "]}]}");
+    ASSERT_TRUE(json.isOk()) << json.status().message();
+    EXPECT_NEAR(json->views[0].projOffsetX, 7.5, 1e-9);
 }
 
 TEST(ConeGeometryFile, RtkXmlRoundTripsAndRtksOwnMatricesAgree) {
