@@ -30,7 +30,8 @@ int runCenter(int argc, char** argv);
 
 /// Reads a float stack by extension: ".raw" needs @p rawShape as written on the command line
 /// (first two dims are rows x columns of a plane, the optional third the plane count), ".tif" and
-/// ".tiff" carry their own. The result is [plane][row][column].
+/// ".tiff" carry their own, every other registered format (".mha", ".nrrd", ".h5", ...) is read
+/// through the format registry. The result is [plane][row][column].
 Result<Array3<float>> readStack(const std::string& path, const std::optional<std::string>& rawShape,
                                 const std::string& shapeOption = "--shape");
 

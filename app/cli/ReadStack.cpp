@@ -1,8 +1,10 @@
-// readStack (Commands.h): a .tif or .raw stack named on the command line (--truth, tomo compare).
+// readStack (Commands.h): a stack named on the command line (--truth, tomo compare): .tif and
+// .raw (with its shape option) directly, any other registered format through the registry.
 #include <filesystem>
 
 #include "app/cli/ArgParser.h"
 #include "app/cli/Commands.h"
+#include "app/data/DataFormats.h"
 #include "core/io/ImageIO.h"
 
 namespace tomo::cli {
@@ -26,7 +28,9 @@ Result<Array3<float>> readStack(const std::string& path, const std::optional<std
         std::size_t planes = dims.size() == 3 ? dims[2] : 1;
         return readRawFloat32(path, {planes, dims[0], dims[1]});
     }
-    return invalidArgument(path + ": unknown input format '" + ext + "' (expected .raw or .tif)");
+    // Every other registered format (MetaImage, NRRD, NIfTI, HDF5 volumes) as stored.
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, app::makeFormatRegistry());
+    return formats.readVolume(path, {});
 }
 
 }  // namespace tomo::cli

@@ -76,79 +76,125 @@ Status FdkFilter::apply(int first, Array3<float>& views, const ExecContext& ctx)
     return m_ramp.apply(views.rows(), inner);
 }
 
+namespace {
+
+/// One FDK run: the plan, the filter stage, the cache of filtered batches and the report.
+class FdkRun {
+  public:
+    FdkRun(const ConeGeometry& g, const ConeVolumeGrid& grid, const FdkOptions& o,
+           ConeBackProjector& bp, const ConeViewReader& read, const ConeSlabSink& sink,
+           const ExecContext& ctx, FdkFilter filter)
+        : m_g(g),
+          m_grid(grid),
+          m_options(o),
+          m_bp(bp),
+          m_read(read),
+          m_sink(sink),
+          m_ctx(ctx),
+          m_filter(std::move(filter)),
+          m_plan(planFdk(g, grid, o, bp)) {
+        m_cache.resize(m_plan.cache ? static_cast<std::size_t>(m_plan.batches) : 0);
+        m_report.variant = bp.info().id;
+        m_report.notes = m_filter.weights().notes();
+        m_report.warnings = m_filter.weights().warnings();
+    }
+
+    Result<FdkReport> run() {
+        const auto start = Clock::now();
+        const int slabs = (m_grid.nz + m_plan.planes - 1) / m_plan.planes;
+        if (m_ctx.progress)
+            m_ctx.progress->setTotal(static_cast<std::uint64_t>(slabs) * m_plan.batches);
+        for (int first = 0; first < m_grid.nz;) {
+            const int planes = std::min(m_plan.planes, m_grid.nz - first);
+            Status began = m_bp.begin(m_g, m_grid, first, planes, m_ctx);
+            if (began.code() == ErrorCode::OutOfMemory && planes > 1 && m_options.slabPlanes <= 0) {
+                m_plan.planes = std::max(1, planes / 2);  // a smaller slab, as the device allows
+                m_report.notes.push_back("slab reduced to " + std::to_string(m_plan.planes) +
+                                         " planes: " + began.message());
+                continue;
+            }
+            TOMO_RETURN_IF_ERROR(began);
+            TOMO_RETURN_IF_ERROR(backProjectSlab());
+            const auto t0 = Clock::now();
+            TOMO_ASSIGN_OR_RETURN(Volume volume, m_bp.finish(m_ctx));
+            TOMO_RETURN_IF_ERROR(m_sink(first, std::move(volume)));
+            m_report.timings.store += since(t0);
+            first += planes;
+            ++m_report.slabs;
+        }
+        m_report.slabPlanes = m_plan.planes;
+        m_report.batch = m_plan.batch;
+        m_report.filteredCached = m_plan.cache;
+        m_report.timings.total = since(start);
+        m_report.gups = static_cast<double>(m_grid.voxels()) * m_g.viewCount() /
+                        (std::max(m_report.timings.total, 1e-9) * 1073741824.0);
+        return std::move(m_report);
+    }
+
+  private:
+    /// Reads and filters batch @p b (or takes it from the cache).
+    Result<Batch> produce(int b) {
+        const int first = b * m_plan.batch, count = std::min(m_plan.batch, m_g.viewCount() - first);
+        if (m_plan.cache && m_cache[static_cast<std::size_t>(b)])
+            return Batch{m_cache[static_cast<std::size_t>(b)], 0, 0};
+        Batch out;
+        auto views = std::make_shared<Array3<float>>();
+        auto t0 = Clock::now();
+        TOMO_RETURN_IF_ERROR(m_read(first, count, *views));
+        out.readSeconds = since(t0);
+        t0 = Clock::now();
+        TOMO_RETURN_IF_ERROR(m_filter.apply(first, *views, m_ctx));
+        out.filterSeconds = since(t0);
+        out.views = std::move(views);
+        if (m_plan.cache) m_cache[static_cast<std::size_t>(b)] = out.views;
+        return out;
+    }
+
+    /// Every batch of the begun slab. Devices back-project while the CPU reads and filters the
+    /// next batch (two in flight); the CPU's own back-projector takes them one after the other.
+    Status backProjectSlab() {
+        const auto policy =
+            m_bp.info().backend == "cpu" ? std::launch::deferred : std::launch::async;
+        auto next = std::async(policy, [this] { return produce(0); });
+        for (int b = 0; b < m_plan.batches; ++b) {
+            Result<Batch> batch = next.get();
+            if (b + 1 < m_plan.batches)
+                next = std::async(policy, [this, b] { return produce(b + 1); });
+            TOMO_RETURN_IF_ERROR(batch.status());
+            m_report.timings.read += batch->readSeconds;
+            m_report.timings.filter += batch->filterSeconds;
+            const auto t0 = Clock::now();
+            TOMO_RETURN_IF_ERROR(m_bp.add(b * m_plan.batch, *batch->views, m_ctx));
+            m_report.timings.backProject += since(t0);
+            if (m_ctx.stop.stop_requested()) return cancelled();
+            if (m_ctx.progress) m_ctx.progress->advance(1);
+        }
+        return Status::ok();
+    }
+
+    const ConeGeometry& m_g;
+    const ConeVolumeGrid& m_grid;
+    const FdkOptions& m_options;
+    ConeBackProjector& m_bp;
+    const ConeViewReader& m_read;
+    const ConeSlabSink& m_sink;
+    const ExecContext& m_ctx;
+    FdkFilter m_filter;
+    Plan m_plan;
+    std::vector<std::shared_ptr<const Array3<float>>> m_cache;
+    FdkReport m_report;
+};
+
+}  // namespace
+
 Result<FdkReport> runFdk(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
                          const FdkOptions& options, ConeBackProjector& bp,
                          const ConeViewReader& read, const ConeSlabSink& sink,
                          const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(grid.validate());
     TOMO_ASSIGN_OR_RETURN(FdkFilter filter, FdkFilter::create(geometry, options));
-    const auto start = Clock::now();
-    Plan plan = planFdk(geometry, grid, options, bp);
-    FdkReport report;
-    report.variant = bp.info().id;
-    report.notes = filter.weights().notes();
-    report.warnings = filter.weights().warnings();
-    const int np = geometry.viewCount();
-    std::vector<std::shared_ptr<const Array3<float>>> cache(
-        plan.cache ? static_cast<std::size_t>(plan.batches) : 0);
-    auto produce = [&](int b) -> Result<Batch> {
-        const int first = b * plan.batch, count = std::min(plan.batch, np - first);
-        if (plan.cache && cache[static_cast<std::size_t>(b)])
-            return Batch{cache[static_cast<std::size_t>(b)], 0, 0};
-        Batch out;
-        auto views = std::make_shared<Array3<float>>();
-        auto t0 = Clock::now();
-        TOMO_RETURN_IF_ERROR(read(first, count, *views));
-        out.readSeconds = since(t0);
-        t0 = Clock::now();
-        TOMO_RETURN_IF_ERROR(filter.apply(first, *views, ctx));
-        out.filterSeconds = since(t0);
-        out.views = std::move(views);
-        if (plan.cache) cache[static_cast<std::size_t>(b)] = out.views;
-        return out;
-    };
-    // Devices back-project while the CPU reads and filters the next batch.
-    const auto policy = bp.info().backend == "cpu" ? std::launch::deferred : std::launch::async;
-    int firstPlane = 0;
-    const int slabs = (grid.nz + plan.planes - 1) / plan.planes;
-    if (ctx.progress) ctx.progress->setTotal(static_cast<std::uint64_t>(slabs) * plan.batches);
-    while (firstPlane < grid.nz) {
-        const int planes = std::min(plan.planes, grid.nz - firstPlane);
-        Status began = bp.begin(geometry, grid, firstPlane, planes, ctx);
-        if (began.code() == ErrorCode::OutOfMemory && planes > 1 && options.slabPlanes <= 0) {
-            plan.planes = std::max(1, planes / 2);  // a smaller slab, as the device allows
-            report.notes.push_back("slab reduced to " + std::to_string(plan.planes) +
-                                   " planes: " + began.message());
-            continue;
-        }
-        TOMO_RETURN_IF_ERROR(began);
-        auto next = std::async(policy, produce, 0);
-        for (int b = 0; b < plan.batches; ++b) {
-            Result<Batch> batch = next.get();
-            if (b + 1 < plan.batches) next = std::async(policy, produce, b + 1);
-            TOMO_RETURN_IF_ERROR(batch.status());
-            report.timings.read += batch->readSeconds;
-            report.timings.filter += batch->filterSeconds;
-            const auto t0 = Clock::now();
-            TOMO_RETURN_IF_ERROR(bp.add(b * plan.batch, *batch->views, ctx));
-            report.timings.backProject += since(t0);
-            if (ctx.stop.stop_requested()) return cancelled();
-            if (ctx.progress) ctx.progress->advance(1);
-        }
-        const auto t0 = Clock::now();
-        TOMO_ASSIGN_OR_RETURN(Volume volume, bp.finish(ctx));
-        TOMO_RETURN_IF_ERROR(sink(firstPlane, std::move(volume)));
-        report.timings.store += since(t0);
-        firstPlane += planes;
-        ++report.slabs;
-    }
-    report.slabPlanes = plan.planes;
-    report.batch = plan.batch;
-    report.filteredCached = plan.cache;
-    report.timings.total = since(start);
-    report.gups = static_cast<double>(grid.voxels()) * np /
-                  (std::max(report.timings.total, 1e-9) * 1073741824.0);
-    return report;
+    FdkRun run(geometry, grid, options, bp, read, sink, ctx, std::move(filter));
+    return run.run();
 }
 
 }  // namespace tomo
