@@ -127,11 +127,12 @@ void printRows(const std::vector<Row>& rows, bool json) {
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const Row& r = rows[i];
             std::printf(
-                "  {\"variant\": \"%s\", \"n\": %d, \"views\": %d, \"detector\": %d, "
+                "  {\"variant\": %s, \"n\": %d, \"views\": %d, \"detector\": %d, "
                 "\"read_s\": %s, \"filter_s\": %s, \"backprojection_s\": %s, \"store_s\": %s, "
                 "\"total_s\": %s, \"gups\": %s, \"bp_gups\": %s, \"model\": {\"read_s\": %s, "
                 "\"filter_s\": %s, \"backprojection_s\": %s, \"store_s\": %s, \"total_s\": "
-                "%s}}%s\n",
+                "%s}, \"device\": {\"upload_s\": %s, \"kernel_s\": %s, \"transpose_s\": %s, "
+                "\"download_s\": %s}}%s\n",
                 jsonEscape(r.variant).c_str(), r.w.n, r.w.views, r.w.detector,
                 jsonNumber(r.t.read).c_str(), jsonNumber(r.t.filter).c_str(),
                 jsonNumber(r.t.backProject).c_str(), jsonNumber(r.t.store).c_str(),
@@ -139,6 +140,8 @@ void printRows(const std::vector<Row>& rows, bool json) {
                 jsonNumber(r.bpGups).c_str(), jsonNumber(r.model.read).c_str(),
                 jsonNumber(r.model.filter).c_str(), jsonNumber(r.model.backProject).c_str(),
                 jsonNumber(r.model.store).c_str(), jsonNumber(r.modelTotal).c_str(),
+                jsonNumber(r.t.device.upload).c_str(), jsonNumber(r.t.device.kernel).c_str(),
+                jsonNumber(r.t.device.transpose).c_str(), jsonNumber(r.t.device.download).c_str(),
                 i + 1 < rows.size() ? "," : "");
         }
         std::printf("]\n");
@@ -154,6 +157,12 @@ void printRows(const std::vector<Row>& rows, bool json) {
                     r.t.total, r.gups, r.bpGups, r.modelTotal);
         std::printf("%-22s %-16s %8.3f %8.3f %8.3f %8.3f %8s (model, paper 003 Eqs. 8-19)\n", "",
                     "", r.model.read, r.model.filter, r.model.backProject, r.model.store, "");
+        const ConeDeviceTimes& d = r.t.device;
+        if (d.upload + d.kernel + d.transpose + d.download > 0)
+            std::printf(
+                "%-22s device: upload %.3f s, kernels %.3f s, transpose %.3f s, "
+                "download %.3f s\n",
+                "", d.upload, d.kernel, d.transpose, d.download);
     }
 }
 

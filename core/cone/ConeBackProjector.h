@@ -29,6 +29,12 @@
 
 namespace tomo {
 
+/// Seconds a device back-projector spent in each of its own stages since begin() (paper 003's
+/// T_H2D, T_bp, T_trans, T_D2H); zeros on the CPU.
+struct ConeDeviceTimes {
+    double upload = 0, kernel = 0, transpose = 0, download = 0;
+};
+
 struct ConeBackProjectorInfo {
     std::string id;       ///< "cpu.fdk.symmetric", "opencl.fdk.standard", "cuda.fdk.shfl.ldg"
     std::string backend;  ///< "cpu", "opencl", "cuda"
@@ -59,6 +65,8 @@ class ConeBackProjector {
     }
     /// Views per add() call the variant works best with (32 for the CUDA kernels).
     virtual int preferredBatch() const { return 16; }
+    /// The device stages of the slab just finished (valid after finish()).
+    virtual ConeDeviceTimes deviceTimes() const { return {}; }
 };
 
 /// @brief The cone-beam variants of this build (CPU always; OpenCL and CUDA as registered).

@@ -117,6 +117,10 @@ class FdkRun {
             TOMO_RETURN_IF_ERROR(backProjectSlab());
             const auto t0 = Clock::now();
             TOMO_ASSIGN_OR_RETURN(Volume volume, m_bp.finish(m_ctx));
+            const ConeDeviceTimes d = m_bp.deviceTimes();
+            ConeDeviceTimes& sum = m_report.timings.device;
+            sum.upload += d.upload, sum.kernel += d.kernel;
+            sum.transpose += d.transpose, sum.download += d.download;
             TOMO_RETURN_IF_ERROR(m_sink(first, std::move(volume)));
             m_report.timings.store += since(t0);
             first += planes;

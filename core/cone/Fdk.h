@@ -41,6 +41,8 @@ struct FdkOptions {
 /// Seconds per stage, summed over slabs (read and filter overlap back-projection on devices).
 struct FdkTimings {
     double read = 0, filter = 0, backProject = 0, store = 0, total = 0;
+    ConeDeviceTimes
+        device;  ///< inside backProject and store on a device: H2D, kernel, transpose, D2H
 };
 
 struct FdkReport {

@@ -168,3 +168,19 @@ TEST_F(ConeCli, BadInputsAreOneLineErrorsAndLeaveNoOutput) {
 
 }  // namespace
 }  // namespace tomo::test
+
+namespace tomo::test {
+namespace {
+
+TEST_F(ConeCli, BenchReportsEveryCpuVariantPerStageWithTheModel) {
+    const CliRun r = runTomo("bench --suite fdk --quick --json");
+    ASSERT_EQ(r.code, 0) << r.output;
+    for (const char* part :
+         {"\"variant\": \"cpu.fdk.standard\"", "\"variant\": \"cpu.fdk.symmetric\"", "\"filter_s\"",
+          "\"backprojection_s\"", "\"model\"", "\"gups\""})
+        EXPECT_NE(r.output.find(part), std::string::npos) << part << "\n" << r.output;
+    EXPECT_EQ(r.output.find("null"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace tomo::test
