@@ -1,0 +1,81 @@
+#pragma once
+/// @file ClConeBackProjector.h
+/// @brief The OpenCL cone-beam back-projectors (kernels/cone.cl): core's ConeBackProjector on
+/// one ClDeviceContext. Internal to tomo_gpu_opencl (OpenCL types); the registration is in
+/// OpenClConeBackProjectors.h.
+///
+/// Device memory of a slab (paper 003's memory inequality, bytesFor()): the accumulator of the
+/// slab's voxels, the padded projections of one batch and their matrices, and for the symmetric
+/// kernel a staging buffer for the transpose back to [plane][y][x] of at most 16 Mi floats.
+/// begin() returns OutOfMemory when that exceeds the device's budget or an allocation fails, so
+/// that runFdk halves the slab. add() uploads the batch (queue 0, blocking), runs the kernel on
+/// queue 1 and waits for it: the caller reads and filters the next batch meanwhile.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cone/ConeBackProjector.h"
+#include "core/cone/ConeKernelSupport.h"
+#include "gpu/opencl/internal/ClDeviceContext.h"
+
+namespace tomo::opencl {
+
+/// How coneSymmetric shares u and 1/h2 across a column's work-items (cone.cl's SHARE).
+enum class ClConeShare {
+    None = 0,      ///< each work-item computes them (no sharing)
+    Local = 1,     ///< local memory, a barrier pair per 32 views
+    SubGroup = 2,  ///< sub-group broadcasts (cl_khr_subgroups / cl_intel_subgroups)
+};
+const char* clConeShareName(ClConeShare share);
+
+struct ClConeConfig {
+    bool symmetric = false;
+    ClConeShare share = ClConeShare::Local;  ///< symmetric kernel only
+    /// Local sharing: a barrier after every view (cone.cl's LOOP_BARRIER; CPU devices).
+    bool barrierPerView = false;
+};
+
+class ClConeBackProjector final : public ConeBackProjector {
+  public:
+    ClConeBackProjector(ConeBackProjectorInfo info, std::shared_ptr<ClDeviceContext> device,
+                        ClConeConfig config);
+    ~ClConeBackProjector() override;
+
+    const ConeBackProjectorInfo& info() const override { return m_info; }
+    Status begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid, int firstPlane,
+                 int planes, const ExecContext& ctx) override;
+    Status add(int first, const Array3<float>& views, const ExecContext& ctx) override;
+    Result<Volume> finish(const ExecContext& ctx) override;
+    std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
+    int preferredBatch() const override { return kBatch; }
+
+    /// Builds the program (cached by the context) and makes this object's kernels.
+    Status prepare();
+    const ClConeConfig& config() const { return m_config; }
+
+  private:
+    static constexpr int kBatch = 32;
+    Status allocateBatch(int views);
+    Status enqueueBackProjection(int views, ClEvent& done);
+    Status readStandard(Volume& out);
+    Status readSymmetric(Volume& out);
+    void reset();
+
+    ConeBackProjectorInfo m_info;
+    std::shared_ptr<ClDeviceContext> m_device;
+    ClConeConfig m_config;
+    ClKernel m_kernel, m_transpose;
+
+    std::optional<ConeGeometry> m_geometry;
+    ConeVolumeGrid m_grid;  ///< the whole volume
+    int m_first = 0, m_planes = 0;
+    bool m_mirror = false;
+    ClMem m_acc;              ///< standard: [plane][y][x]; symmetric: [plane][x][y]
+    ClMem m_proj, m_mats;     ///< one batch's padded projections and index matrices
+    int m_batchCapacity = 0;  ///< views m_proj and m_mats hold
+    cone::PaddedViews m_packed;
+};
+
+}  // namespace tomo::opencl

@@ -1,0 +1,189 @@
+// Cone-beam FDK back-projection (issue 14; paper 003: P. Chen et al., "iFDK", SC '19,
+// doi:10.1145/3295500.3356163). The arithmetic is core/cone/ConeBackProjector.h's, per voxel
+// (i, j, k) of the WHOLE grid (k = slab plane + firstPlane) and view p:
+//   h = M_p (i, j, k, 1), u = h0 / h2, v = h1 / h2, vol += bilinear(q_p, u, v) / h2^2,
+// bilinear over the projection extended by zeros, u and v clamped to [-1, n] first. The
+// projections are core/cone/ConeKernelSupport.h's padded layouts (1 zero before, 2 after), so a
+// clamped coordinate reads padded index floor + 1 and its neighbour without bounds checks. Both
+// kernels interpolate along u first, then along v (as the CPU kernels do).
+//
+// Kernels:
+//  - coneStandard: one work-item per voxel, the three rows per view (any geometry); projections
+//    [v][u] (u contiguous), volume [plane][y][x].
+//  - coneSymmetric (Algorithm 4): one work-group per voxel column (i, k) along y, one work-item
+//    per voxel pair j, ny-1-j (mirror != 0; Theorem 1: v(ny-1-j) = nv-1 - v(j)) or per voxel j.
+//    u and 1/h2 depend on (i, k) only (Theorems 2, 3): each is computed once per column and view
+//    and shared across the work-group (SHARE). Projections transposed ([u][v], v contiguous),
+//    volume y-contiguous [plane][x][y].
+//  - coneColumnsToVolume: [plane][x][y] -> [plane][y][x] through 16x16 local tiles.
+//
+// Build options (-D):
+//   SHARE  0 = every work-item computes u and 1/h2 itself; 1 = local memory: work-item l
+//          computes view c + l of a chunk of CHUNK views, one barrier pair per chunk (default);
+//          2 = sub-group broadcasts (cl_khr_subgroups / cl_intel_subgroups): lane l computes view
+//          c + l, every lane reads view p from lane p (CUDA's __shfl_sync of Listing 1)
+//   CHUNK  views per local-memory chunk (SHARE 1; default 32)
+//   LOOP_BARRIER  SHARE 1: 1 = a barrier after every view (default 0). For CPU devices: PoCL runs
+//          a work-group as loops over its work-items between barriers, so the barrier puts the
+//          work-item loop inside the view loop, where it vectorises (measured +12% on PoCL 3.1);
+//          on GPUs it would only cost a synchronisation per view
+// Every float constant carries the f suffix; no double.
+
+#ifndef SHARE
+#define SHARE 1
+#endif
+#ifndef CHUNK
+#define CHUNK 32
+#endif
+#ifndef LOOP_BARRIER
+#define LOOP_BARRIER 0
+#endif
+
+#if SHARE == 2
+#if defined(cl_intel_subgroups)
+#pragma OPENCL EXTENSION cl_intel_subgroups : enable
+#elif defined(cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
+#endif
+
+#define PAD_BEFORE 1
+
+/// Bilinear sample of a padded [v][u] image at clamped (u, v): u first, then v.
+inline float sampleRows(__global const float* img, int stride, float u, float v) {
+    const float fu0 = floor(u), fv0 = floor(v);
+    const float fu = u - fu0, fv = v - fv0;
+    __global const float* t = img + ((int)fv0 + PAD_BEFORE) * stride + (int)fu0 + PAD_BEFORE;
+    const float top = t[0] + fu * (t[1] - t[0]);
+    const float bottom = t[stride] + fu * (t[stride + 1] - t[stride]);
+    return top + fv * (bottom - top);
+}
+
+__kernel void coneStandard(__global const float* proj, __constant float4* mats, int views,
+                           int stride, int image, float maxU, float maxV, __global float* acc,
+                           int nx, int ny, int planes, int firstPlane) {
+    const int i = get_global_id(0), j = get_global_id(1), kk = get_global_id(2);
+    if (i >= nx || j >= ny || kk >= planes) return;
+    const float fi = (float)i, fj = (float)j, fk = (float)(kk + firstPlane);
+    float sum = 0.0f;
+    for (int p = 0; p < views; ++p) {
+        const float4 r0 = mats[3 * p], r1 = mats[3 * p + 1], r2 = mats[3 * p + 2];
+        const float f = 1.0f / (r2.x * fi + r2.y * fj + r2.z * fk + r2.w);
+        const float u = clamp((r0.x * fi + r0.y * fj + r0.z * fk + r0.w) * f, -1.0f, maxU);
+        const float v = clamp((r1.x * fi + r1.y * fj + r1.z * fk + r1.w) * f, -1.0f, maxV);
+        sum += f * f * sampleRows(proj + (size_t)p * (size_t)image, stride, u, v);
+    }
+    acc[((size_t)kk * (size_t)ny + (size_t)j) * (size_t)nx + (size_t)i] += sum;
+}
+
+/// (u clamped, 1/h2) of voxel column (i, k) in the view whose rows start at @p m; the y terms
+/// of rows 0 and 2 are zero for Column geometries (ConeGeometry::symmetry) and are left out.
+inline float2 columnUF(__constant float4* m, float fi, float fk, float maxU) {
+    const float f = 1.0f / (m[2].x * fi + m[2].z * fk + m[2].w);
+    const float u = clamp((m[0].x * fi + m[0].z * fk + m[0].w) * f, -1.0f, maxU);
+    return (float2)(u, f);
+}
+
+/// Bilinear sample of a transposed padded image: @p col is the padded u column floor(u) + 1
+/// (the next one @p stride floats on), @p fu the fraction of u; v is clamped here.
+inline float sampleColumn(__global const float* col, int stride, float fu, float v, float maxV) {
+    v = clamp(v, -1.0f, maxV);
+    const float fv0 = floor(v);
+    const float fv = v - fv0;
+    const int r = (int)fv0 + PAD_BEFORE;
+    const float top = col[r] + fu * (col[stride + r] - col[r]);
+    const float bottom = col[r + 1] + fu * (col[stride + r + 1] - col[r + 1]);
+    return top + fv * (bottom - top);
+}
+
+/// Adds view p (u and 1/h2 in @p uf) to the voxel j and, for a pair, to its mirror.
+inline void addView(__global const float* proj, __constant float4* mats, int p, float2 uf,
+                    int stride, int image, float maxV, float nv1, float fi, float fj, float fk,
+                    int pair, float* sum, float* msum) {
+    const float4 r1 = mats[3 * p + 1];
+    const float v = (r1.x * fi + r1.y * fj + r1.z * fk + r1.w) * uf.y;
+    const float fu0 = floor(uf.x);
+    __global const float* col =
+        proj + (size_t)p * (size_t)image + (size_t)(((int)fu0 + PAD_BEFORE) * stride);
+    const float fu = uf.x - fu0, w = uf.y * uf.y;
+    *sum += w * sampleColumn(col, stride, fu, v, maxV);
+    if (pair) *msum += w * sampleColumn(col, stride, fu, nv1 - v, maxV);
+}
+
+// Work-group (L, 1, 1): one column (i = group 1, plane kk = group 2), work-item j in dim 0;
+// global (roundUp(jcount, L), nx, planes) with jcount = (ny + 1) / 2 (mirror) or ny. Work-items
+// past jcount still compute and share their views' u and 1/h2 (they only depend on i, k).
+__kernel void coneSymmetric(__global const float* proj, __constant float4* mats, int views,
+                            int stride, int image, float maxU, float maxV, float nv1,
+                            __global float* acc, int nx, int ny, int firstPlane, int mirror) {
+    const int j = get_global_id(0), i = get_global_id(1), kk = get_global_id(2);
+    const int jcount = mirror ? (ny + 1) / 2 : ny;
+    const int active = j < jcount;
+    const int pair = mirror && ny - 1 - j > j;
+    const float fi = (float)i, fj = (float)j, fk = (float)(kk + firstPlane);
+    float sum = 0.0f, msum = 0.0f;
+#if SHARE == 0
+    if (active)
+        for (int p = 0; p < views; ++p)
+            addView(proj, mats, p, columnUF(mats + 3 * p, fi, fk, maxU), stride, image, maxV, nv1,
+                    fi, fj, fk, pair, &sum, &msum);
+#elif SHARE == 1
+    __local float2 uf[CHUNK];
+    const int lj = (int)get_local_id(0), ly = (int)get_local_size(0);
+    for (int c = 0; c < views; c += CHUNK) {
+        const int n = min(CHUNK, views - c);
+        barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
+        for (int p = lj; p < n; p += ly)
+            uf[p] = columnUF(mats + 3 * (c + p), fi, fk, maxU);
+        barrier(CLK_LOCAL_MEM_FENCE);
+#if LOOP_BARRIER
+        for (int p = 0; p < n; ++p) {
+            if (active)
+                addView(proj, mats, c + p, uf[p], stride, image, maxV, nv1, fi, fj, fk, pair,
+                        &sum, &msum);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+#else
+        if (active)
+            for (int p = 0; p < n; ++p)
+                addView(proj, mats, c + p, uf[p], stride, image, maxV, nv1, fi, fj, fk, pair,
+                        &sum, &msum);
+#endif
+    }
+#else
+    // The whole work-group is one column, so every sub-group is too, whatever its size.
+    const int lane = (int)get_sub_group_local_id(), width = (int)get_sub_group_size();
+    for (int c = 0; c < views; c += width) {
+        const int n = min(width, views - c);
+        float2 mine = (float2)(0.0f, 1.0f);
+        if (lane < n) mine = columnUF(mats + 3 * (c + lane), fi, fk, maxU);
+        for (int p = 0; p < n; ++p) {
+            const float2 t = (float2)(sub_group_broadcast(mine.x, (uint)p),
+                                      sub_group_broadcast(mine.y, (uint)p));
+            if (active)
+                addView(proj, mats, c + p, t, stride, image, maxV, nv1, fi, fj, fk, pair, &sum,
+                        &msum);
+        }
+    }
+#endif
+    if (!active) return;
+    __global float* column = acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny;
+    column[j] += sum;
+    if (pair) column[ny - 1 - j] += msum;
+}
+
+// Plane kBegin + kk of cols [plane][x][y] -> plane kk of out [plane][y][x]. Work-groups 16x16:
+// dim 0 runs along y on reading, along x on writing (both coalesced).
+__kernel void coneColumnsToVolume(__global const float* cols, __global float* out, int nx, int ny,
+                                  int kBegin) {
+    __local float tile[16][17];
+    const int kk = get_global_id(2);
+    const int j0 = get_group_id(0) * 16, i0 = get_group_id(1) * 16;
+    const int a = get_local_id(0), b = get_local_id(1);
+    const size_t plane = (size_t)nx * (size_t)ny;
+    if (j0 + a < ny && i0 + b < nx)
+        tile[b][a] = cols[(size_t)(kBegin + kk) * plane + (size_t)(i0 + b) * ny + (j0 + a)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i0 + a < nx && j0 + b < ny)
+        out[(size_t)kk * plane + (size_t)(j0 + b) * nx + (i0 + a)] = tile[a][b];
+}
