@@ -1,0 +1,308 @@
+// CudaConeBackProjector: slab accumulator, projection storage, launches and read-back around
+// kernels/ConeKernels.cu (see CudaConeBackProjector.h); the registration of
+// CudaConeBackProjectors.h.
+#include "gpu/cuda/cone/CudaConeBackProjector.h"
+
+#include <algorithm>
+#include <string>
+
+#include "gpu/cuda/cone/CudaConeBackProjectors.h"
+
+namespace tomo::cuda {
+namespace {
+
+constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of the transpose
+
+/// Waits for @p stream when leaving a call, so that nothing enqueued outlives host buffers.
+struct SyncStream {
+    cudaStream_t stream;
+    ~SyncStream() { cudaStreamSynchronize(stream); }
+};
+
+Result<CudaArray> createLayeredArray(int width, int height, int layers) {
+    const cudaChannelFormatDesc desc =
+        cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    cudaExtent extent{static_cast<std::size_t>(width), static_cast<std::size_t>(height),
+                      static_cast<std::size_t>(layers)};
+    cudaArray_t array = nullptr;
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaMalloc3DArray(&array, &desc, extent, cudaArrayLayered),
+                                   "cudaMalloc3DArray(cone projections, " + std::to_string(width) +
+                                       " x " + std::to_string(height) + " x " +
+                                       std::to_string(layers) + " layers)"));
+    return CudaArray(array);
+}
+
+/// Point sampling, unnormalised coordinates, element reads (the software bilinear of the
+/// kernels needs the texels themselves).
+Result<TextureObject> createPointTexture(cudaArray_t array) {
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = array;
+    cudaTextureDesc tex{};
+    tex.addressMode[0] = tex.addressMode[1] = tex.addressMode[2] = cudaAddressModeBorder;
+    tex.filterMode = cudaFilterModePoint;
+    tex.readMode = cudaReadModeElementType;
+    tex.normalizedCoords = 0;
+    cudaTextureObject_t object = 0;
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaCreateTextureObject(&object, &res, &tex, nullptr),
+                                   "cudaCreateTextureObject(cone projections)"));
+    return TextureObject(object);
+}
+
+}  // namespace
+
+CudaConeBackProjector::CudaConeBackProjector(ConeBackProjectorInfo info,
+                                             std::shared_ptr<CudaDeviceContext> device,
+                                             CudaConeConfig config)
+    : m_info(std::move(info)), m_device(std::move(device)), m_config(config) {}
+
+CudaConeBackProjector::~CudaConeBackProjector() = default;
+
+std::size_t CudaConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
+    const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
+    return 4 * (voxels + batchPixels + transpose);
+}
+
+void CudaConeBackProjector::reset() {
+    m_acc = DeviceBuffer();
+    m_geometry.reset();
+}
+
+Status CudaConeBackProjector::allocateViews(const DetectorGrid& d) {
+    const int slow = m_config.symmetric ? d.nu : d.nv, fast = m_config.symmetric ? d.nv : d.nu;
+    if (slow == m_slow && fast == m_fast) return Status::ok();
+    m_texture.reset();
+    m_array.reset();
+    m_proj = DeviceBuffer();
+    m_slow = m_fast = 0;
+    const int width = fast + cone::kPadBefore + cone::kPadAfter;
+    const int height = slow + cone::kPadBefore + cone::kPadAfter;
+    if (m_config.fetch == ConeFetch::Ldg) {
+        TOMO_ASSIGN_OR_RETURN(m_proj, DeviceBuffer::create(static_cast<std::size_t>(width) *
+                                                               height * kConeBatch * sizeof(float),
+                                                           "cone projections"));
+    } else {
+        int maxWidth = 0, maxHeight = 0;
+        const int dev = m_device->traits().index;
+        cudaDeviceGetAttribute(&maxWidth, cudaDevAttrMaxTexture2DLayeredWidth, dev);
+        cudaDeviceGetAttribute(&maxHeight, cudaDevAttrMaxTexture2DLayeredHeight, dev);
+        if (width > maxWidth || height > maxHeight)
+            return unsupported(m_info.id + ": padded projections of " + std::to_string(width) +
+                               " x " + std::to_string(height) +
+                               " exceed the layered texture limit of " + m_device->traits().name);
+        TOMO_ASSIGN_OR_RETURN(m_array, createLayeredArray(width, height, kConeBatch));
+        TOMO_ASSIGN_OR_RETURN(m_texture, createPointTexture(m_array.get()));
+    }
+    m_slow = slow;
+    m_fast = fast;
+    return Status::ok();
+}
+
+Status CudaConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
+                                    int firstPlane, int planes, const ExecContext&) {
+    reset();
+    TOMO_RETURN_IF_ERROR(grid.validate());
+    if (firstPlane < 0 || planes < 1 || firstPlane + planes > grid.nz)
+        return invalidArgument("cone slab outside the volume");
+    const ConeSymmetry has = geometry.symmetry(grid);
+    if (!handles(m_info.needs, has))
+        return invalidArgument(m_info.id + " needs a geometry without tilts (" +
+                               coneSymmetryName(has) + " given); use cuda.fdk.standard");
+    TOMO_RETURN_IF_ERROR(m_device->activate());
+    const DetectorGrid& d = geometry.detector();
+    const std::size_t voxels = grid.slab(firstPlane, planes).voxels();
+    const std::size_t image = static_cast<std::size_t>(d.nu + 3) * (d.nv + 3);
+    const std::size_t need = bytesFor(voxels, image * kConeBatch);
+    if (need > m_device->memoryBudget())
+        return outOfMemory(m_info.id + ": a slab of " + std::to_string(planes) + " planes needs " +
+                           mebibytes(need) + " on " + m_device->traits().name + ", its budget is " +
+                           mebibytes(m_device->memoryBudget()));
+    TOMO_RETURN_IF_ERROR(allocateViews(d));
+    TOMO_ASSIGN_OR_RETURN(m_acc, DeviceBuffer::create(voxels * sizeof(float), "cone volume slab"));
+    const cudaStream_t stream = m_device->stream(0);
+    Status zeroed = cudaCheck(cudaMemsetAsync(m_acc.get(), 0, voxels * sizeof(float), stream),
+                              "cudaMemsetAsync(cone volume slab)");
+    if (zeroed.isOk())
+        zeroed = cudaCheck(cudaStreamSynchronize(stream), "zeroing the cone volume slab");
+    if (!zeroed.isOk()) {
+        m_acc = DeviceBuffer();
+        return zeroed;
+    }
+    m_geometry.emplace(geometry);
+    m_grid = grid;
+    m_first = firstPlane;
+    m_planes = planes;
+    m_kernel = !m_config.symmetric                              ? ConeKernel::Standard
+               : m_config.mirror && has == ConeSymmetry::Mirror ? ConeKernel::ShflMirror
+                                                                : ConeKernel::ShflColumn;
+    return Status::ok();
+}
+
+Status CudaConeBackProjector::uploadViews(int c, int count, cudaStream_t stream) {
+    const std::size_t image = m_packed.imageSize();
+    const float* src = m_packed.data.data() + image * static_cast<std::size_t>(c);
+    if (m_config.fetch == ConeFetch::Ldg)
+        return cudaCheck(cudaMemcpyAsync(m_proj.get(), src, image * count * sizeof(float),
+                                         cudaMemcpyHostToDevice, stream),
+                         "cudaMemcpyAsync(cone projections)");
+    cudaMemcpy3DParms p{};
+    p.srcPtr.ptr = const_cast<float*>(src);
+    p.srcPtr.pitch = m_packed.stride() * sizeof(float);
+    p.srcPtr.xsize = m_packed.stride();
+    p.srcPtr.ysize = image / m_packed.stride();
+    p.dstArray = m_array.get();
+    p.extent = {m_packed.stride(), image / m_packed.stride(), static_cast<std::size_t>(count)};
+    p.kind = cudaMemcpyHostToDevice;
+    return cudaCheck(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync(cone projections)");
+}
+
+Status CudaConeBackProjector::launch(const float* matrices, int count, cudaStream_t stream) {
+    const DetectorGrid& d = m_geometry->detector();
+    ConeLaunchArgs a;
+    a.kernel = m_kernel;
+    a.fetch = m_config.fetch;
+    a.proj = m_proj.as<const float>();
+    a.texture = m_texture.get();
+    a.views = count;
+    a.stride = static_cast<int>(m_packed.stride());
+    a.image = m_packed.imageSize();
+    a.maxU = static_cast<float>(d.nu);
+    a.maxV = static_cast<float>(d.nv);
+    a.nv1 = static_cast<float>(d.nv - 1);
+    a.acc = m_acc.as<float>();
+    a.nx = m_grid.nx;
+    a.ny = m_grid.ny;
+    a.planes = m_planes;
+    a.firstPlane = m_first;
+    return launchConeBackProjection(a, matrices, stream);
+}
+
+Status CudaConeBackProjector::add(int first, const Array3<float>& views, const ExecContext& ctx) {
+    if (!m_geometry) return internalError("ConeBackProjector::add before begin");
+    const DetectorGrid& d = m_geometry->detector();
+    const int n = static_cast<int>(views.dim(0));
+    if (first < 0 || first + n > m_geometry->viewCount() || views.dim(1) != std::size_t(d.nv) ||
+        views.dim(2) != std::size_t(d.nu))
+        return invalidArgument(m_info.id + ": views do not match the geometry");
+    cone::packViews(views, m_config.symmetric, m_packed);
+    const std::vector<float> mats = cone::batchMatrices(*m_geometry, m_grid, first, n);
+    const auto lock = m_device->lockScratch();  // the __constant__ matrices are per device
+    TOMO_RETURN_IF_ERROR(m_device->activate());
+    const cudaStream_t stream = m_device->stream(0);
+    SyncStream sync{stream};
+    for (int c = 0; c < n; c += kConeBatch) {
+        if (ctx.stop.stop_requested()) return cancelled();
+        const int count = std::min(kConeBatch, n - c);
+        TOMO_RETURN_IF_ERROR(uploadViews(c, count, stream));
+        TOMO_RETURN_IF_ERROR(launch(mats.data() + 12 * static_cast<std::size_t>(c), count, stream));
+    }
+    return cudaCheck(cudaStreamSynchronize(stream), m_info.id + " kernels");
+}
+
+Status CudaConeBackProjector::download(Volume& out, cudaStream_t stream) {
+    const std::size_t nx = static_cast<std::size_t>(m_grid.nx), ny = m_grid.ny;
+    const std::size_t hostPitch = out.pitch() * sizeof(float), rowBytes = nx * sizeof(float);
+    if (!m_config.symmetric)
+        return cudaCheck(cudaMemcpy2DAsync(out.data(), hostPitch, m_acc.get(), rowBytes, rowBytes,
+                                           ny * m_planes, cudaMemcpyDeviceToHost, stream),
+                         "cudaMemcpy2DAsync(cone volume)");
+    const std::size_t plane = nx * ny;
+    const int chunk = static_cast<int>(std::clamp<std::size_t>(
+        kTransposeFloats / plane, 1, static_cast<std::size_t>(std::min(m_planes, 65535))));
+    TOMO_ASSIGN_OR_RETURN(DeviceBuffer staging,
+                          DeviceBuffer::create(plane * chunk * sizeof(float), "cone transpose"));
+    SyncStream sync{stream};  // before staging is freed, also on an early return
+    for (int k0 = 0; k0 < m_planes; k0 += chunk) {
+        const int count = std::min(chunk, m_planes - k0);
+        TOMO_RETURN_IF_ERROR(launchConeTranspose(m_acc.as<const float>(), staging.as<float>(),
+                                                 m_grid.nx, m_grid.ny, k0, count, stream));
+        float* dst = out.data() + static_cast<std::size_t>(k0) * ny * out.pitch();
+        TOMO_RETURN_IF_ERROR(
+            cudaCheck(cudaMemcpy2DAsync(dst, hostPitch, staging.get(), rowBytes, rowBytes,
+                                        ny * count, cudaMemcpyDeviceToHost, stream),
+                      "cudaMemcpy2DAsync(cone volume)"));
+        // The staging buffer is reused by the next chunk: in stream order, no wait needed.
+    }
+    return cudaCheck(cudaStreamSynchronize(stream), "the download of the cone volume");
+}
+
+Result<Volume> CudaConeBackProjector::finish(const ExecContext&) {
+    if (!m_geometry) return internalError("ConeBackProjector::finish before begin");
+    TOMO_ASSIGN_OR_RETURN(Volume out, Volume::create(static_cast<std::size_t>(m_planes),
+                                                     static_cast<std::size_t>(m_grid.ny),
+                                                     static_cast<std::size_t>(m_grid.nx)));
+    const auto lock = m_device->lockScratch();
+    Status status = m_device->activate();
+    if (status.isOk()) {
+        const cudaStream_t stream = m_device->stream(0);
+        SyncStream sync{stream};
+        status = download(out, stream);
+    }
+    reset();
+    TOMO_RETURN_IF_ERROR(status);
+    return out;
+}
+
+// Registration (CudaConeBackProjectors.h).
+
+namespace {
+
+struct ConeSpec {
+    ConeBackProjectorInfo info;
+    CudaConeConfig config;
+};
+
+std::vector<ConeSpec> coneSpecs() {
+    const auto symmetric = [](const char* id, const char* what, int preference) {
+        return ConeBackProjectorInfo{id,   "cuda",    "symmetric", ConeSymmetry::Column,
+                                     what, preference};
+    };
+    return {
+        {{"cuda.fdk.standard", "cuda", "standard", ConeSymmetry::General,
+          "CUDA, RTK-32-like standard scheme (any geometry): 32 views per launch, matrices in "
+          "constant memory, layered texture, point sampling and FP32 software bilinear",
+          0},
+         {false, false, ConeFetch::Texture}},
+        {symmetric("cuda.fdk.shfl.tex",
+                   "CUDA shflBP (paper 003, Listing 1), Tex-Tran: u and 1/h2 per column by warp "
+                   "shuffles, voxel and mirror in registers, transposed projections in a layered "
+                   "texture",
+                   10),
+         {true, true, ConeFetch::Texture}},
+        {symmetric("cuda.fdk.shfl.ldg",
+                   "CUDA shflBP (paper 003, Listing 1), L1-Tran: u and 1/h2 per column by warp "
+                   "shuffles, voxel and mirror in registers, transposed projections by __ldg",
+                   20),
+         {true, true, ConeFetch::Ldg}},
+        {symmetric("cuda.fdk.shfl.ldg.column",
+                   "CUDA shflBP without the mirror (one thread per voxel of each column), "
+                   "transposed projections by __ldg",
+                   5),
+         {true, false, ConeFetch::Ldg}},
+    };
+}
+
+}  // namespace
+
+std::vector<ConeBackProjectorInfo> compiledConeVariants() {
+    std::vector<ConeBackProjectorInfo> out;
+    for (const ConeSpec& s : coneSpecs())
+        out.push_back(s.info);
+    return out;
+}
+
+void registerCudaConeBackProjectors(ConeBackProjectorRegistry& registry,
+                                    std::shared_ptr<CudaDeviceContext> device) {
+    if (!device) return;
+    for (ConeSpec& s : coneSpecs()) {
+        s.info.description += " on " + device->traits().label();
+        registry.add(s.info,
+                     [info = s.info, config = s.config,
+                      device]() -> Result<std::unique_ptr<ConeBackProjector>> {
+                         return std::unique_ptr<ConeBackProjector>(
+                             std::make_unique<CudaConeBackProjector>(info, device, config));
+                     });
+    }
+}
+
+}  // namespace tomo::cuda

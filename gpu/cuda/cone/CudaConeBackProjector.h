@@ -1,0 +1,75 @@
+#pragma once
+/// @file CudaConeBackProjector.h
+/// @brief The CUDA cone-beam back-projectors (kernels/ConeKernels.cu): core's ConeBackProjector
+/// on one CudaDeviceContext. Internal to tomo_gpu_cuda (CUDA types); the registration is in
+/// CudaConeBackProjectors.h.
+///
+/// Device memory of a slab (paper 003's memory inequality, bytesFor()): the slab's accumulator
+/// in plain device memory (y-contiguous for the shfl kernels), the padded projections of one
+/// launch (kConeBatch views: a layered texture array or a linear buffer), and for the shfl
+/// kernels a staging buffer for the transpose back to [plane][y][x] of at most 16 Mi floats.
+/// begin() returns OutOfMemory when that exceeds the context's budget or an allocation fails
+/// (runFdk then halves the slab). add() holds the context's scratch lock (the __constant__
+/// matrices are per device, ConeKernels.h), uploads each group of 32 views, launches, and waits
+/// for stream 0 before returning; the caller filters the next batch meanwhile.
+
+#include <memory>
+#include <optional>
+
+#include "core/cone/ConeBackProjector.h"
+#include "core/cone/ConeKernelSupport.h"
+#include "gpu/cuda/internal/CudaDeviceContext.h"
+#include "gpu/cuda/kernels/ConeKernels.h"
+
+namespace tomo::cuda {
+
+struct CudaConeConfig {
+    bool symmetric = false;  ///< the shfl kernels (else the standard kernel)
+    bool mirror = true;      ///< shfl: the pair kernel on Mirror geometries (false: columns)
+    ConeFetch fetch = ConeFetch::Texture;
+};
+
+struct ArrayDeleter {
+    void operator()(cudaArray_t a) const { cudaFreeArray(a); }
+};
+using CudaArray = CudaHandle<cudaArray_t, ArrayDeleter>;
+
+class CudaConeBackProjector final : public ConeBackProjector {
+  public:
+    CudaConeBackProjector(ConeBackProjectorInfo info, std::shared_ptr<CudaDeviceContext> device,
+                          CudaConeConfig config);
+    ~CudaConeBackProjector() override;
+
+    const ConeBackProjectorInfo& info() const override { return m_info; }
+    Status begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid, int firstPlane,
+                 int planes, const ExecContext& ctx) override;
+    Status add(int first, const Array3<float>& views, const ExecContext& ctx) override;
+    Result<Volume> finish(const ExecContext& ctx) override;
+    std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
+    int preferredBatch() const override { return kConeBatch; }
+
+  private:
+    Status allocateViews(const DetectorGrid& d);
+    Status uploadViews(int c, int count, cudaStream_t stream);
+    Status launch(const float* matrices, int count, cudaStream_t stream);
+    Status download(Volume& out, cudaStream_t stream);
+    void reset();
+
+    ConeBackProjectorInfo m_info;
+    std::shared_ptr<CudaDeviceContext> m_device;
+    CudaConeConfig m_config;
+
+    std::optional<ConeGeometry> m_geometry;
+    ConeVolumeGrid m_grid;  ///< the whole volume
+    int m_first = 0, m_planes = 0;
+    ConeKernel m_kernel = ConeKernel::Standard;
+    DeviceBuffer m_acc;  ///< standard: [plane][y][x]; shfl: [plane][x][y]
+    // One launch's projections, kept across slabs of the same detector.
+    int m_slow = 0, m_fast = 0;  ///< unpadded image sizes the storage below was made for
+    DeviceBuffer m_proj;         ///< Ldg
+    CudaArray m_array;           ///< Texture: kConeBatch layers
+    TextureObject m_texture;
+    cone::PaddedViews m_packed;
+};
+
+}  // namespace tomo::cuda
