@@ -1,9 +1,11 @@
 // backendSetup() for the CUDA test executable (tomo_gpu_cuda_tests): CPU variants plus every
 // CUDA variant registered on device 0 (none, with the runtime's reason, without a GPU); and the
-// CUDA projector pair of gpu/cuda/locality for LocalityDeviceTest.cpp.
+// CUDA projector pair of gpu/cuda/locality for LocalityDeviceTest.cpp; and the CUDA cone-beam
+// variants on the registration's device context.
 #include "GpuTestSupport.h"
 #include "core/projectors/CpuBackProjectors.h"
 #include "gpu/cuda/CudaBackProjectors.h"
+#include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
 
 namespace tomo::test {
@@ -12,6 +14,7 @@ namespace {
 struct CudaSetup {
     BackProjectorRegistry registry;
     GpuBackendSetup setup;
+    std::shared_ptr<cuda::CudaDeviceContext> context;  ///< null without a device
 };
 
 const CudaSetup& cudaSetup() {
@@ -25,6 +28,7 @@ const CudaSetup& cudaSetup() {
         s.setup.message = report.message;
         s.setup.registered = report.registered;
         s.setup.skipped = report.skipped;
+        s.context = report.context;
         return s;
     }();
     return setup;
@@ -39,6 +43,15 @@ const GpuBackendSetup& backendSetup() {
         return s;
     }();
     return setup;
+}
+
+const ConeBackProjectorRegistry& coneBackendRegistry() {
+    static const ConeBackProjectorRegistry registry = [] {
+        ConeBackProjectorRegistry r;
+        cuda::registerCudaConeBackProjectors(r, cudaSetup().context);
+        return r;
+    }();
+    return registry;
 }
 
 Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const ParallelGeometry& geom,

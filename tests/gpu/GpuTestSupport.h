@@ -2,9 +2,10 @@
 // The backend-parametrised harness of the GPU tests: the same test sources (GpuVariantTest.cpp)
 // run against every registered variant of one GPU backend. Which backend is decided at link
 // time: each test executable links one <Backend>TestBackend.cpp defining backendSetup() (CPU
-// variants + that backend's variants in one registry) and makeDeviceLocalityOperator() (that
-// backend's iterative projector pair, LocalityDeviceTest.cpp). Small problems and error measures
-// against cpu.reference.* are shared by all backends.
+// variants + that backend's variants in one registry), makeDeviceLocalityOperator() (that
+// backend's iterative projector pair, LocalityDeviceTest.cpp) and coneBackendRegistry() (its
+// cone-beam variants, ConeBackProjectorTest.cpp). Small problems and error measures against
+// cpu.reference.* are shared by all backends.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/cone/ConeBackProjector.h"
 #include "core/locality/RayOrdering.h"
 #include "core/projectors/BackProjector.h"
 #include "core/solvers/SubsetOperator.h"
@@ -44,6 +46,11 @@ std::vector<BackProjectorInfo> backendVariants();
 Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const ParallelGeometry& geom,
                                                                    const VolumeGeometry& vol,
                                                                    RayOrdering ordering);
+
+/// The cone-beam (FDK) variants of the executable's backend only, registered on the device
+/// context backendSetup()'s variants share (ConeBackProjectorTest.cpp); empty without a device.
+/// Built on first use by the executable's <Backend>TestBackend.cpp.
+const ConeBackProjectorRegistry& coneBackendRegistry();
 
 /// A back-projection problem: sinograms, geometry, grid and weights.
 struct BackProjectionProblem {

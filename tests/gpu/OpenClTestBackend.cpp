@@ -1,7 +1,9 @@
 // backendSetup() for the OpenCL test executable (tomo_gpu_tests): the OpenCL registration of
 // OpenClTestSupport.h seen through the backend-neutral GpuBackendSetup; and the OpenCL projector
-// pair of gpu/opencl/locality for LocalityDeviceTest.cpp (program cache in the build tree).
+// pair of gpu/opencl/locality for LocalityDeviceTest.cpp (program cache in the build tree); and
+// the OpenCL cone-beam variants on the registration's device context.
 #include "OpenClTestSupport.h"
+#include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/locality/OpenClLocalityOperator.h"
 
 namespace tomo::test {
@@ -20,6 +22,15 @@ const GpuBackendSetup& backendSetup() {
         return s;
     }();
     return setup;
+}
+
+const ConeBackProjectorRegistry& coneBackendRegistry() {
+    static const ConeBackProjectorRegistry registry = [] {
+        ConeBackProjectorRegistry r;
+        opencl::registerOpenClConeBackProjectors(r, openClSetup().report.context);
+        return r;
+    }();
+    return registry;
 }
 
 Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const ParallelGeometry& geom,

@@ -1,0 +1,178 @@
+// Every cone-beam (FDK) variant of the executable's GPU backend (OpenCL in tomo_gpu_tests, CUDA
+// in tomo_gpu_cuda_tests; GpuTestSupport.h) through runFdk on the analytic case of
+// tests/core/cone (ConeTestSupport.h: 48^3 voxels, detector 96 x 80, 60 views): the
+// double-precision reference within paper 003's criterion (relative RMSE 1e-5) on mirror,
+// column (vertical detector offset) and tilted geometries; slabs bit-identical to one whole
+// run; the symmetric kernels equal to the standard one; tilted geometries refused by the
+// symmetric kernels; a slab beyond the device's memory is OutOfMemory. The same source for every
+// backend: the variants come from coneBackendRegistry(). Skips at run time without a device.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <iostream>
+#include <utility>
+#include <vector>
+
+#include "ConeTestSupport.h"
+#include "GpuTestSupport.h"
+#include "core/cone/Fdk.h"
+
+namespace tomo {
+namespace {
+
+using test::ConeCase;
+
+std::string backend() {
+    return test::backendSetup().backend;
+}
+
+std::vector<ConeBackProjectorInfo> coneVariants() {
+    return test::coneBackendRegistry().list();
+}
+
+/// Runs variant @p id on @p c (fails the test and returns an empty volume on error).
+Volume run(const ConeCase& c, const std::string& id, int slabPlanes = 0) {
+    auto bp = test::coneBackendRegistry().create(id);
+    if (!bp.isOk()) {
+        ADD_FAILURE() << id << ": " << bp.status().message();
+        return {};
+    }
+    auto out = test::runToVolume(c, **bp, slabPlanes);
+    if (!out.isOk()) {
+        ADD_FAILURE() << id << ": " << out.status().message();
+        return {};
+    }
+    return std::move(out).value();
+}
+
+Volume reference(const ConeCase& c) {
+    return referenceFdk(c.geometry, c.projections, c.grid, c.options).value();
+}
+
+bool sameBits(const Volume& a, const Volume& b) {
+    if (a.dims() != b.dims()) return false;
+    for (std::size_t r = 0; r < a.dim(0) * a.dim(1); ++r)
+        if (std::memcmp(a.rows().row(r).data(), b.rows().row(r).data(), a.dim(2) * sizeof(float)) !=
+            0)
+            return false;
+    return true;
+}
+
+/// Every variant applicable to @p c's geometry against the reference; prints the errors.
+void expectAllMatchReference(const ConeCase& c, const std::string& label) {
+    const Volume ref = reference(c);
+    const ConeSymmetry has = c.geometry.symmetry(c.grid);
+    int checked = 0;
+    for (const ConeBackProjectorInfo& info : coneVariants()) {
+        if (!handles(info.needs, has)) continue;
+        const Volume out = run(c, info.id);
+        if (out.empty()) continue;
+        const double err = test::relativeRmse(out, ref);
+        std::cout << "  " << label << "  " << info.id << ": relative RMSE " << err << "\n";
+        EXPECT_LT(err, 1e-5) << info.id << " on " << label;
+        ++checked;
+    }
+    EXPECT_GE(checked, 1) << label;
+}
+
+TEST(GpuCone, RegistersAStandardAndASymmetricVariant) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    const ConeBackProjectorRegistry& registry = test::coneBackendRegistry();
+    ASSERT_FALSE(registry.list().empty());
+    for (const ConeBackProjectorInfo& info : registry.list()) {
+        std::cout << "  " << info.id << ": " << info.description << "\n";
+        EXPECT_EQ(info.backend, backend());
+        EXPECT_EQ(info.id.rfind(backend() + ".fdk.", 0), 0u) << info.id;
+        if (info.family == "standard") {
+            EXPECT_EQ(info.needs, ConeSymmetry::General) << info.id;
+        } else {
+            EXPECT_EQ(info.family, "symmetric") << info.id;
+            EXPECT_EQ(info.needs, ConeSymmetry::Column) << info.id;
+        }
+    }
+    EXPECT_EQ(registry.choose(ConeSymmetry::General, backend()).value(),
+              backend() + ".fdk.standard");
+    const std::string mirror = registry.choose(ConeSymmetry::Mirror, backend()).value();
+    EXPECT_EQ(registry.create(mirror).value()->info().family, "symmetric");
+}
+
+TEST(GpuCone, EveryVariantMatchesTheDoublePrecisionReference) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    const ConeCase mirror = test::coneCase("shepp-logan", 360, 60);
+    ASSERT_EQ(mirror.geometry.symmetry(mirror.grid), ConeSymmetry::Mirror);
+    expectAllMatchReference(mirror, "mirror");
+    // A vertical detector offset of 6 mm (5 pixels) breaks the mirror, not the columns.
+    const ConeCase column = test::coneCase("shepp-logan", 360, 60, 6.0);
+    ASSERT_EQ(column.geometry.symmetry(column.grid), ConeSymmetry::Column);
+    expectAllMatchReference(column, "column");
+}
+
+TEST(GpuCone, PartialAndLongBatchesMatchTheReference) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    ConeCase c = test::coneCase("ellipsoids:6:3", 360, 60);
+    for (int batch : {7, 45}) {  // a batch smaller than a warp; one over two launches of 32
+        c.options.batch = batch;
+        expectAllMatchReference(c, "batch " + std::to_string(batch));
+    }
+}
+
+TEST(GpuCone, SlabsGiveTheSameBitsAsOneVolume) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    for (double offsetY : {0.0, 6.0}) {
+        const ConeCase c = test::coneCase("ellipsoids:6:3", 360, 60, offsetY);
+        for (const ConeBackProjectorInfo& info : coneVariants()) {
+            const Volume whole = run(c, info.id), slabs = run(c, info.id, 7);  // 6 x 7 + 6
+            EXPECT_TRUE(!whole.empty() && sameBits(whole, slabs)) << info.id << " " << offsetY;
+        }
+    }
+}
+
+TEST(GpuCone, TheSymmetricKernelsEqualTheStandardOne) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    ConeCase odd = test::coneCase("ellipsoids:6:3", 360, 60);
+    odd.grid = ConeVolumeGrid::centred(48, 47, 48, 1.0);  // a middle voxel without a mirror
+    std::vector<std::pair<std::string, ConeCase>> cases;
+    cases.emplace_back("mirror", test::coneCase("ellipsoids:6:3", 360, 60));
+    cases.emplace_back("column", test::coneCase("ellipsoids:6:3", 360, 60, 6.0));
+    cases.emplace_back("mirror, odd ny", std::move(odd));
+    for (const auto& [label, c] : cases) {
+        ASSERT_NE(c.geometry.symmetry(c.grid), ConeSymmetry::General);
+        const Volume standard = run(c, backend() + ".fdk.standard");
+        for (const ConeBackProjectorInfo& info : coneVariants()) {
+            if (info.family != "symmetric") continue;
+            const double err = test::relativeRmse(run(c, info.id), standard);
+            std::cout << "  " << label << "  " << info.id << " vs standard: " << err << "\n";
+            EXPECT_LT(err, 5e-6) << info.id << " on " << label;
+        }
+    }
+}
+
+TEST(GpuCone, TiltedGeometriesAreRefusedBySymmetricVariants) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    const ConeCase c = test::coneCase("ellipsoids:6:3", 360, 60, 0.0, 0.04);
+    ASSERT_EQ(c.geometry.symmetry(c.grid), ConeSymmetry::General);
+    for (const ConeBackProjectorInfo& info : coneVariants()) {
+        if (info.family != "symmetric") continue;
+        auto bp = test::coneBackendRegistry().create(info.id).value();
+        const Status s = bp->begin(c.geometry, c.grid, 0, c.grid.nz, {});
+        EXPECT_EQ(s.code(), ErrorCode::InvalidArgument) << info.id << ": " << s.message();
+    }
+    expectAllMatchReference(c, "tilted");
+}
+
+TEST(GpuCone, ASlabBeyondTheDeviceIsOutOfMemoryAndTheObjectStaysUsable) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    const ConeCase c = test::coneCase("ball", 360, 60);
+    const ConeVolumeGrid huge = ConeVolumeGrid::centred(65536, 65536, 64, 0.01);  // 1 TiB
+    for (const ConeBackProjectorInfo& info : coneVariants()) {
+        auto bp = test::coneBackendRegistry().create(info.id).value();
+        const Status s = bp->begin(c.geometry, huge, 0, huge.nz, {});
+        EXPECT_EQ(s.code(), ErrorCode::OutOfMemory) << info.id << ": " << s.message();
+        auto out = test::runToVolume(c, *bp);
+        ASSERT_TRUE(out.isOk()) << info.id << ": " << out.status().message();
+        EXPECT_NEAR(test::centreMean(*out, 4), 1.0, 0.01) << info.id;
+    }
+}
+
+}  // namespace
+}  // namespace tomo
