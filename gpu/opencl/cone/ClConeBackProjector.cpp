@@ -292,8 +292,9 @@ void registerOpenClConeBackProjectors(ConeBackProjectorRegistry& registry,
              "OpenCL" + on + ", standard voxel-driven scheme (any geometry), 32x4 work-groups", 0},
             {false, ClConeShare::None, false});
     const ClConeShare share = shareFor(t);
-    // On CPU devices (PoCL 3.1, 2 cores, 128^3 from 180 views of 192^2, CPU time / 2): local
-    // sharing 0.135 GU/s against 0.117 without sharing, 0.151 with a barrier per view.
+    // On CPU devices (PoCL 3.1, 2 cores, 128^3 from 180 views of 192^2, CPU time / 2, four
+    // noisy runs): local sharing 0.10-0.135 GU/s, none 0.10-0.12, local with a barrier per view
+    // 0.12-0.15 (docs/opencl.md).
     const ClConeConfig symmetric{true, share, t.isCpu && share == ClConeShare::Local};
     if (t.maxWorkGroupSize >= 8 && t.localMemBytes >= 32 * 8)
         addCone(
