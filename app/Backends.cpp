@@ -11,11 +11,13 @@
 #include "gpu/cuda/CudaDiscovery.h"
 #include "gpu/cuda/CudaFbp.h"
 #include "gpu/cuda/CufftAvailability.h"
+#include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
 #endif
 #if TOMO_WITH_OPENCL
 #include "gpu/opencl/OpenClBackProjectors.h"
 #include "gpu/opencl/OpenClDiscovery.h"
+#include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/locality/OpenClLocalityOperator.h"
 #endif
 
@@ -63,7 +65,13 @@ std::vector<OpenDevice> openDevices(const DeviceContexts& devices) {
 
 void registerConeBackends(ConeBackProjectorRegistry& registry, const DeviceContexts& devices) {
     registerCpuConeBackProjectors(registry);
-    (void)devices;  // GPU cone variants register here on their device's context
+#if TOMO_WITH_CUDA
+    cuda::registerCudaConeBackProjectors(registry, devices.cuda);  // nothing without a device
+#endif
+#if TOMO_WITH_OPENCL
+    opencl::registerOpenClConeBackProjectors(registry, devices.opencl);
+#endif
+    (void)devices;
 }
 
 BackProjectorRegistry makeRegistry() {

@@ -103,6 +103,8 @@ Result<Row> benchVariant(const app::Engine& engine, const std::string& id, const
     const int microViews = std::min(w.views, bp->preferredBatch());
     TOMO_ASSIGN_OR_RETURN(ConeGeometry microG,
                           ConeGeometry::circular(1000, 1500, microViews, 0, 360, g.detector()));
+    // Twice: the first run also builds device programs and fills caches (a warm-up).
+    TOMO_RETURN_IF_ERROR(runOnce(microG, grid, views, *bp, threads).status());
     TOMO_ASSIGN_OR_RETURN(FdkReport micro, runOnce(microG, grid, views, *bp, threads));
     std::vector<FdkReport> runs;
     for (int i = 0; i < repeat; ++i) {

@@ -36,10 +36,13 @@ Result<std::string> resolveVariant(const Engine& engine, const ConeReconRequest&
     if (r.backend != "auto" && r.backend != "cpu" && r.backend != "cuda" && r.backend != "opencl")
         return invalidArgument("backend must be auto, cpu, cuda or opencl (got '" + r.backend +
                                "')");
-    auto chosen = registry.choose(symmetry, r.backend);
+    // "auto" is the Engine's backend (CUDA, else an OpenCL GPU, else the CPU: PoCL's CPU device
+    // is slower than the CPU's own kernels, docs/performance.md), as for parallel beam.
+    const std::string backend = r.backend == "auto" ? engine.autoBackend() : r.backend;
+    auto chosen = registry.choose(symmetry, backend);
     if (chosen.isOk()) return chosen;
     note(report, callbacks,
-         "backend " + r.backend + ": no cone-beam back-projector with a device; using the CPU");
+         "backend " + backend + ": no cone-beam back-projector with a device; using the CPU");
     return registry.choose(symmetry, "cpu");
 }
 
