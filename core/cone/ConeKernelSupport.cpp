@@ -40,6 +40,26 @@ void packViews(const Array3<float>& views, bool transposed, PaddedViews& out) {
     }
 }
 
+Result<ConeSymmetry> checkBegin(const ConeBackProjectorInfo& info, const ConeGeometry& geometry,
+                                const ConeVolumeGrid& grid, int firstPlane, int planes) {
+    TOMO_RETURN_IF_ERROR(grid.validate());
+    if (firstPlane < 0 || planes < 1 || firstPlane + planes > grid.nz)
+        return invalidArgument("cone slab outside the volume");
+    const ConeSymmetry has = geometry.symmetry(grid);
+    if (!handles(info.needs, has))
+        return invalidArgument(info.id + " needs a geometry without tilts (" +
+                               coneSymmetryName(has) + " given); use " + info.backend +
+                               ".fdk.standard");
+    return has;
+}
+
+Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t need,
+                    std::size_t budget, const std::string& device) {
+    return outOfMemory(info.id + ": a slab of " + std::to_string(planes) + " planes needs " +
+                       std::to_string((need + (1u << 20) - 1) >> 20) + " MiB on " + device +
+                       ", its budget is " + std::to_string(budget >> 20) + " MiB");
+}
+
 void columnsToVolume(const std::vector<float>& columns, int nx, int ny, int nz, Volume& out) {
     constexpr int kBlock = 32;
     for (int k = 0; k < nz; ++k) {

@@ -7,8 +7,10 @@
 /// neighbour, with one zero column/row before the data and two after.
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
+#include "core/cone/ConeBackProjector.h"
 #include "core/cone/ConeGeometry.h"
 #include "core/data/Array.h"
 
@@ -35,6 +37,16 @@ struct PaddedViews {
 };
 /// Packs @p views ([view][v][u]) into @p out (reusing its storage).
 void packViews(const Array3<float>& views, bool transposed, PaddedViews& out);
+
+/// What every back-projector's begin() checks first: a valid grid, the slab inside it, and a
+/// geometry with the symmetry the variant needs (InvalidArgument naming the general variant of
+/// its backend otherwise). Returns the geometry's symmetry.
+Result<ConeSymmetry> checkBegin(const ConeBackProjectorInfo& info, const ConeGeometry& geometry,
+                                const ConeVolumeGrid& grid, int firstPlane, int planes);
+/// OutOfMemory for a slab of @p planes planes that needs @p need bytes on a device whose budget
+/// is @p budget (the core pipeline then halves the slab).
+Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t need,
+                    std::size_t budget, const std::string& device);
 
 /// Volume [nz][ny][nx] from a y-contiguous accumulator [nz][nx][ny] (the symmetric kernels'
 /// layout), plane by plane.

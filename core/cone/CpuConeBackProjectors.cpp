@@ -202,14 +202,8 @@ class CpuConeBackProjector final : public ConeBackProjector {
 
     Status begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid, int firstPlane,
                  int planes, const ExecContext&) override {
-        TOMO_RETURN_IF_ERROR(grid.validate());
-        if (firstPlane < 0 || planes < 1 || firstPlane + planes > grid.nz)
-            return invalidArgument("cone slab outside the volume");
+        TOMO_RETURN_IF_ERROR(cone::checkBegin(m_info, geometry, grid, firstPlane, planes).status());
         const ConeVolumeGrid slab = grid.slab(firstPlane, planes);
-        const ConeSymmetry has = geometry.symmetry(grid);
-        if (!handles(m_info.needs, has))
-            return invalidArgument(m_info.id + " needs a geometry without tilts (" +
-                                   coneSymmetryName(has) + " given); use cpu.fdk.standard");
         m_geometry.emplace(geometry);
         m_grid = grid;
         m_first = firstPlane;

@@ -101,23 +101,16 @@ void ClConeBackProjector::reset() {
 Status ClConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
                                   int firstPlane, int planes, const ExecContext&) {
     reset();
-    TOMO_RETURN_IF_ERROR(grid.validate());
-    if (firstPlane < 0 || planes < 1 || firstPlane + planes > grid.nz)
-        return invalidArgument("cone slab outside the volume");
-    const ConeSymmetry has = geometry.symmetry(grid);
-    if (!handles(m_info.needs, has))
-        return invalidArgument(m_info.id + " needs a geometry without tilts (" +
-                               coneSymmetryName(has) + " given); use opencl.fdk.standard");
+    TOMO_ASSIGN_OR_RETURN(const ConeSymmetry has,
+                          cone::checkBegin(m_info, geometry, grid, firstPlane, planes));
     TOMO_RETURN_IF_ERROR(prepare());
     const DetectorGrid& d = geometry.detector();
     const std::size_t voxels = grid.slab(firstPlane, planes).voxels();
     const std::size_t image = static_cast<std::size_t>(d.nu + 3) * (d.nv + 3);
     const std::size_t need = bytesFor(voxels, image * kBatch);
     if (need > m_device->memoryBudget())
-        return outOfMemory(m_info.id + ": a slab of " + std::to_string(planes) + " planes needs " +
-                           std::to_string(need >> 20) + " MiB on " + m_device->traits().name +
-                           ", its budget is " + std::to_string(m_device->memoryBudget() >> 20) +
-                           " MiB");
+        return cone::slabTooLarge(m_info, planes, need, m_device->memoryBudget(),
+                                  m_device->traits().name);
     TOMO_ASSIGN_OR_RETURN(m_acc, m_device->createBuffer(CL_MEM_READ_WRITE, voxels * sizeof(float),
                                                         "cone volume slab"));
     const float zero = 0.0f;
