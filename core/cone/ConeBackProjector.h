@@ -87,8 +87,11 @@ class ConeBackProjectorRegistry {
     std::vector<Factory> m_factories;
 };
 
-/// Registers cpu.fdk.standard and cpu.fdk.symmetric (threads from each call's ExecContext).
+/// Registers cpu.fdk.standard, cpu.fdk.symmetric and cpu.fdk.rows (threads from each call's
+/// ExecContext).
 void registerCpuConeBackProjectors(ConeBackProjectorRegistry& registry);
+/// Registers cpu.fdk.rows alone (CpuConeRowBackProjector.cpp): never the automatic choice.
+void registerCpuConeRowBackProjector(ConeBackProjectorRegistry& registry);
 
 /// True when a variant needing @p needs can run a geometry of @p has.
 inline bool handles(ConeSymmetry needs, ConeSymmetry has) {

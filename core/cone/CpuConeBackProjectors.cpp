@@ -289,6 +289,7 @@ void registerCpuConeBackProjectors(ConeBackProjectorRegistry& registry) {
                 std::make_unique<CpuConeBackProjector>(symmetric));
         });
     }
+    registerCpuConeRowBackProjector(registry);
 }
 
 }  // namespace tomo
