@@ -17,6 +17,7 @@
 #include "app/data/AcquisitionLoader.h"
 #include "app/data/DataFormats.h"
 #include "core/io/ImageIO.h"
+#include "ui/main/ConeActions.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/OpenDataDialog.h"
 #include "ui/main/SessionBinding.h"
@@ -50,6 +51,9 @@ void FileActions::populate(QMenu* menu) {
     m_openFile = menu->addAction(tr("&Open data file..."), this, &FileActions::openDataFileDialog);
     m_openFile->setShortcut(QKeySequence::Open);
     m_open = menu->addAction(tr("Open dataset &folder..."), this, &FileActions::openDatasetFolder);
+    m_openCone = menu->addAction(tr("Open &cone-beam dataset..."), m_window.coneActions(),
+                                 &ConeActions::openDialog);
+    m_openCone->setToolTip(tr("Projections and an RTK XML or JSON geometry: FDK"));
     m_recentMenu = menu->addMenu(tr("Open &recent"));
     m_openSession = menu->addAction(tr("Open &session..."), this, &FileActions::openSessionDialog);
     menu->addAction(tr("Save s&ession..."), this, &FileActions::saveSessionDialog);
@@ -71,7 +75,7 @@ void FileActions::populate(QMenu* menu) {
 
 void FileActions::setBusy(bool busy) {
     m_busy = busy;
-    for (QAction* a : {m_openFile, m_open, m_openSession})
+    for (QAction* a : {m_openFile, m_open, m_openCone, m_openSession})
         if (a) a->setEnabled(!busy);
     if (m_recentMenu) m_recentMenu->setEnabled(!busy);
     setHasResult(m_hasResult);
@@ -257,6 +261,10 @@ void FileActions::onDatasetLoaded() {
 }
 
 Status FileActions::saveSession(const std::filesystem::path& file) {
+    if (m_window.session().coneDataset())
+        return unsupported(
+            "a session file does not record cone-beam datasets yet: save the reconstruction "
+            "(File > Save reconstruction) and reopen the projections and geometry");
     TOMO_RETURN_IF_ERROR(saveSessionFile(file, captureSessionState(m_window)));
     m_recent.add(QString::fromStdString(file.string()));
     refreshRecent();

@@ -3,10 +3,10 @@
 /// @brief The File menu of the main window, one small class (STYLE.md #19) so that MainWindow
 /// stays a layout: open a data file of any registered format (app/data/DataFormats.h, loaded as
 /// `tomo recon` reads it by app/jobs/LoadJob.h, off the GUI thread with progress and Cancel),
-/// open a dataset folder, recent datasets and sessions (RecentFiles in the
-/// injected QSettings), open/save a session (JSON, SessionFile.h), save the reconstruction
-/// volume (every writer of core/io: .tif, .raw), save the shown slice (PNG as displayed, or
-/// TIFF/raw float values), save a screenshot of the window, quit.
+/// open a dataset folder, open a cone-beam dataset (ConeActions), recent datasets and sessions
+/// (RecentFiles in the injected QSettings), open/save a session (JSON, SessionFile.h), save the
+/// reconstruction volume (every writer of core/io: .tif, .raw), save the shown slice (PNG as
+/// displayed, or TIFF/raw float values), save a screenshot of the window, quit.
 ///
 /// Destructive actions ask first through MainWindow::confirm: opening other data or a session
 /// while a reconstruction is shown (it would be replaced), and quitting during a job.
@@ -106,6 +106,7 @@ class FileActions : public QObject {
     QString m_pendingRecent;  ///< the data file being loaded, added to recent when it loads
     QAction* m_openFile = nullptr;
     QAction* m_open = nullptr;
+    QAction* m_openCone = nullptr;
     QAction* m_openSession = nullptr;
     QAction* m_saveVolume = nullptr;
     QAction* m_saveSlice = nullptr;

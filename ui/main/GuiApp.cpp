@@ -1,6 +1,9 @@
 // runGui (GuiApp.h): command line, Session and MainWindow, and the --screenshot mode.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -9,6 +12,7 @@
 
 #include "app/Backends.h"
 #include "tomo/config.h"
+#include "ui/main/ConeActions.h"
 #include "ui/main/GuiApp.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/ScreenshotMode.h"
@@ -32,9 +36,30 @@ QIcon applicationIcon() {
     return QIcon::fromTheme(QStringLiteral("tomostation"), QIcon(png));
 }
 
+/// Takes `--geometry FILE` (or `--geometry=FILE`) out of the arguments before QApplication sees
+/// them: Qt's X11 platform takes --geometry as the window's X11 geometry and swallows it.
+std::optional<std::string> takeConeGeometry(int& argc, char** argv) {
+    std::optional<std::string> value;
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--geometry" && i + 1 < argc) {
+            value = argv[++i];
+        } else if (arg.starts_with("--geometry=")) {
+            value = std::string(arg.substr(11));
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
+    argv[argc] = nullptr;
+    return value;
+}
+
 }  // namespace
 
 int runGui(int argc, char** argv) {
+    const std::optional<std::string> coneGeometry = takeConeGeometry(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("tomostation"));
     QApplication::setApplicationVersion(QStringLiteral(TOMO_VERSION));
@@ -65,7 +90,12 @@ int runGui(int argc, char** argv) {
     QCommandLineOption shotSize(QStringLiteral("screenshot-size"),
                                 QStringLiteral("With --screenshot: image size (default 1280x800)."),
                                 QStringLiteral("WxH"), QStringLiteral("1280x800"));
-    parser.addOptions({demo, data, size, threads, screenshot, view, shotSize});
+    QCommandLineOption geometry(
+        QStringLiteral("geometry"),
+        QStringLiteral("Open PATH as cone-beam projections with this geometry file (RTK XML or "
+                       "TomoStation JSON) and reconstruct them by FDK."),
+        QStringLiteral("FILE"));
+    parser.addOptions({demo, data, size, threads, screenshot, view, shotSize, geometry});
     parser.addPositionalArgument(
         QStringLiteral("PATH"),
         QStringLiteral("Data file (HDF5 / NXtomo / DXchange, TIFF, raw, MetaImage, NRRD) or "
@@ -78,10 +108,11 @@ int runGui(int argc, char** argv) {
     bool threadsOk = true;
     int threadCount = parser.value(threads).toInt(&threadsOk);
     if (!sizeOk || (parser.isSet(size) && (n < 16 || n > 8192)) || !threadsOk || threadCount < 0 ||
-        parser.positionalArguments().size() > 1) {
+        parser.positionalArguments().size() > 1 ||
+        (coneGeometry && parser.positionalArguments().isEmpty())) {
         std::fprintf(stderr,
                      "tomostation: --size must be 16..8192, --threads >= 0, at most one "
-                     "PATH (see --help)\n");
+                     "PATH, and --geometry needs the projections PATH (see --help)\n");
         return 2;
     }
 
@@ -113,7 +144,16 @@ int runGui(int argc, char** argv) {
     }
     window.show();
 
-    if (!parser.positionalArguments().isEmpty() && !parser.isSet(demo)) {
+    if (coneGeometry) {
+        auto request = window.coneActions()->commandLineRequest(
+            parser.positionalArguments().front().toStdString(), *coneGeometry);
+        if (request) {
+            window.openConeAndReconstruct(*request);
+        } else if (parser.isSet(screenshot)) {
+            std::fprintf(stderr, "tomostation: %s\n", request.status().message().c_str());
+            return 1;
+        }
+    } else if (!parser.positionalArguments().isEmpty() && !parser.isSet(demo)) {
         window.openAndReconstruct(parser.positionalArguments().front().toStdString());
     } else if (n > 0) {
         window.startDemo(app::demoSpecForSize(n));

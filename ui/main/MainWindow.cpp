@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "ui/charts/ConvergenceDock.h"
+#include "ui/main/ConeActions.h"
 #include "ui/main/FileActions.h"
 #include "ui/main/HelpWindow.h"
 #include "ui/main/LivePreview.h"
@@ -31,8 +32,8 @@
 #include "ui/views/LineProfileView.h"
 #include "ui/views/SliceView.h"
 #include "ui/widgets/MetricsPanel.h"
-#include "ui/widgets/SamplingBox.h"
 #include "ui/widgets/ReconParamsPanel.h"
+#include "ui/widgets/SamplingBox.h"
 
 namespace tomo::ui {
 
@@ -128,6 +129,10 @@ std::optional<ImageMetrics> MainWindow::metricsOf(View2<const float> image) cons
 
 void MainWindow::settingsChanged() {
     m_metrics->markOutOfDate();
+    if (m_session.coneDataset()) {
+        m_cone->requestPreview();
+        return;
+    }
     if (!m_session.dataset() || m_algorithm->isIterative()) return;
     m_live->request(paramsPanel()->options(), paramsPanel()->variantId(),
                     m_reconTab->currentSlice());
@@ -160,6 +165,11 @@ bool MainWindow::openAndReconstruct(const std::filesystem::path& path) {
     return m_reconstructWhenLoaded;
 }
 
+bool MainWindow::openConeAndReconstruct(const app::ConeOpenRequest& request) {
+    m_reconstructWhenLoaded = m_cone->openCone(request);
+    return m_reconstructWhenLoaded;
+}
+
 void MainWindow::showStatus(const QString& text) {
     m_statusLabel->setText(text);
 }
@@ -177,6 +187,10 @@ void MainWindow::report(const QString& title, const Status& status) {
 
 void MainWindow::reconstruct() {
     m_live->cancel();  // the full run supersedes any preview still pending or running
+    if (m_session.coneDataset()) {
+        m_cone->reconstruct();  // says why when nothing started
+        return;
+    }
     bool started = false;
     if (m_algorithm->isIterative()) {
         app::IterativeJobSpec spec;
@@ -210,7 +224,7 @@ void MainWindow::setColorMap(ColorMap map) {
 }
 
 void MainWindow::onBusyChanged(bool busy) {
-    m_algorithm->setReady(!busy && m_session.dataset() != nullptr);
+    m_algorithm->setReady(!busy && (m_session.dataset() || m_session.coneDataset()));
     m_files->setBusy(busy);
     const bool iterating = busy && m_session.currentJob() == Session::JobKind::Iterate;
     for (QWidget* w : {static_cast<QWidget*>(m_progress), static_cast<QWidget*>(m_cancel),
@@ -239,10 +253,18 @@ void MainWindow::onProgress(double fraction, const QString& stage) {
 
 void MainWindow::onDatasetChanged() {
     auto data = m_session.dataset();
+    m_cone->onDatasetChanged();
+    if (m_session.coneDataset()) {  // labels, views and panels: ConeActions
+        m_live->cancel();
+        m_metrics->clear();
+        m_convergence->clear();
+        m_algorithm->setReady(!m_session.isBusy());
+        return;
+    }
     if (!data) {
         m_datasetLabel->setText(
-            tr("No dataset. Use File > Open data file or "
-               "File > Open dataset folder."));
+            tr("No dataset. Use File > Open data file, File > Open dataset folder or "
+               "File > Open cone-beam dataset."));
         m_reconTab->showDataset(nullptr);
         return;
     }
@@ -267,8 +289,8 @@ void MainWindow::onDatasetChanged() {
     // preprocessing), keeps its results to compare.
     const std::filesystem::path source =
         m_session.dataFile() ? m_session.dataFile()->path : std::filesystem::path();
-    const bool sameScan = m_session.loadSerial() == m_shownSerial ||
-                          (!source.empty() && source == m_shownSource);
+    const bool sameScan =
+        m_session.loadSerial() == m_shownSerial || (!source.empty() && source == m_shownSource);
     m_results->onDatasetChanged(data, sameScan);
     m_shownSource = source;
     m_shownSerial = m_session.loadSerial();
@@ -287,6 +309,10 @@ void MainWindow::onReconstructionChanged() {
         return;
     }
     m_results->onReconstruction(recon);
+    if (m_session.coneResult()) {
+        m_cone->showResult();
+        return;
+    }
     m_metrics->showOutcome(*recon);
     if (m_session.registry().contains(recon->variant))
         m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));

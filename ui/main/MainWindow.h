@@ -5,8 +5,9 @@
 /// when available), "Compare" and "Volume" tabs (ResultViews.h) and a "Teaching" tab. Docks:
 /// Line profile, Parameters
 /// (algorithm, FBP settings, the schema-built form for iterative methods, presets, metrics),
-/// Convergence (live norms and L-curve), Centre of rotation, Devices. Status bar: progress with
-/// ETA, Cancel and Stop-and-keep.
+/// Convergence (live norms and L-curve), Centre of rotation, Devices, Cone geometry
+/// (ConeActions.h: cone-beam data reconstruct by FDK, their slices are the axial planes). Status
+/// bar: progress with ETA, Cancel and Stop-and-keep.
 ///
 /// The window holds no application state of its own: it observes the injected Session (dataset,
 /// reconstruction, jobs) and asks it to start jobs; file actions live in FileActions, the
@@ -43,6 +44,7 @@ namespace tomo::ui {
 
 class AlgorithmPanel;
 class CenterPanel;
+class ConeActions;
 class ConvergenceDock;
 class DevicesPanel;
 class LivePreview;
@@ -72,6 +74,8 @@ class MainWindow : public QMainWindow {
     /// Opens a data file or a dataset folder (FileActions::openPath), then reconstructs it.
     /// False (the reason shown) when nothing started.
     bool openAndReconstruct(const std::filesystem::path& path);
+    /// Opens a cone-beam dataset (ConeActions::openCone), then reconstructs it by FDK.
+    bool openConeAndReconstruct(const app::ConeOpenRequest& request);
 
     ReconstructionTab* reconstructionTab() const { return m_reconTab; }
     SliceView* sinogramView() const { return m_sinogram; }
@@ -89,6 +93,10 @@ class MainWindow : public QMainWindow {
     LivePreview* livePreview() const { return m_live; }
     TeachingPanel* teachingPanel() const { return m_teaching; }
     FileActions* fileActions() const { return m_files; }
+    /// Cone-beam data: the open dialog, the Cone geometry dock and its preview, FDK.
+    ConeActions* coneActions() const { return m_cone; }
+    /// The Parameters dock's description of the data.
+    QLabel* datasetLabel() const { return m_datasetLabel; }
     /// Compare and Volume tabs and the line-profile dock (ui/views).
     ResultViews* resultViews() const { return m_results; }
     QTabWidget* centralTabs() const { return m_tabs; }
@@ -106,6 +114,7 @@ class MainWindow : public QMainWindow {
     ColorMap colorMap() const { return m_colorMap; }
 
     void setConfirmations(bool on) { m_confirm = on; }
+    bool confirmations() const { return m_confirm; }
     /// Asks "@p question" with Yes/No; true without asking when confirmations are off.
     bool confirm(const QString& title, const QString& question);
     /// Shows the message of a failed @p status in the status bar and, with confirmations on, in
@@ -173,6 +182,7 @@ class MainWindow : public QMainWindow {
     TeachingPanel* m_teaching = nullptr;
     QScrollArea* m_teachingTab = nullptr;
     FileActions* m_files = nullptr;
+    ConeActions* m_cone = nullptr;
     std::map<QString, QDockWidget*> m_docks;
     QLabel* m_datasetLabel = nullptr;
 

@@ -17,17 +17,20 @@
 
 #include "tomo/config.h"
 #include "ui/charts/ConvergenceDock.h"
+#include "ui/main/ConeActions.h"
 #include "ui/main/FileActions.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/ResultViews.h"
 #include "ui/panels/AlgorithmPanel.h"
 #include "ui/panels/CenterPanel.h"
+#include "ui/panels/ConeGeometryPanel.h"
 #include "ui/panels/DevicesPanel.h"
 #include "ui/panels/PreprocessPanel.h"
 #include "ui/teaching/TeachingPanel.h"
 #include "ui/views/ImageView.h"
 #include "ui/views/LineProfileView.h"
 #include "ui/views/SliceView.h"
+#include "ui/widgets/ConeVolumeBox.h"
 #include "ui/widgets/MetricsPanel.h"
 #include "ui/widgets/SamplingBox.h"
 
@@ -85,6 +88,7 @@ void MainWindow::createDocks() {
         m_docks[name] = d;
         return d;
     };
+    m_cone = new ConeActions(*this);
     auto* params = new QWidget;
     auto* layout = new QVBoxLayout(params);
     m_datasetLabel = new QLabel(params);
@@ -98,6 +102,7 @@ void MainWindow::createDocks() {
     layout->addWidget(m_datasetLabel);
     layout->addWidget(m_algorithm);
     layout->addWidget(m_sampling);
+    layout->addWidget(m_cone->volumeBox());
     layout->addWidget(metricsBox);
     layout->addStretch(1);
     auto* scroll = new QScrollArea;
@@ -125,10 +130,13 @@ void MainWindow::createDocks() {
     m_devices = new DevicesPanel(m_session);
     QDockWidget* devices =
         addDock(QStringLiteral("devices"), tr("Devices"), m_devices, Qt::BottomDockWidgetArea);
+    QDockWidget* cone = addDock(QStringLiteral("cone"), tr("Cone geometry"), m_cone->panel(),
+                                Qt::BottomDockWidgetArea);
     addDock(QStringLiteral("profile"), tr("Line profile"), m_results->profileView(),
             Qt::RightDockWidgetArea);
     tabifyDockWidget(m_docks[QStringLiteral("convergence")], center);
     tabifyDockWidget(center, devices);
+    tabifyDockWidget(devices, cone);
     m_docks[QStringLiteral("convergence")]->raise();
     // Shown by View > Line profile tool.
     m_docks[QStringLiteral("profile")]->hide();

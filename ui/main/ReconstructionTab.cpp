@@ -10,6 +10,7 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
+#include "app/jobs/ConePlane.h"
 #include "ui/views/SliceView.h"
 #include "ui/views/ViewFactory.h"
 #include "ui/widgets/WindowLevelBar.h"
@@ -71,15 +72,42 @@ ReconstructionTab::ReconstructionTab(QWidget* parent) : QWidget(parent) {
 }
 
 int ReconstructionTab::sliceCount() const {
+    if (m_cone) return m_result ? static_cast<int>(m_result->image.dim(0)) : m_coneGrid.ny;
     return m_data ? static_cast<int>(m_data->sinograms.dim(0)) : 0;
 }
 
 void ReconstructionTab::showDataset(std::shared_ptr<const app::Dataset> data) {
     m_data = std::move(data);
+    m_cone.reset();
+    resetPanes(m_data && !m_data->truth.empty());
+    if (!m_data) {
+        m_sinogram->clear(tr("no dataset"));
+        m_truth->clear(tr("no dataset"));
+    }
+    setSlice(0);
+}
+
+void ReconstructionTab::showConeDataset(std::shared_ptr<const app::ConeDataset> cone,
+                                        const ConeVolumeGrid& grid, int plane) {
+    m_data.reset();
+    m_cone = std::move(cone);
+    m_coneGrid = grid;
+    resetPanes(m_cone && !m_cone->truth.empty());
+    setSlice(plane);
+}
+
+void ReconstructionTab::setConeGrid(const ConeVolumeGrid& grid) {
+    m_coneGrid = grid;
+    if (m_result) return;  // the result's planes stay until the next one
+    const QSignalBlocker block(m_slider);
+    m_slider->setRange(1, std::max(1, sliceCount()));
+    setSlice(m_slice);
+}
+
+void ReconstructionTab::resetPanes(bool truth) {
     m_result.reset();
     m_freshWindow = true;
     m_slice = 0;
-    const bool truth = m_data && !m_data->truth.empty();
     m_truthBox->setVisible(truth);
     m_differenceBox->setVisible(truth);
     for (SliceView* v : {m_sinogram, m_recon, m_truth, m_difference}) {
@@ -91,11 +119,6 @@ void ReconstructionTab::showDataset(std::shared_ptr<const app::Dataset> data) {
     m_slider->setRange(1, std::max(1, sliceCount()));
     m_slider->setValue(1);
     m_slider->setEnabled(sliceCount() > 1);
-    if (!m_data) {
-        m_sinogram->clear(tr("no dataset"));
-        m_truth->clear(tr("no dataset"));
-    }
-    setSlice(0);
 }
 
 void ReconstructionTab::setSlice(int index) {
@@ -107,6 +130,13 @@ void ReconstructionTab::setSlice(int index) {
     }
     m_sliceLabel->setText(count > 0 ? tr("Slice %1 / %2").arg(m_slice + 1).arg(count)
                                     : tr("No slices"));
+    if (m_cone && count == m_coneGrid.ny)
+        m_sliceLabel->setText(
+            tr("Plane %1 / %2 (y = %3 mm)")
+                .arg(m_slice + 1)
+                .arg(count)
+                .arg(m_coneGrid.originY + m_slice * m_coneGrid.spacingY, 0, 'f', 2));
+    if (m_cone) showConeInputs();
     if (m_data) {
         m_sinogram->setImage(m_data->sinograms.plane(static_cast<std::size_t>(m_slice)));
         m_sinogram->setCaption(m_sliceLabel->text());
@@ -117,8 +147,25 @@ void ReconstructionTab::setSlice(int index) {
     emit sliceChanged(m_slice);
 }
 
+void ReconstructionTab::showConeInputs() {
+    const int row = app::detectorRowOf(m_cone->geometry, m_coneGrid, m_slice);
+    const app::SliceImage sino = app::sinogramOfRow(*m_cone->projections, row);
+    m_sinogram->setImage(sino.view());
+    m_sinogram->setCaption(tr("Detector row %1 (views x columns)").arg(row + 1));
+    const View2<const float> truth = currentTruth();
+    if (truth.rows() > 0)
+        m_truth->setImage(truth);
+    else
+        m_truth->clear(tr("the truth is on another grid"));
+}
+
 void ReconstructionTab::showReconstruction(std::shared_ptr<const app::ReconOutcome> recon) {
     m_result = recon && !recon->image.empty() ? std::move(recon) : nullptr;
+    if (m_cone) {  // the planes of this result
+        const QSignalBlocker block(m_slider);
+        m_slider->setRange(1, std::max(1, sliceCount()));
+        m_slider->setEnabled(sliceCount() > 1);
+    }
     showReconstructionSlice();
 }
 
@@ -142,6 +189,14 @@ void ReconstructionTab::showIterate(View2<const float> slice, const QString& cap
 
 View2<const float> ReconstructionTab::currentTruth() const {
     const auto plane = static_cast<std::size_t>(m_slice);
+    if (m_cone) {  // only while the planes are the truth's
+        const Volume& t = m_cone->truth;
+        const bool same = !t.empty() && (m_result ? m_result->image.dims() == t.dims()
+                                                  : t.dim(0) == std::size_t(m_coneGrid.ny) &&
+                                                        t.dim(1) == std::size_t(m_coneGrid.nz) &&
+                                                        t.dim(2) == std::size_t(m_coneGrid.nx));
+        return same && plane < t.dim(0) ? t.plane(plane) : View2<const float>();
+    }
     if (!m_data || m_data->truth.empty() || plane >= m_data->truth.dim(0)) return {};
     return m_data->truth.plane(plane);
 }

@@ -14,12 +14,17 @@
 /// the same shape keep the window the user set. Without a ground truth the truth and
 /// difference panes are hidden, so the sinogram and reconstruction get the room.
 ///
+/// Cone-beam data (showConeDataset): the slices are the axial planes (constant y) of the volume
+/// grid, the sinogram pane shows the detector row that sees the current plane's centre in view
+/// 0 ([view][u]), and the truth pane the truth's plane while the grid is the truth's.
+///
 /// Threading: GUI thread only.
 
 #include <memory>
 
 #include <QWidget>
 
+#include "app/jobs/ConeJob.h"
 #include "app/jobs/DemoJob.h"
 
 class QGroupBox;
@@ -54,6 +59,11 @@ class ReconstructionTab : public QWidget {
 
     /// A new dataset (null: none): every pane is reset (see the file comment).
     void showDataset(std::shared_ptr<const app::Dataset> data);
+    /// A cone-beam dataset (null: none) on @p grid: every pane is reset, plane @p plane shown.
+    void showConeDataset(std::shared_ptr<const app::ConeDataset> cone, const ConeVolumeGrid& grid,
+                         int plane);
+    /// The cone-beam volume grid changed (the planes to step through, their sinogram rows).
+    void setConeGrid(const ConeVolumeGrid& grid);
     /// The result of the dataset (null: cleared, "not reconstructed yet").
     void showReconstruction(std::shared_ptr<const app::ReconOutcome> recon);
     /// A live preview or a chosen iterate of the current slice, captioned @p caption; the
@@ -70,6 +80,9 @@ class ReconstructionTab : public QWidget {
 
   private:
     void showReconstructionSlice();
+    /// The sinogram and truth panes of the current cone-beam plane.
+    void showConeInputs();
+    void resetPanes(bool truth);
     void showDifference(View2<const float> image);
     /// Shows @p image in the reconstruction view: automatic window on the first image of a
     /// dataset or when the shape changed, else the window stays.
@@ -77,6 +90,8 @@ class ReconstructionTab : public QWidget {
 
     std::shared_ptr<const app::Dataset> m_data;
     std::shared_ptr<const app::ReconOutcome> m_result;
+    std::shared_ptr<const app::ConeDataset> m_cone;
+    ConeVolumeGrid m_coneGrid;
     int m_slice = 0;
     bool m_freshWindow = true;
     SliceView* m_sinogram = nullptr;

@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include "ui/charts/ConvergenceDock.h"
+#include "ui/main/ConeOpenDialog.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/ResultViews.h"
 #include "ui/panels/AlgorithmPanel.h"
@@ -25,12 +26,12 @@ namespace tomo::ui {
 
 QStringList screenshotViews() {
     return {
-        QStringLiteral("main"),         QStringLiteral("sinogram"),   QStringLiteral("slice"),
-        QStringLiteral("truth"),        QStringLiteral("difference"), QStringLiteral("parameters"),
-        QStringLiteral("convergence"),  QStringLiteral("lcurve"),     QStringLiteral("center"),
-        QStringLiteral("sweep"),        QStringLiteral("devices"),    QStringLiteral("teaching"),
-        QStringLiteral("compare"),      QStringLiteral("volume"),     QStringLiteral("profile"),
-        QStringLiteral("preprocessing")};
+        QStringLiteral("main"),          QStringLiteral("sinogram"),   QStringLiteral("slice"),
+        QStringLiteral("truth"),         QStringLiteral("difference"), QStringLiteral("parameters"),
+        QStringLiteral("convergence"),   QStringLiteral("lcurve"),     QStringLiteral("center"),
+        QStringLiteral("sweep"),         QStringLiteral("devices"),    QStringLiteral("teaching"),
+        QStringLiteral("compare"),       QStringLiteral("volume"),     QStringLiteral("profile"),
+        QStringLiteral("preprocessing"), QStringLiteral("cone"),       QStringLiteral("open-cone")};
 }
 
 ScreenshotMode::ScreenshotMode(MainWindow& window, QString view, QString file, QSize size)
@@ -94,6 +95,7 @@ void ScreenshotMode::onFirstReconstruction() {
         capture();
     } else {
         if (m_view == QStringLiteral("volume")) m_window.showPanel(m_view);
+        if (m_window.session().coneDataset()) m_window.showPanel(QStringLiteral("cone"));
         capture();
     }
 }
@@ -122,6 +124,10 @@ void ScreenshotMode::capture() {
         target = m_window.devicesPanel();
     else if (m_view == QStringLiteral("teaching"))
         target = m_window.centralTabs()->currentWidget();  // the panel in its scroll area
+    else if (m_view == QStringLiteral("cone"))
+        target = m_window.dock(m_view)->widget();
+    else if (m_view == QStringLiteral("open-cone"))
+        target = openConeDialog();
     if (target == nullptr) {
         target = &m_window;
     } else {
@@ -151,6 +157,12 @@ void ScreenshotMode::capture() {
         }
         QCoreApplication::exit(0);
     });
+}
+
+QWidget* ScreenshotMode::openConeDialog() const {
+    auto* dialog = new ConeOpenDialog;
+    if (auto cone = m_window.session().coneDataset()) dialog->setRequest(cone->request);
+    return dialog;
 }
 
 void ScreenshotMode::fail(int code, const QString& message) {

@@ -7,7 +7,10 @@
 /// state is prepared: "convergence", "lcurve" and "compare" (SIRT against FBP) run SIRT (30
 /// iterations) and wait for it, "profile" draws a line across the reconstruction,
 /// "center" waits for a centre preview, "sweep" for a 7-slice centre sweep, "teaching" for the
-/// teaching data, "devices" for device discovery; the others need nothing more. The named
+/// teaching data, "devices" for device discovery; the others need nothing more. With cone-beam
+/// data (`tomostation PROJ --geometry FILE --screenshot ...`) the first reconstruction is FDK
+/// and the Cone geometry dock is raised; "cone" is that dock and "open-cone" the dialog of
+/// File > Open cone-beam dataset filled with the files. The named
 /// widget is then taken out of the window, resized to exactly WxH (default 1280x800; "main" is
 /// the whole window at that size), rendered with QWidget::grab and saved as PNG; the process
 /// exits 0, or non-zero with a message on stderr when a job failed (1), the file could not be
@@ -42,6 +45,8 @@ class ScreenshotMode : public QObject {
     void onFirstReconstruction();
     void capture();
     void fail(int code, const QString& message);
+    /// File > Open cone-beam dataset's dialog, filled with the open dataset's files.
+    QWidget* openConeDialog() const;
 
     MainWindow& m_window;
     QString m_view;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <cmath>
 #include <limits>
+#include <thread>
 #include <utility>
 
 #include "app/data/DataFormats.h"
@@ -190,6 +190,8 @@ Status Session::setSampling(const app::Sampling& sampling) {
 }
 
 void Session::publishDataset(std::shared_ptr<const app::Dataset> loaded) {
+    m_cone.reset();
+    m_coneResult.reset();
     m_loaded = std::move(loaded);
     m_dataset = m_loaded;
     m_sampling = {};
@@ -226,13 +228,19 @@ Status Session::saveReconstruction(const std::filesystem::path& file, bool tiff1
                     }
         options.tiff16 = Tiff16Scale::forRange(lo, hi);
     }
+    if (m_coneResult) {  // RTK's order [z][y][x], with the grid's spacing and origin
+        TOMO_ASSIGN_OR_RETURN(Volume rtk, coneVolumeForSaving(options));
+        return registry.writeVolume(file, rtk, options).withContext("saving " + file.string());
+    }
     return registry.writeVolume(file, m_recon->image, options)
         .withContext("saving " + file.string());
 }
 
 void Session::onFinished(bool ok, const QString& message) {
     JobKind kind = std::exchange(m_job, JobKind::None);
-    if (kind == JobKind::Load) {
+    if (finishCone(kind, ok)) {
+        // a cone-beam load or reconstruction (SessionCone.cpp)
+    } else if (kind == JobKind::Load) {
         auto data = std::exchange(m_pendingDataset, nullptr)->take();
         std::optional<app::LoadRequest> file = std::exchange(m_pendingFile, std::nullopt);
         if (ok && data) {

@@ -23,6 +23,7 @@
 
 #include <vector>
 
+#include "app/jobs/ConeJob.h"
 #include "app/jobs/DatasetSampling.h"
 #include "app/jobs/DemoJob.h"
 #include "app/jobs/IterativeJob.h"
@@ -78,6 +79,21 @@ class Session : public QObject {
     /// @p name; an empty request.format is filled in from the extension. On error or Cancel
     /// the previous dataset stays. False when a job is running.
     bool startLoadFile(const app::LoadRequest& request, const QString& name);
+    /// The open cone-beam dataset (app/jobs/ConeJob.h); null unless one is open, and dataset()
+    /// is null while one is: the two kinds of data replace each other.
+    std::shared_ptr<const app::ConeDataset> coneDataset() const { return m_cone; }
+    /// The latest FDK result of the cone-beam dataset (null when none); reconstruction() points
+    /// into it (its axial planes).
+    std::shared_ptr<const app::ConeOutcome> coneResult() const { return m_coneResult; }
+    /// Starts loading a cone-beam dataset named @p name (app::loadConeDataset). On success it
+    /// replaces the active data of either kind; on error or Cancel the previous data stay.
+    /// False when a job is running.
+    bool startLoadCone(const app::ConeOpenRequest& request, const QString& name);
+    /// Starts FDK of the cone-beam dataset (app::runConeJob). On success the result replaces
+    /// reconstruction(); on Cancel or error the previous one stays. False when busy or without
+    /// a cone-beam dataset.
+    bool startCone(const app::ConeJobSpec& spec);
+
     /// Starts an FBP reconstruction of the active dataset. False when busy or without a dataset.
     bool startReconstruct(const FbpOptions& options, const std::string& variantId);
 
@@ -152,6 +168,11 @@ class Session : public QObject {
                       std::filesystem::path folder, int demoSize,
                       std::optional<app::LoadRequest> file = std::nullopt);
     void onFinished(bool ok, const QString& message);
+    /// The cone-beam half of onFinished (SessionCone.cpp): true when the job was a cone one.
+    bool finishCone(JobKind kind, bool ok);
+    void publishCone(std::shared_ptr<const app::ConeDataset> data);
+    /// The cone-beam result in RTK's order, @p options given its frame and voxel size.
+    Result<Volume> coneVolumeForSaving(WriteOptions& options) const;
     void onIteration(app::IterationReport report);
 
     const app::Engine& m_engine;
@@ -176,13 +197,17 @@ class Session : public QObject {
 
     void publishDataset(std::shared_ptr<const app::Dataset> loaded);
 
-    std::shared_ptr<const app::Dataset> m_loaded;   ///< as loaded (with the centre chosen)
-    app::Sampling m_sampling;                       ///< what the reconstruction sees of it
+    std::shared_ptr<const app::Dataset> m_loaded;  ///< as loaded (with the centre chosen)
+    app::Sampling m_sampling;                      ///< what the reconstruction sees of it
     std::uint64_t m_loadSerial = 0;
     std::shared_ptr<const app::Dataset> m_dataset;  ///< m_loaded through m_sampling
     QString m_datasetName;
     std::shared_ptr<const app::ReconOutcome> m_recon;
     FbpOptions m_reconOptions;
+    std::shared_ptr<app::JobOutput<app::ConeDataset>> m_pendingCone;
+    std::shared_ptr<app::JobOutput<app::ConeOutcome>> m_pendingConeResult;
+    std::shared_ptr<const app::ConeDataset> m_cone;
+    std::shared_ptr<const app::ConeOutcome> m_coneResult;
 };
 
 }  // namespace tomo::ui

@@ -82,9 +82,14 @@ void OrthoSliceView::refresh() {
     m_panes[Axial]->setCrosshair(QPointF(m_position[0], m_position[1]));
     m_panes[Coronal]->setCrosshair(QPointF(m_position[0], m_position[2]));
     m_panes[Sagittal]->setCrosshair(QPointF(m_position[1], m_position[2]));
-    m_panes[Axial]->setCaption(tr("z %1 / %2").arg(z).arg(nz));
-    m_panes[Coronal]->setCaption(tr("y %1 / %2").arg(y).arg(ny));
-    m_panes[Sagittal]->setCaption(tr("x %1 / %2").arg(x).arg(nx));
+    m_panes[Axial]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[0]).arg(z).arg(nz));
+    m_panes[Coronal]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[1]).arg(y).arg(ny));
+    m_panes[Sagittal]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[2]).arg(x).arg(nx));
+}
+
+void OrthoSliceView::setAxisNames(const std::array<QString, 3>& names) {
+    m_names = names;
+    if (m_volume && !m_volume->empty()) refresh();
 }
 
 void OrthoSliceView::onClicked(Pane pane, QPointF pixel) {

@@ -42,6 +42,10 @@ class OrthoSliceView : public QWidget {
     void setPosition(int x, int y, int z);
     std::array<int, 3> position() const { return m_position; }
 
+    /// What the volume's axes are called in the panes' captions, slowest first (default
+    /// "z", "y", "x"; a cone-beam result's axial planes are "y", "z", "x").
+    void setAxisNames(const std::array<QString, 3>& names);
+
     void setWindowLevel(const WindowLevel& wl);
     void setColorMap(ColorMap map);
 
@@ -62,6 +66,7 @@ class OrthoSliceView : public QWidget {
 
     std::shared_ptr<const Volume> m_volume;
     std::array<int, 3> m_position{0, 0, 0};  ///< x, y, z
+    std::array<QString, 3> m_names{QStringLiteral("z"), QStringLiteral("y"), QStringLiteral("x")};
     std::array<SliceView*, 3> m_panes{};
     bool m_syncingWindow = false;
 };

@@ -61,8 +61,8 @@ void MetricsPanel::showMetrics(const std::optional<ImageMetrics>& metrics) {
     }
 }
 
-void MetricsPanel::showOutcome(const app::ReconOutcome& outcome) {
-    m_shown->setText(tr("the result (slice 1)"));
+void MetricsPanel::showOutcome(const app::ReconOutcome& outcome, const QString& shown) {
+    m_shown->setText(shown.isEmpty() ? tr("the result (slice 1)") : shown);
     showMetrics(outcome.hasMetrics ? std::optional(outcome.metrics) : std::nullopt);
     // Iterative methods have no separate filtering and back-projection stages.
     const bool stages = outcome.timings.filtering > 0 || outcome.timings.backProjection > 0;

@@ -30,7 +30,8 @@ class MetricsPanel : public QWidget {
   public:
     explicit MetricsPanel(QWidget* parent = nullptr);
 
-    void showOutcome(const app::ReconOutcome& outcome);
+    /// @p shown: what the metrics are of (default "the result (slice 1)").
+    void showOutcome(const app::ReconOutcome& outcome, const QString& shown = QString());
     /// Another image than the result is shown (@p shown says which: "iterate 12", "preview"):
     /// its metrics against the truth (none when unknown), no timings.
     void showImage(const QString& shown, const std::optional<ImageMetrics>& metrics);

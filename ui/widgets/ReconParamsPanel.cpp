@@ -48,14 +48,14 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     m_reconstruct = new QPushButton(tr("Reconstruct"), this);
     m_reconstruct->setDefault(true);
 
-    auto* form = new QFormLayout;
-    form->addRow(tr("Filter"), m_filter);
-    form->addRow(tr("Cutoff"), m_cutoff);
-    form->addRow(tr("Interpolation"), m_interpolation);
-    form->addRow(tr("Back-projector"), m_variant);
+    m_form = new QFormLayout;
+    m_form->addRow(tr("Filter"), m_filter);
+    m_form->addRow(tr("Cutoff"), m_cutoff);
+    m_form->addRow(tr("Interpolation"), m_interpolation);
+    m_form->addRow(tr("Back-projector"), m_variant);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(form);
+    layout->addLayout(m_form);
     layout->addWidget(m_reconstruct);
 
     connect(m_interpolation, &QComboBox::currentIndexChanged, this,
@@ -76,15 +76,21 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     setReady(false);
 }
 
+void ReconParamsPanel::setFilterOnly(bool on) {
+    for (QWidget* w : {static_cast<QWidget*>(m_interpolation), static_cast<QWidget*>(m_variant)}) {
+        w->setVisible(!on);
+        if (QWidget* label = m_form->labelForField(w)) label->setVisible(!on);
+    }
+}
+
 QString ReconParamsPanel::speedText(const std::string& id) const {
     auto it = m_speeds.find(id);
     if (it == m_speeds.end() || !it->second.hasModel) return {};
     const app::VariantSpeed& s = it->second;
-    return s.measuredGups > 0
-               ? tr("model %1 GU/s, measured %2 GU/s")
-                     .arg(s.predictedGups, 0, 'f', 1)
-                     .arg(s.measuredGups, 0, 'f', 1)
-               : tr("model %1 GU/s, not measured").arg(s.predictedGups, 0, 'f', 1);
+    return s.measuredGups > 0 ? tr("model %1 GU/s, measured %2 GU/s")
+                                    .arg(s.predictedGups, 0, 'f', 1)
+                                    .arg(s.measuredGups, 0, 'f', 1)
+                              : tr("model %1 GU/s, not measured").arg(s.predictedGups, 0, 'f', 1);
 }
 
 QString variantLabel(const BackProjectorInfo& info) {
@@ -125,9 +131,9 @@ void ReconParamsPanel::refillVariants() {
     for (const BackProjectorInfo& info : m_registry.list()) {
         if (info.interpolation != interp) continue;
         const QString speed = speedText(info.id);
-        m_variant->addItem(variantLabel(info) +
-                               (speed.isEmpty() ? QString() : QStringLiteral("; ") + speed),
-                           QString::fromStdString(info.id));
+        m_variant->addItem(
+            variantLabel(info) + (speed.isEmpty() ? QString() : QStringLiteral("; ") + speed),
+            QString::fromStdString(info.id));
         m_variant->setItemData(m_variant->count() - 1,
                                QString::fromStdString(info.id + ": " + info.description) +
                                    (speed.isEmpty() ? QString()

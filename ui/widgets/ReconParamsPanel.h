@@ -26,6 +26,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QPushButton;
 
 namespace tomo::ui {
@@ -59,6 +60,9 @@ class ReconParamsPanel : public QWidget {
     bool setVariant(const std::string& id);
     /// Enables the Reconstruct button (when a variant is available) and the form.
     void setReady(bool ready);
+    /// Only the filter and cutoff shown (cone-beam data: FDK's back-projector is chosen for
+    /// the geometry, not from this registry).
+    void setFilterOnly(bool on);
 
   signals:
     void reconstructRequested();
@@ -76,6 +80,7 @@ class ReconParamsPanel : public QWidget {
     const BackProjectorRegistry& m_registry;
     /// Per variant id: its predicted and measured speed on its backend's device (Selection.h).
     std::map<std::string, app::VariantSpeed> m_speeds;
+    QFormLayout* m_form = nullptr;
     QComboBox* m_filter = nullptr;
     QDoubleSpinBox* m_cutoff = nullptr;
     QComboBox* m_interpolation = nullptr;
