@@ -60,13 +60,12 @@ Result<Volume> readTruth(const ConeOpenRequest& request, ConeVolumeGrid& grid,
     return axialPlanes(truth);
 }
 
-}  // namespace
-
-Result<ConeProbe> probeCone(const ConeOpenRequest& request) {
+/// The probe of @p file with an open source (a file its format reads whole is read once).
+Result<ConeProbe> probeSource(const ConeOpenRequest& request, ConeGeometryFile file,
+                              const ProjectionSource& source) {
     ConeProbe p;
-    TOMO_ASSIGN_OR_RETURN(p.file, readConeGeometryFile(request.geometry));
-    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ProjectionSource> source, openSource(request));
-    p.shape = source->shape();
+    p.file = std::move(file);
+    p.shape = source.shape();
     const std::string name = request.projections.filename().string();
     if (p.shape[0] != p.file.views.size())
         return invalidArgument(name + " holds " + std::to_string(p.shape[0]) +
@@ -79,11 +78,20 @@ Result<ConeProbe> probeCone(const ConeOpenRequest& request) {
                                    sizeText(p.shape[2], p.shape[1]));
         p.pitchSource = "geometry";
         p.pitch = {d.pitchU, d.pitchV};
-    } else if (auto f = source->frame()) {
+    } else if (auto f = source.frame()) {
         p.pitchSource = "projections";
         p.pitch = {f->spacing[0], f->spacing[1]};
     }
     return p;
+}
+
+}  // namespace
+
+Result<ConeProbe> probeCone(const ConeOpenRequest& request) {
+    // The geometry first: parsing it is cheap, opening the projections may read them whole.
+    TOMO_ASSIGN_OR_RETURN(ConeGeometryFile file, readConeGeometryFile(request.geometry));
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ProjectionSource> source, openSource(request));
+    return probeSource(request, std::move(file), *source);
 }
 
 std::string describe(const ConeProbe& p) {
@@ -105,8 +113,9 @@ ConeVolumeGrid defaultConeGrid(const ConeGeometry& g, const std::optional<ConeVo
 }
 
 Result<ConeDataset> loadConeDataset(const ConeOpenRequest& request, const ExecContext& ctx) {
-    TOMO_ASSIGN_OR_RETURN(ConeProbe probe, probeCone(request));
+    TOMO_ASSIGN_OR_RETURN(ConeGeometryFile file, readConeGeometryFile(request.geometry));
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ProjectionSource> source, openSource(request));
+    TOMO_ASSIGN_OR_RETURN(ConeProbe probe, probeSource(request, std::move(file), *source));
     std::vector<std::string> notes;
     TOMO_ASSIGN_OR_RETURN(DetectorGrid detector,
                           detectorOf(probe, source->frame(), request, notes));
@@ -132,7 +141,9 @@ Result<ConeDataset> loadConeDataset(const ConeOpenRequest& request, const ExecCo
                      {},
                      grid,
                      std::move(notes),
-                     request};
+                     request,
+                     source->preprocessing()};
+    if (data.preprocessing != "none") data.notes.push_back("projections: " + data.preprocessing);
     if (!request.truth.empty()) {
         TOMO_ASSIGN_OR_RETURN(data.truth, readTruth(request, data.grid, data.notes));
         data.truthGrid = data.grid;
@@ -181,6 +192,7 @@ Result<ConeOutcome> runConeJob(const ReconService& service, std::shared_ptr<cons
     request.variant = spec.variant;
     request.output.provenance["input"] =
         data->request.projections.string() + " with " + data->request.geometry.string();
+    request.output.provenance["preprocessing"] = data->preprocessing;
     TOMO_ASSIGN_OR_RETURN(ReconReport report, service.run(request, {}, ctx));
     ConeOutcome out;
     TOMO_ASSIGN_OR_RETURN(out.recon.image, axialPlanes(report.image));

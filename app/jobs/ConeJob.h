@@ -70,6 +70,8 @@ struct ConeDataset {
     ConeVolumeGrid truthGrid;        ///< the grid of the truth (= grid)
     std::vector<std::string> notes;  ///< where the detector pitch came from, ...
     ConeOpenRequest request;
+    /// What was done to the projections when read (HDF5 acquisitions: flat/dark, -log).
+    std::string preprocessing = "none";
 };
 
 /// The default volume grid of @p g, as `tomo recon` without --size/--voxel-size.

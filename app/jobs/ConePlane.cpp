@@ -92,11 +92,11 @@ Result<ConeReconRequest> planeRequest(const Array3<float>& projections, const Co
 }
 
 std::string planeVariant(const Engine& engine, const std::string& backend) {
+    // "auto" as the service resolves it: the Engine's backend (a GPU, else the CPU).
+    const std::string b = backend == "auto" ? engine.autoBackend() : backend;
     const ConeBackProjectorRegistry& registry = engine.coneRegistry();
-    if (backend != "cpu")
-        if (auto chosen = registry.choose(ConeSymmetry::General, backend); chosen.isOk())
-            for (const ConeBackProjectorInfo& i : registry.list())
-                if (i.id == *chosen && i.backend != "cpu") return *chosen;  // a device's
+    if (b != "cpu")
+        if (auto chosen = registry.choose(ConeSymmetry::General, b); chosen.isOk()) return *chosen;
     return registry.contains("cpu.fdk.rows") ? "cpu.fdk.rows" : std::string();
 }
 

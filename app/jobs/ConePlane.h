@@ -44,9 +44,9 @@ std::pair<int, int> planeRows(const ConeGeometry& g, const ConeVolumeGrid& plane
 Result<ConeReconRequest> planeRequest(const Array3<float>& projections, const ConeGeometry& g,
                                       const ConeVolumeGrid& grid, int j, const FdkOptions& fdk);
 
-/// The back-projector of a one-plane request on @p backend: a device's kernel when "auto" or a
-/// GPU backend has one, else cpu.fdk.rows (gathers-free rows; the symmetric scheme has nothing
-/// to reuse in one plane).
+/// The back-projector of a one-plane request on @p backend ("auto": the Engine's, as the
+/// service resolves it): the device's general kernel on a GPU backend, else cpu.fdk.rows
+/// (gather-free rows; the symmetric scheme has nothing to reuse in one plane).
 std::string planeVariant(const Engine& engine, const std::string& backend);
 
 /// The detector row where view 0 sees the centre of plane @p j of @p grid (nearest, clamped):

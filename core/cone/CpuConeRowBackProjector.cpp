@@ -151,9 +151,7 @@ class CpuConeRowBackProjector final : public ConeBackProjector {
 
     Status begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid, int firstPlane,
                  int planes, const ExecContext&) override {
-        TOMO_RETURN_IF_ERROR(grid.validate());
-        if (firstPlane < 0 || planes < 1 || firstPlane + planes > grid.nz)
-            return invalidArgument("cone slab outside the volume");
+        TOMO_RETURN_IF_ERROR(cone::checkBegin(m_info, geometry, grid, firstPlane, planes).status());
         m_geometry.emplace(geometry);
         m_grid = grid;
         m_first = firstPlane;

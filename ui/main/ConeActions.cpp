@@ -162,6 +162,11 @@ void ConeActions::onDatasetChanged() {
     requestPreview();
 }
 
+void ConeActions::setBusy(bool busy) {
+    m_panel->setEnabled(!busy);
+    m_volume->setEnabled(!busy);
+}
+
 void ConeActions::showResult() {
     auto result = m_window.session().coneResult();
     if (!result) return;

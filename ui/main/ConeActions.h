@@ -62,6 +62,8 @@ class ConeActions : public QObject {
     /// was published.
     void onDatasetChanged();
     void showResult();
+    /// While a job runs the geometry and volume are not edited (as the parameter form).
+    void setBusy(bool busy);
 
   public slots:
     /// File > Open cone-beam dataset...: the dialog, then openCone().

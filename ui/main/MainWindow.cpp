@@ -226,6 +226,7 @@ void MainWindow::setColorMap(ColorMap map) {
 void MainWindow::onBusyChanged(bool busy) {
     m_algorithm->setReady(!busy && (m_session.dataset() || m_session.coneDataset()));
     m_files->setBusy(busy);
+    m_cone->setBusy(busy);
     const bool iterating = busy && m_session.currentJob() == Session::JobKind::Iterate;
     for (QWidget* w : {static_cast<QWidget*>(m_progress), static_cast<QWidget*>(m_cancel),
                        static_cast<QWidget*>(m_etaLabel)})
