@@ -2,9 +2,11 @@
 // the files (projections and an RTK XML geometry made with core's analytic phantom), the
 // dataset loads, Reconstruct runs FDK with progress through the session, the Reconstruction
 // view shows the central axial plane close to the truth, the orthogonal and volume views get
-// the volume and the scan's notes are shown; a change of sid in the Cone geometry dock
-// previews the central plane, which equals that plane of the full reconstruction with the new
-// geometry; bad files give one-line errors and the window keeps working.
+// the volume, the scan's notes are shown and the result saves in RTK's order; a change of sid in
+// the Cone geometry dock previews the central plane, which equals that plane of the full
+// reconstruction with the new geometry; an arc too short is warned about; Cancel keeps the
+// previous result; bad files give one-line errors and the window keeps working; and
+// `tomostation proj.mha --geometry geometry.xml --screenshot` captures the cone views.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -213,6 +215,22 @@ TEST_F(ConeBeam, BadFilesGiveOneLineErrorsAndTheWindowKeepsWorking) {
     // Still working: the open dataset reconstructs.
     ASSERT_TRUE(reconstruct(f));
     EXPECT_NE(f.session.coneResult(), nullptr);
+}
+
+TEST(ConeBeamNotes, AnArcTooShortIsWarnedAbout) {
+    test::WindowFixture f;
+    // 150 degrees: less than 180 plus the fan angle.
+    const test::ConeData data = test::coneData(50, 150);
+    const test::ConeFiles files = test::writeConeFiles(data, f.dir.path().toStdString());
+    ASSERT_TRUE(openCone(f, requestOf(files)).value(1).toBool());
+    ASSERT_TRUE(reconstruct(f));
+    const QString notes = f.window->coneActions()->panel()->notesText();
+    EXPECT_TRUE(notes.contains(QStringLiteral("Warning:")) &&
+                notes.contains(QStringLiteral("insufficient data")))
+        << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("short scan"))) << notes.toStdString();
+    EXPECT_TRUE(labelText(f.window.get(), "statusLabel")
+                    .contains(QStringLiteral("Warning: insufficient data")));
 }
 
 TEST_F(ConeBeam, CancelKeepsThePreviousResult) {
