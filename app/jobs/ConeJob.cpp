@@ -106,12 +106,6 @@ std::string describe(const ConeProbe& p) {
     return out + text;
 }
 
-ConeVolumeGrid defaultConeGrid(const ConeGeometry& g, const std::optional<ConeVolumeGrid>& file) {
-    const DetectorGrid& d = g.detector();
-    const double magnification = g.view(0).sdd / g.view(0).sid;
-    return file.value_or(ConeVolumeGrid::centred(d.nu, d.nv, d.nu, d.pitchU / magnification));
-}
-
 Result<ConeDataset> loadConeDataset(const ConeOpenRequest& request, const ExecContext& ctx) {
     TOMO_ASSIGN_OR_RETURN(ConeGeometryFile file, readConeGeometryFile(request.geometry));
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ProjectionSource> source, openSource(request));

@@ -74,9 +74,6 @@ struct ConeDataset {
     std::string preprocessing = "none";
 };
 
-/// The default volume grid of @p g, as `tomo recon` without --size/--voxel-size.
-ConeVolumeGrid defaultConeGrid(const ConeGeometry& g, const std::optional<ConeVolumeGrid>& file);
-
 /// Loads @p request: probe, projections read whole, the detector grid (file comment), the
 /// truth when named. A truth of another shape than the default grid sets the grid: its shape,
 /// with its spacing and origin where the file has them (as `tomo phantom --cone --truth` writes

@@ -74,6 +74,12 @@ WriteOptions coneWriteOptions(const ConeReconRequest& r, const std::string& vari
 
 }  // namespace
 
+ConeVolumeGrid defaultConeGrid(const ConeGeometry& g, const std::optional<ConeVolumeGrid>& file) {
+    const DetectorGrid& d = g.detector();
+    const double magnification = g.view(0).sdd / g.view(0).sid;
+    return file.value_or(ConeVolumeGrid::centred(d.nu, d.nv, d.nu, d.pitchU / magnification));
+}
+
 Result<ReconReport> ReconService::run(const ConeReconRequest& request,
                                       const ReconCallbacks& callbacks,
                                       const ExecContext& ctx) const {

@@ -110,6 +110,11 @@ struct ConeReconRequest {
     ReconOutput output;
 };
 
+/// The default cone-beam grid of @p g (`tomo recon` without --size/--voxel-size, the GUI's
+/// Volume box): the geometry file's volume when it has one, else nu x nv x nu voxels of the
+/// detector pitch scaled to the isocentre, centred (RTK's default frame).
+ConeVolumeGrid defaultConeGrid(const ConeGeometry& g, const std::optional<ConeVolumeGrid>& file);
+
 /// Where a slab lies, for per-iteration reports.
 struct SlabInfo {
     std::size_t index = 0, count = 1;  ///< slab index of count
