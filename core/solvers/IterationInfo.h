@@ -28,6 +28,9 @@ struct IterationInfo {
     std::optional<double> error;  ///< RMSE of x_k against the reference, when one was given
     double seconds = 0;           ///< wall clock since the solver started
     double iterationSeconds = 0;  ///< wall clock of this iteration
+    /// The objective the solver minimises, when it has one (MBIR: data term + prior).
+    std::optional<double> cost;
+    double equits = 0;  ///< MBIR: voxel updates so far / voxel count (0 for other solvers)
     /// The current iterate x_k ([slice][y][x]); valid only during the callback, may be null
     /// when the solver has no host copy at hand (then the caller cannot preview this one).
     const Volume* iterate = nullptr;
@@ -55,8 +58,8 @@ const char* terminationReasonName(TerminationReason reason);  ///< "max-iteratio
 
 /// Returned by every solver next to its Status.
 struct SolverSummary {
-    std::string algorithm;             ///< "sirt", "cgls", ...
-    int iterations = 0;                ///< iterations completed
+    std::string algorithm;  ///< "sirt", "cgls", ...
+    int iterations = 0;     ///< iterations completed
     TerminationReason reason = TerminationReason::MaxIterations;
     std::vector<IterationInfo> history;  ///< one entry per iteration, `iterate` set to null
     double seconds = 0;                  ///< total wall clock

@@ -77,6 +77,8 @@ bool IterationMonitor::afterIteration(double residualNorm, double solutionNorm, 
     info.residualNorm = residualNorm;
     info.solutionNorm = solutionNorm;
     info.regularizer = regularizer;
+    info.cost = m_nextCost;
+    info.equits = m_nextEquits;
     if (!m_options.reference.empty()) info.error = rmsDifference(x, m_options.reference, m_inner);
     info.seconds = std::chrono::duration<double>(now - m_start).count();
     info.iterationSeconds = std::chrono::duration<double>(now - m_last).count();

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -66,6 +67,11 @@ class IterationMonitor {
     Status breakdown();
     /// Ends the run normally: OK, or Cancelled when the callback cancelled.
     Status finish();
+    /// Numbers the next afterIteration() records besides the norms (MBIR's cost and equits).
+    void setNextExtras(std::optional<double> cost, double equits) {
+        m_nextCost = cost;
+        m_nextEquits = equits;
+    }
     /// ||b||, set by the solver for the tolerance test.
     void setDataNorm(double norm) { m_dataNorm = norm; }
 
@@ -80,6 +86,8 @@ class IterationMonitor {
     std::chrono::steady_clock::time_point m_start;
     std::chrono::steady_clock::time_point m_last;
     double m_dataNorm = 0;
+    std::optional<double> m_nextCost;
+    double m_nextEquits = 0;
     bool m_closed = false;
     Volume m_preview;
 };

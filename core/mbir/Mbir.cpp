@@ -1,0 +1,186 @@
+#include "core/mbir/Mbir.h"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "core/solvers/SolverSupport.h"
+
+namespace tomo {
+namespace {
+
+/// [slice][y][x] (padded rows) -> [y][x][slice].
+std::vector<float> toLines(const Volume& v) {
+    const std::size_t nz = v.dim(0), ny = v.dim(1), nx = v.dim(2);
+    std::vector<float> out(nz * ny * nx);
+    for (std::size_t z = 0; z < nz; ++z)
+        for (std::size_t iy = 0; iy < ny; ++iy) {
+            auto row = v.row(z, iy);
+            for (std::size_t ix = 0; ix < nx; ++ix)
+                out[(iy * nx + ix) * nz + z] = row[ix];
+        }
+    return out;
+}
+
+/// [y][x][slice] -> flat [slice][y][x].
+void toFlat(const std::vector<float>& lines, int nx, int ny, int nz, std::vector<float>& flat) {
+    flat.resize(lines.size());
+    for (int iy = 0; iy < ny; ++iy)
+        for (int ix = 0; ix < nx; ++ix)
+            for (int z = 0; z < nz; ++z)
+                flat[(std::size_t(z) * ny + iy) * nx + ix] =
+                    lines[(std::size_t(iy) * nx + ix) * nz + z];
+}
+
+std::vector<float> flatten(const Volume& v) {
+    std::vector<float> out;
+    out.reserve(v.elementCount());
+    for (std::size_t r = 0; r < v.dim(0) * v.dim(1); ++r)
+        for (float value : v.rows().row(r))
+            out.push_back(value);
+    return out;
+}
+
+Status checkShape(const Volume& v, const VolumeGeometry& vol, const char* what) {
+    if (v.dim(0) == std::size_t(vol.nz) && v.dim(1) == std::size_t(vol.ny) &&
+        v.dim(2) == std::size_t(vol.nx))
+        return Status::ok();
+    return invalidArgument(std::string(what) + " does not match the grid");
+}
+
+Result<std::shared_ptr<const MbirMatrix>> matrixFor(const MbirSliceGeometry& g,
+                                                    const MbirOptions& options,
+                                                    MbirMatrixCache* cache, MbirReport& report,
+                                                    const ExecContext& ctx) {
+    const auto start = std::chrono::steady_clock::now();
+    std::string note;
+    std::shared_ptr<const MbirMatrix> matrix;
+    if (cache) {
+        TOMO_ASSIGN_OR_RETURN(matrix, cache->get(g, options.entries, options.memoryBudget, ctx,
+                                                 &report.matrixSource, &note));
+    } else {
+        MbirMatrixCache local;  // the budget check, without keeping the matrix
+        TOMO_ASSIGN_OR_RETURN(matrix, local.get(g, options.entries, options.memoryBudget, ctx,
+                                                &report.matrixSource, &note));
+    }
+    report.matrixSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.matrixBytes = matrix->bytes();
+    report.notes.push_back(
+        "system matrix (" +
+        std::string(options.entries == MbirEntryType::Uint8 ? "8-bit" : "float") + ", " +
+        std::to_string(report.matrixBytes >> 20) +
+        " MiB): " + mbirMatrixSourceName(report.matrixSource));
+    if (!note.empty()) report.notes.push_back(note);
+    return matrix;
+}
+
+}  // namespace
+
+Status MbirOptions::validate() const {
+    if (iterations < 1) return invalidArgument("iterations: at least 1");
+    if (!(stopThreshold >= 0)) return invalidArgument("stop_threshold: must be >= 0");
+    if (!(stopHu >= 0)) return invalidArgument("stop_hu: must be >= 0");
+    if (!(muWater > 0)) return invalidArgument("mu_water: must be > 0");
+    if (innerSteps < 1) return invalidArgument("inner steps: at least 1");
+    if (psv.side < 1 || psv.batch < 1) return invalidArgument("sv_side and batch: at least 1");
+    if (!(psv.fraction > 0 && psv.fraction <= 1))
+        return invalidArgument("fraction: must be in (0, 1]");
+    return Status::ok();
+}
+
+Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeGeometry& vol,
+                 const MbirOptions& options, const Volume* initial, const Volume* reference,
+                 const IterationCallback& onIteration, Volume& out, SolverSummary& summary,
+                 MbirReport& report, const ExecContext& ctx, MbirMatrixCache* cache) {
+    TOMO_RETURN_IF_ERROR(options.validate());
+    TOMO_RETURN_IF_ERROR(vol.validate());
+    if (y.dim(0) != std::size_t(vol.nz))
+        return invalidArgument("MBIR: " + std::to_string(y.dim(0)) + " sinograms for " +
+                               std::to_string(vol.nz) + " slices");
+    if (initial) TOMO_RETURN_IF_ERROR(checkShape(*initial, vol, "MBIR: the initial image"));
+    if (reference) TOMO_RETURN_IF_ERROR(checkShape(*reference, vol, "MBIR: the reference"));
+    report = {};
+    Progress buildScope, solveScope;
+    ExecContext buildCtx = ctx, solveCtx = ctx;
+    if (ctx.progress) {
+        buildScope = ctx.progress->child(0.0, 0.2, "MBIR: system matrix");
+        solveScope = ctx.progress->child(0.2, 1.0, "");
+        buildCtx.progress = &buildScope;
+        solveCtx.progress = &solveScope;
+    }
+    const MbirSliceGeometry g(geom, vol);
+    TOMO_ASSIGN_OR_RETURN(auto matrix, matrixFor(g, options, cache, report, buildCtx));
+    TOMO_ASSIGN_OR_RETURN(MbirSinograms sino, MbirSinograms::create(y, g, options.model));
+    report.sigmas = sino.sigmas(options.model, g, vol.voxelSize, geom.detectorPitch());
+    report.notes.push_back(report.sigmas.sigmaYNote);
+    report.notes.push_back(report.sigmas.sigmaXNote);
+    QggmrfParams priorParams = options.model.prior;
+    priorParams.sigmaX = report.sigmas.sigmaX;
+    TOMO_RETURN_IF_ERROR(priorParams.validate());
+    const Qggmrf prior(priorParams);
+
+    const int nx = vol.nx, ny = vol.ny, nz = vol.nz;
+    std::vector<float> x =
+        initial ? toLines(*initial) : std::vector<float>(std::size_t(nx) * ny * nz, 0.f);
+    if (options.model.positivity)
+        for (float& value : x)
+            value = std::max(value, 0.f);
+    TOMO_RETURN_IF_ERROR(mbirSubtractProjection(g, *matrix, x, sino, ctx));
+
+    IcdSettings settings;
+    settings.geometry = &g;
+    settings.matrix = matrix.get();
+    settings.prior = &prior;
+    settings.weights = neighbourWeights(nz);
+    settings.invSigmaY2 = 1.0 / (report.sigmas.sigmaY * report.sigmas.sigmaY);
+    settings.positivity = options.model.positivity;
+    settings.zeroSkip = options.zeroSkip;
+    settings.innerSteps = options.innerSteps;
+    settings.nz = nz;
+    SuperVoxelPlan plan(g, options.psv);
+
+    const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};
+    SolverOptions so;
+    so.iterations = options.iterations;
+    so.reference = truth;
+    so.shape = {std::size_t(nz), std::size_t(ny), std::size_t(nx)};
+    IterationMonitor monitor("mbir", so, onIteration, summary, solveCtx);
+    const double voxels = double(nx) * ny * nz;
+    std::vector<float> flat;
+    for (int iteration = 1;; ++iteration) {
+        PsvIterationStats stats;
+        Status status = plan.iterate(iteration, settings, x, sino, monitor.inner(), stats);
+        if (!status) return monitor.fail(status);
+        report.equits += double(stats.updates) / voxels;
+        double weighted = 0, plain = 0, sumAbs = 0, sumSq = 0;
+        sino.misfit(weighted, plain);
+        for (float value : x) {
+            sumAbs += std::fabs(value);
+            sumSq += double(value) * value;
+        }
+        const double priorCost = mbirPriorCost(x, nx, ny, nz, prior);
+        monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
+        toFlat(x, nx, ny, nz, flat);
+        if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;
+        const double meanUpdate = stats.updates ? stats.moved / double(stats.updates) : 0.0;
+        const double meanValue = sumAbs / voxels;
+        const bool settled = options.stopThreshold > 0 && meanValue > 0 &&
+                             100.0 * meanUpdate / meanValue < options.stopThreshold;
+        const IterationInfo& last = summary.history.back();
+        const bool golden = options.stopHu > 0 && last.error &&
+                            1000.0 * *last.error / options.muWater < options.stopHu;
+        if (settled || golden) {
+            summary.reason = TerminationReason::Converged;
+            break;
+        }
+    }
+    TOMO_RETURN_IF_ERROR(monitor.finish());
+    TOMO_ASSIGN_OR_RETURN(out, Volume::create(std::size_t(nz), std::size_t(ny), std::size_t(nx)));
+    toFlat(x, nx, ny, nz, flat);
+    for (std::size_t r = 0; r < std::size_t(nz) * ny; ++r)
+        std::copy_n(flat.data() + r * nx, nx, out.rows().row(r).data());
+    return Status::ok();
+}
+
+}  // namespace tomo

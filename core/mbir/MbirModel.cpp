@@ -1,0 +1,177 @@
+#include "core/mbir/MbirModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/base/Parallel.h"
+
+namespace tomo {
+
+Result<MbirWeighting> parseMbirWeighting(const std::string& name) {
+    if (name == "none") return MbirWeighting::None;
+    if (name == "transmission") return MbirWeighting::Transmission;
+    if (name == "counts") return MbirWeighting::Counts;
+    return invalidArgument("weights: '" + name + "' (none | transmission | counts)");
+}
+
+Result<MbirSinograms> MbirSinograms::create(const Sinograms& y, const MbirSliceGeometry& g,
+                                            const MbirModelOptions& options) {
+    if (y.dim(1) != std::size_t(g.views()) || y.dim(2) != std::size_t(g.channels()))
+        return invalidArgument("MBIR: sinograms of " + std::to_string(y.dim(1)) + " x " +
+                               std::to_string(y.dim(2)) + " do not match " +
+                               std::to_string(g.views()) + " views x " +
+                               std::to_string(g.channels()) + " channels");
+    if (options.weighting == MbirWeighting::Counts && !(options.incidentCount > 0))
+        return invalidArgument("weights=counts needs the incident count (counts > 0)");
+    MbirSinograms s;
+    s.m_views = g.views();
+    s.m_channels = g.channels();
+    s.m_pad = g.padding();
+    s.m_nz = int(y.dim(0));
+    const std::size_t n = std::size_t(s.m_views) * s.rowLength();
+    try {
+        s.m_e.assign(n, 0.f);
+        s.m_w.assign(n, 0.f);
+        s.m_y.reserve(y.elementCount());
+    } catch (const std::bad_alloc&) {
+        return outOfMemory("MBIR: the error and weight sinograms do not fit in memory");
+    }
+    for (int z = 0; z < s.m_nz; ++z)
+        for (int v = 0; v < s.m_views; ++v) {
+            auto row = y.row(std::size_t(z), std::size_t(v));
+            for (int c = 0; c < s.m_channels; ++c) {
+                const float value = row[std::size_t(c)];
+                if (!std::isfinite(value))
+                    return invalidData("MBIR: sinogram value at slice " + std::to_string(z) +
+                                       ", view " + std::to_string(v) + ", channel " +
+                                       std::to_string(c) + " is not finite");
+                float w = 1.f;
+                if (options.weighting == MbirWeighting::Transmission) w = std::exp(-value);
+                if (options.weighting == MbirWeighting::Counts)
+                    w = float(options.incidentCount * std::exp(-double(value)));
+                s.m_e[s.index(v, c, z)] = value;
+                s.m_w[s.index(v, c, z)] = w;
+                s.m_y.push_back(value);
+            }
+        }
+    return s;
+}
+
+MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSliceGeometry& g,
+                                 double voxelSize, double pitch) const {
+    // The support: y > 0.05 mean |y| (empty space left out of the averages).
+    double meanAbs = 0;
+    for (float v : m_y)
+        meanAbs += std::fabs(v);
+    meanAbs /= double(std::max<std::size_t>(1, m_y.size()));
+    double sumY = 0, sumWy2 = 0;
+    std::size_t support = 0;
+    for (int z = 0; z < m_nz; ++z)
+        for (int v = 0; v < m_views; ++v)
+            for (int c = 0; c < m_channels; ++c) {
+                const std::size_t i = index(v, c, z);
+                const double y = m_y[(std::size_t(z) * m_views + v) * m_channels + c];
+                if (!(y > 0.05 * meanAbs)) continue;
+                ++support;
+                sumY += y;
+                sumWy2 += m_w[i] * y * y;
+            }
+    MbirSigmas out;
+    std::ostringstream ny, nx;
+    if (options.sigmaY > 0) {
+        out.sigmaY = options.sigmaY;
+        ny << "sigma_y = " << out.sigmaY << " (given)";
+    } else if (options.weighting == MbirWeighting::Counts) {
+        out.sigmaY = 1.0;
+        ny << "sigma_y = 1 (weights are inverse variances from the incident count)";
+    } else {
+        const double rms = support ? std::sqrt(sumWy2 / double(support)) : 0.0;
+        const double rel = std::pow(10.0, -options.snrDb / 20.0);
+        out.sigmaY = rel * rms * std::sqrt(voxelSize / pitch);
+        if (!(out.sigmaY > 0)) out.sigmaY = 1.0;
+        ny << "sigma_y = " << out.sigmaY << " = 10^(-" << options.snrDb << "/20) x rms(sqrt(w) y) "
+           << rms << " x sqrt(voxel/pitch " << voxelSize / pitch << ") (snr_db " << options.snrDb
+           << ")";
+    }
+    if (options.prior.sigmaX > 0) {
+        out.sigmaX = options.prior.sigmaX;
+        nx << "sigma_x = " << out.sigmaX << " (given)";
+    } else {
+        const double typical =
+            support ? sumY / double(support) / (double(g.channels()) * pitch) : 0.0;
+        out.sigmaX = 0.2 * std::pow(2.0, options.sharpness) * typical;
+        if (!(out.sigmaX > 0)) out.sigmaX = 1.0;
+        nx << "sigma_x = " << out.sigmaX << " = 0.2 x 2^sharpness (" << options.sharpness
+           << ") x typical attenuation " << typical << " (mean line integral / detector width)";
+    }
+    out.sigmaYNote = ny.str();
+    out.sigmaXNote = nx.str();
+    return out;
+}
+
+void MbirSinograms::misfit(double& weighted, double& plain) const {
+    weighted = plain = 0;
+    for (int v = 0; v < m_views; ++v)
+        for (int c = 0; c < m_channels; ++c)
+            for (int z = 0; z < m_nz; ++z) {
+                const std::size_t i = index(v, c, z);
+                const double e = m_e[i];
+                weighted += m_w[i] * e * e;
+                plain += e * e;
+            }
+}
+
+double mbirPriorCost(const std::vector<float>& x, int nx, int ny, int nz, const Qggmrf& prior) {
+    const NeighbourWeights b = neighbourWeights(nz);
+    auto at = [&](int ix, int iy, int z) {
+        return double(x[(std::size_t(iy) * nx + ix) * nz + z]);
+    };
+    double sum = 0;
+    for (int iy = 0; iy < ny; ++iy)
+        for (int ix = 0; ix < nx; ++ix)
+            for (int z = 0; z < nz; ++z) {
+                const double v = at(ix, iy, z);
+                // Each pair once: right, down, down-right, down-left, next slice.
+                if (ix + 1 < nx) sum += b.nearest * prior.potential(v - at(ix + 1, iy, z));
+                if (iy + 1 < ny) sum += b.nearest * prior.potential(v - at(ix, iy + 1, z));
+                if (iy + 1 < ny && ix + 1 < nx)
+                    sum += b.diagonal * prior.potential(v - at(ix + 1, iy + 1, z));
+                if (iy + 1 < ny && ix > 0)
+                    sum += b.diagonal * prior.potential(v - at(ix - 1, iy + 1, z));
+                if (z + 1 < nz) sum += b.across * prior.potential(v - at(ix, iy, z + 1));
+            }
+    return sum;
+}
+
+Status mbirSubtractProjection(const MbirSliceGeometry& g, const MbirMatrix& a,
+                              const std::vector<float>& x, MbirSinograms& s,
+                              const ExecContext& ctx) {
+    const int nz = s.slices();
+    std::vector<float>& e = s.error();
+    return parallelFor(std::size_t(g.views()), ctx.threads, ctx.stop, [&](std::size_t view, int) {
+        const int v = int(view);
+        for (int iy = 0; iy < g.ny(); ++iy)
+            for (int ix = 0; ix < g.nx(); ++ix) {
+                const std::size_t j = std::size_t(iy) * g.nx() + ix;
+                const float* line = x.data() + j * nz;
+                bool any = false;
+                for (int z = 0; z < nz; ++z)
+                    any = any || line[z] != 0.f;
+                if (!any) continue;
+                const std::size_t base = s.index(v, g.firstChannel(v, ix, iy), 0);
+                for (int k = 0; k < g.count(v); ++k) {
+                    const std::size_t at = g.offset(v) + std::size_t(k);
+                    const float entry = a.type() == MbirEntryType::Uint8
+                                            ? a.scale(j) * float(a.codes(j)[at])
+                                            : a.floats(j)[at];
+                    if (entry == 0.f) continue;
+                    float* row = e.data() + base + std::size_t(k) * nz;
+                    for (int z = 0; z < nz; ++z)
+                        row[z] -= entry * line[z];
+                }
+            }
+    });
+}
+
+}  // namespace tomo

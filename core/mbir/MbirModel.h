@@ -1,0 +1,91 @@
+#pragma once
+/// @file MbirModel.h
+/// @brief The MBIR cost and its data (docs/algorithms.md, "MBIR"):
+///     f(x) = 1 / (2 sigma_y^2) sum_i w_i (y_i - (A x)_i)^2 + sum_{j~k} b_jk rho(x_j - x_k),
+///     x >= 0 (positivity, on by default),
+/// with the q-GGMRF rho of Qggmrf.h and the weights w of MbirWeighting. sigma_y and sigma_x are
+/// set automatically unless given, by svmbir's rules so that its users get the same defaults:
+///  - sigma_y = 10^(-snr_db / 20) * sqrt(mean(w y^2)) * sqrt(voxel / pitch), the mean over the
+///    sinogram's support (y > 0.05 mean |y|): the noise an SNR of snr_db dB implies;
+///  - sigma_x = 0.2 * 2^sharpness * mean(y) / (channels * pitch), the mean over the support:
+///    a fifth of a typical attenuation (mean line integral over the detector's width).
+/// Sinograms are held transposed as [view][channel][slice] (slices fastest, so that one voxel
+/// line's update runs over all slices with the matrix entries read once), with `padding`
+/// channels of weight 0 on either side so that every footprint fits.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/base/Status.h"
+#include "core/data/Array.h"
+#include "core/mbir/MbirMatrix.h"
+#include "core/mbir/Qggmrf.h"
+
+namespace tomo {
+
+enum class MbirWeighting {
+    None,          ///< w = 1
+    Transmission,  ///< w = exp(-y): the inverse variance of -log data up to a constant
+    Counts,        ///< w = N0 exp(-y) with N0 the incident count: the inverse variance itself
+};
+Result<MbirWeighting> parseMbirWeighting(const std::string& name);  ///< none|transmission|counts
+
+/// The model's settings; zero sigmas are derived from the data.
+struct MbirModelOptions {
+    QggmrfParams prior{.p = 2.0, .q = 1.2, .T = 1.0, .sigmaX = 0.0};  ///< sigmaX 0: automatic
+    double sigmaY = 0;     ///< 0: automatic from snrDb (Counts: 1, the weights are exact)
+    double snrDb = 30;     ///< target SNR of the data in dB for the automatic sigma_y
+    double sharpness = 0;  ///< 0 neutral, > 0 sharper, < 0 smoother (sigma_x x 2^sharpness)
+    MbirWeighting weighting = MbirWeighting::None;
+    double incidentCount = 0;  ///< N0 for Counts (> 0)
+    bool positivity = true;
+};
+
+/// The sigmas used and how they were derived (printed by the CLI, shown by the GUI).
+struct MbirSigmas {
+    double sigmaY = 0, sigmaX = 0;
+    std::string sigmaYNote, sigmaXNote;
+};
+
+/// Error and weight sinograms of a slab of slices in the padded, transposed layout.
+class MbirSinograms {
+  public:
+    /// y [slice][view][channel] (its views and channels those of @p g): e = y, w by weighting.
+    static Result<MbirSinograms> create(const Sinograms& y, const MbirSliceGeometry& g,
+                                        const MbirModelOptions& options);
+
+    int views() const { return m_views; }
+    int channels() const { return m_channels; }
+    int padding() const { return m_pad; }
+    int slices() const { return m_nz; }
+    std::size_t rowLength() const { return std::size_t(m_channels + 2 * m_pad) * m_nz; }
+    /// Index of (view, channel, slice); channel in [-padding, channels + padding).
+    std::size_t index(int v, int c, int z) const {
+        return std::size_t(v) * rowLength() + std::size_t(c + m_pad) * m_nz + std::size_t(z);
+    }
+    std::vector<float>& error() { return m_e; }
+    const std::vector<float>& error() const { return m_e; }
+    const std::vector<float>& weight() const { return m_w; }
+
+    /// The automatic (or given) sigmas for these data.
+    MbirSigmas sigmas(const MbirModelOptions& options, const MbirSliceGeometry& g, double voxelSize,
+                      double pitch) const;
+    /// sum w e^2 over the detector (the weighted data misfit without 1/(2 sigma_y^2)) and
+    /// sum e^2 (for ||y - A x||).
+    void misfit(double& weighted, double& plain) const;
+
+  private:
+    int m_views = 0, m_channels = 0, m_pad = 0, m_nz = 0;
+    std::vector<float> m_e, m_w, m_y;  // m_y: the data, kept for the sigmas
+};
+
+/// sum over neighbour pairs of b_jk rho(x_j - x_k) for x stored as [iy][ix][slice].
+double mbirPriorCost(const std::vector<float>& x, int nx, int ny, int nz, const Qggmrf& prior);
+
+/// e -= A x for x stored as [iy][ix][slice] (parallel over views; Cancelled on ctx.stop).
+Status mbirSubtractProjection(const MbirSliceGeometry& g, const MbirMatrix& a,
+                              const std::vector<float>& x, MbirSinograms& s,
+                              const ExecContext& ctx);
+
+}  // namespace tomo

@@ -1,0 +1,23 @@
+#pragma once
+// Shared MBIR test data: an analytic Shepp-Logan (no projector of ours made its sinogram) with
+// Poisson noise from a fixed seed, its ground truth and its FBP.
+#include "core/data/Array.h"
+#include "core/geometry/ParallelGeometry.h"
+
+namespace tomo::test {
+
+struct MbirCase {
+    ParallelGeometry geom;
+    VolumeGeometry vol;
+    Sinograms sino;
+    Volume truth;
+    Volume fbp;
+};
+
+/// @p size^2 pixels of pitch 1, @p views over 180 degrees, detector of size * 1.45 channels,
+/// @p slices identical slices, @p counts incident photons (0: no noise) at attenuation scale 0.05.
+MbirCase makeMbirCase(int size, int views, double counts, int slices = 1);
+
+double rmseOf(const Volume& a, const Volume& b);  ///< over every voxel
+
+}  // namespace tomo::test
