@@ -5,7 +5,9 @@
 
 namespace tomo::app {
 
-Engine::Engine() : m_devices(registerBackends(m_registry)) {
+Engine::Engine()
+    : m_devices(registerBackends(m_registry)),
+      m_mbirCache(std::make_unique<MbirMatrixCache>(defaultMbirCacheDirectory())) {
     registerConeBackends(m_coneRegistry, *m_devices);
 }
 

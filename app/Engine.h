@@ -47,6 +47,10 @@ class Engine {
     /// core/locality), on the same device contexts as the registry's back-projectors.
     decltype(IterativeRequest::makeOperator) operatorFactory(const std::string& backend) const;
 
+    /// MBIR system matrices kept for the life of the engine (memory) and between runs (disk,
+    /// core/mbir/MbirMatrixCache.h defaultMbirCacheDirectory()).
+    MbirMatrixCache& mbirCache() const { return *m_mbirCache; }
+
     /// The device contexts held open (one per GPU device) and how many objects share each.
     std::vector<OpenDevice> openDevices() const;
 
@@ -54,6 +58,7 @@ class Engine {
     BackProjectorRegistry m_registry;
     std::shared_ptr<const DeviceContexts> m_devices;
     ConeBackProjectorRegistry m_coneRegistry;
+    std::unique_ptr<MbirMatrixCache> m_mbirCache;
 };
 
 }  // namespace tomo::app

@@ -36,13 +36,16 @@ app::ReconCallbacks iterationPrinter(const app::ReconRequest& request, bool quie
             const std::string prefix = slab.count > 1 ? "chunk " + std::to_string(slab.index + 1) +
                                                             "/" + std::to_string(slab.count) + " "
                                                       : "";
+            const std::string cost = info.cost ? ", cost " + formatValue(*info.cost) + ", " +
+                                                     formatValue(info.equits) + " equits"
+                                               : "";
             std::fprintf(stderr,
-                         "%s%s iteration %d/%s: residual %s, solution norm %s, regulariser %s, "
+                         "%s%s iteration %d/%s: residual %s, solution norm %s, regulariser %s%s, "
                          "error %s, %.3f s (%.2f s total)\n",
                          prefix.c_str(), algorithm.c_str(), info.iteration, total.c_str(),
                          formatValue(info.residualNorm).c_str(),
                          formatValue(info.solutionNorm).c_str(),
-                         formatValue(info.regularizer).c_str(),
+                         formatValue(info.regularizer).c_str(), cost.c_str(),
                          info.error ? formatValue(*info.error).c_str() : "-", info.iterationSeconds,
                          info.seconds);
             std::fflush(stderr);

@@ -58,9 +58,9 @@ void finishCurve(const std::vector<Combined>& combined, std::size_t solved, Reco
 
 }  // namespace
 
-Status runIterativeSlabs(const ReconRequest& request, const Resolved& resolved,
-                         const ReconCallbacks& callbacks, SlabOutput& out, ReconReport& report,
-                         const ExecContext& ctx) {
+Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
+                         const Resolved& resolved, const ReconCallbacks& callbacks, SlabOutput& out,
+                         ReconReport& report, const ExecContext& ctx) {
     const SinogramSource& source = *request.source;
     const std::size_t slices = source.shape()[0];
     const std::size_t perSlab =
@@ -95,6 +95,12 @@ Status runIterativeSlabs(const ReconRequest& request, const Resolved& resolved,
         solve.algorithm = resolved.spec.id;
         solve.parameters = resolved.params;
         solve.makeOperator = resolved.makeOperator;
+        solve.mbirCache = &engine.mbirCache();
+        solve.memoryBudget = request.memoryBudget;
+        solve.onNote = [&](const std::string& text) {
+            report.notes.push_back(text);
+            if (callbacks.onNote) callbacks.onNote(text);
+        };
         solve.reference = reference ? (slabs == 1 ? reference : &partRef) : nullptr;
         const std::size_t voxels = slab.slices * std::size_t(grid.ny) * std::size_t(grid.nx);
         auto onIteration = [&](const IterationInfo& info) {

@@ -142,7 +142,7 @@ Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCa
                           detail::SlabOutput::open(request, resolved, report));
     if (resolved.spec.iterative)
         TOMO_RETURN_IF_ERROR(
-            detail::runIterativeSlabs(request, resolved, callbacks, out, report, ctx));
+            detail::runIterativeSlabs(m_engine, request, resolved, callbacks, out, report, ctx));
     else
         TOMO_RETURN_IF_ERROR(detail::runFbpSlabs(request, resolved, out, report, ctx));
     TOMO_RETURN_IF_ERROR(out.commit(report));

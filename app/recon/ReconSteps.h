@@ -65,9 +65,9 @@ class SlabOutput {
 Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& out,
                    ReconReport& report, const ExecContext& ctx);
 
-Status runIterativeSlabs(const ReconRequest& request, const Resolved& resolved,
-                         const ReconCallbacks& callbacks, SlabOutput& out, ReconReport& report,
-                         const ExecContext& ctx);
+Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
+                         const Resolved& resolved, const ReconCallbacks& callbacks, SlabOutput& out,
+                         ReconReport& report, const ExecContext& ctx);
 
 /// The geometry and grid of slices [first, first + count) of @p request.
 Result<ParallelGeometry> slabGeometry(const ParallelGeometry& all, std::size_t count);

@@ -1,5 +1,7 @@
 #include "core/iterative/AlgorithmSchema.h"
 
+#include "core/iterative/MbirReconstruction.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -228,6 +230,7 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
                                   "(the others are 0).")};
         specs.push_back(std::move(s));
     }
+    specs.push_back(mbirAlgorithmSpec());
     return specs;
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/iterative/MbirReconstruction.h"
 #include "core/locality/JosephOperator.h"
 #include "core/locality/LocalityOperator.h"
 #include "core/memxct/MemxctOperator.h"
@@ -84,6 +85,8 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
     TOMO_ASSIGN_OR_RETURN(ParameterValues params,
                           ParameterValues::resolve(spec, request.parameters.all()));
 
+    if (spec.id == "mbir")
+        return reconstructMbir(sino, geom, vol, request, params, onIteration, out, summary, ctx);
     std::unique_ptr<SubsetOperator> op;
     std::unique_ptr<MemxctOperator> memxct;
     // MemXCT: the first part of the progress is the matrix build (seconds on large grids, and

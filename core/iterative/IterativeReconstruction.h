@@ -7,14 +7,15 @@
 /// those of AlgorithmSchema.h.
 
 #include <functional>
-#include <span>
 #include <memory>
+#include <span>
 
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/iterative/AlgorithmSchema.h"
+#include "core/mbir/MbirMatrixCache.h"
 #include "core/solvers/IterationInfo.h"
 #include "core/solvers/LCurve.h"
 #include "core/solvers/SubsetOperator.h"
@@ -35,6 +36,13 @@ struct IterativeRequest {
     std::function<Result<std::unique_ptr<SubsetOperator>>(
         const ParallelGeometry&, const VolumeGeometry&, const ParameterValues&)>
         makeOperator;
+    /// Optional, MBIR: system matrices kept between runs (the Engine's), else built per run.
+    MbirMatrixCache* mbirCache = nullptr;
+    /// MBIR: bytes its system matrix may take (0: MbirOptions' default).
+    std::size_t memoryBudget = 0;
+    /// Optional: notes for the user as they happen (MBIR: the sigmas and how they were set,
+    /// where the matrix came from, the warm start).
+    std::function<void(const std::string&)> onNote;
     /// Optional, OS-SIRT and SART: the iterate after every subset update (SirtOptions).
     std::function<void(int subset, std::span<const float> x)> afterSubset;
 };

@@ -45,6 +45,7 @@ struct IcdScratch {
     std::vector<double> theta1, theta2;
     std::vector<float> delta;
     std::vector<unsigned char> active;
+    std::vector<std::size_t> starts;  ///< per view: where the voxel's run begins in the band
 };
 
 /// The new value of a voxel at @p v minimising, over t >= 0 when @p positivity,

@@ -92,7 +92,8 @@ Status MbirOptions::validate() const {
 Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeGeometry& vol,
                  const MbirOptions& options, const Volume* initial, const Volume* reference,
                  const IterationCallback& onIteration, Volume& out, SolverSummary& summary,
-                 MbirReport& report, const ExecContext& ctx, MbirMatrixCache* cache) {
+                 MbirReport& report, const ExecContext& ctx, MbirMatrixCache* cache,
+                 const std::function<void(const std::string&)>& onNote) {
     TOMO_RETURN_IF_ERROR(options.validate());
     TOMO_RETURN_IF_ERROR(vol.validate());
     if (y.dim(0) != std::size_t(vol.nz))
@@ -115,6 +116,9 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     report.sigmas = sino.sigmas(options.model, g, vol.voxelSize, geom.detectorPitch());
     report.notes.push_back(report.sigmas.sigmaYNote);
     report.notes.push_back(report.sigmas.sigmaXNote);
+    if (onNote)
+        for (const std::string& text : report.notes)
+            onNote(text);
     QggmrfParams priorParams = options.model.prior;
     priorParams.sigmaX = report.sigmas.sigmaX;
     TOMO_RETURN_IF_ERROR(priorParams.validate());
@@ -159,7 +163,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
             sumAbs += std::fabs(value);
             sumSq += double(value) * value;
         }
-        const double priorCost = mbirPriorCost(x, nx, ny, nz, prior);
+        const double priorCost = mbirPriorCost(x, nx, ny, nz, prior, monitor.inner());
         monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
         toFlat(x, nx, ny, nz, flat);
         if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;

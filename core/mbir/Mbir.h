@@ -14,6 +14,7 @@
 /// An equit is as many voxel updates as the image has voxels (zero-skipped ones not counted).
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,11 +56,13 @@ struct MbirReport {
 /// Reconstructs @p y ([slice][view][channel]) on @p vol into @p out ([slice][y][x]).
 /// @p initial (optional, the output's shape) is the warm start (clamped to >= 0 with
 /// positivity), zeros when null; @p reference (optional) gives IterationInfo::error and the HU
-/// rule; @p cache (optional) keeps matrices between runs. ctx.progress: the matrix the first
-/// 20%, the iterations the rest. StopAndKeep returns OK with the current image.
+/// rule; @p cache (optional) keeps matrices between runs; @p onNote gets each of
+/// report.notes as it is made (the sigmas before the first iteration). ctx.progress: the matrix the
+/// first 20%, the iterations the rest. StopAndKeep returns OK with the current image.
 Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeGeometry& vol,
                  const MbirOptions& options, const Volume* initial, const Volume* reference,
                  const IterationCallback& onIteration, Volume& out, SolverSummary& summary,
-                 MbirReport& report, const ExecContext& ctx, MbirMatrixCache* cache = nullptr);
+                 MbirReport& report, const ExecContext& ctx, MbirMatrixCache* cache = nullptr,
+                 const std::function<void(const std::string&)>& onNote = {});
 
 }  // namespace tomo

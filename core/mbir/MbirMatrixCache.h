@@ -6,6 +6,7 @@
 /// the app's Engine); thread-safe.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <list>
 #include <memory>
@@ -26,9 +27,11 @@ const char* mbirMatrixSourceName(MbirMatrixSource source);  ///< "memory", "disk
 class MbirMatrixCache {
   public:
     /// @p directory: where matrices are stored on disk (empty: memory only); @p keep: matrices
-    /// kept in memory.
-    explicit MbirMatrixCache(std::filesystem::path directory = {}, std::size_t keep = 2)
-        : m_directory(std::move(directory)), m_keep(keep) {}
+    /// kept in memory; @p diskBytes: the most the directory's matrices may take (the oldest
+    /// files are removed first).
+    explicit MbirMatrixCache(std::filesystem::path directory = {}, std::size_t keep = 2,
+                             std::uintmax_t diskBytes = std::uintmax_t(8) << 30)
+        : m_directory(std::move(directory)), m_keep(keep), m_diskBytes(diskBytes) {}
 
     /// The matrix of @p g: from memory, else from disk, else built when its estimated size is
     /// within @p budgetBytes (OutOfMemory naming both sizes otherwise) and then stored on disk
@@ -41,8 +44,11 @@ class MbirMatrixCache {
     const std::filesystem::path& directory() const { return m_directory; }
 
   private:
+    void prune(const std::filesystem::path& keep) const;
+
     std::filesystem::path m_directory;
     std::size_t m_keep;
+    std::uintmax_t m_diskBytes;
     std::mutex m_mutex;
     std::list<std::pair<std::string, std::shared_ptr<const MbirMatrix>>> m_recent;  // newest first
 };

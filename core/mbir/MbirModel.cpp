@@ -122,13 +122,17 @@ void MbirSinograms::misfit(double& weighted, double& plain) const {
             }
 }
 
-double mbirPriorCost(const std::vector<float>& x, int nx, int ny, int nz, const Qggmrf& prior) {
+double mbirPriorCost(const std::vector<float>& x, int nx, int ny, int nz, const Qggmrf& prior,
+                     const ExecContext& ctx) {
     const NeighbourWeights b = neighbourWeights(nz);
     auto at = [&](int ix, int iy, int z) {
         return double(x[(std::size_t(iy) * nx + ix) * nz + z]);
     };
-    double sum = 0;
-    for (int iy = 0; iy < ny; ++iy)
+    // Per image row, summed in row order afterwards: the same bits for any thread count.
+    std::vector<double> rows(std::size_t(ny), 0.0);
+    Status status = parallelFor(std::size_t(ny), ctx.threads, {}, [&](std::size_t row, int) {
+        const int iy = int(row);
+        double sum = 0;
         for (int ix = 0; ix < nx; ++ix)
             for (int z = 0; z < nz; ++z) {
                 const double v = at(ix, iy, z);
@@ -141,16 +145,26 @@ double mbirPriorCost(const std::vector<float>& x, int nx, int ny, int nz, const 
                     sum += b.diagonal * prior.potential(v - at(ix - 1, iy + 1, z));
                 if (z + 1 < nz) sum += b.across * prior.potential(v - at(ix, iy, z + 1));
             }
-    return sum;
+        rows[row] = sum;
+    });
+    (void)status;  // no stop token: always OK
+    double total = 0;
+    for (double r : rows)
+        total += r;
+    return total;
 }
 
 Status mbirSubtractProjection(const MbirSliceGeometry& g, const MbirMatrix& a,
                               const std::vector<float>& x, MbirSinograms& s,
                               const ExecContext& ctx) {
+    // Blocks of views, each written by one worker, walking the matrix column by column (the
+    // block's part of a column is contiguous), so that the matrix is read once per block.
     const int nz = s.slices();
+    constexpr int kBlocks = 16;
+    const int perBlock = (g.views() + kBlocks - 1) / kBlocks;
     std::vector<float>& e = s.error();
-    return parallelFor(std::size_t(g.views()), ctx.threads, ctx.stop, [&](std::size_t view, int) {
-        const int v = int(view);
+    return parallelFor(std::size_t(kBlocks), ctx.threads, ctx.stop, [&](std::size_t block, int) {
+        const int v0 = int(block) * perBlock, v1 = std::min(g.views(), v0 + perBlock);
         for (int iy = 0; iy < g.ny(); ++iy)
             for (int ix = 0; ix < g.nx(); ++ix) {
                 const std::size_t j = std::size_t(iy) * g.nx() + ix;
@@ -159,16 +173,16 @@ Status mbirSubtractProjection(const MbirSliceGeometry& g, const MbirMatrix& a,
                 for (int z = 0; z < nz; ++z)
                     any = any || line[z] != 0.f;
                 if (!any) continue;
-                const std::size_t base = s.index(v, g.firstChannel(v, ix, iy), 0);
-                for (int k = 0; k < g.count(v); ++k) {
-                    const std::size_t at = g.offset(v) + std::size_t(k);
-                    const float entry = a.type() == MbirEntryType::Uint8
-                                            ? a.scale(j) * float(a.codes(j)[at])
-                                            : a.floats(j)[at];
-                    if (entry == 0.f) continue;
-                    float* row = e.data() + base + std::size_t(k) * nz;
-                    for (int z = 0; z < nz; ++z)
-                        row[z] -= entry * line[z];
+                for (int v = v0; v < v1; ++v) {
+                    float* row = e.data() + s.index(v, g.firstChannel(v, ix, iy), 0);
+                    for (int k = 0; k < g.count(v); ++k, row += nz) {
+                        const std::size_t at = g.offset(v) + std::size_t(k);
+                        const float entry = a.type() == MbirEntryType::Uint8
+                                                ? a.scale(j) * float(a.codes(j)[at])
+                                                : a.floats(j)[at];
+                        for (int z = 0; z < nz; ++z)
+                            row[z] -= entry * line[z];
+                    }
                 }
             }
     });

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 #include "core/mbir/MbirMatrix.h"
@@ -80,8 +81,10 @@ class MbirSinograms {
     std::vector<float> m_e, m_w, m_y;  // m_y: the data, kept for the sigmas
 };
 
-/// sum over neighbour pairs of b_jk rho(x_j - x_k) for x stored as [iy][ix][slice].
-double mbirPriorCost(const std::vector<float>& x, int nx, int ny, int nz, const Qggmrf& prior);
+/// sum over neighbour pairs of b_jk rho(x_j - x_k) for x stored as [iy][ix][slice] (parallel
+/// over rows, the same bits for any thread count).
+double mbirPriorCost(const std::vector<float>& x, int nx, int ny, int nz, const Qggmrf& prior,
+                     const ExecContext& ctx);
 
 /// e -= A x for x stored as [iy][ix][slice] (parallel over views; Cancelled on ctx.stop).
 Status mbirSubtractProjection(const MbirSliceGeometry& g, const MbirMatrix& a,

@@ -1,0 +1,160 @@
+#include "core/iterative/MbirReconstruction.h"
+
+#include "core/projectors/CpuBackProjectors.h"
+#include "core/recon/Fbp.h"
+
+namespace tomo {
+namespace {
+
+ParameterSpec real(std::string name, std::string label, std::string def, double lo, double hi,
+                   std::string units, std::string description, bool logScale = false) {
+    return {.name = std::move(name),
+            .label = std::move(label),
+            .type = ParameterType::Real,
+            .defaultValue = std::move(def),
+            .minimum = lo,
+            .maximum = hi,
+            .logScale = logScale,
+            .choices = {},
+            .units = std::move(units),
+            .description = std::move(description)};
+}
+
+ParameterSpec integer(std::string name, std::string label, int def, int lo, int hi,
+                      std::string description) {
+    return {.name = std::move(name),
+            .label = std::move(label),
+            .type = ParameterType::Integer,
+            .defaultValue = std::to_string(def),
+            .minimum = double(lo),
+            .maximum = double(hi),
+            .logScale = false,
+            .choices = {},
+            .units = "",
+            .description = std::move(description)};
+}
+
+ParameterSpec choice(std::string name, std::string label, std::vector<std::string> choices,
+                     std::string description) {
+    std::string def = choices.front();
+    return {.name = std::move(name),
+            .label = std::move(label),
+            .type = ParameterType::Choice,
+            .defaultValue = std::move(def),
+            .minimum = 0,
+            .maximum = 0,
+            .logScale = false,
+            .choices = std::move(choices),
+            .units = "",
+            .description = std::move(description)};
+}
+
+}  // namespace
+
+AlgorithmSpec mbirAlgorithmSpec() {
+    AlgorithmSpec s;
+    s.id = "mbir";
+    s.label = "MBIR";
+    s.description =
+        "Model-based iterative reconstruction (ICD with a q-GGMRF prior): the best images from "
+        "few or noisy projections; sharpness and SNR set the regularisation.";
+    s.reference =
+        "A. Sabne et al., Model-based Iterative CT Image Reconstruction on GPUs, PPoPP'17, "
+        "doi:10.1145/3018743.3018765; J.-B. Thibault et al., Med. Phys. 34(11), 2007, "
+        "doi:10.1118/1.2789499";
+    s.parameters = {
+        integer("iterations", "Iterations", 100, 1, 100000,
+                "Iterations of the SuperVoxel schedule at most (all SVs, then 20% each)."),
+        real("sharpness", "Sharpness", "0", -10, 10, "",
+             "sigma_x = 0.2 x 2^sharpness x typical attenuation: > 0 sharper, < 0 smoother."),
+        real("snr_db", "SNR", "30", -20, 120, "dB",
+             "Assumed signal-to-noise ratio of the data, setting sigma_y."),
+        real("sigma_x", "sigma_x", "0", 0, 1e9, "1/length", "Prior scale; 0: from the sharpness.",
+             true),
+        real("sigma_y", "sigma_y", "0", 0, 1e9, "", "Noise scale; 0: from the SNR.", true),
+        real("p", "p (near 0)", "2", 1, 2, "", "q-GGMRF exponent for small differences."),
+        real("q", "q (edges)", "1.2", 1, 2, "",
+             "q-GGMRF exponent for large differences (svmbir calls it p)."),
+        real("T", "T", "1", 1e-6, 1e6, "", "Threshold between the two regimes, in sigma_x."),
+        choice("weights", "Noise weights", {"none", "transmission", "counts"},
+               "none: w = 1; transmission: w = exp(-y); counts: w = N0 exp(-y)."),
+        real("counts", "Incident counts", "0", 0, 1e12, "photons", "N0 for weights=counts."),
+        choice("positivity", "Positivity", {"on", "off"}, "Constrain the image to x >= 0."),
+        real("stop_threshold", "Stop threshold", "0.02", 0, 100, "%",
+             "Stop when the mean update falls below this percentage of the mean value (0: off)."),
+        real("stop_hu", "Stop at HU", "0", 0, 1e6, "HU",
+             "With a reference (golden) image: stop when the RMSE falls below this (0: off)."),
+        real("mu_water", "mu water", "0.02", 1e-9, 1e9, "1/length",
+             "Attenuation of water in the data's units, for Hounsfield units."),
+        choice("method", "Method", {"psv-icd", "icd"},
+               "psv-icd: SuperVoxels in parallel (paper 004); icd: plain sequential ICD."),
+        integer("sv_side", "SuperVoxel side", 13, 1, 4096, "SuperVoxel side in voxels."),
+        integer("batch", "SV batch", 16, 1, 4096,
+                "SuperVoxels updated together before their write-back."),
+        choice("matrix", "Matrix entries", {"uint8", "float"},
+               "uint8: 8-bit entries with a per-voxel maximum (paper 004); float: full."),
+        choice("init", "Initial image", {"fbp", "zero"}, "Warm start: FBP (CPU) or zeros."),
+    };
+    return s;
+}
+
+Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
+    MbirOptions o;
+    o.iterations = params.integer("iterations");
+    o.model.sharpness = params.real("sharpness");
+    o.model.snrDb = params.real("snr_db");
+    o.model.prior.sigmaX = params.real("sigma_x");
+    o.model.sigmaY = params.real("sigma_y");
+    o.model.prior.p = params.real("p");
+    o.model.prior.q = params.real("q");
+    o.model.prior.T = params.real("T");
+    TOMO_ASSIGN_OR_RETURN(o.model.weighting, parseMbirWeighting(params.text("weights")));
+    o.model.incidentCount = params.real("counts");
+    if (o.model.weighting == MbirWeighting::Counts && !(o.model.incidentCount > 0))
+        return invalidArgument("weights=counts needs counts=N0 (the incident photon count)");
+    o.model.positivity = params.text("positivity") == "on";
+    o.stopThreshold = params.real("stop_threshold");
+    o.stopHu = params.real("stop_hu");
+    o.muWater = params.real("mu_water");
+    o.psv.sequential = params.text("method") == "icd";
+    o.psv.side = params.integer("sv_side");
+    o.psv.batch = params.integer("batch");
+    o.entries = params.text("matrix") == "float" ? MbirEntryType::Float : MbirEntryType::Uint8;
+    QggmrfParams check = o.model.prior;
+    check.sigmaX = 1;  // validated once derived
+    TOMO_RETURN_IF_ERROR(check.validate());
+    TOMO_RETURN_IF_ERROR(o.validate());
+    return o;
+}
+
+Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
+                       const VolumeGeometry& vol, const IterativeRequest& request,
+                       const ParameterValues& params, const IterationCallback& onIteration,
+                       Volume& out, SolverSummary& summary, const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(MbirOptions options, mbirOptionsFrom(params));
+    if (request.memoryBudget > 0) options.memoryBudget = request.memoryBudget;
+    auto note = [&](const std::string& text) {
+        if (request.onNote) request.onNote(text);
+    };
+    Volume warm;
+    const Volume* initial = request.initial;
+    if (!initial && params.text("init") == "fbp") {
+        auto simd = makeCpuSimdBackProjector(Interpolation::Linear, bestCpuIsa());
+        std::unique_ptr<BackProjector> bp =
+            simd ? std::move(simd).value() : makeCpuScalarBackProjector(Interpolation::Linear);
+        ExecContext quiet = ctx;
+        quiet.progress = nullptr;
+        TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geom, vol, *bp, {}, warm, quiet));
+        initial = &warm;
+        note("MBIR warm start: FBP (ramp, " + bp->info().id + ")");
+    }
+    MbirReport report;
+    TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, vol, options, initial, request.reference,
+                                   onIteration, out, summary, report, ctx, request.mbirCache,
+                                   [&](const std::string& text) { note("MBIR " + text); }));
+    note("MBIR: " + std::to_string(report.equits).substr(0, 5) + " equits, matrix " +
+         std::to_string(report.matrixSeconds).substr(0, 5) + " s");
+    return Status::ok();
+}
+
+}  // namespace tomo
