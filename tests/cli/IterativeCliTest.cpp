@@ -159,7 +159,7 @@ TEST_F(IterativeCli, BadParametersGiveOneLineErrors) {
 
 TEST_F(IterativeCli, EveryAlgorithmRunsTwoIterations) {
     makePhantom();
-    for (const char* algo : {"sirt", "os-sirt", "sart", "cgls", "tv", "memxct"}) {
+    for (const char* algo : {"sirt", "os-sirt", "sart", "cgls", "tv", "memxct", "mbir"}) {
         CliRun r = recon(std::string("--algo ") + algo + " --iterations 2 --lcurve " +
                          path("l.json") + truthArgs());
         ASSERT_EQ(r.code, 0) << algo << "\n" << r.output;
