@@ -64,7 +64,7 @@ AlgorithmSpec mbirAlgorithmSpec() {
         "doi:10.1118/1.2789499";
     s.parameters = {
         integer("iterations", "Iterations", 100, 1, 100000,
-                "Iterations of the SuperVoxel schedule at most (all SVs, then 20% each)."),
+                "Iterations at most, each about one equit (every SV, or five passes of 20%)."),
         real("sharpness", "Sharpness", "0", -10, 10, "",
              "sigma_x = 0.2 x 2^sharpness x typical attenuation: > 0 sharper, < 0 smoother."),
         real("snr_db", "SNR", "30", -20, 120, "dB",

@@ -33,7 +33,7 @@ struct MbirOptions {
     MbirModelOptions model;
     PsvOptions psv;
     MbirEntryType entries = MbirEntryType::Uint8;
-    int iterations = 100;         ///< iterations of the schedule at most
+    int iterations = 100;         ///< iterations (about one equit each) at most
     double stopThreshold = 0.02;  ///< percent; 0 = off
     double stopHu = 0;            ///< with a reference: stop below this RMSE in HU; 0 = off
     double muWater = 0.02;        ///< attenuation of water per length unit, for HU

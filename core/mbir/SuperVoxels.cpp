@@ -119,6 +119,7 @@ void SuperVoxelPlan::runSv(std::size_t index, int iteration, const IcdSettings& 
     sv.lastMoved = moved;
     stats.moved = moved;
     stats.superVoxels = 1;
+    stats.visited = order.size() * std::size_t(sino.slices());
 }
 
 Status SuperVoxelPlan::iterate(int iteration, const IcdSettings& settings, std::vector<float>& x,
@@ -160,6 +161,7 @@ Status SuperVoxelPlan::iterate(int iteration, const IcdSettings& settings, std::
             stats.updates += perSv[i].updates;
             stats.moved += perSv[i].moved;
             stats.superVoxels += perSv[i].superVoxels;
+            stats.visited += perSv[i].visited;
         }
         first = last;
     }

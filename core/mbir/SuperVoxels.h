@@ -38,6 +38,7 @@ struct PsvIterationStats {
     std::size_t updates = 0;  ///< voxel updates (zero-skipped voxels not counted)
     double moved = 0;         ///< sum of |delta|
     std::size_t superVoxels = 0;
+    std::size_t visited = 0;  ///< voxels of the SVs visited (zero-skipped ones included)
 };
 
 class SuperVoxelPlan {
