@@ -94,6 +94,8 @@ AlgorithmSpec mbirAlgorithmSpec() {
         choice("matrix", "Matrix entries", {"uint8", "float"},
                "uint8: 8-bit entries with a per-voxel maximum (paper 004); float: full."),
         choice("init", "Initial image", {"fbp", "zero"}, "Warm start: FBP (CPU) or zeros."),
+        choice("simd", "SIMD theta sums", {"on", "off"},
+               "on: AVX2 gathers over 8 views where the CPU has them; off: scalar (ablation)."),
     };
     return s;
 }
@@ -120,6 +122,7 @@ Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
     o.psv.side = params.integer("sv_side");
     o.psv.batch = params.integer("batch");
     o.entries = params.text("matrix") == "float" ? MbirEntryType::Float : MbirEntryType::Uint8;
+    o.vectorised = params.text("simd") == "on";
     QggmrfParams check = o.model.prior;
     check.sigmaX = 1;  // validated once derived
     TOMO_RETURN_IF_ERROR(check.validate());

@@ -7,6 +7,7 @@
 /// writes is a SinoBand: the whole padded sinogram (sequential ICD) or a SuperVoxel's buffer.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/mbir/MbirMatrix.h"
@@ -38,7 +39,13 @@ struct IcdSettings {
     bool zeroSkip = true;  ///< skip a voxel that is 0 with all its neighbours (paper 004)
     int innerSteps = 1;    ///< surrogate steps per visit (more: closer to the exact 1-D minimum)
     int nz = 1;
+    /// Single slices with 8-bit entries: the theta sums 8 views at a time with AVX2 gathers
+    /// (set when the CPU has AVX2 and FMA: icdAvx2Available()).
+    bool avx2 = false;
 };
+
+/// Whether this CPU runs the AVX2 theta sums.
+bool icdAvx2Available();
 
 /// Per-thread scratch of icdUpdateLine.
 struct IcdScratch {
@@ -46,6 +53,7 @@ struct IcdScratch {
     std::vector<float> delta;
     std::vector<unsigned char> active;
     std::vector<std::size_t> starts;  ///< per view: where the voxel's run begins in the band
+    std::vector<std::int32_t> starts32;
 };
 
 /// The new value of a voxel at @p v minimising, over t >= 0 when @p positivity,

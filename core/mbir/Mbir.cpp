@@ -142,6 +142,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     settings.zeroSkip = options.zeroSkip;
     settings.innerSteps = options.innerSteps;
     settings.nz = nz;
+    settings.avx2 = options.vectorised && icdAvx2Available();
     SuperVoxelPlan plan(g, options.psv);
 
     const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};

@@ -39,6 +39,7 @@ struct MbirOptions {
     double muWater = 0.02;        ///< attenuation of water per length unit, for HU
     int innerSteps = 1;           ///< surrogate steps per voxel visit
     bool zeroSkip = true;
+    bool vectorised = true;  ///< AVX2 theta sums where the CPU has them (IcdUpdate.h)
     std::size_t memoryBudget = std::size_t(4) << 30;  ///< bytes the system matrix may take
 
     Status validate() const;

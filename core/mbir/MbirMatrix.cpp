@@ -53,6 +53,7 @@ MbirSliceGeometry::MbirSliceGeometry(const ParallelGeometry& geom, const VolumeG
         m_lo.push_back(geom.center(v) - m_halfWidth.back() * m_invPitch);
         const int count = int(std::ceil(2 * m_halfWidth.back() * m_invPitch)) + 1;
         m_count.push_back(count);
+        m_offset32.push_back(std::int32_t(m_offset[std::size_t(v)]));
         m_offset[std::size_t(v) + 1] = m_offset[std::size_t(v)] + std::size_t(count);
         for (int corner = 0; corner < 4; ++corner) {
             const int ix = corner & 1 ? m_nx - 1 : 0, iy = corner & 2 ? m_ny - 1 : 0;
@@ -62,6 +63,7 @@ MbirSliceGeometry::MbirSliceGeometry(const ParallelGeometry& geom, const VolumeG
         }
     }
     m_padding = int(std::max(-lowest, highest - m_channels)) + 2;
+    m_maxCount = m_count.empty() ? 0 : *std::max_element(m_count.begin(), m_count.end());
 }
 
 double MbirSliceGeometry::entry(int v, int ix, int iy, int c) const {
@@ -100,7 +102,8 @@ std::size_t MbirMatrix::estimateBytes(const MbirSliceGeometry& g, MbirEntryType 
 }
 
 std::size_t MbirMatrix::bytes() const {
-    return m_codes.size() + (m_floats.size() + m_scale.size()) * sizeof(float);
+    return m_codes.size() - (m_codes.empty() ? 0 : kCodePadding) +
+           (m_floats.size() + m_scale.size()) * sizeof(float);
 }
 
 Result<MbirMatrix> MbirMatrix::build(const MbirSliceGeometry& g, MbirEntryType type,
@@ -111,7 +114,7 @@ Result<MbirMatrix> MbirMatrix::build(const MbirSliceGeometry& g, MbirEntryType t
     const std::size_t n = g.voxels() * g.columnSize();
     try {
         if (type == MbirEntryType::Uint8)
-            m.m_codes.assign(n, 0);
+            m.m_codes.assign(n + kCodePadding, 0);  // padding: 4-byte gathers at the end
         else
             m.m_floats.assign(n, 0.f);
         m.m_scale.assign(g.voxels(), 1.f);
@@ -164,7 +167,7 @@ Status MbirMatrix::save(const std::string& path, const std::string& key) const {
                   std::streamsize(m_scale.size() * sizeof(float)));
         if (m_type == MbirEntryType::Uint8)
             out.write(reinterpret_cast<const char*>(m_codes.data()),
-                      std::streamsize(m_codes.size()));
+                      std::streamsize(m_codes.size() - kCodePadding));
         else
             out.write(reinterpret_cast<const char*>(m_floats.data()),
                       std::streamsize(m_floats.size() * sizeof(float)));
@@ -201,7 +204,7 @@ Result<MbirMatrix> MbirMatrix::load(const std::string& path, const std::string& 
             std::streamsize(m.m_scale.size() * sizeof(float)));
     const std::size_t n = m.m_columnSize * m.m_scale.size();
     if (type == MbirEntryType::Uint8) {
-        m.m_codes.resize(n);
+        m.m_codes.assign(n + kCodePadding, 0);
         in.read(reinterpret_cast<char*>(m.m_codes.data()), std::streamsize(n));
     } else {
         m.m_floats.resize(n);

@@ -33,6 +33,9 @@ namespace tomo {
 
 enum class MbirEntryType { Uint8, Float };
 
+/// Bytes after the last 8-bit column, so that 4-byte gathers of its last entries stay inside.
+inline constexpr std::size_t kCodePadding = 4;
+
 /// The geometry of one slice as the matrix sees it, with the per-view constants.
 class MbirSliceGeometry {
   public:
@@ -45,6 +48,10 @@ class MbirSliceGeometry {
     std::size_t voxels() const { return std::size_t(m_nx) * std::size_t(m_ny); }
     /// Entries per view (same for every voxel) and their offsets in a column.
     int count(int v) const { return m_count[std::size_t(v)]; }
+    /// Every view's count and offset, for vector code (offsets fit in 32 bits).
+    const int* counts() const { return m_count.data(); }
+    const std::int32_t* offsets32() const { return m_offset32.data(); }
+    int maxCount() const { return m_maxCount; }
     std::size_t offset(int v) const { return m_offset[std::size_t(v)]; }
     std::size_t columnSize() const { return m_offset.back(); }
     /// First channel of voxel (ix, iy)'s run at view v (one formula for building and using A).
@@ -66,6 +73,8 @@ class MbirSliceGeometry {
     double m_d = 1, m_x0 = 0, m_y0 = 0, m_pitch = 1, m_invPitch = 1;
     std::vector<double> m_cos, m_sin, m_lo, m_center, m_halfWidth, m_plateau, m_height;
     std::vector<int> m_count;
+    std::vector<std::int32_t> m_offset32;
+    int m_maxCount = 0;
     std::vector<std::size_t> m_offset;
 };
 

@@ -100,8 +100,10 @@ TEST(MbirMatrix, SavedMatricesLoadOnlyForTheirGeometryAndTheCacheReusesThem) {
     {
         MbirMatrixCache cache(dir);
         MbirMatrixSource source{};
-        auto first = cache.get(g, MbirEntryType::Uint8, 1 << 30, {}, &source);
+        std::string note;
+        auto first = cache.get(g, MbirEntryType::Uint8, 1 << 30, {}, &source, &note);
         ASSERT_TRUE(first.isOk());
+        EXPECT_EQ(note, "");
         EXPECT_EQ(source, MbirMatrixSource::Built);
         auto again = cache.get(g, MbirEntryType::Uint8, 1 << 30, {}, &source);
         EXPECT_EQ(source, MbirMatrixSource::Memory);
@@ -113,7 +115,9 @@ TEST(MbirMatrix, SavedMatricesLoadOnlyForTheirGeometryAndTheCacheReusesThem) {
     }
     MbirMatrixCache fresh(dir);
     MbirMatrixSource source{};
-    auto loaded = fresh.get(g, MbirEntryType::Uint8, 1 << 30, {}, &source);
+    std::string note;
+    auto loaded = fresh.get(g, MbirEntryType::Uint8, 1 << 30, {}, &source, &note);
+    EXPECT_EQ(note, "");
     ASSERT_TRUE(loaded.isOk());
     EXPECT_EQ(source, MbirMatrixSource::Disk);
     auto built = MbirMatrix::build(g, MbirEntryType::Uint8, {});
