@@ -2,9 +2,9 @@
 #include "app/Selection.h"
 
 #include <cstdio>
-#include <cstdlib>
 
 #include "app/Backends.h"
+#include "core/base/CacheDirectory.h"
 #include "tomo/config.h"
 
 namespace tomo::app {
@@ -32,11 +32,8 @@ std::string staleReason(const SelectionKey& have, const SelectionKey& want) {
 }  // namespace
 
 std::filesystem::path selectionCachePath() {
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return std::filesystem::path(xdg) / "tomostation" / "selection.json";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::filesystem::path(home) / ".cache" / "tomostation" / "selection.json";
-    return {};
+    const std::filesystem::path root = cacheDirectory();
+    return root.empty() ? root : root / "selection.json";
 }
 
 std::string buildId() {

@@ -1,7 +1,8 @@
 #include "core/mbir/MbirMatrixCache.h"
 
+#include "core/base/CacheDirectory.h"
+
 #include <algorithm>
-#include <cstdlib>
 #include <vector>
 
 namespace tomo {
@@ -19,11 +20,8 @@ const char* mbirMatrixSourceName(MbirMatrixSource source) {
 }
 
 std::filesystem::path defaultMbirCacheDirectory() {
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return std::filesystem::path(xdg) / "tomostation" / "mbir";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::filesystem::path(home) / ".cache" / "tomostation" / "mbir";
-    return {};
+    const std::filesystem::path root = cacheDirectory();
+    return root.empty() ? root : root / "mbir";
 }
 
 void MbirMatrixCache::prune(const std::filesystem::path& keep) const {
