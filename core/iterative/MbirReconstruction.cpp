@@ -49,6 +49,53 @@ ParameterSpec choice(std::string name, std::string label, std::vector<std::strin
             .description = std::move(description)};
 }
 
+Result<Volume> fbpStart(const Sinograms& sino, const ParallelGeometry& geom,
+                        const VolumeGeometry& vol, const ExecContext& ctx) {
+    auto simd = makeCpuSimdBackProjector(Interpolation::Linear, bestCpuIsa());
+    std::unique_ptr<BackProjector> bp =
+        simd ? std::move(simd).value() : makeCpuScalarBackProjector(Interpolation::Linear);
+    ExecContext quiet = ctx;
+    quiet.progress = nullptr;
+    Volume out;
+    TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geom, vol, *bp, {}, out, quiet));
+    return out;
+}
+
+/// MBIR on the grid of half the pixels (twice the voxel size, same centre), started from its
+/// FBP and stopped at ten times the threshold (at most 20 iterations), then each coarse pixel
+/// copied into its 2 x 2 fine ones: the multi-resolution start.
+Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
+                           const VolumeGeometry& vol, const MbirOptions& options,
+                           const IterativeRequest& request, const ExecContext& ctx) {
+    VolumeGeometry coarse = vol;
+    coarse.nx = (vol.nx + 1) / 2;
+    coarse.ny = (vol.ny + 1) / 2;
+    coarse.voxelSize = 2 * vol.voxelSize;
+    // Coarse pixel (cx, cy) covers fine pixels 2cx..2cx+1, 2cy..2cy+1 (odd sizes: the last
+    // coarse pixel hangs half a pixel over): its centre is their centre.
+    coarse.offsetX = vol.offsetX + (coarse.nx - 0.5 * vol.nx) * vol.voxelSize;
+    coarse.offsetY = vol.offsetY + (0.5 * vol.ny - coarse.ny) * vol.voxelSize;
+    TOMO_ASSIGN_OR_RETURN(Volume start, fbpStart(sino, geom, coarse, ctx));
+    MbirOptions o = options;
+    o.iterations = std::min(options.iterations, 20);
+    o.stopThreshold = std::max(10 * options.stopThreshold, 0.2);
+    o.stopHu = 0;
+    ExecContext quiet = ctx;
+    quiet.progress = nullptr;
+    Volume image;
+    SolverSummary summary;
+    MbirReport report;
+    TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, coarse, o, &start, nullptr, {}, image, summary,
+                                   report, quiet, request.mbirCache));
+    TOMO_ASSIGN_OR_RETURN(
+        Volume out, Volume::create(std::size_t(vol.nz), std::size_t(vol.ny), std::size_t(vol.nx)));
+    for (std::size_t z = 0; z < out.dim(0); ++z)
+        for (std::size_t iy = 0; iy < out.dim(1); ++iy)
+            for (std::size_t ix = 0; ix < out.dim(2); ++ix)
+                out.row(z, iy)[ix] = image.row(z, iy / 2)[ix / 2];
+    return out;
+}
+
 }  // namespace
 
 AlgorithmSpec mbirAlgorithmSpec() {
@@ -93,7 +140,8 @@ AlgorithmSpec mbirAlgorithmSpec() {
                 "SuperVoxels updated together before their write-back."),
         choice("matrix", "Matrix entries", {"uint8", "float"},
                "uint8: 8-bit entries with a per-voxel maximum (paper 004); float: full."),
-        choice("init", "Initial image", {"fbp", "zero"}, "Warm start: FBP (CPU) or zeros."),
+        choice("init", "Initial image", {"fbp", "zero", "multires"},
+               "Warm start: FBP (CPU), zeros, or MBIR on a half-resolution grid (from its FBP)."),
         choice("simd", "SIMD theta sums", {"on", "off"},
                "on: AVX2 gathers over 8 views where the CPU has them; off: scalar (ablation)."),
     };
@@ -141,15 +189,14 @@ Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
     };
     Volume warm;
     const Volume* initial = request.initial;
-    if (!initial && params.text("init") == "fbp") {
-        auto simd = makeCpuSimdBackProjector(Interpolation::Linear, bestCpuIsa());
-        std::unique_ptr<BackProjector> bp =
-            simd ? std::move(simd).value() : makeCpuScalarBackProjector(Interpolation::Linear);
-        ExecContext quiet = ctx;
-        quiet.progress = nullptr;
-        TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geom, vol, *bp, {}, warm, quiet));
+    if (!initial && params.text("init") != "zero") {
+        TOMO_ASSIGN_OR_RETURN(warm, params.text("init") == "multires"
+                                        ? coarseStart(sino, geom, vol, options, request, ctx)
+                                        : fbpStart(sino, geom, vol, ctx));
         initial = &warm;
-        note("MBIR warm start: FBP (ramp, " + bp->info().id + ")");
+        note("MBIR warm start: " + std::string(params.text("init") == "multires"
+                                                   ? "MBIR on the half-resolution grid"
+                                                   : "FBP (ramp)"));
     }
     MbirReport report;
     TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, vol, options, initial, request.reference,

@@ -65,6 +65,14 @@ TEST(MbirFrontDoor, BeatsFbpTvAndTheBestCglsIterateOnUndersampledNoisyData) {
     EXPECT_LT(mbirError, tvError);
     EXPECT_LT(mbirError, bestCgls);
     EXPECT_EQ(mbir.reason, TerminationReason::Converged);
+
+    // The multi-resolution start converges to the same minimum (the cost is convex in x).
+    SolverSummary multires;
+    const Volume fromCoarse = solve("mbir", {{"init", "multires"}}, multires);
+    const double multiresError = rmseOf(fromCoarse, truth);
+    std::printf("[ note ] multires start: RMSE %.4f, %d iterations (from FBP: %d)\n", multiresError,
+                multires.iterations, mbir.iterations);
+    EXPECT_NEAR(multiresError, mbirError, 0.03 * mbirError);
 }
 
 }  // namespace
