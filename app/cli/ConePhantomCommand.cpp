@@ -19,9 +19,9 @@ struct ConeSetup {
     ConeVolumeGrid grid;
 };
 
-/// Geometry and grid of the options: an N^3 volume of 1 mm voxels, a detector of 1 mm pixels at
-/// the isocentre that sees the whole volume (the cylinder of radius N/sqrt(2) mm, magnified at
-/// its near side), views over --arc degrees.
+/// Geometry and grid of the options: an N^3 volume of 1 mm voxels and core's
+/// conePhantomGeometry (a detector of 1 mm pixels at the isocentre that sees the whole volume),
+/// views over --arc degrees.
 Result<ConeSetup> setupFromArgs(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(int n, args.getInt("size", 128, 4, 4096));
     TOMO_ASSIGN_OR_RETURN(double sid, args.getDouble("sid", 1000, 1e-3, 1e9));
@@ -30,15 +30,10 @@ Result<ConeSetup> setupFromArgs(const ArgParser& args) {
     if (sid <= 1.05 * r)
         return invalidArgument("--sid must exceed the volume's radius (" + std::to_string(r) +
                                " mm for --size " + std::to_string(n) + ")");
-    const double mag = sdd / sid, near = sdd / (sid - r);
-    const int nu = static_cast<int>(std::ceil(2 * r * sid / std::sqrt(sid * sid - r * r))) + 4;
-    const int nv = static_cast<int>(std::ceil(n * near / mag)) + 4;
     TOMO_ASSIGN_OR_RETURN(
         int views, args.getInt("views", static_cast<int>(std::ceil(n * kPi / 2)), 1, 1 << 20));
     TOMO_ASSIGN_OR_RETURN(double arc, args.getDouble("arc", 360, 1, 3600));
-    TOMO_ASSIGN_OR_RETURN(
-        ConeGeometry g,
-        ConeGeometry::circular(sid, sdd, views, 0, arc, DetectorGrid::centred(nu, nv, mag, mag)));
+    TOMO_ASSIGN_OR_RETURN(ConeGeometry g, conePhantomGeometry(n, sid, sdd, views, arc));
     return ConeSetup{std::move(g), ConeVolumeGrid::centred(n, n, n, 1.0)};
 }
 

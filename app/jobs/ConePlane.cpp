@@ -63,8 +63,8 @@ SliceImage sinogramOfRow(const Array3<float>& projections, int row) {
     return s;
 }
 
-Result<ConeReconRequest> planeRequest(const Array3<float>& projections, const ConeGeometry& g,
-                                      const ConeVolumeGrid& grid, int j, const FdkOptions& fdk) {
+Result<PlaneData> cropToPlane(const Array3<float>& projections, const ConeGeometry& g,
+                              const ConeVolumeGrid& grid, int j) {
     if (j < 0 || j >= grid.ny)
         return invalidArgument("plane " + std::to_string(j) + " is outside the volume's " +
                                std::to_string(grid.ny) + " planes");
@@ -84,9 +84,15 @@ Result<ConeReconRequest> planeRequest(const Array3<float>& projections, const Co
         for (std::size_t r = 0; r < views.dim(1); ++r)
             std::copy_n(projections.row(p, first + r).begin(), views.dim(2),
                         views.row(p, r).begin());
+    return PlaneData{std::move(views), std::move(cropped), plane, first};
+}
+
+Result<ConeReconRequest> planeRequest(const Array3<float>& projections, const ConeGeometry& g,
+                                      const ConeVolumeGrid& grid, int j, const FdkOptions& fdk) {
+    TOMO_ASSIGN_OR_RETURN(PlaneData data, cropToPlane(projections, g, grid, j));
     ConeReconRequest request(
-        memoryProjections(std::make_shared<const Array3<float>>(std::move(views))),
-        std::move(cropped), plane);
+        memoryProjections(std::make_shared<const Array3<float>>(std::move(data.views))),
+        std::move(data.geometry), data.plane);
     request.fdk = fdk;
     return request;
 }

@@ -38,6 +38,18 @@ ConeVolumeGrid planeGrid(const ConeVolumeGrid& grid, int j);
 /// rows. The whole detector when a voxel lies at or behind a source.
 std::pair<int, int> planeRows(const ConeGeometry& g, const ConeVolumeGrid& plane);
 
+/// The projections plane @p j of @p grid needs: every view cropped to planeRows() and the
+/// geometry with the detector moved accordingly (file comment), the plane's grid.
+struct PlaneData {
+    Array3<float> views;    ///< [view][row - firstRow][u]
+    ConeGeometry geometry;  ///< the cropped detector
+    ConeVolumeGrid plane;   ///< planeGrid(grid, j)
+    int firstRow = 0;       ///< the first detector row kept
+};
+/// InvalidArgument when @p j is outside the grid or the projections are not of @p g's shape.
+Result<PlaneData> cropToPlane(const Array3<float>& projections, const ConeGeometry& g,
+                              const ConeVolumeGrid& grid, int j);
+
 /// The request for plane @p j of @p grid from @p projections ([view][v][u] of @p g): the
 /// projections and detector cropped to planeRows(), the grid planeGrid(); FDK options and the
 /// variant as given. InvalidArgument when @p j is outside the grid.

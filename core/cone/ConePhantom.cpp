@@ -32,6 +32,19 @@ std::array<double, 3> detectorPoint(const ConeGeometry& g, int k, double u, doub
     return fromRotated(view, {u + view.projOffsetX, v + view.projOffsetY, view.sid - view.sdd});
 }
 
+Result<ConeGeometry> conePhantomGeometry(int n, double sid, double sdd, int views, double arcDeg) {
+    const double r = n / std::sqrt(2.0);
+    if (n < 1 || !(sid > 1.05 * r))
+        return invalidArgument(
+            "the source to isocentre distance must exceed the volume's radius (" +
+            std::to_string(r) + " mm for a size of " + std::to_string(n) + ")");
+    const double mag = sdd / sid, near = sdd / (sid - r);
+    const int nu = static_cast<int>(std::ceil(2 * r * sid / std::sqrt(sid * sid - r * r))) + 4;
+    const int nv = static_cast<int>(std::ceil(n * near / mag)) + 4;
+    return ConeGeometry::circular(sid, sdd, views, 0, arcDeg,
+                                  DetectorGrid::centred(nu, nv, mag, mag));
+}
+
 ConePhantom ConePhantom::sheppLogan(double scale) {
     return ConePhantom(Phantom::sheppLogan3d().shapes(), scale);
 }

@@ -60,6 +60,13 @@ class ConePhantom {
     double m_scale = 1.0;
 };
 
+/// The acquisition of `tomo phantom --cone` for an @p n^3 volume of 1 mm voxels centred on the
+/// isocentre: @p views views over @p arcDeg degrees (from 0), a centred detector of pixels of
+/// 1 mm at the isocentre (sdd / sid mm) that sees the whole volume (the cylinder of radius
+/// n / sqrt(2) mm, magnified at its near side). InvalidArgument when sid does not exceed 1.05
+/// times that radius (or as ConeGeometry::circular).
+Result<ConeGeometry> conePhantomGeometry(int n, double sid, double sdd, int views, double arcDeg);
+
 /// Detector point (world mm) of pixel position (u, v) in detector mm of view @p k.
 std::array<double, 3> detectorPoint(const ConeGeometry& g, int k, double u, double v);
 

@@ -162,13 +162,17 @@ double FdkWeights::redundancy(int k, double u) const {
     return 1;
 }
 
-double FdkWeights::weight(int k, int iu, int iv) const {
+double FdkWeights::cosine(int k, int iu, int iv) const {
     const ConeView& v = m_geometry.view(k);
     const DetectorGrid& d = m_geometry.detector();
-    const double u = d.originU + iu * d.pitchU, vv = d.originV + iv * d.pitchV;
-    const double du = u - principalU(v), dv = vv - (v.sourceOffsetY - v.projOffsetY);
-    const double cosine = v.sdd / std::sqrt(v.sdd * v.sdd + du * du + dv * dv);
-    return factor(k) * cosine * redundancy(k, u);
+    const double du = d.originU + iu * d.pitchU - principalU(v);
+    const double dv = d.originV + iv * d.pitchV - (v.sourceOffsetY - v.projOffsetY);
+    return v.sdd / std::sqrt(v.sdd * v.sdd + du * du + dv * dv);
+}
+
+double FdkWeights::weight(int k, int iu, int iv) const {
+    const DetectorGrid& d = m_geometry.detector();
+    return factor(k) * cosine(k, iu, iv) * redundancy(k, d.originU + iu * d.pitchU);
 }
 
 void FdkWeights::apply(int k, View2<float> projection) const {

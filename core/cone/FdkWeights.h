@@ -58,6 +58,8 @@ class FdkWeights {
 
     /// The full weight of pixel (iu, iv) of view k: c_k cos_k r_k.
     double weight(int k, int iu, int iv) const;
+    /// The cosine pre-weight cos_k of pixel (iu, iv) of view k alone (1 at the principal point).
+    double cosine(int k, int iu, int iv) const;
     /// Multiplies projection k ([nv][nu]) by its weights (computed in double, stored in float).
     void apply(int k, View2<float> projection) const;
 
