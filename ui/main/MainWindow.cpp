@@ -28,6 +28,7 @@
 #include "ui/panels/DevicesPanel.h"
 #include "ui/panels/ParameterForm.h"
 #include "ui/panels/PreprocessPanel.h"
+#include "ui/teaching/ConeTeachingPanel.h"
 #include "ui/teaching/TeachingPanel.h"
 #include "ui/views/LineProfileView.h"
 #include "ui/views/SliceView.h"
@@ -54,10 +55,18 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     m_tabs->addTab(m_results->compareTab(), tr("Compare"));
     m_tabs->addTab(m_results->volumeTab(), tr("Volume"));
     m_teaching = new TeachingPanel(m_session.engine());
-    // In a scroll area: the lesson's plots must not set the window's minimum height.
-    m_teachingTab = new QScrollArea(this);
-    m_teachingTab->setWidget(m_teaching);
-    m_teachingTab->setWidgetResizable(true);
+    m_coneTeaching = new ConeTeachingPanel(m_session.engine());
+    // Each lesson in a scroll area: its plots must not set the window's minimum height.
+    m_teachingTab = new QTabWidget(this);
+    m_teachingTab->setObjectName(QStringLiteral("teachingLessons"));
+    for (QWidget* lesson :
+         {static_cast<QWidget*>(m_teaching), static_cast<QWidget*>(m_coneTeaching)}) {
+        auto* scroll = new QScrollArea(m_teachingTab);
+        scroll->setWidget(lesson);
+        scroll->setWidgetResizable(true);
+        m_teachingTab->addTab(
+            scroll, lesson == m_teaching ? tr("Parallel beam (FBP)") : tr("Cone beam (FDK)"));
+    }
     m_tabs->addTab(m_teachingTab, tr("Teaching"));
     setCentralWidget(m_tabs);
     createDocks();
@@ -95,10 +104,14 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
             m_statusLabel->setText(
                 tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
         });
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
-        if (m_tabs->currentWidget() == m_teachingTab && !m_teaching->result())
-            m_teaching->recompute();
-    });
+    auto showLesson = [this] {
+        if (m_tabs->currentWidget() != m_teachingTab) return;
+        if (m_teachingTab->currentIndex() == 0 && !m_teaching->result()) m_teaching->recompute();
+        if (m_teachingTab->currentIndex() == 1 && !m_coneTeaching->result())
+            m_coneTeaching->recompute();
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, showLesson);
+    connect(m_teachingTab, &QTabWidget::currentChanged, this, showLesson);
     connect(m_devices, &DevicesPanel::variantOverridden, this,
             [this](const QString& id) { paramsPanel()->setVariant(id.toStdString()); });
     onDatasetChanged();
@@ -254,6 +267,7 @@ void MainWindow::onProgress(double fraction, const QString& stage) {
 
 void MainWindow::onDatasetChanged() {
     auto data = m_session.dataset();
+    m_coneTeaching->setDataset(m_session.coneDataset(), m_session.datasetName());
     m_cone->onDatasetChanged();
     if (m_session.coneDataset()) {  // labels, views and panels: ConeActions
         m_live->cancel();

@@ -56,6 +56,7 @@ class SamplingBox;
 class SliceView;
 class ReconParamsPanel;
 class ReconstructionTab;
+class ConeTeachingPanel;
 class TeachingPanel;
 
 class MainWindow : public QMainWindow {
@@ -92,6 +93,7 @@ class MainWindow : public QMainWindow {
     SamplingBox* samplingBox() const { return m_sampling; }
     LivePreview* livePreview() const { return m_live; }
     TeachingPanel* teachingPanel() const { return m_teaching; }
+    ConeTeachingPanel* coneTeachingPanel() const { return m_coneTeaching; }
     FileActions* fileActions() const { return m_files; }
     /// Cone-beam data: the open dialog, the Cone geometry dock and its preview, FDK.
     ConeActions* coneActions() const { return m_cone; }
@@ -105,7 +107,7 @@ class MainWindow : public QMainWindow {
 
     /// The named dock's widget ("parameters", "convergence", "center", "devices") or null.
     QDockWidget* dock(const QString& name) const;
-    /// Raises and shows the named dock or tab ("teaching", "reconstruction").
+    /// Raises and shows the named dock or tab ("teaching", "teaching-cone", "reconstruction").
     void showPanel(const QString& name);
     /// The dock or tab in front (as showPanel names it).
     QString currentPanel() const;
@@ -180,7 +182,8 @@ class MainWindow : public QMainWindow {
     SamplingBox* m_sampling = nullptr;
     LivePreview* m_live = nullptr;
     TeachingPanel* m_teaching = nullptr;
-    QScrollArea* m_teachingTab = nullptr;
+    ConeTeachingPanel* m_coneTeaching = nullptr;
+    QTabWidget* m_teachingTab = nullptr;  ///< the lessons: parallel beam, cone beam
     FileActions* m_files = nullptr;
     ConeActions* m_cone = nullptr;
     std::map<QString, QDockWidget*> m_docks;

@@ -175,7 +175,8 @@ QDockWidget* MainWindow::dock(const QString& name) const {
 }
 
 void MainWindow::showPanel(const QString& name) {
-    if (name == QStringLiteral("teaching")) {
+    if (name == QStringLiteral("teaching") || name == QStringLiteral("teaching-cone")) {
+        m_teachingTab->setCurrentIndex(name == QStringLiteral("teaching") ? 0 : 1);
         m_tabs->setCurrentWidget(m_teachingTab);
     } else if (name == QStringLiteral("compare")) {
         m_tabs->setCurrentWidget(m_results->compareTab());
@@ -190,7 +191,9 @@ void MainWindow::showPanel(const QString& name) {
 }
 
 QString MainWindow::currentPanel() const {
-    if (m_tabs->currentWidget() == m_teachingTab) return QStringLiteral("teaching");
+    if (m_tabs->currentWidget() == m_teachingTab)
+        return m_teachingTab->currentIndex() == 0 ? QStringLiteral("teaching")
+                                                  : QStringLiteral("teaching-cone");
     if (m_tabs->currentWidget() == m_results->compareTab()) return QStringLiteral("compare");
     if (m_tabs->currentWidget() == m_results->volumeTab()) return QStringLiteral("volume");
     for (const auto& [name, d] : m_docks)

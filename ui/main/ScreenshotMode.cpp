@@ -17,6 +17,7 @@
 #include "ui/panels/CenterPanel.h"
 #include "ui/panels/DevicesPanel.h"
 #include "ui/panels/ParameterForm.h"
+#include "ui/teaching/ConeTeachingPanel.h"
 #include "ui/teaching/TeachingPanel.h"
 #include "ui/views/ImageView.h"
 #include "ui/views/LineProfileView.h"
@@ -31,7 +32,8 @@ QStringList screenshotViews() {
         QStringLiteral("convergence"),   QStringLiteral("lcurve"),     QStringLiteral("center"),
         QStringLiteral("sweep"),         QStringLiteral("devices"),    QStringLiteral("teaching"),
         QStringLiteral("compare"),       QStringLiteral("volume"),     QStringLiteral("profile"),
-        QStringLiteral("preprocessing"), QStringLiteral("cone"),       QStringLiteral("open-cone")};
+        QStringLiteral("preprocessing"), QStringLiteral("cone"),       QStringLiteral("open-cone"),
+        QStringLiteral("teaching-cone")};
 }
 
 ScreenshotMode::ScreenshotMode(MainWindow& window, QString view, QString file, QSize size)
@@ -81,6 +83,14 @@ void ScreenshotMode::onFirstReconstruction() {
             capture();
         });
         m_window.teachingPanel()->recompute();
+    } else if (m_view == QStringLiteral("teaching-cone")) {
+        ConeTeachingPanel* panel = m_window.coneTeachingPanel();
+        connect(panel, &ConeTeachingPanel::computed, this, [this, panel] {
+            panel->showFrame(panel->frameCount() / 3);
+            capture();
+        });
+        m_window.showPanel(m_view);  // starts the lesson
+        if (!panel->result() && !panel->isComputing()) panel->recompute();
     } else if (m_view == QStringLiteral("devices")) {
         m_window.showPanel(QStringLiteral("devices"));
         if (!m_window.devicesPanel()->devices().empty())
@@ -122,8 +132,8 @@ void ScreenshotMode::capture() {
         target = m_window.centerPanel();
     else if (m_view == QStringLiteral("devices"))
         target = m_window.devicesPanel();
-    else if (m_view == QStringLiteral("teaching"))
-        target = m_window.centralTabs()->currentWidget();  // the panel in its scroll area
+    else if (m_view == QStringLiteral("teaching") || m_view == QStringLiteral("teaching-cone"))
+        target = m_window.centralTabs()->currentWidget();  // the lessons in their scroll areas
     else if (m_view == QStringLiteral("cone"))
         target = m_window.dock(m_view)->widget();
     else if (m_view == QStringLiteral("open-cone"))

@@ -1,0 +1,296 @@
+#include "ui/teaching/ConeTeachingPanel.h"
+
+#include <algorithm>
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "ui/views/ImageView.h"
+
+namespace tomo::ui {
+
+namespace {
+
+const char* const kTitles[] = {"Cosine pre-weight (view 0)", "Projection, as measured",
+                               "Projection, weighted",       "Projection, ramp-filtered",
+                               "Plane, back-projection",     "Plane, truth"};
+
+QString degrees(double value) {
+    return QString::number(value, 'f', 1) + QChar(0x00b0);
+}
+
+}  // namespace
+
+ConeTeachingPanel::ConeTeachingPanel(const app::Engine& engine, QWidget* parent)
+    : QWidget(parent), m_engine(engine) {
+    createControls();
+    auto* pictures = new QGridLayout;
+    for (int i = 0; i < kPictures; ++i) {
+        auto* box = new QWidget(this);
+        auto* layout = new QVBoxLayout(box);
+        layout->setContentsMargins(2, 2, 2, 2);
+        auto* title = new QLabel(tr(kTitles[i]), box);
+        QFont bold = title->font();
+        bold.setBold(true);
+        title->setFont(bold);
+        m_views[i] = new ImageView(box);
+        // The pictures share what the tab has (their 320 px size hint would make the lesson
+        // taller than the window: the scroll area asks the layout's height for its width).
+        m_views[i]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+        m_views[i]->setMinimumSize(200, 150);
+        m_captions[i] = new QLabel(box);
+        m_captions[i]->setWordWrap(true);
+        layout->addWidget(title);
+        layout->addWidget(m_views[i], 1);
+        layout->addWidget(m_captions[i]);
+        pictures->addWidget(box, i / 3, i % 3);
+    }
+    auto* controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("Data"), this), 0, 0);
+    controls->addWidget(m_source, 0, 1);
+    controls->addWidget(new QLabel(tr("Filter"), this), 0, 2);
+    controls->addWidget(m_filter, 0, 3);
+    controls->addWidget(new QLabel(tr("Plane (y index)"), this), 0, 4);
+    controls->addWidget(m_plane, 0, 5);
+    controls->addWidget(m_play, 1, 0);
+    controls->addWidget(m_frameSlider, 1, 1, 1, 3);
+    controls->addWidget(m_readout, 1, 4, 1, 2);
+    controls->setColumnStretch(1, 1);
+    controls->setColumnStretch(3, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addLayout(pictures, 1);
+    layout->addWidget(m_status);
+    connect(&m_runner, &app::JobRunner::finished, this, &ConeTeachingPanel::onFinished);
+}
+
+void ConeTeachingPanel::createControls() {
+    m_source = new QComboBox(this);
+    m_source->setObjectName(QStringLiteral("coneTeachingData"));
+    const app::ConeTeachingSpec defaults;
+    m_source->addItem(tr("Built-in 3-D Shepp-Logan (%1 x %1 x %1 voxels, %2 views)")
+                          .arg(defaults.size)
+                          .arg(defaults.views));
+    m_filter = new QComboBox(this);
+    for (const char* f : {"ramp", "shepp-logan", "cosine", "hamming", "hann"})
+        m_filter->addItem(QString::fromLatin1(f));
+    m_plane = new QSpinBox(this);
+    m_plane->setObjectName(QStringLiteral("coneTeachingPlane"));
+    m_plane->setRange(-1, defaults.size - 1);
+    m_plane->setSpecialValueText(tr("central"));
+    m_plane->setValue(-1);
+    m_plane->setToolTip(
+        tr("The axial plane (constant y, perpendicular to the rotation axis) "
+           "built up; 'central' is the plane of the source orbit"));
+    m_play = new QPushButton(tr("Play"), this);
+    m_play->setToolTip(tr("Play or pause the animation (Space)"));
+    m_frameSlider = new QSlider(Qt::Horizontal, this);
+    m_frameSlider->setObjectName(QStringLiteral("coneTeachingFrame"));
+    m_readout = new QLabel(this);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(200);
+    connect(m_debounce, &QTimer::timeout, this, &ConeTeachingPanel::recompute);
+    m_animation = new QTimer(this);
+    m_animation->setInterval(120);
+    connect(m_animation, &QTimer::timeout, this,
+            [this] { showFrame(m_frame + 1 >= frameCount() ? 0 : m_frame + 1); });
+    auto changed = [this] { m_debounce->start(); };
+    connect(m_source, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_filter, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_plane, &QSpinBox::valueChanged, this, changed);
+    connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
+    connect(m_frameSlider, &QSlider::valueChanged, this, &ConeTeachingPanel::showFrame);
+    auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this);
+    space->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(space, &QShortcut::activated, this, [this] { setPlaying(!isPlaying()); });
+}
+
+void ConeTeachingPanel::setDataset(std::shared_ptr<const app::ConeDataset> data,
+                                   const QString& name) {
+    m_dataset = std::move(data);
+    QSignalBlocker block(m_source);
+    while (m_source->count() > 1)
+        m_source->removeItem(1);
+    if (m_dataset) {
+        m_source->addItem(tr("Open dataset: %1").arg(name));
+        m_source->setCurrentIndex(1);
+    }
+    const int ny = m_dataset ? m_dataset->grid.ny : app::ConeTeachingSpec{}.size;
+    QSignalBlocker blockPlane(m_plane);
+    m_plane->setRange(-1, ny - 1);
+    m_plane->setValue(-1);
+    if (m_result || m_runner.isRunning()) m_debounce->start();
+}
+
+bool ConeTeachingPanel::usesDataset() const {
+    return m_dataset && m_source->currentIndex() == 1;
+}
+
+app::ConeTeachingSpec ConeTeachingPanel::spec() const {
+    app::ConeTeachingSpec s;
+    s.filter = m_filter->currentText().toStdString();
+    s.plane = m_plane->value();
+    return s;
+}
+
+void ConeTeachingPanel::setFilter(const QString& name) {
+    m_filter->setCurrentText(name);
+}
+
+void ConeTeachingPanel::setPlane(int j) {
+    m_plane->setValue(j);
+}
+
+int ConeTeachingPanel::frameCount() const {
+    return m_result ? static_cast<int>(m_result->planes.size()) : 0;
+}
+
+bool ConeTeachingPanel::isPlaying() const {
+    return m_animation->isActive();
+}
+
+void ConeTeachingPanel::setPlaying(bool on) {
+    if (on && frameCount() > 0)
+        m_animation->start();
+    else
+        m_animation->stop();
+    m_play->setText(isPlaying() ? tr("Pause") : tr("Play"));
+}
+
+QStringList ConeTeachingPanel::captions() const {
+    QStringList out;
+    for (const QLabel* l : m_captions)
+        out << l->text();
+    return out;
+}
+
+QString ConeTeachingPanel::readout() const {
+    return m_readout->text();
+}
+
+void ConeTeachingPanel::recompute() {
+    m_debounce->stop();
+    if (m_runner.isRunning()) {
+        m_again = true;
+        m_runner.cancel();
+        return;
+    }
+    auto out = std::make_shared<app::JobOutput<app::ConeTeachingResult>>();
+    m_out = out;
+    const app::ConeTeachingSpec s = spec();
+    std::shared_ptr<const app::ConeDataset> data = usesDataset() ? m_dataset : m_phantom;
+    m_runner.start(
+        [engine = &m_engine, s, data, out](const ExecContext& ctx) -> Status {
+            std::shared_ptr<const app::ConeDataset> use = data;
+            if (!use) {
+                TOMO_ASSIGN_OR_RETURN(app::ConeDataset made,
+                                      app::makeTeachingConeData(s.size, s.views, ctx));
+                use = std::make_shared<const app::ConeDataset>(std::move(made));
+            }
+            TOMO_ASSIGN_OR_RETURN(app::ConeTeachingResult r,
+                                  app::runConeTeachingJob(*engine, use, s, ctx));
+            out->set(std::move(r));
+            return Status::ok();
+        },
+        QStringLiteral("cone teaching"));
+    m_status->setText(tr("Computing..."));
+}
+
+void ConeTeachingPanel::onFinished(bool ok, const QString& message) {
+    auto result = m_out ? m_out->take() : nullptr;
+    if (std::exchange(m_again, false)) {
+        recompute();
+        return;
+    }
+    if (!ok || !result) {
+        m_status->setText(message);
+        return;
+    }
+    m_result = result;
+    if (m_result->data != m_dataset) m_phantom = m_result->data;
+    cosineView()->setImage(m_result->cosine.view());
+    if (m_result->truth.empty())
+        truthView()->clear(tr("No truth with this dataset"));
+    else
+        truthView()->setImage(m_result->truth.view());
+    showFixedCaptions();
+    {
+        QSignalBlocker block(m_frameSlider);
+        m_frameSlider->setRange(0, frameCount() - 1);
+    }
+    showFrame(frameCount() - 1);
+    QString status = QString::fromStdString(m_result->geometry) + QStringLiteral("; ") +
+                     tr("back-projector %1").arg(QString::fromStdString(m_result->variant));
+    for (const std::string& w : m_result->warnings)
+        status += QStringLiteral("; ") + QString::fromStdString(w);
+    m_status->setText(status);
+    emit computed();
+}
+
+void ConeTeachingPanel::showFixedCaptions() {
+    const app::ConeTeachingResult& r = *m_result;
+    m_captions[0]->setText(
+        tr("cos = D / \u221a(D\u00b2 + u\u00b2 + v\u00b2) with D = sdd = %1 mm and (u, v) from "
+           "the principal point: 1 in the middle, %2 at the corners, it shortens the oblique "
+           "rays to their length in the central plane.")
+            .arg(r.sdd, 0, 'g', 4)
+            .arg(r.cosineMin, 0, 'f', 3));
+    m_captions[5]->setText(r.truth.empty()
+                               ? tr("The dataset has no ground truth to compare with.")
+                               : tr("The phantom's plane y = %1 mm, which the back-projection "
+                                    "approaches as the views add up.")
+                                     .arg(r.planeY, 0, 'f', 1));
+}
+
+void ConeTeachingPanel::showFrame(int frame) {
+    if (frameCount() == 0) return;
+    m_frame = std::clamp(frame, 0, frameCount() - 1);
+    const auto k = static_cast<std::size_t>(m_frame);
+    const app::ConeTeachingResult& r = *m_result;
+    const int done = r.frameEndView[k], total = static_cast<int>(r.gantryDeg.size());
+    const double angle = r.gantryDeg[static_cast<std::size_t>(done - 1)];
+    rawView()->setImage(r.raw[k].view());
+    weightedView()->setImage(r.weighted[k].view());
+    filteredView()->setImage(r.filtered[k].view());
+    planeView()->setImage(r.planes[k].view());
+    m_captions[1]->setText(tr("View %1 of %2 (gantry %3): the line integrals the detector "
+                              "recorded.")
+                               .arg(done)
+                               .arg(total)
+                               .arg(degrees(angle)));
+    m_captions[2]->setText(
+        tr("The same view times FDK's weights: the cosine, the angular step "
+           "and, on a short scan, Parker's redundancy weight."));
+    m_captions[3]->setText(tr("After the %1 filter along every detector row: edges sharpen and "
+                              "negative side lobes appear around the object.")
+                               .arg(m_filter->currentText()));
+    m_captions[4]->setText(tr("Plane y = %1 mm (j = %2, detector rows %3-%4) after "
+                              "back-projecting %5 of %6 filtered views.")
+                               .arg(r.planeY, 0, 'f', 1)
+                               .arg(r.plane)
+                               .arg(r.firstRow)
+                               .arg(r.firstRow + r.rows - 1)
+                               .arg(done)
+                               .arg(total));
+    m_readout->setText(tr("Views 1-%1 of %2 back-projected (gantry %3-%4)")
+                           .arg(done)
+                           .arg(total)
+                           .arg(degrees(r.gantryDeg.front()))
+                           .arg(degrees(angle)));
+    QSignalBlocker block(m_frameSlider);
+    m_frameSlider->setValue(m_frame);
+}
+
+}  // namespace tomo::ui
