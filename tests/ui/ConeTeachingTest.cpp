@@ -1,20 +1,23 @@
 // Teaching mode, cone beam: the cosine picture is the formula, the projection's stages are
 // FDK's weights and filter, the plane built up view by view is the double-precision reference
 // FDK of the views back-projected so far (all of them in the last frame), and the panel's frame
-// slider and data box follow.
+// slider, data box and the algorithm box's FDK entry follow.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStandardItemModel>
 #include <QTest>
 
 #include "app/jobs/ConePlane.h"
 #include "app/jobs/ConeTeachingJob.h"
 #include "tests/ui/ConeTestData.h"
 #include "tests/ui/UiTestSupport.h"
+#include "ui/panels/AlgorithmPanel.h"
 #include "ui/teaching/ConeTeachingPanel.h"
 #include "ui/views/ImageView.h"
 
@@ -222,6 +225,29 @@ TEST(ConeTeachingPanel, TheSessionsDatasetIsTaughtAndAPlaneChosen) {
     // Closing the dataset goes back to the built-in phantom.
     panel.setDataset(nullptr, {});
     EXPECT_FALSE(panel.usesDataset());
+}
+
+TEST(ConeAlgorithmBox, ConeBeamDataSayFdkAndDisableTheIterativeMethods) {
+    const app::Engine engine;
+    AlgorithmPanel panel(engine.registry());
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("algorithm"));
+    ASSERT_NE(box, nullptr);
+    ASSERT_TRUE(panel.setAlgorithm("sirt"));
+    panel.setConeBeam(true);
+    EXPECT_EQ(panel.algorithm(), "fbp");
+    EXPECT_EQ(box->currentText(), QStringLiteral("FDK (cone beam)"));
+    auto* model = qobject_cast<QStandardItemModel*>(box->model());
+    ASSERT_NE(model, nullptr);
+    const int sirt = box->findData(QStringLiteral("sirt"));
+    ASSERT_GE(sirt, 0);
+    EXPECT_FALSE(model->item(sirt)->isEnabled());
+    EXPECT_TRUE(box->itemData(sirt, Qt::ToolTipRole).toString().contains(QStringLiteral("FDK")));
+    EXPECT_FALSE(panel.setAlgorithm("sirt"));
+    EXPECT_FALSE(panel.isIterative());
+    panel.setConeBeam(false);
+    EXPECT_NE(box->currentText(), QStringLiteral("FDK (cone beam)"));
+    EXPECT_TRUE(model->item(sirt)->isEnabled());
+    EXPECT_TRUE(panel.setAlgorithm("sirt"));
 }
 
 }  // namespace

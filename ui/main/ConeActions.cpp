@@ -143,6 +143,7 @@ void ConeActions::onDatasetChanged() {
     m_volume->setVisible(cone != nullptr);
     m_window.samplingBox()->setVisible(cone == nullptr);
     m_window.paramsPanel()->setFilterOnly(cone != nullptr);
+    m_window.algorithmPanel()->setConeBeam(cone != nullptr);
     // The volume views' slowest axis: the rotation axis y for cone-beam results.
     m_window.resultViews()->orthoView()->setAxisNames(
         cone ? std::array<QString, 3>{QStringLiteral("y"), QStringLiteral("z"), QStringLiteral("x")}
@@ -155,7 +156,6 @@ void ConeActions::onDatasetChanged() {
     m_window.datasetLabel()->setText(datasetText(*cone));
     m_volume->setDefaultGrid(cone->grid);
     m_panel->setFileTuning(app::tuningOf(cone->geometry));
-    m_window.algorithmPanel()->setAlgorithm("fbp");
     m_window.reconstructionTab()->showConeDataset(cone, cone->grid, app::centralPlane(cone->grid));
     m_window.resultViews()->onDatasetChanged(nullptr);
     m_window.showPanel(QStringLiteral("cone"));

@@ -7,6 +7,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include "ui/panels/ParameterForm.h"
@@ -116,6 +117,10 @@ void AlgorithmPanel::onAlgorithmIndex(int index) {
         if (s.id == m_current) spec = &s;
     m_description->setText(spec ? QString::fromStdString(spec->description) : QString());
     m_description->setToolTip(spec ? QString::fromStdString(spec->reference) : QString());
+    if (m_coneBeam && m_current == "fbp")
+        m_description->setText(
+            tr("Feldkamp-Davis-Kress: every projection cosine-weighted and ramp-filtered along "
+               "its rows, then back-projected along the cone of rays (the filter below)."));
     if (m_current == "fbp" || !spec) {
         m_pages->setCurrentIndex(0);
     } else {
@@ -133,7 +138,7 @@ std::string AlgorithmPanel::algorithm() const {
 
 bool AlgorithmPanel::setAlgorithm(const std::string& id) {
     int index = m_algorithm->findData(QString::fromStdString(id));
-    if (index < 0) return false;
+    if (index < 0 || (m_coneBeam && id != "fbp")) return false;
     m_algorithm->setCurrentIndex(index);
     return true;
 }
@@ -172,6 +177,29 @@ std::vector<std::string> AlgorithmPanel::setParameters(
         if (id == m_current) m_form->setValues(m_remembered[id]);
     }
     return rejected;
+}
+
+void AlgorithmPanel::setConeBeam(bool cone) {
+    m_coneBeam = cone;
+    const int fbp = m_algorithm->findData(QStringLiteral("fbp"));
+    if (m_fbpLabel.isEmpty()) m_fbpLabel = m_algorithm->itemText(fbp);
+    m_algorithm->setItemText(fbp, cone ? tr("FDK (cone beam)") : m_fbpLabel);
+    auto* model = qobject_cast<QStandardItemModel*>(m_algorithm->model());
+    const QString why =
+        tr("Cone-beam data are reconstructed by FDK; this method needs "
+           "parallel-beam data");
+    for (int i = 0; i < m_algorithm->count(); ++i) {
+        if (i == fbp || !model) continue;
+        model->item(i)->setEnabled(!cone);
+        m_algorithm->setItemData(i, cone ? QVariant(why) : QVariant(), Qt::ToolTipRole);
+    }
+    m_algorithm->setToolTip(cone ? tr("Cone-beam data are reconstructed by FDK; the iterative "
+                                      "methods need parallel-beam data")
+                                 : QString());
+    if (cone && m_current != "fbp")
+        setAlgorithm("fbp");
+    else
+        onAlgorithmIndex(m_algorithm->currentIndex());  // the description
 }
 
 void AlgorithmPanel::setReady(bool ready) {

@@ -37,7 +37,8 @@ class AlgorithmPanel : public QWidget {
 
     /// The selected algorithm id ("fbp", "sirt", ...).
     std::string algorithm() const;
-    /// Selects @p id; false when this build has no such algorithm.
+    /// Selects @p id; false when this build has no such algorithm, or for an iterative one
+    /// while the data are cone beam (setConeBeam).
     bool setAlgorithm(const std::string& id);
     bool isIterative() const;
 
@@ -59,6 +60,10 @@ class AlgorithmPanel : public QWidget {
 
     /// Enables Reconstruct and the form (false while a job runs).
     void setReady(bool ready);
+    /// Cone-beam data (true): the first entry reads "FDK (cone beam)" and is selected, the
+    /// iterative methods are disabled with a tooltip saying why; false restores FBP and them.
+    void setConeBeam(bool cone);
+    bool isConeBeam() const { return m_coneBeam; }
 
     Status savePreset(const std::string& file) const;
     Status loadPreset(const std::string& file);
@@ -73,6 +78,8 @@ class AlgorithmPanel : public QWidget {
     std::vector<AlgorithmSpec> m_specs;
     std::map<std::string, std::map<std::string, std::string>> m_remembered;
     std::string m_current;
+    bool m_coneBeam = false;
+    QString m_fbpLabel;  ///< the first entry's parallel-beam text
     QComboBox* m_algorithm = nullptr;
     QLabel* m_description = nullptr;
     QStackedWidget* m_pages = nullptr;
