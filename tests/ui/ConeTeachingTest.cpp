@@ -10,6 +10,7 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTest>
 
@@ -222,9 +223,16 @@ TEST(ConeTeachingPanel, TheSessionsDatasetIsTaughtAndAPlaneChosen) {
     EXPECT_EQ(panel.frameCount(), 12);
     EXPECT_TRUE(panel.captions()[4].contains(QStringLiteral("j = 3")))
         << panel.captions()[4].toStdString();
-    // Closing the dataset goes back to the built-in phantom.
+    // The same dataset again (another datasetChanged) keeps the plane chosen.
+    panel.setDataset(data, QStringLiteral("scan"));
+    EXPECT_EQ(panel.spec().plane, 3);
+    // Closing the dataset goes back to the built-in phantom and its central plane.
     panel.setDataset(nullptr, {});
     EXPECT_FALSE(panel.usesDataset());
+    EXPECT_EQ(panel.spec().plane, -1);
+    auto* plane = panel.findChild<QSpinBox*>(QStringLiteral("coneTeachingPlane"));
+    ASSERT_NE(plane, nullptr);
+    EXPECT_EQ(plane->maximum(), 63);
 }
 
 TEST(ConeAlgorithmBox, ConeBeamDataSayFdkAndDisableTheIterativeMethods) {

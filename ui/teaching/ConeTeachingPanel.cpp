@@ -107,7 +107,10 @@ void ConeTeachingPanel::createControls() {
     connect(m_animation, &QTimer::timeout, this,
             [this] { showFrame(m_frame + 1 >= frameCount() ? 0 : m_frame + 1); });
     auto changed = [this] { m_debounce->start(); };
-    connect(m_source, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_source, &QComboBox::currentIndexChanged, this, [this, changed] {
+        updatePlaneRange();  // the planes of the data chosen, the central one first
+        changed();
+    });
     connect(m_filter, &QComboBox::currentIndexChanged, this, changed);
     connect(m_plane, &QSpinBox::valueChanged, this, changed);
     connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
@@ -119,19 +122,26 @@ void ConeTeachingPanel::createControls() {
 
 void ConeTeachingPanel::setDataset(std::shared_ptr<const app::ConeDataset> data,
                                    const QString& name) {
+    if (data == m_dataset) return;  // datasetChanged without new cone-beam data
     m_dataset = std::move(data);
-    QSignalBlocker block(m_source);
-    while (m_source->count() > 1)
-        m_source->removeItem(1);
-    if (m_dataset) {
-        m_source->addItem(tr("Open dataset: %1").arg(name));
-        m_source->setCurrentIndex(1);
+    {
+        QSignalBlocker block(m_source);
+        while (m_source->count() > 1)
+            m_source->removeItem(1);
+        if (m_dataset) {
+            m_source->addItem(tr("Open dataset: %1").arg(name));
+            m_source->setCurrentIndex(1);
+        }
     }
-    const int ny = m_dataset ? m_dataset->grid.ny : app::ConeTeachingSpec{}.size;
-    QSignalBlocker blockPlane(m_plane);
+    updatePlaneRange();
+    if (m_result || m_runner.isRunning()) m_debounce->start();
+}
+
+void ConeTeachingPanel::updatePlaneRange() {
+    const int ny = usesDataset() ? m_dataset->grid.ny : app::ConeTeachingSpec{}.size;
+    QSignalBlocker block(m_plane);
     m_plane->setRange(-1, ny - 1);
     m_plane->setValue(-1);
-    if (m_result || m_runner.isRunning()) m_debounce->start();
 }
 
 bool ConeTeachingPanel::usesDataset() const {

@@ -79,6 +79,8 @@ class ConeTeachingPanel : public QWidget {
     void onFinished(bool ok, const QString& message);
     /// The captions that do not change with the frame.
     void showFixedCaptions();
+    /// The Plane box's range for the data chosen, back to the central plane.
+    void updatePlaneRange();
 
     const app::Engine& m_engine;
     app::JobRunner m_runner;
