@@ -12,6 +12,8 @@
 #include <fstream>
 #include <set>
 
+#include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QImage>
@@ -26,7 +28,11 @@
 #include "ui/main/ConePreview.h"
 #include "ui/main/FileActions.h"
 #include "ui/main/ResultViews.h"
+#include "ui/main/SessionBinding.h"
+#include "ui/panels/AlgorithmPanel.h"
 #include "ui/panels/ConeGeometryPanel.h"
+#include "ui/session/SessionFile.h"
+#include "ui/teaching/ConeTeachingPanel.h"
 #include "ui/views/OrthoSliceView.h"
 #include "ui/views/SliceView.h"
 #include "ui/widgets/ConeVolumeBox.h"
@@ -147,8 +153,58 @@ TEST_F(ConeBeam, OpensReconstructsAndShowsTheCentralPlane) {
     ASSERT_TRUE(frame.has_value());
     EXPECT_DOUBLE_EQ(frame->origin[1], -23.5);
     EXPECT_DOUBLE_EQ(frame->spacing[0], 1.0);
-    // A session file cannot record cone-beam data yet: said, not silently the demo.
-    EXPECT_FALSE(f.window->fileActions()->saveSession(saved.parent_path() / "s.json").isOk());
+    // The algorithm box names the method that ran; the Teaching tab's cone lesson offers the
+    // dataset.
+    auto* box = f.window->algorithmPanel()->findChild<QComboBox*>(QStringLiteral("algorithm"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(box->currentText(), QStringLiteral("FDK (cone beam)"));
+    EXPECT_TRUE(f.window->coneTeachingPanel()->usesDataset());
+}
+
+TEST_F(ConeBeam, ASessionAndOpenRecentReopenTheDatasetAndItsGrid) {
+    ASSERT_TRUE(openCone(f, requestOf(files)).value(1).toBool());
+    f.window->coneActions()->volumeBox()->setGrid(32, 30, 28, 1.5);
+    const std::filesystem::path dir = f.dir.path().toStdString();
+    ASSERT_TRUE(f.window->fileActions()->saveSession(dir / "s.json").isOk());
+    Result<SessionState> saved = loadSessionFile(dir / "s.json");
+    ASSERT_TRUE(saved.isOk()) << saved.status().toString();
+    ASSERT_TRUE(saved->cone.has_value());
+    EXPECT_EQ(saved->cone->projections, files.projections.string());
+    EXPECT_EQ(saved->cone->truth, files.truth.string());
+    EXPECT_EQ(saved->cone->grid, (std::array<int, 3>{32, 30, 28}));
+    EXPECT_EQ(saved->cone->gridSpacing, 1.5);
+    EXPECT_EQ(saved->algorithm, "fbp");
+    // Open recent lists the projections as a cone-beam entry.
+    const QString entry = QString::fromStdString(files.projections.string());
+    EXPECT_TRUE(f.window->fileActions()->recent().list().contains(entry));
+    EXPECT_FALSE(f.window->fileActions()->recent().coneRequest(entry).isEmpty());
+
+    // Other data, then the session: the cone-beam dataset and its grid come back.
+    ASSERT_TRUE(f.startDemo(32));
+    ASSERT_EQ(f.session.coneDataset(), nullptr);
+    QSignalSpy loaded(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.window->fileActions()->openSession(dir / "s.json").isOk());
+    ASSERT_TRUE(waitFor(loaded, 1, 30000));
+    auto cone = f.session.coneDataset();
+    ASSERT_NE(cone, nullptr);
+    EXPECT_EQ(cone->request.geometry, files.geometry);
+    const ConeVolumeGrid g = f.window->coneActions()->volumeBox()->grid();
+    EXPECT_EQ((std::array<int, 3>{g.nx, g.ny, g.nz}), (std::array<int, 3>{32, 30, 28}));
+    EXPECT_EQ(g.spacingX, 1.5);
+    EXPECT_EQ(captureSessionState(*f.window).cone, saved->cone);
+
+    // Other data, then the Open recent entry.
+    ASSERT_TRUE(f.startDemo(32));
+    ASSERT_EQ(f.session.coneDataset(), nullptr);
+    QAction* recent = nullptr;
+    for (QAction* a : f.window->findChildren<QAction*>())
+        if (a->text() == entry + QStringLiteral(" (cone beam)")) recent = a;
+    ASSERT_NE(recent, nullptr);
+    QSignalSpy reopened(&f.session, &Session::jobFinished);
+    recent->trigger();
+    ASSERT_TRUE(waitFor(reopened, 1, 30000));
+    ASSERT_NE(f.session.coneDataset(), nullptr);
+    EXPECT_EQ(f.session.coneDataset()->request.truth, files.truth);
 }
 
 TEST_F(ConeBeam, ASidChangePreviewsThePlaneOfTheFullRun) {

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <fstream>
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -59,6 +62,46 @@ TEST(SessionFile, JsonRoundTripsEveryField) {
     ASSERT_TRUE(back.isOk());
     EXPECT_TRUE(std::isnan(back->centerOfRotation));
     EXPECT_TRUE(*back == s);
+}
+
+TEST(SessionFile, ConeBeamDataRoundTripRelativeToTheSessionFile) {
+    QTemporaryDir dir;
+    const std::filesystem::path folder = dir.path().toStdString();
+    SessionState s = sampleState();
+    s.dataPath.clear();
+    s.cone = ConeSession{(folder / "scan" / "proj.raw").string(),
+                         (folder / "geometry.xml").string(),
+                         "/elsewhere/truth.mha",
+                         std::array<double, 2>{0.75, 0.5},
+                         std::array<std::size_t, 3>{360, 64, 96},
+                         {48, 40, 32},
+                         1.25};
+    ASSERT_TRUE(saveSessionFile(folder / "s.json", s).isOk());
+    QFile file(QString::fromStdString((folder / "s.json").string()));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    const QJsonObject cone = QJsonDocument::fromJson(file.readAll())
+                                 .object()[QStringLiteral("data")]
+                                 .toObject()[QStringLiteral("cone")]
+                                 .toObject();
+    EXPECT_EQ(cone[QStringLiteral("projections")].toString(), QStringLiteral("scan/proj.raw"));
+    EXPECT_EQ(cone[QStringLiteral("truth")].toString(), QStringLiteral("/elsewhere/truth.mha"));
+    Result<SessionState> back = loadSessionFile(folder / "s.json");
+    ASSERT_TRUE(back.isOk()) << back.status().toString();
+    EXPECT_TRUE(*back == s);
+    // No grid: the default grid, written as null.
+    s.cone->grid = {};
+    s.cone->gridSpacing = 0;
+    s.cone->pitch.reset();
+    ASSERT_TRUE(saveSessionFile(folder / "s.json", s).isOk());
+    back = loadSessionFile(folder / "s.json");
+    ASSERT_TRUE(back.isOk());
+    EXPECT_TRUE(*back == s);
+    // A malformed one names the field.
+    Result<ConeSession> bad = coneFromJson(QJsonObject{{QStringLiteral("projections"), "p.mha"},
+                                                       {QStringLiteral("geometry"), "g.xml"},
+                                                       {QStringLiteral("grid"), QJsonArray{1, 2}}});
+    ASSERT_FALSE(bad.isOk());
+    EXPECT_NE(bad.status().message().find("data.cone.grid"), std::string::npos);
 }
 
 TEST(SessionFile, MalformedFilesNameTheCause) {

@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QJsonDocument>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPixmap>
@@ -41,6 +42,10 @@ FileActions::FileActions(MainWindow& window)
                 const QString file = std::exchange(m_pendingRecent, QString());
                 // A session's data that failed to load: its centre must not reach later data.
                 if (!ok) m_pendingCenter.reset();
+                if (auto cone = m_window.session().coneDataset(); ok && cone && file.isEmpty()) {
+                    addConeRecent(cone->request);
+                    return;
+                }
                 if (!ok || file.isEmpty()) return;
                 m_recent.add(file);
                 refreshRecent();
@@ -91,7 +96,9 @@ void FileActions::refreshRecent() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
     for (const QString& path : m_recent.list())
-        m_recentMenu->addAction(path, this, [this, path] { openRecent(path); });
+        m_recentMenu->addAction(
+            m_recent.coneRequest(path).isEmpty() ? path : tr("%1 (cone beam)").arg(path), this,
+            [this, path] { openRecent(path); });
     if (m_recentMenu->isEmpty()) m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
 }
 
@@ -102,7 +109,25 @@ bool FileActions::confirmReplace() {
                                "saved. Continue?"));
 }
 
+void FileActions::addConeRecent(const app::ConeOpenRequest& request) {
+    const QByteArray json =
+        QJsonDocument(coneToJson(ConeSession::of(request))).toJson(QJsonDocument::Compact);
+    m_recent.addCone(QString::fromStdString(request.projections.string()), QString::fromUtf8(json));
+    refreshRecent();
+}
+
 void FileActions::openRecent(const QString& path) {
+    if (const QString cone = m_recent.coneRequest(path); !cone.isEmpty()) {
+        const Result<ConeSession> c =
+            coneFromJson(QJsonValue(QJsonDocument::fromJson(cone.toUtf8()).object()));
+        if (!c) {
+            m_window.report(tr("Open recent"), c.status());
+            return;
+        }
+        if (confirmReplace() && !m_window.coneActions()->openCone(c->request()))
+            m_window.showStatus(tr("Busy: wait for the running job"));
+        return;
+    }
     if (path.endsWith(QStringLiteral(".json"))) {
         if (!confirmReplace()) return;
         m_window.report(tr("Open session"), openSession(toPath(path)));
@@ -261,10 +286,6 @@ void FileActions::onDatasetLoaded() {
 }
 
 Status FileActions::saveSession(const std::filesystem::path& file) {
-    if (m_window.session().coneDataset())
-        return unsupported(
-            "a session file does not record cone-beam datasets yet: save the reconstruction "
-            "(File > Save reconstruction) and reopen the projections and geometry");
     TOMO_RETURN_IF_ERROR(saveSessionFile(file, captureSessionState(m_window)));
     m_recent.add(QString::fromStdString(file.string()));
     refreshRecent();

@@ -97,6 +97,8 @@ class FileActions : public QObject {
   private:
     void refreshRecent();
     void openRecent(const QString& path);
+    /// Records a cone-beam dataset just loaded in Open recent (with what reopening it needs).
+    void addConeRecent(const app::ConeOpenRequest& request);
     bool confirmReplace();
 
     MainWindow& m_window;

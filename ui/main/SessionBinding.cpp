@@ -3,10 +3,12 @@
 #include <cmath>
 #include <filesystem>
 
+#include "ui/main/ConeActions.h"
 #include "ui/main/FileActions.h"
 #include "ui/main/MainWindow.h"
 #include "ui/panels/AlgorithmPanel.h"
 #include "ui/views/ImageView.h"
+#include "ui/widgets/ConeVolumeBox.h"
 #include "ui/widgets/ReconParamsPanel.h"
 
 namespace tomo::ui {
@@ -18,6 +20,15 @@ SessionState captureSessionState(const MainWindow& window) {
     s.demoSize = session.demoSize();
     s.dataFile = session.dataFile();
     if (auto data = session.dataset()) s.centerOfRotation = data->geometry.centerOfRotation();
+    if (auto cone = session.coneDataset()) {
+        s.cone = ConeSession::of(cone->request);
+        const ConeVolumeBox* box = window.coneActions()->volumeBox();
+        if (!box->showsDefault()) {
+            const ConeVolumeGrid g = box->grid();
+            s.cone->grid = {g.nx, g.ny, g.nz};
+            s.cone->gridSpacing = g.spacingX;
+        }
+    }
     AlgorithmPanel* algorithm = window.algorithmPanel();
     s.algorithm = algorithm->algorithm();
     s.parameters = algorithm->parameters();
@@ -34,6 +45,13 @@ SessionState captureSessionState(const MainWindow& window) {
 
 std::vector<std::string> applySessionCenter(MainWindow& window, const SessionState& state) {
     std::vector<std::string> failed;
+    if (auto cone = window.session().coneDataset(); cone && state.cone) {
+        const ConeSession& c = *state.cone;
+        if (c.grid[0] > 0 && ConeSession::of(cone->request).sameData(c))
+            window.coneActions()->volumeBox()->setGrid(c.grid[0], c.grid[1], c.grid[2],
+                                                       c.gridSpacing);
+        return failed;
+    }
     auto data = window.session().dataset();
     if (!data || std::isnan(state.centerOfRotation)) return failed;
     if (std::fabs(data->geometry.centerOfRotation() - state.centerOfRotation) <= 1e-12)
@@ -49,7 +67,13 @@ namespace {
 /// file or dataset folder that is not there.
 std::string missingData(const SessionState& state) {
     std::error_code ec;
-    if (state.dataFile) {
+    if (state.cone) {
+        for (const std::string& file :
+             {state.cone->projections, state.cone->geometry, state.cone->truth})
+            if (!file.empty() && !std::filesystem::is_regular_file(file, ec))
+                return "data: the cone-beam file " + file +
+                       " is not there (moved or deleted?); the rest of the session was restored";
+    } else if (state.dataFile) {
         const std::filesystem::path& file = state.dataFile->path;
         if (!std::filesystem::is_regular_file(file, ec))
             return "data: the data file " + file.string() +
@@ -64,6 +88,7 @@ std::string missingData(const SessionState& state) {
 /// Starts loading the data of @p state through the same jobs as File > Open; false when busy.
 bool startDataLoad(MainWindow& window, const SessionState& state) {
     Session& session = window.session();
+    if (state.cone) return window.coneActions()->openCone(state.cone->request());
     if (state.dataFile) return window.fileActions()->openDataFile(*state.dataFile);
     if (!state.dataPath.empty()) return session.startLoad(state.dataPath);
     return session.startDemo(state.demoSize > 0 ? app::demoSpecForSize(state.demoSize)
@@ -77,9 +102,12 @@ std::vector<std::string> applySessionState(MainWindow& window, const SessionStat
     std::vector<std::string> failed;
     if (loadingData) *loadingData = false;
     Session& session = window.session();
-    const bool sameData = session.dataset() && session.dataFolder().string() == state.dataPath &&
-                          session.demoSize() == state.demoSize &&
-                          session.dataFile() == state.dataFile;
+    auto cone = session.coneDataset();
+    const bool sameData = state.cone ? cone && ConeSession::of(cone->request).sameData(*state.cone)
+                                     : session.dataset() &&
+                                           session.dataFolder().string() == state.dataPath &&
+                                           session.demoSize() == state.demoSize &&
+                                           session.dataFile() == state.dataFile;
     if (sameData) {
         // First: a new centre drops the reconstruction, which resets the view below.
         for (std::string& f : applySessionCenter(window, state))
@@ -91,6 +119,8 @@ std::vector<std::string> applySessionState(MainWindow& window, const SessionStat
         const bool started = startDataLoad(window, state);
         if (!started) failed.push_back("data: busy, wait for the running job");
         if (loadingData) *loadingData = started;
+        // Parallel-beam data on the way: its algorithms are offered again.
+        if (started && !state.cone) window.algorithmPanel()->setConeBeam(false);
     }
     AlgorithmPanel* algorithm = window.algorithmPanel();
     for (const std::string& name : algorithm->setParameters(state.parameters))

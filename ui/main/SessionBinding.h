@@ -7,8 +7,9 @@
 /// the colour map, the reconstruction view's window/level and the panel in front are applied at
 /// once. The data: when the state names other data than the active dataset, applySessionState
 /// starts loading it through the jobs of File > Open (a data file with the stated shape, angles
-/// and format by FileActions::openDataFile, a folder, or the demo: progress, Cancel and errors
-/// as there) and the centre of rotation is applied when it has loaded
+/// and format by FileActions::openDataFile, a folder, a cone-beam dataset by
+/// ConeActions::openCone, or the demo: progress, Cancel and errors as there) and the centre of
+/// rotation (cone beam: the volume grid) is applied when it has loaded
 /// (FileActions::onDatasetLoaded); with the same data the centre is applied at once. A data
 /// file or folder that is not there is reported (first in the returned list) without starting
 /// a load; the active dataset stays and the rest of the state is still applied.
@@ -31,7 +32,8 @@ SessionState captureSessionState(const MainWindow& window);
 std::vector<std::string> applySessionState(MainWindow& window, const SessionState& state,
                                            bool* loadingData = nullptr);
 
-/// Applies only the centre of rotation of @p state to the loaded dataset (NaN: nothing).
+/// Applies what depends on the loaded data: the centre of rotation of @p state (NaN: nothing),
+/// or for cone-beam data the Volume box's grid (none: the dataset's default grid stays).
 std::vector<std::string> applySessionCenter(MainWindow& window, const SessionState& state);
 
 }  // namespace tomo::ui

@@ -124,6 +124,37 @@ Result<std::optional<app::LoadRequest>> dataFileFromJson(const QJsonValue& value
     return std::optional<app::LoadRequest>(std::move(request));
 }
 
+template <typename T, std::size_t N>
+QJsonValue arrayOrNull(const std::optional<std::array<T, N>>& values) {
+    if (!values) return QJsonValue();
+    QJsonArray out;
+    for (T v : *values)
+        out.append(static_cast<double>(v));
+    return out;
+}
+
+/// An optional array of @p N positive numbers (integers when @p integers) at @p key of @p o.
+template <typename T, std::size_t N>
+Status readArray(const QJsonObject& o, const char* key, bool integers,
+                 std::optional<std::array<T, N>>& out) {
+    const QJsonValue value = o.value(QLatin1String(key));
+    if (value.isUndefined() || value.isNull()) return Status::ok();
+    const QJsonArray a = value.toArray();
+    const std::string field = std::string("'data.cone.") + key + "'";
+    if (a.size() != static_cast<qsizetype>(N))
+        return invalidData(field + " must hold " + std::to_string(N) + " numbers");
+    std::array<T, N> values{};
+    for (std::size_t i = 0; i < N; ++i) {
+        const double v = a[static_cast<qsizetype>(i)].toDouble(-1.0);
+        if (!(v > 0 && v <= 9.0e15) || (integers && v != std::floor(v)))
+            return invalidData(field + " must hold positive " +
+                               (integers ? "integers" : "numbers"));
+        values[i] = static_cast<T>(v);
+    }
+    out = values;
+    return Status::ok();
+}
+
 /// @p path relative to @p folder when it lies under it (generic separators), else unchanged.
 std::string relativeIfUnder(const std::string& path, const std::filesystem::path& folder) {
     if (path.empty()) return path;
@@ -169,11 +200,48 @@ Result<QJsonObject> readJson(const std::filesystem::path& file, const char* form
 
 }  // namespace
 
+QJsonObject coneToJson(const ConeSession& c) {
+    const bool grid = c.grid[0] > 0;
+    return QJsonObject{
+        {QStringLiteral("projections"), q(c.projections)},
+        {QStringLiteral("geometry"), q(c.geometry)},
+        {QStringLiteral("truth"), q(c.truth)},
+        {QStringLiteral("pitch"), arrayOrNull(c.pitch)},
+        {QStringLiteral("shape"), arrayOrNull(c.shape)},
+        {QStringLiteral("grid"), arrayOrNull(grid ? std::optional(c.grid) : std::nullopt)},
+        {QStringLiteral("grid_spacing"), grid ? QJsonValue(c.gridSpacing) : QJsonValue()}};
+}
+
+Result<ConeSession> coneFromJson(const QJsonValue& value) {
+    if (!value.isObject()) return invalidData("'data.cone' must be an object or null");
+    const QJsonObject o = value.toObject();
+    const std::string where = "data.cone.";
+    ConeSession c;
+    TOMO_RETURN_IF_ERROR(readString(o, "projections", where, c.projections));
+    TOMO_RETURN_IF_ERROR(readString(o, "geometry", where, c.geometry));
+    if (c.projections.empty() || c.geometry.empty())
+        return invalidData("'data.cone' must name the projections and the geometry file");
+    TOMO_RETURN_IF_ERROR(readString(o, "truth", where, c.truth));
+    TOMO_RETURN_IF_ERROR(readArray(o, "pitch", false, c.pitch));
+    TOMO_RETURN_IF_ERROR(readArray(o, "shape", true, c.shape));
+    std::optional<std::array<int, 3>> grid;
+    TOMO_RETURN_IF_ERROR(readArray(o, "grid", true, grid));
+    if (grid) {
+        c.grid = *grid;
+        double spacing = 0;
+        TOMO_RETURN_IF_ERROR(readNumber(o, "grid_spacing", where, spacing));
+        if (!(spacing > 0)) return invalidData("'data.cone.grid_spacing' must be positive");
+        c.gridSpacing = spacing;
+    }
+    return c;
+}
+
 QJsonObject sessionToJson(const SessionState& s) {
     QJsonObject data{{QStringLiteral("path"), q(s.dataPath)},
                      {QStringLiteral("demo_size"), s.demoSize},
                      {QStringLiteral("center_of_rotation"), number(s.centerOfRotation)}};
     if (s.dataFile) data.insert(QStringLiteral("file"), dataFileToJson(s.dataFile));
+    if (s.cone) data.insert(QStringLiteral("cone"), coneToJson(*s.cone));
     QJsonObject parameters;
     for (const auto& [algorithm, values] : s.parameters)
         parameters.insert(q(algorithm), mapToJson(values));
@@ -204,6 +272,11 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     s.demoSize = std::isfinite(demoSize) ? static_cast<int>(demoSize) : 0;
     TOMO_RETURN_IF_ERROR(readNumber(data, "center_of_rotation", "data.", s.centerOfRotation));
     TOMO_ASSIGN_OR_RETURN(s.dataFile, dataFileFromJson(data.value(QStringLiteral("file"))));
+    if (const QJsonValue cone = data.value(QStringLiteral("cone"));
+        !cone.isUndefined() && !cone.isNull()) {
+        TOMO_ASSIGN_OR_RETURN(ConeSession c, coneFromJson(cone));
+        s.cone = std::move(c);
+    }
     TOMO_RETURN_IF_ERROR(readString(json, "algorithm", "", s.algorithm));
     QJsonObject parameters = json.value(QStringLiteral("parameters")).toObject();
     for (auto it = parameters.begin(); it != parameters.end(); ++it) {
@@ -229,6 +302,10 @@ Status saveSessionFile(const std::filesystem::path& file, const SessionState& st
     stored.dataPath = relativeIfUnder(stored.dataPath, folder);
     if (stored.dataFile)
         stored.dataFile->path = relativeIfUnder(stored.dataFile->path.string(), folder);
+    if (stored.cone)
+        for (std::string* path :
+             {&stored.cone->projections, &stored.cone->geometry, &stored.cone->truth})
+            *path = relativeIfUnder(*path, folder);
     return writeJson(file, sessionToJson(stored)).withContext("saving session " + file.string());
 }
 
@@ -240,6 +317,10 @@ Result<SessionState> loadSessionFile(const std::filesystem::path& file) {
     state->dataPath = resolveAgainst(state->dataPath, folder);
     if (state->dataFile)
         state->dataFile->path = resolveAgainst(state->dataFile->path.string(), folder);
+    if (state->cone)
+        for (std::string* path :
+             {&state->cone->projections, &state->cone->geometry, &state->cone->truth})
+            *path = resolveAgainst(*path, folder);
     return state;
 }
 

@@ -27,6 +27,11 @@ QJsonObject sessionToJson(const SessionState& state);
 /// InvalidData naming the field for a malformed object.
 Result<SessionState> sessionFromJson(const QJsonObject& json);
 
+/// "data.cone" of the layout (SessionState.h); also what Open recent keeps for a cone-beam
+/// dataset. InvalidData naming the field for a malformed object.
+QJsonObject coneToJson(const ConeSession& cone);
+Result<ConeSession> coneFromJson(const QJsonValue& value);
+
 Status saveSessionFile(const std::filesystem::path& file, const SessionState& state);
 Result<SessionState> loadSessionFile(const std::filesystem::path& file);
 

@@ -32,13 +32,14 @@ class ConeVolumeBox : public QGroupBox {
     ConeVolumeGrid grid() const;
     /// Shows a centred grid of @p nx x @p ny x @p nz voxels of @p spacing mm (one gridChanged).
     void setGrid(int nx, int ny, int nz, double spacing);
+    /// True while the boxes show the default grid.
+    bool showsDefault() const;
 
   signals:
     void gridChanged();
 
   private:
     void showGrid(const ConeVolumeGrid& grid);
-    bool showsDefault() const;
 
     ConeVolumeGrid m_default;
     double m_shownSpacing = 0;  ///< the spacing box's value for m_default
