@@ -103,6 +103,7 @@ Result<ConeTeachingResult> runConeTeachingJob(const Engine& engine,
     TOMO_ASSIGN_OR_RETURN(FdkFilter planeFilter, FdkFilter::create(crop.geometry, options));
     TOMO_RETURN_IF_ERROR(planeFilter.apply(0, crop.views, quiet));
     out.variant = planeVariant(engine, spec.backend);
+    out.filter = spec.filter;
     TOMO_ASSIGN_OR_RETURN(auto bp, engine.coneRegistry().create(out.variant));
 
     out.data = data;

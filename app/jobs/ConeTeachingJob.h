@@ -68,6 +68,7 @@ struct ConeTeachingResult {
     double planeY = 0;                         ///< y of the plane, mm
     int firstRow = 0, rows = 0;                ///< the detector rows the plane reaches
     std::string variant;                       ///< the cone back-projector
+    std::string filter;                        ///< the ramp filter's window (spec.filter)
     std::vector<std::string> notes, warnings;  ///< FdkWeights' scan notes and warnings
 };
 

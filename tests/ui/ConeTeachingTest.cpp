@@ -195,6 +195,8 @@ TEST(ConeTeachingPanel, TheFrameSliderStepsTheProjectionAndThePlane) {
     EXPECT_TRUE(panel.captions()[4].contains(QStringLiteral("back-projecting 30 of 120")))
         << panel.captions()[4].toStdString();
     EXPECT_TRUE(panel.readout().startsWith(QStringLiteral("Views 1-30 of 120")));
+    EXPECT_TRUE(panel.captions()[3].startsWith(QStringLiteral("After the ramp filter")))
+        << panel.captions()[3].toStdString();
     for (const QString& c : panel.captions())
         EXPECT_FALSE(c.isEmpty());
 
@@ -223,6 +225,13 @@ TEST(ConeTeachingPanel, TheSessionsDatasetIsTaughtAndAPlaneChosen) {
     EXPECT_EQ(panel.frameCount(), 12);
     EXPECT_TRUE(panel.captions()[4].contains(QStringLiteral("j = 3")))
         << panel.captions()[4].toStdString();
+    // Another filter window recomputes (debounced): the caption names it, the picture changes.
+    const std::vector<float> ramp = panel.result()->filtered.back().values;
+    panel.setFilter(QStringLiteral("hann"));
+    ASSERT_TRUE(waitFor(computed, 2, 60000));
+    EXPECT_EQ(panel.result()->filter, "hann");
+    EXPECT_TRUE(panel.captions()[3].startsWith(QStringLiteral("After the hann filter")));
+    EXPECT_NE(panel.result()->filtered.back().values, ramp);
     // The same dataset again (another datasetChanged) keeps the plane chosen.
     panel.setDataset(data, QStringLiteral("scan"));
     EXPECT_EQ(panel.spec().plane, 3);

@@ -285,7 +285,7 @@ void ConeTeachingPanel::showFrame(int frame) {
            "and, on a short scan, Parker's redundancy weight."));
     m_captions[3]->setText(tr("After the %1 filter along every detector row: edges sharpen and "
                               "negative side lobes appear around the object.")
-                               .arg(m_filter->currentText()));
+                               .arg(QString::fromStdString(r.filter)));
     m_captions[4]->setText(tr("Plane y = %1 mm (j = %2, detector rows %3-%4) after "
                               "back-projecting %5 of %6 filtered views.")
                                .arg(r.planeY, 0, 'f', 1)
