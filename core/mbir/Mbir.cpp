@@ -75,6 +75,50 @@ Result<std::shared_ptr<const MbirMatrix>> matrixFor(const MbirSliceGeometry& g,
     return matrix;
 }
 
+IcdSettings icdSettings(const MbirSliceGeometry& g, const MbirMatrix& matrix, const Qggmrf& prior,
+                        const MbirOptions& options, double sigmaY, int nz) {
+    IcdSettings settings;
+    settings.geometry = &g;
+    settings.matrix = &matrix;
+    settings.prior = &prior;
+    settings.weights = neighbourWeights(nz);
+    settings.invSigmaY2 = 1.0 / (sigmaY * sigmaY);
+    settings.positivity = options.model.positivity;
+    settings.zeroSkip = options.zeroSkip;
+    settings.innerSteps = options.innerSteps;
+    settings.nz = nz;
+    settings.avx2 = options.vectorised && icdAvx2Available();
+    return settings;
+}
+
+/// One reported iteration: passes of the schedule until they have visited as many voxels as the
+/// image has (the first pass, or five of 20%), so that the cost comes once per equit and its
+/// evaluation stays a small part of the work.
+Status runPasses(SuperVoxelPlan& plan, const IcdSettings& settings, std::vector<float>& x,
+                 MbirSinograms& sino, const ExecContext& ctx, double voxels, int& pass,
+                 PsvIterationStats& stats) {
+    double visited = 0;
+    while (visited < 0.999 * voxels) {
+        PsvIterationStats one;
+        TOMO_RETURN_IF_ERROR(plan.iterate(++pass, settings, x, sino, ctx, one));
+        stats.updates += one.updates;
+        stats.moved += one.moved;
+        visited += double(one.visited);
+    }
+    return Status::ok();
+}
+
+/// The relative-update rule (percent of the mean value) or the golden image's HU rule.
+bool converged(const MbirOptions& options, const PsvIterationStats& stats, double meanValue,
+               const IterationInfo& last) {
+    const double meanUpdate = stats.updates ? stats.moved / double(stats.updates) : 0.0;
+    const bool settled = options.stopThreshold > 0 && meanValue > 0 &&
+                         100.0 * meanUpdate / meanValue < options.stopThreshold;
+    const bool golden =
+        options.stopHu > 0 && last.error && 1000.0 * *last.error / options.muWater < options.stopHu;
+    return settled || golden;
+}
+
 }  // namespace
 
 Status MbirOptions::validate() const {
@@ -132,17 +176,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
             value = std::max(value, 0.f);
     TOMO_RETURN_IF_ERROR(mbirSubtractProjection(g, *matrix, x, sino, ctx));
 
-    IcdSettings settings;
-    settings.geometry = &g;
-    settings.matrix = matrix.get();
-    settings.prior = &prior;
-    settings.weights = neighbourWeights(nz);
-    settings.invSigmaY2 = 1.0 / (report.sigmas.sigmaY * report.sigmas.sigmaY);
-    settings.positivity = options.model.positivity;
-    settings.zeroSkip = options.zeroSkip;
-    settings.innerSteps = options.innerSteps;
-    settings.nz = nz;
-    settings.avx2 = options.vectorised && icdAvx2Available();
+    const IcdSettings settings = icdSettings(g, *matrix, prior, options, report.sigmas.sigmaY, nz);
     SuperVoxelPlan plan(g, options.psv);
 
     const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};
@@ -155,19 +189,9 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     std::vector<float> flat;
     int pass = 0;
     for (;;) {
-        // One reported iteration: passes of the schedule until they have visited as many voxels
-        // as the image has (the first pass, or five of 20%), so that the cost comes once per
-        // equit and its evaluation stays a small part of the work.
         PsvIterationStats stats;
-        double visited = 0;
-        while (visited < 0.999 * voxels) {
-            PsvIterationStats one;
-            Status status = plan.iterate(++pass, settings, x, sino, monitor.inner(), one);
-            if (!status) return monitor.fail(status);
-            stats.updates += one.updates;
-            stats.moved += one.moved;
-            visited += double(one.visited);
-        }
+        Status status = runPasses(plan, settings, x, sino, monitor.inner(), voxels, pass, stats);
+        if (!status) return monitor.fail(status);
         report.equits += double(stats.updates) / voxels;
         double weighted = 0, plain = 0, sumAbs = 0, sumSq = 0;
         sino.misfit(weighted, plain);
@@ -179,14 +203,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
         toFlat(x, nx, ny, nz, flat);
         if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;
-        const double meanUpdate = stats.updates ? stats.moved / double(stats.updates) : 0.0;
-        const double meanValue = sumAbs / voxels;
-        const bool settled = options.stopThreshold > 0 && meanValue > 0 &&
-                             100.0 * meanUpdate / meanValue < options.stopThreshold;
-        const IterationInfo& last = summary.history.back();
-        const bool golden = options.stopHu > 0 && last.error &&
-                            1000.0 * *last.error / options.muWater < options.stopHu;
-        if (settled || golden) {
+        if (converged(options, stats, sumAbs / voxels, summary.history.back())) {
             summary.reason = TerminationReason::Converged;
             break;
         }
