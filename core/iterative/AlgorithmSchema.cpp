@@ -93,6 +93,34 @@ ParameterSpec orderingParam() {
                        "Table 1: (d) segments, (c), (b), (a)).");
 }
 
+/// The default stopping rule of an iterative algorithm (docs/algorithms.md, "Stopping rules").
+std::string defaultStopRule(const std::string& id) {
+    (void)id;
+    return "none";
+}
+
+/// The stopping-rule parameters every iterative algorithm takes (core/solvers/StoppingRule.h).
+void addStoppingParams(AlgorithmSpec& s) {
+    ParameterSpec rule = choiceParam(
+        "stop", "Stopping rule", {"none", "corner", "discrepancy", "rel-change"},
+        "none: run the iterations; corner: return the iterate at the L-curve corner (after "
+        "running stop-patience iterations past it); discrepancy: stop when ||Ax - b|| reaches "
+        "1.05 times the noise norm; rel-change: stop when ||x_k - x_k-1|| / ||x_k|| falls to "
+        "stop-tol.");
+    rule.defaultValue = defaultStopRule(s.id);
+    s.parameters.push_back(std::move(rule));
+    s.parameters.push_back(realParam("stop-tol", "Relative change", "0.001", 1e-9, 1, true, "",
+                                     "rel-change: stop when ||x_k - x_k-1|| / ||x_k|| falls to "
+                                     "this value."));
+    s.parameters.push_back(realParam("noise-sigma", "Noise sigma", "0", 0, 1e6, false, "",
+                                     "discrepancy: noise standard deviation of one sinogram "
+                                     "value (0: estimated from the data)."));
+    s.parameters.push_back(integerParam("stop-patience", "Corner patience", 5, 1, 1000,
+                                        "iterations",
+                                        "corner: iterations run past a stable L-curve corner "
+                                        "before stopping; the corner's iterate is returned."));
+}
+
 const char* kPaper001 =
     "W. J. Palenstijn, K. J. Batenburg, J. Sijbers, J. Struct. Biol. 176(2), 2011, "
     "doi:10.1016/j.jsb.2011.07.017";
@@ -230,6 +258,9 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
                                   "(the others are 0).")};
         specs.push_back(std::move(s));
     }
+    for (AlgorithmSpec& s : specs)
+        if (s.iterative) addStoppingParams(s);
+    // MBIR runs to the minimum of its cost: its own rules (relative update, golden image).
     specs.push_back(mbirAlgorithmSpec());
     return specs;
 }

@@ -56,6 +56,20 @@ Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
     return std::unique_ptr<SubsetOperator>(std::move(op));
 }
 
+/// The stopping rule of the resolved parameters (AlgorithmSchema's common stop parameters);
+/// the noise estimate works along the detector rows of the sinogram vector.
+Result<StopOptions> stopOptions(const ParameterValues& params, const ParallelGeometry& geom) {
+    StopOptions stop;
+    if (!params.text("stop").empty()) {
+        TOMO_ASSIGN_OR_RETURN(stop.rule, parseStopRule(params.text("stop")));
+        stop.relativeChange = params.real("stop-tol");
+        stop.noiseSigma = params.real("noise-sigma");
+        stop.patience = params.integer("stop-patience");
+    }
+    stop.rowLength = std::size_t(geom.detectorCount());
+    return stop;
+}
+
 }  // namespace
 
 bool usesLocalityPair(const ParameterValues& params) {
@@ -120,7 +134,9 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
     const std::vector<float> reference =
         request.reference ? toDense(*request.reference) : std::vector<float>{};
 
+    TOMO_ASSIGN_OR_RETURN(const StopOptions stop, stopOptions(params, geom));
     auto fillCommon = [&](SolverOptions& o) {
+        o.stop = stop;
         o.iterations = params.integer("iterations");
         o.tolerance = params.real("tolerance");
         o.reference = reference;

@@ -6,10 +6,11 @@
 #include "core/solvers/VectorOps.h"
 
 namespace tomo {
+namespace {
 
-Status solveCgls(LinearOperator& op, std::span<const float> b, std::span<float> x,
-                 const CglsOptions& options, const IterationCallback& onIteration,
-                 SolverSummary& summary, const ExecContext& ctx) {
+Status cglsOnce(LinearOperator& op, std::span<const float> b, std::span<float> x,
+                const CglsOptions& options, const IterationCallback& onIteration,
+                SolverSummary& summary, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(options.validate(op, b, x));
     if (!(options.lambda >= 0) || !std::isfinite(options.lambda))
         return invalidArgument("lambda: must be finite and >= 0");
@@ -21,7 +22,7 @@ Status solveCgls(LinearOperator& op, std::span<const float> b, std::span<float> 
     const double l2 = options.lambda * options.lambda;
     const std::size_t m = op.rangeSize(), n = op.domainSize();
     std::vector<float> r(m), q(m), s(n), p(n);
-    monitor.setDataNorm(norm(b, in));
+    monitor.setData(b);
 
     if (Status st = op.forward(x, r, in); !st) return monitor.fail(st);
     axpby(1.0, b, -1.0, r, in);
@@ -45,7 +46,21 @@ Status solveCgls(LinearOperator& op, std::span<const float> b, std::span<float> 
         const double xNorm = norm(x, in);
         if (!monitor.afterIteration(norm(r, in), xNorm, l2 * xNorm * xNorm, x)) break;
     }
-    return monitor.finish();
+    return monitor.finish(x);
+}
+
+}  // namespace
+
+Status solveCgls(LinearOperator& op, std::span<const float> b, std::span<float> x,
+                 const CglsOptions& options, const IterationCallback& onIteration,
+                 SolverSummary& summary, const ExecContext& ctx) {
+    return runKeepingIterate(options, x, summary, [&](const SolverOptions& common, bool replay) {
+        CglsOptions o = options;
+        static_cast<SolverOptions&>(o) = common;
+        ExecContext c = ctx;
+        if (replay) c.progress = nullptr;
+        return cglsOnce(op, b, x, o, replay ? IterationCallback{} : onIteration, summary, c);
+    });
 }
 
 }  // namespace tomo

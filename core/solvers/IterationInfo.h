@@ -53,6 +53,7 @@ enum class TerminationReason {
     StoppedByCaller,  ///< the callback answered StopAndKeep
     Cancelled,        ///< the callback answered Cancel or the job's stop token fired
     Breakdown,        ///< a numerical breakdown (e.g. CGLS with a zero search direction)
+    StoppingRule,     ///< the stopping rule (StoppingRule.h: corner, discrepancy, rel-change)
 };
 const char* terminationReasonName(TerminationReason reason);  ///< "max-iterations", ...
 
@@ -63,6 +64,14 @@ struct SolverSummary {
     TerminationReason reason = TerminationReason::MaxIterations;
     std::vector<IterationInfo> history;  ///< one entry per iteration, `iterate` set to null
     double seconds = 0;                  ///< total wall clock
+    /// The iteration whose iterate is the result when it is not the last one run (the corner
+    /// rule returns the iterate at the L-curve corner after running past it).
+    std::optional<int> keptIteration;
+    std::string stopRule = "none";  ///< the rule in force (stopRuleName)
+    std::string stopNote;           ///< the rule's decision in one line, empty for none
+    /// Internal (IterationMonitor to runKeepingIterate): keptIteration's iterate was not held
+    /// and must be recomputed.
+    bool keptPending = false;
 };
 
 }  // namespace tomo

@@ -33,9 +33,11 @@ Status SirtOptions::validate(const LinearOperator& op, std::span<const float> b,
     return Status::ok();
 }
 
-Status solveSirt(LinearOperator& op, std::span<const float> b, std::span<float> x,
-                 const SirtOptions& options, const IterationCallback& onIteration,
-                 SolverSummary& summary, const ExecContext& ctx) {
+namespace {
+
+Status sirtOnce(LinearOperator& op, std::span<const float> b, std::span<float> x,
+                const SirtOptions& options, const IterationCallback& onIteration,
+                SolverSummary& summary, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(options.validate(op, b, x));
     if (options.subsets != 1)
         return invalidArgument("subsets: SIRT uses one subset; use OS-SIRT for " +
@@ -52,7 +54,7 @@ Status solveSirt(LinearOperator& op, std::span<const float> b, std::span<float> 
     fill(r, 1.f, in);
     if (Status s = op.adjoint(r, update, in); !s) return monitor.fail(s);
     invertWeights(update, colWeight, 1e-12f, in);
-    monitor.setDataNorm(norm(b, in));
+    monitor.setData(b);
 
     // r = b - A x
     if (Status s = op.forward(x, r, in); !s) return monitor.fail(s);
@@ -67,12 +69,12 @@ Status solveSirt(LinearOperator& op, std::span<const float> b, std::span<float> 
         axpby(1.0, b, -1.0, r, in);
         if (!monitor.afterIteration(norm(r, in), norm(x, in), 0.0, x)) break;
     }
-    return monitor.finish();
+    return monitor.finish(x);
 }
 
-Status solveOsSirt(SubsetOperator& op, std::span<const float> b, std::span<float> x,
-                   const SirtOptions& options, const IterationCallback& onIteration,
-                   SolverSummary& summary, const ExecContext& ctx) {
+Status osSirtOnce(SubsetOperator& op, std::span<const float> b, std::span<float> x,
+                  const SirtOptions& options, const IterationCallback& onIteration,
+                  SolverSummary& summary, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(options.validate(op, b, x));
     TOMO_RETURN_IF_ERROR(checkSubset(0, options.subsets, op.angleCount()));
     const int subsets = options.subsets;
@@ -85,7 +87,7 @@ Status solveOsSirt(SubsetOperator& op, std::span<const float> b, std::span<float
     fill(update, 1.f, in);
     if (Status s = op.forward(update, r, in); !s) return monitor.fail(s);
     invertWeights(r, rowWeight, 1e-12f, in);
-    monitor.setDataNorm(norm(b, in));
+    monitor.setData(b);
 
     // Column weights C_s = 1 / A_s^T 1, cached when they fit.
     const bool cacheWeights = std::size_t(subsets) * n * sizeof(float) <= kSubsetWeightBudget;
@@ -125,7 +127,46 @@ Status solveOsSirt(SubsetOperator& op, std::span<const float> b, std::span<float
         axpby(1.0, b, -1.0, r, in);
         if (!monitor.afterIteration(norm(r, in), norm(x, in), 0.0, x)) break;
     }
-    return monitor.finish();
+    return monitor.finish(x);
+}
+
+/// One run, or the replay of runKeepingIterate (no callback, no progress, no afterSubset).
+template <class Once>
+Status keepingIterate(const SirtOptions& options, std::span<float> x,
+                      const IterationCallback& onIteration, SolverSummary& summary,
+                      const ExecContext& ctx, Once&& once) {
+    return runKeepingIterate(options, x, summary, [&](const SolverOptions& common, bool replay) {
+        SirtOptions o = options;
+        static_cast<SolverOptions&>(o) = common;
+        ExecContext c = ctx;
+        if (replay) {
+            c.progress = nullptr;
+            o.afterSubset = nullptr;
+        }
+        return once(o, replay ? IterationCallback{} : onIteration, c);
+    });
+}
+
+}  // namespace
+
+Status solveSirt(LinearOperator& op, std::span<const float> b, std::span<float> x,
+                 const SirtOptions& options, const IterationCallback& onIteration,
+                 SolverSummary& summary, const ExecContext& ctx) {
+    return keepingIterate(
+        options, x, onIteration, summary, ctx,
+        [&](const SirtOptions& o, const IterationCallback& cb, const ExecContext& c) {
+            return sirtOnce(op, b, x, o, cb, summary, c);
+        });
+}
+
+Status solveOsSirt(SubsetOperator& op, std::span<const float> b, std::span<float> x,
+                   const SirtOptions& options, const IterationCallback& onIteration,
+                   SolverSummary& summary, const ExecContext& ctx) {
+    return keepingIterate(
+        options, x, onIteration, summary, ctx,
+        [&](const SirtOptions& o, const IterationCallback& cb, const ExecContext& c) {
+            return osSirtOnce(op, b, x, o, cb, summary, c);
+        });
 }
 
 }  // namespace tomo

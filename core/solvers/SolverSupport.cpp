@@ -21,6 +21,8 @@ const char* terminationReasonName(TerminationReason reason) {
             return "cancelled";
         case TerminationReason::Breakdown:
             return "breakdown";
+        case TerminationReason::StoppingRule:
+            return "stopping-rule";
     }
     return "unknown";
 }
@@ -47,6 +49,7 @@ Status SolverOptions::validate(const LinearOperator& op, std::span<const float> 
     if (x.size() != op.domainSize())
         return invalidArgument("image: " + std::to_string(x.size()) + " values for operator " +
                                op.name() + " with domain " + std::to_string(op.domainSize()));
+    TOMO_RETURN_IF_ERROR(stop.validate());
     if (!reference.empty() && reference.size() != op.domainSize())
         return invalidArgument("reference: " + std::to_string(reference.size()) +
                                " values, the image has " + std::to_string(op.domainSize()));
@@ -60,10 +63,16 @@ Status SolverOptions::validate(const LinearOperator& op, std::span<const float> 
 IterationMonitor::IterationMonitor(std::string algorithm, const SolverOptions& options,
                                    const IterationCallback& onIteration, SolverSummary& summary,
                                    const ExecContext& ctx)
-    : m_options(options), m_callback(onIteration), m_summary(summary), m_ctx(ctx), m_inner(ctx) {
+    : m_options(options),
+      m_callback(onIteration),
+      m_summary(summary),
+      m_ctx(ctx),
+      m_inner(ctx),
+      m_rule(options.stop) {
     m_inner.progress = nullptr;
     m_summary = SolverSummary{};
     m_summary.algorithm = std::move(algorithm);
+    m_summary.stopRule = stopRuleName(options.stop.rule);
     m_start = m_last = std::chrono::steady_clock::now();
     if (m_ctx.progress)
         m_ctx.progress->setTotal(static_cast<std::uint64_t>(std::max(1, options.iterations)));
@@ -116,6 +125,10 @@ bool IterationMonitor::afterIteration(double residualNorm, double solutionNorm, 
         m_summary.reason = TerminationReason::Converged;
         return false;
     }
+    if (m_rule.after(m_summary.history, x, m_inner)) {
+        m_summary.reason = TerminationReason::StoppingRule;
+        return false;
+    }
     if (info.iteration >= m_options.iterations) {
         m_summary.reason = TerminationReason::MaxIterations;
         return false;
@@ -146,11 +159,56 @@ Status IterationMonitor::breakdown() {
     return Status::ok();
 }
 
-Status IterationMonitor::finish() {
+void IterationMonitor::setData(std::span<const float> b) {
+    m_dataNorm = norm(b, m_inner);
+    m_rule.setData(b);
+}
+
+Status IterationMonitor::finish(std::span<float> x) {
     close();
     if (m_summary.reason == TerminationReason::Cancelled)
         return cancelled(m_summary.algorithm + " cancelled after iteration " +
                          std::to_string(m_summary.iterations));
+    m_summary.stopNote = m_rule.note();
+    const bool ruleEnded = m_summary.reason == TerminationReason::StoppingRule ||
+                           m_summary.reason == TerminationReason::MaxIterations;
+    if (auto kept = m_rule.keptIteration(m_summary.iterations); kept && ruleEnded && !x.empty()) {
+        m_summary.keptIteration = kept;
+        const std::span<const float> held = m_rule.keptIterate();
+        if (held.size() == x.size())
+            std::copy(held.begin(), held.end(), x.begin());
+        else
+            m_summary.keptPending = true;
+    }
+    return Status::ok();
+}
+
+Status runKeepingIterate(const SolverOptions& options, std::span<float> x, SolverSummary& summary,
+                         const std::function<Status(const SolverOptions&, bool replay)>& once) {
+    if (options.stop.rule != StopRule::Corner) return once(options, false);
+    const bool zeroStart = std::all_of(x.begin(), x.end(), [](float v) { return v == 0.f; });
+    std::vector<float> start;
+    if (!zeroStart) start.assign(x.begin(), x.end());
+    TOMO_RETURN_IF_ERROR(once(options, false));
+    if (!summary.keptPending || !summary.keptIteration) return Status::ok();
+    SolverSummary first = std::move(summary);
+    if (zeroStart)
+        std::fill(x.begin(), x.end(), 0.f);
+    else
+        std::copy(start.begin(), start.end(), x.begin());
+    SolverOptions again = options;
+    again.iterations = *first.keptIteration;
+    again.tolerance = 0;
+    again.stop = StopOptions{};
+    const Status replayed = once(again, true);
+    const double seconds = summary.seconds;
+    summary = std::move(first);
+    summary.keptPending = false;
+    summary.seconds += seconds;
+    if (!replayed)
+        return replayed.withContext("recomputing the kept iteration " +
+                                    std::to_string(*summary.keptIteration));
+    summary.stopNote += " (iterate recomputed)";
     return Status::ok();
 }
 

@@ -6,13 +6,17 @@
 ///
 /// Stopping rules, checked after every iteration in this order: the callback's Cancel (the
 /// solver returns Cancelled) or StopAndKeep (OK, the current iterate is the result); the
-/// tolerance (relative residual ||A x - b|| / ||b|| at or below it: Converged); the iteration
-/// count (MaxIterations). ctx.stop is honoured inside every projection (Cancelled).
-/// ctx.progress gets setTotal(iterations) and one unit per iteration; the operators are called
-/// with a context without progress so that they do not reset its total.
+/// tolerance (relative residual ||A x - b|| / ||b|| at or below it: Converged); the stopping
+/// rule of options.stop (StoppingRule.h: corner, discrepancy, rel-change; TerminationReason
+/// StoppingRule); the iteration count (MaxIterations). When the rule keeps an earlier iterate
+/// (the corner), finish(x) copies it into x, or runKeepingIterate recomputes it. ctx.stop is
+/// honoured inside every projection (Cancelled). ctx.progress gets setTotal(iterations) and one
+/// unit per iteration; the operators are called with a context without progress so that they do not
+/// reset its total.
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,6 +26,7 @@
 #include "core/data/Array.h"
 #include "core/solvers/IterationInfo.h"
 #include "core/solvers/LinearOperator.h"
+#include "core/solvers/StoppingRule.h"
 
 namespace tomo {
 
@@ -40,6 +45,8 @@ struct SolverOptions {
     /// Shape of the domain vector: needed by TV and for previews (IterationInfo::iterate);
     /// all zeros = no previews (TV then fails with InvalidArgument).
     VolumeShape shape;
+    /// The stopping rule (StoppingRule.h); none by default.
+    StopOptions stop;
 
     /// InvalidArgument naming the field for a bad count, tolerance, reference or shape, or when
     /// @p b / @p x do not match the operator's range / domain.
@@ -65,8 +72,10 @@ class IterationMonitor {
     Status fail(const Status& status);
     /// Ends the run after a numerical breakdown (OK: the iterate so far is the result).
     Status breakdown();
-    /// Ends the run normally: OK, or Cancelled when the callback cancelled.
-    Status finish();
+    /// Ends the run normally: OK, or Cancelled when the callback cancelled. When the stopping
+    /// rule keeps an earlier iterate it is copied into @p x (summary.keptIteration), or marked
+    /// for runKeepingIterate (summary.keptPending) when the rule no longer holds it.
+    Status finish(std::span<float> x = {});
     /// Numbers the next afterIteration() records besides the norms (MBIR's cost and equits).
     void setNextExtras(std::optional<double> cost, double equits) {
         m_nextCost = cost;
@@ -74,6 +83,8 @@ class IterationMonitor {
     }
     /// ||b||, set by the solver for the tolerance test.
     void setDataNorm(double norm) { m_dataNorm = norm; }
+    /// ||b|| and the stopping rule's noise level (discrepancy) from the data @p b.
+    void setData(std::span<const float> b);
 
   private:
     void close();
@@ -90,6 +101,15 @@ class IterationMonitor {
     double m_nextEquits = 0;
     bool m_closed = false;
     Volume m_preview;
+    StoppingRule m_rule;
 };
+
+/// Runs a solver through @p once(options, replay). When its stopping rule kept an iterate it
+/// no longer held (summary.keptPending), runs it once more from the same start (@p x as given)
+/// for exactly summary.keptIteration iterations without rule, callback or progress (replay
+/// true), and keeps the first run's history, reason and note: the result is always the kept
+/// iterate. Costs a copy of the start when the corner rule is on and x is not all zeros.
+Status runKeepingIterate(const SolverOptions& options, std::span<float> x, SolverSummary& summary,
+                         const std::function<Status(const SolverOptions&, bool replay)>& once);
 
 }  // namespace tomo

@@ -77,9 +77,11 @@ double totalVariation(std::span<const float> x, const VolumeShape& s, const Exec
     return total;
 }
 
-Status solveTv(LinearOperator& op, std::span<const float> b, std::span<float> x,
-               const TvOptions& options, const IterationCallback& onIteration,
-               SolverSummary& summary, const ExecContext& ctx) {
+namespace {
+
+Status tvOnce(LinearOperator& op, std::span<const float> b, std::span<float> x,
+              const TvOptions& options, const IterationCallback& onIteration,
+              SolverSummary& summary, const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(options.validate(op, b, x));
     if (options.shape.size() != op.domainSize())
         return invalidArgument("TV needs the volume shape (options.shape) of the " +
@@ -103,7 +105,7 @@ Status solveTv(LinearOperator& op, std::span<const float> b, std::span<float> x,
     for (std::size_t j = 0; j < n; ++j)
         tau[j] = 1.f / (std::max(grad[j], 0.f) + 4.f);
     fill(p, 0.f, in);
-    monitor.setDataNorm(norm(b, in));
+    monitor.setData(b);
     if (options.nonNegative) clampNonNegative(x, in);
 
     if (Status st = op.forward(x, ax, in); !st) return monitor.fail(st);
@@ -137,7 +139,21 @@ Status solveTv(LinearOperator& op, std::span<const float> b, std::span<float> x,
         const double tv = totalVariation(x, shape, in);
         if (!monitor.afterIteration(std::sqrt(res), norm(x, in), options.lambda * tv, x)) break;
     }
-    return monitor.finish();
+    return monitor.finish(x);
+}
+
+}  // namespace
+
+Status solveTv(LinearOperator& op, std::span<const float> b, std::span<float> x,
+               const TvOptions& options, const IterationCallback& onIteration,
+               SolverSummary& summary, const ExecContext& ctx) {
+    return runKeepingIterate(options, x, summary, [&](const SolverOptions& common, bool replay) {
+        TvOptions o = options;
+        static_cast<SolverOptions&>(o) = common;
+        ExecContext c = ctx;
+        if (replay) c.progress = nullptr;
+        return tvOnce(op, b, x, o, replay ? IterationCallback{} : onIteration, summary, c);
+    });
 }
 
 }  // namespace tomo

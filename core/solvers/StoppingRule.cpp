@@ -1,0 +1,190 @@
+#include "core/solvers/StoppingRule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/solvers/LCurve.h"
+#include "core/solvers/VectorOps.h"
+
+namespace tomo {
+namespace {
+
+/// Values per block of the noise estimate.
+constexpr std::size_t kNoiseBlock = 16;
+
+double median(std::vector<double>& v) {
+    const std::size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+    const double upper = v[mid];
+    if (v.size() % 2 == 1) return upper;
+    const double lower = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid));
+    return 0.5 * (lower + upper);
+}
+
+std::string formatValue(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
+const char* stopRuleName(StopRule rule) {
+    switch (rule) {
+        case StopRule::None:
+            return "none";
+        case StopRule::Corner:
+            return "corner";
+        case StopRule::Discrepancy:
+            return "discrepancy";
+        case StopRule::RelativeChange:
+            return "rel-change";
+    }
+    return "unknown";
+}
+
+Result<StopRule> parseStopRule(std::string_view name) {
+    for (StopRule r :
+         {StopRule::None, StopRule::Corner, StopRule::Discrepancy, StopRule::RelativeChange})
+        if (name == stopRuleName(r)) return r;
+    return invalidArgument("stop: '" + std::string(name) +
+                           "' is not one of none, corner, discrepancy, rel-change");
+}
+
+Status StopOptions::validate() const {
+    if (!(relativeChange > 0) || !std::isfinite(relativeChange))
+        return invalidArgument("stop tolerance: the relative change must be finite and > 0");
+    if (!(noiseSigma >= 0) || !std::isfinite(noiseSigma))
+        return invalidArgument("noise sigma: must be finite and >= 0 (0 = estimate)");
+    if (!(tau >= 1) || !std::isfinite(tau))
+        return invalidArgument("discrepancy tau: must be finite and >= 1");
+    if (patience < 1) return invalidArgument("stop patience: at least 1 iteration");
+    return Status::ok();
+}
+
+double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength) {
+    const std::size_t row = rowLength == 0 ? data.size() : rowLength;
+    if (row < 5 || data.size() < row) return 0.0;
+    // Second differences at i = 1 .. row-2 of each row, in blocks of about kNoiseBlock.
+    const std::size_t inner = row - 2;
+    const std::size_t blocks = std::max<std::size_t>(1, inner / kNoiseBlock);
+    double energy = 0.0;  // sum over blocks of sigma_block^2 * block size
+    std::size_t counted = 0;
+    std::vector<double> d;
+    for (std::size_t start = 0; start + row <= data.size(); start += row) {
+        const float* v = data.data() + start;
+        for (std::size_t j = 0; j < blocks; ++j) {
+            const std::size_t first = 1 + j * inner / blocks, last = 1 + (j + 1) * inner / blocks;
+            d.clear();
+            for (std::size_t i = first; i < last; ++i)
+                d.push_back(double(v[i - 1]) - 2.0 * v[i] + v[i + 1]);
+            if (d.size() < 3) continue;
+            const double center = median(d);
+            for (double& e : d)
+                e = std::abs(e - center);
+            const double sigma = 1.4826 * median(d) / std::sqrt(6.0);
+            energy += sigma * sigma * double(d.size());
+            counted += d.size();
+        }
+    }
+    return counted > 0 ? std::sqrt(energy / double(counted)) : 0.0;
+}
+
+void StoppingRule::setData(std::span<const float> data) {
+    if (m_options.rule != StopRule::Discrepancy) return;
+    m_estimated = !(m_options.noiseSigma > 0);
+    m_sigma = m_estimated ? estimateNoiseSigma(data, m_options.rowLength) : m_options.noiseSigma;
+    m_delta = m_sigma * std::sqrt(double(data.size()));
+}
+
+bool StoppingRule::after(std::span<const IterationInfo> history, std::span<const float> x,
+                         const ExecContext& ctx) {
+    if (history.empty()) return false;
+    const IterationInfo& last = history.back();
+    switch (m_options.rule) {
+        case StopRule::None:
+            return false;
+        case StopRule::Discrepancy:
+            return m_delta > 0 && last.residualNorm <= m_options.tau * m_delta;
+        case StopRule::RelativeChange: {
+            bool stop = false;
+            if (m_previousIteration == last.iteration - 1 && m_previousIteration > 0) {
+                double diff = 0.0;
+                for (std::size_t i = 0; i < x.size(); ++i) {
+                    const double e = double(x[i]) - m_previous[i];
+                    diff += e * e;
+                }
+                const double xNorm = norm(x, ctx);
+                m_change = xNorm > 0 ? std::sqrt(diff) / xNorm : 0.0;
+                stop = m_change <= m_options.relativeChange;
+            }
+            m_previous.assign(x.begin(), x.end());
+            m_previousIteration = last.iteration;
+            return stop;
+        }
+        case StopRule::Corner: {
+            const bool stop = afterCorner(history, x);
+            m_previous.assign(x.begin(), x.end());
+            m_previousIteration = last.iteration;
+            return stop;
+        }
+    }
+    return false;
+}
+
+bool StoppingRule::afterCorner(std::span<const IterationInfo> history, std::span<const float> x) {
+    (void)x;
+    const int k = history.back().iteration;
+    if (history.size() < 3) return false;
+    auto corner = lcurveCorner(lcurveFromHistory(history));
+    if (!corner) {
+        m_candidate = 0;
+        return false;
+    }
+    const int c = history[*corner].iteration;
+    if (c != m_candidate) {
+        m_candidate = c;
+        m_candidateSince = k;
+        if (c == m_previousIteration && c != m_keptIteration) {
+            m_kept = m_previous;
+            m_keptIteration = c;
+        }
+    }
+    return k - m_candidateSince >= m_options.patience;
+}
+
+std::optional<int> StoppingRule::keptIteration(int lastIteration) const {
+    if (m_options.rule != StopRule::Corner || m_candidate == 0 || m_candidate == lastIteration)
+        return std::nullopt;
+    return m_candidate;
+}
+
+std::span<const float> StoppingRule::keptIterate() const {
+    if (m_candidate != 0 && m_candidate == m_keptIteration) return m_kept;
+    return {};
+}
+
+std::string StoppingRule::note() const {
+    switch (m_options.rule) {
+        case StopRule::None:
+            return "";
+        case StopRule::Discrepancy:
+            return "discrepancy: ||Ax - b|| <= " + formatValue(m_options.tau) +
+                   " * delta = " + formatValue(m_options.tau * m_delta) + " (sigma " +
+                   formatValue(m_sigma) + (m_estimated ? " estimated from the data)" : " given)");
+        case StopRule::RelativeChange:
+            return "rel-change: ||x_k - x_k-1|| / ||x_k|| = " +
+                   (m_change >= 0 ? formatValue(m_change) : std::string("-")) + " (threshold " +
+                   formatValue(m_options.relativeChange) + ")";
+        case StopRule::Corner:
+            return m_candidate > 0
+                       ? "corner: L-curve corner at iteration " + std::to_string(m_candidate) +
+                             " (stable for " + std::to_string(m_options.patience) +
+                             " iterations stops the run)"
+                       : "corner: no L-curve corner yet";
+    }
+    return "";
+}
+
+}  // namespace tomo

@@ -1,0 +1,109 @@
+#pragma once
+/// @file StoppingRule.h
+/// @brief When an iterative solver stops, and which iterate it returns: one implementation used
+/// by every solver through IterationMonitor (SolverSupport.h), and by both front ends through
+/// the common `stop` parameters of AlgorithmSchema.
+///
+/// Rules, checked after every iteration k (1-based) with x_k the current iterate:
+///  - none: the iteration count and the tolerance only (IterationMonitor).
+///  - rel-change: stop at the first k >= 2 with ||x_k - x_{k-1}|| / ||x_k|| <= tolerance and
+///    return x_k (the stagnation test of e.g. C. T. Kelley, Iterative Methods for Linear and
+///    Nonlinear Equations, SIAM 1995, doi:10.1137/1.9781611970944).
+///  - discrepancy: Morozov's discrepancy principle (V. A. Morozov, Soviet Math. Dokl. 7, 1966;
+///    for iterations: H. W. Engl, M. Hanke, A. Neubauer, Regularization of Inverse Problems,
+///    Kluwer 1996, §7 and Thm. 6.5): stop at the first k with ||A x_k - b|| <= tau delta and
+///    return x_k, delta = sigma sqrt(m) the norm of the noise of the m data values, sigma the
+///    per-sample noise level given by the user or estimated from the data
+///    (estimateNoiseSigma).
+///  - corner: after each iteration the L-curve corner of the history so far (lcurveCorner, the
+///    triangle criterion; P. C. Hansen, SIAM Review 34(4), 1992, doi:10.1137/1034115). Once the
+///    corner has stayed at the same iteration c for `patience` further iterations, stop and
+///    return x_c, the iterate AT the corner (not the last one). When the iteration count runs out
+///    first, the current corner's iterate is returned all the same.
+///
+/// Keeping x_c: the rule holds a copy of the previous iterate and of the current corner
+/// candidate; a new candidate is almost always the newest interior point (the previous
+/// iterate), which it copies. When the corner jumps to an older iterate it no longer holds,
+/// keptIterate() is empty and runKeepingIterate (SolverSupport.h) runs the solver again from
+/// the same start for exactly c iterations, so the result is always x_c.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/solvers/IterationInfo.h"
+
+namespace tomo {
+
+enum class StopRule { None, Corner, Discrepancy, RelativeChange };
+
+/// "none", "corner", "discrepancy", "rel-change".
+const char* stopRuleName(StopRule rule);
+/// The inverse of stopRuleName; InvalidArgument listing the choices.
+Result<StopRule> parseStopRule(std::string_view name);
+
+struct StopOptions {
+    StopRule rule = StopRule::None;
+    double relativeChange = 1e-3;  ///< rel-change threshold on ||x_k - x_{k-1}|| / ||x_k||
+    double noiseSigma = 0;  ///< discrepancy: noise per data value (0 = estimate from the data)
+    double tau = 1.05;      ///< discrepancy safety factor tau >= 1
+    int patience = 5;       ///< corner: iterations the corner must stay put before stopping
+    /// Values per detector row in the data vector, for the noise estimate (0 = one row).
+    std::size_t rowLength = 0;
+
+    /// InvalidArgument naming the field for a bad threshold, sigma, tau or patience.
+    Status validate() const;
+};
+
+/// Noise level sigma (RMS over all values) of data that are smooth along detector rows plus
+/// white noise, from their finest-scale content: in each block of 16 values of a row the
+/// second differences d_i = b_{i-1} - 2 b_i + b_{i+1} (variance 6 sigma^2 for white noise,
+/// while a smooth projection contributes little), their robust scale 1.4826 MAD(d) / sqrt(6),
+/// squared and averaged over the blocks weighted by their length. The median absolute
+/// deviation of the finest-scale details is the estimator of D. L. Donoho, I. M. Johnstone,
+/// Biometrika 81(3), 1994, doi:10.1093/biomet/81.3.425; blocks follow a noise level that
+/// varies along the detector (Poisson data after -log). Edges of the object touch few
+/// differences of a block and hardly move the median. @p rowLength 0 = one row.
+double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength);
+
+/// @brief The state of one rule over one solver run (owned by IterationMonitor).
+class StoppingRule {
+  public:
+    explicit StoppingRule(const StopOptions& options) : m_options(options) {}
+
+    /// Sets delta for the discrepancy rule from @p data (estimating sigma when 0).
+    void setData(std::span<const float> data);
+    /// After iteration history.back(): true when the rule stops here. @p x is x_k.
+    bool after(std::span<const IterationInfo> history, std::span<const float> x,
+               const ExecContext& ctx);
+
+    const StopOptions& options() const { return m_options; }
+    /// 1-based iteration whose iterate is the result when that is not the last one.
+    std::optional<int> keptIteration(int lastIteration) const;
+    /// Its iterate when held (empty when it must be recomputed).
+    std::span<const float> keptIterate() const;
+    /// One line on the rule's decision (the estimate of sigma, the corner, the change).
+    std::string note() const;
+
+  private:
+    bool afterCorner(std::span<const IterationInfo> history, std::span<const float> x);
+
+    StopOptions m_options;
+    double m_delta = 0;        ///< discrepancy: tau-free noise norm sigma sqrt(m)
+    double m_sigma = 0;        ///< the sigma used (given or estimated)
+    bool m_estimated = false;  ///< sigma came from estimateNoiseSigma
+    double m_change = -1;      ///< last relative change
+    std::vector<float> m_previous;
+    int m_previousIteration = 0;
+    std::vector<float> m_kept;
+    int m_keptIteration = 0;  ///< iteration held in m_kept (0: none)
+    int m_candidate = 0;      ///< corner candidate (1-based iteration, 0: none)
+    int m_candidateSince = 0;
+};
+
+}  // namespace tomo
