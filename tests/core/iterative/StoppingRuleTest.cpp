@@ -93,14 +93,17 @@ void expectIsIterate(const Case& c, const std::string& algo, const Solved& stopp
 }
 
 /// Runs @p algo for @p iterations without a rule (for the lowest-error iteration), then with
-/// the corner and discrepancy rules; each must end within @p window iterations of it.
-void expectRulesNearBest(const std::string& algo, int iterations, int window) {
+/// the corner and discrepancy rules; each must end within @p window iterations of it. Returns
+/// how many runs recomputed their kept iterate.
+int expectRulesNearBest(const std::string& algo, int iterations, int window) {
+    int recomputed = 0;
     for (unsigned seed : {1u, 2u}) {
         const Case c = makeCase(seed);
         const Solved full = run(c, algo, {{"iterations", std::to_string(iterations)}});
         const int best = bestIteration(full.summary.history);
-        ASSERT_GT(best, 1) << algo << " seed " << seed;
-        ASSERT_LT(best, iterations) << algo << " seed " << seed;
+        // A genuine interior minimum (semi-convergence).
+        EXPECT_GT(best, 1) << algo << " seed " << seed;
+        EXPECT_LT(best, iterations) << algo << " seed " << seed;
         for (const std::string rule : {"corner", "discrepancy"}) {
             const Solved r =
                 run(c, algo, {{"iterations", std::to_string(iterations)}, {"stop", rule}});
@@ -110,18 +113,20 @@ void expectRulesNearBest(const std::string& algo, int iterations, int window) {
                 << algo << " " << rule << " seed " << seed << ": chose " << chosen << ", best "
                 << best << " (" << r.summary.stopNote << ")";
             if (rule == "corner") {
-                ASSERT_TRUE(r.summary.keptIteration.has_value());
                 // It ran at least stop-patience (5) iterations past the corner.
-                EXPECT_GE(r.summary.iterations - *r.summary.keptIteration, 5);
+                EXPECT_TRUE(r.summary.keptIteration.has_value());
+                EXPECT_GE(r.summary.iterations - chosen, 5);
             }
             expectIsIterate(c, algo, r);
+            if (r.summary.stopNote.find("recomputed") != std::string::npos) ++recomputed;
         }
     }
+    return recomputed;
 }
 
 // CGLS on this case: lowest error at iteration 6 (both seeds); corner 8-9, discrepancy 5.
 TEST(StoppingRules, CglsCornerAndDiscrepancyStopWithin3OfTheLowestError) {
-    expectRulesNearBest("cgls", 30, 3);
+    EXPECT_EQ(expectRulesNearBest("cgls", 30, 3), 0);
 }
 
 // TV (default lambda 0.05, which over-fits this noise: the error rises after iteration 10):
@@ -129,7 +134,7 @@ TEST(StoppingRules, CglsCornerAndDiscrepancyStopWithin3OfTheLowestError) {
 // iteration 8, which the rule no longer holds: runKeepingIterate recomputes it (the note says
 // "iterate recomputed"), and expectIsIterate checks that it is x_8 all the same.
 TEST(StoppingRules, TvCornerAndDiscrepancyStopWithin5OfTheLowestError) {
-    expectRulesNearBest("tv", 60, 5);
+    EXPECT_EQ(expectRulesNearBest("tv", 60, 5), 1);
 }
 
 // SIRT's error minimum is broad (iterations 61-64 here, the error within 2% of it from about
