@@ -43,6 +43,12 @@ Status algorithmFromArgs(const ArgParser& args, int argc, char** argv, app::Reco
                                    found->id);
         r.parameters["iterations"] = *iterations;
     }
+    if (auto stop = args.get("stop")) {
+        if (!found->iterative)
+            return invalidArgument("--stop applies to iterative algorithms, not --algo " +
+                                   found->id);
+        r.parameters["stop"] = *stop;
+    }
     if (args.has("lcurve") && !found->iterative)
         return invalidArgument("--lcurve applies to iterative algorithms, not --algo " + found->id);
     if (auto params = ParameterValues::resolve(*found, r.parameters); !params)
@@ -150,6 +156,11 @@ void addReconOptions(ArgParser& args) {
     args.option("param", "NAME=VALUE",
                 "algorithm parameter, repeatable or comma-separated (e.g. relaxation=0.5, "
                 "lambda=0.1, subsets=10, projector=matched; docs/algorithms.md lists them)");
+    args.option("stop", "RULE",
+                "iterative algorithms: stopping rule none | corner | discrepancy | rel-change "
+                "(the parameter 'stop'; corner returns the iterate at the L-curve corner, "
+                "discrepancy stops at ||Ax - b|| = 1.05 x the noise norm, estimated unless "
+                "--param noise-sigma=S, rel-change at --param stop-tol; default per algorithm)");
     args.option("lcurve", "FILE",
                 "iterative algorithms: write the L-curve (one point per iteration) with its "
                 "corner to FILE (.csv or .json)");

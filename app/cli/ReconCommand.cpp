@@ -67,6 +67,15 @@ void printIterative(const app::ReconReport& report, const app::ReconRequest& req
         request.grid.nz, request.grid.nx, request.grid.ny, request.geometry.angleCount(),
         report.algorithm.c_str(), report.variant.c_str(), report.iterations, report.reason.c_str(),
         report.timings.total, args.get("output")->c_str());
+    if (!report.stopNote.empty()) {
+        std::string kept;
+        for (int k : report.keptIterations)
+            kept += (kept.empty() ? "" : ", ") + std::to_string(k);
+        std::printf("stopping rule %s: result is iteration %s%s; %s\n",
+                    report.lastSummary.stopRule.c_str(), kept.c_str(),
+                    report.keptIterations.size() > 1 ? " (per chunk)" : "",
+                    report.stopNote.c_str());
+    }
     if (auto lcurve = args.get("lcurve")) {
         if (report.corner)
             std::printf("L-curve: corner at iteration %.0f of %zu -> %s\n",

@@ -50,6 +50,11 @@ void finishCurve(const std::vector<Combined>& combined, std::size_t solved, Reco
         report.curve.push_back(p);
     }
     report.iterations = static_cast<int>(report.curve.size());
+    const std::vector<int>& kept = report.keptIterations;
+    if (report.lastSummary.stopRule != "none" && !kept.empty() &&
+        std::all_of(kept.begin(), kept.end(), [&](int k) { return k == kept[0]; }) &&
+        kept[0] >= 1 && std::size_t(kept[0]) <= report.curve.size())
+        report.kept = std::size_t(kept[0] - 1);
     if (auto corner = lcurveCorner(report.curve); corner)
         report.corner = *corner;
     else
@@ -130,6 +135,9 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
                              : s;
         TOMO_RETURN_IF_ERROR(out.put(slab.firstSlice, std::move(part)));
         report.reason = terminationReasonName(report.lastSummary.reason);
+        report.keptIterations.push_back(
+            report.lastSummary.keptIteration.value_or(report.lastSummary.iterations));
+        report.stopNote = report.lastSummary.stopNote;
         report.timings.total += report.lastSummary.seconds;
         done = slab.firstSlice + slab.slices;
     }

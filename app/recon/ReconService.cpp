@@ -169,8 +169,8 @@ Status checkLCurvePath(const std::filesystem::path& path) {
 Status writeLCurve(const std::filesystem::path& path, const ReconReport& report) {
     TOMO_RETURN_IF_ERROR(checkLCurvePath(path));
     return lowerExtension(path) == ".json"
-               ? writeLCurveJson(path.string(), report.curve, report.corner)
-               : writeLCurveCsv(path.string(), report.curve, report.corner);
+               ? writeLCurveJson(path.string(), report.curve, report.corner, report.kept)
+               : writeLCurveCsv(path.string(), report.curve, report.corner, report.kept);
 }
 
 }  // namespace tomo::app

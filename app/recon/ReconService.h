@@ -104,8 +104,8 @@ struct ConeReconRequest {
     ConeGeometry geometry;
     ConeVolumeGrid grid;
     FdkOptions fdk;
-    std::string backend = "auto";  ///< auto | cpu | cuda | opencl
-    std::string variant;           ///< cone back-projector id; empty = automatic
+    std::string backend = "auto";             ///< auto | cpu | cuda | opencl
+    std::string variant;                      ///< cone back-projector id; empty = automatic
     std::shared_ptr<const Volume> reference;  ///< [z][y][x] on grid; optional
     ReconOutput output;
 };
@@ -147,6 +147,11 @@ struct ReconReport {
     std::vector<LCurvePoint> curve;
     std::optional<std::size_t> corner;
     std::string cornerNote;  ///< why there is no corner (lcurveCorner's message), else empty
+    /// Stopping rule (StoppingRule.h): each slab's solve applies it on its own. Per solved slab
+    /// the iteration whose iterate is its result (the corner rule keeps an earlier one).
+    std::vector<int> keptIterations;
+    std::optional<std::size_t> kept;  ///< index in curve of that iteration when all slabs agree
+    std::string stopNote;             ///< the last slab's rule decision (SolverSummary)
     // Both
     std::optional<ImageMetrics> metrics;  ///< slice 0 against reference slice 0
     Volume firstSlice;                    ///< a copy of slice 0 as one plane (previews)

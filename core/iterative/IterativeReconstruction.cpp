@@ -1,5 +1,6 @@
 #include "core/iterative/IterativeReconstruction.h"
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -68,6 +69,17 @@ Result<StopOptions> stopOptions(const ParameterValues& params, const ParallelGeo
     }
     stop.rowLength = std::size_t(geom.detectorCount());
     return stop;
+}
+
+/// TV's lambda when the parameter is 0: sigma sqrt(angles), sigma the data's noise level
+/// (estimateNoiseSigma along detector rows). A^T of white noise of level sigma has a standard
+/// deviation of about sigma sqrt(angles) per pixel (one ray of about unit weight per angle),
+/// the size of the data term's gradient that the TV subgradient (bounded per pixel) must
+/// balance; measured near the lowest error on noisy Shepp-Logans (docs/algorithms.md).
+double automaticTvLambda(std::span<const float> b, const ParallelGeometry& geom) {
+    const double sigma = estimateNoiseSigma(b, std::size_t(geom.detectorCount()));
+    const double lambda = sigma * std::sqrt(double(geom.angleCount()));
+    return lambda > 0 ? lambda : 1e-3;
 }
 
 }  // namespace
@@ -166,9 +178,12 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
     } else if (spec.id == "tv") {
         TvOptions o;
         fillCommon(o);
-        o.lambda = params.real("lambda");
+        o.lambda = params.real("lambda") > 0 ? params.real("lambda") : automaticTvLambda(b, geom);
         o.nonNegative = params.boolean("nonnegative");
         status = solveTv(*op, b, x, o, onIteration, summary, solveCtx);
+        if (!(params.real("lambda") > 0))
+            summary.stopNote += (summary.stopNote.empty() ? "" : "; ") +
+                                std::string("TV lambda (automatic) ") + std::to_string(o.lambda);
     } else {
         return unsupported("algorithm '" + spec.id + "' has no solver in this build");
     }

@@ -89,19 +89,21 @@ Result<std::size_t> lcurveCorner(std::span<const LCurvePoint> points) {
 }
 
 Status writeLCurveCsv(const std::string& path, std::span<const LCurvePoint> points,
-                      std::optional<std::size_t> corner) {
-    std::string text = "parameter,residual_norm,solution_norm,error,corner\n";
+                      std::optional<std::size_t> corner, std::optional<std::size_t> kept) {
+    std::string text = std::string("parameter,residual_norm,solution_norm,error,corner") +
+                       (kept ? ",kept\n" : "\n");
     for (std::size_t i = 0; i < points.size(); ++i) {
         const LCurvePoint& p = points[i];
         text += formatNumber(p.parameter) + "," + formatNumber(p.residualNorm) + "," +
                 formatNumber(p.solutionNorm) + "," + (p.error ? formatNumber(*p.error) : "") + "," +
-                (corner && *corner == i ? "1" : "0") + "\n";
+                (corner && *corner == i ? "1" : "0") + (kept ? (*kept == i ? ",1" : ",0") : "") +
+                "\n";
     }
     return writeText(path, text);
 }
 
 Status writeLCurveJson(const std::string& path, std::span<const LCurvePoint> points,
-                       std::optional<std::size_t> corner) {
+                       std::optional<std::size_t> corner, std::optional<std::size_t> kept) {
     JsonValue root = JsonValue::object();
     JsonValue list = JsonValue::array();
     for (const LCurvePoint& p : points) {
@@ -117,6 +119,11 @@ Status writeLCurveJson(const std::string& path, std::span<const LCurvePoint> poi
     root.set("corner_parameter", corner && *corner < points.size()
                                      ? JsonValue::number(points[*corner].parameter)
                                      : JsonValue());
+    if (kept) {
+        root.set("kept", JsonValue::number(double(*kept)));
+        root.set("kept_parameter",
+                 *kept < points.size() ? JsonValue::number(points[*kept].parameter) : JsonValue());
+    }
     return writeText(path, root.dump(2) + "\n");
 }
 

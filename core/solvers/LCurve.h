@@ -35,9 +35,13 @@ std::vector<LCurvePoint> lcurveFromHistory(std::span<const IterationInfo> histor
 Result<std::size_t> lcurveCorner(std::span<const LCurvePoint> points);
 
 /// CSV ("parameter,residual_norm,solution_norm,error,corner") and JSON exports; atomic writes.
+/// With @p kept (the point whose iterate a stopping rule returned, StoppingRule.h) the CSV has
+/// a further column "kept" (1 on that row) and the JSON "kept" / "kept_parameter".
 Status writeLCurveCsv(const std::string& path, std::span<const LCurvePoint> points,
-                      std::optional<std::size_t> corner);
+                      std::optional<std::size_t> corner,
+                      std::optional<std::size_t> kept = std::nullopt);
 Status writeLCurveJson(const std::string& path, std::span<const LCurvePoint> points,
-                       std::optional<std::size_t> corner);
+                       std::optional<std::size_t> corner,
+                       std::optional<std::size_t> kept = std::nullopt);
 
 }  // namespace tomo

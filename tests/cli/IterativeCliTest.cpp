@@ -107,7 +107,8 @@ class IterativeCli : public test::CliTest {
 
 TEST_F(IterativeCli, CglsWritesProgressAndLCurveWithCorner) {
     makePhantom();
-    CliRun r = recon("--algo cgls --iterations 5 --lcurve " + path("l.csv") + truthArgs());
+    CliRun r =
+        recon("--algo cgls --iterations 5 --stop none --lcurve " + path("l.csv") + truthArgs());
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_EQ(countLines(r.output, "cgls iteration "), 5) << r.output;
     EXPECT_NE(r.output.find("cgls iteration 5/5: residual "), std::string::npos) << r.output;
@@ -157,10 +158,58 @@ TEST_F(IterativeCli, BadParametersGiveOneLineErrors) {
     expectOnly({"sino.raw", "truth.raw"});
 }
 
+// --stop corner: the run goes past the L-curve corner, says which iteration it returns, marks
+// it in the L-curve file, and the image written is that iteration's (a run of exactly that many
+// iterations gives the same image).
+TEST_F(IterativeCli, StopCornerReportsTheIterationItKeeps) {
+    makePhantom();
+    CliRun r =
+        recon("--algo cgls --iterations 40 --stop corner --lcurve " + path("l.csv") + truthArgs());
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("(stopping-rule)"), std::string::npos) << r.output;
+    const std::string marker = "stopping rule corner: result is iteration ";
+    const std::size_t at = r.output.find(marker);
+    ASSERT_NE(at, std::string::npos) << r.output;
+    const int kept = std::stoi(r.output.substr(at + marker.size()));
+    const int ran = countLines(r.output, "cgls iteration ");
+    EXPECT_GE(ran - kept, 5) << r.output;  // stop-patience iterations past the corner
+    std::string header;
+    const auto rows = csvRows(path("l.csv"), &header);
+    EXPECT_EQ(header, "parameter,residual_norm,solution_norm,error,corner,kept");
+    ASSERT_EQ(rows.size(), std::size_t(ran));
+    for (const auto& row : rows) {
+        ASSERT_EQ(row.size(), 6u);
+        const bool isKept = std::stoi(row[0]) == kept;
+        EXPECT_EQ(row[5], isKept ? "1" : "0") << row[0];
+        EXPECT_EQ(row[4], isKept ? "1" : "0") << row[0];  // the kept iteration is the corner
+    }
+    auto stopped = readRawFloat32(path("rec.raw"), {1, kSize, kSize});
+    ASSERT_TRUE(stopped.isOk());
+    r = recon("--algo cgls --stop none --iterations " + std::to_string(kept));
+    ASSERT_EQ(r.code, 0) << r.output;
+    auto exact = readRawFloat32(path("rec.raw"), {1, kSize, kSize});
+    ASSERT_TRUE(exact.isOk());
+    double worst = 0;
+    for (std::size_t y = 0; y < std::size_t(kSize); ++y)
+        for (std::size_t x = 0; x < std::size_t(kSize); ++x)
+            worst = std::max(worst, double(std::abs((*stopped)(0, y, x) - (*exact)(0, y, x))));
+    EXPECT_LE(worst, 1e-6);
+
+    r = recon("--algo fbp --stop corner");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("--stop applies to iterative algorithms"), std::string::npos)
+        << r.output;
+    r = recon("--algo cgls --stop soon");
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("parameter 'stop'"), std::string::npos) << r.output;
+}
+
 TEST_F(IterativeCli, EveryAlgorithmRunsTwoIterations) {
     makePhantom();
     for (const char* algo : {"sirt", "os-sirt", "sart", "cgls", "tv", "memxct", "mbir"}) {
-        CliRun r = recon(std::string("--algo ") + algo + " --iterations 2 --lcurve " +
+        // MBIR has its own stopping rules (docs/mbir.md), not the common --stop.
+        const std::string stop = std::string(algo) == "mbir" ? "" : " --stop none";
+        CliRun r = recon(std::string("--algo ") + algo + " --iterations 2" + stop + " --lcurve " +
                          path("l.json") + truthArgs());
         ASSERT_EQ(r.code, 0) << algo << "\n" << r.output;
         EXPECT_EQ(countLines(r.output, std::string(algo) + " iteration "), 2) << r.output;

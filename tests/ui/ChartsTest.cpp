@@ -58,6 +58,7 @@ TEST(Charts, AxesAreLabelledAndTheCornerMatchesTheCli) {
     app::IterativeJobSpec spec;
     spec.algorithm = "cgls";
     spec.parameters["iterations"] = "30";
+    spec.parameters["stop"] = "none";  // 30 points (cgls stops by the discrepancy by default)
     QSignalSpy finished(&f.session, &Session::jobFinished);
     ASSERT_TRUE(f.session.startIterative(spec));
     ASSERT_TRUE(waitFor(finished, 1, 60000));

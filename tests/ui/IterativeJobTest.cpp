@@ -25,7 +25,11 @@ using test::waitFor;
 void startIterative(MainWindow& window, const std::string& algorithm, int iterations) {
     AlgorithmPanel* panel = window.algorithmPanel();
     ASSERT_TRUE(panel->setAlgorithm(algorithm));
-    ASSERT_TRUE(panel->form()->setValues({{"iterations", std::to_string(iterations)}}).empty());
+    // stop=none: these tests count iterations (cgls stops by the discrepancy principle by
+    // default).
+    ASSERT_TRUE(panel->form()
+                    ->setValues({{"iterations", std::to_string(iterations)}, {"stop", "none"}})
+                    .empty());
     window.reconstruct();
 }
 

@@ -46,6 +46,9 @@ IterativeRequest request(const std::string& algo, std::map<std::string, std::str
                          const Volume* reference) {
     IterativeRequest r;
     r.algorithm = algo;
+    // These tests count iterations: no stopping rule unless asked for (cgls and memxct
+    // stop by the discrepancy principle by default).
+    given.emplace("stop", "none");
     r.parameters = *ParameterValues::resolve(*findAlgorithm(algo), given);
     r.reference = reference;
     return r;

@@ -49,8 +49,8 @@ std::pair<std::size_t, std::size_t> bestAndCorner(unsigned seed, int iterations)
 
     IterativeRequest request;
     request.algorithm = "cgls";
-    request.parameters = *ParameterValues::resolve(*findAlgorithm("cgls"),
-                                                   {{"iterations", std::to_string(iterations)}});
+    request.parameters = *ParameterValues::resolve(
+        *findAlgorithm("cgls"), {{"iterations", std::to_string(iterations)}, {"stop", "none"}});
     request.reference = &truth;
     Volume out;
     SolverSummary summary;
