@@ -329,16 +329,27 @@ void MainWindow::onReconstructionChanged() {
         return;
     }
     m_metrics->showOutcome(*recon);
-    if (m_session.registry().contains(recon->variant))
+    m_statusLabel->setToolTip(QString());
+    if (m_session.registry().contains(recon->variant)) {
         m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));
-    else
+    } else {
+        const SolverSummary& summary = m_session.lastSummary();
+        // The stopping rule's result: the corner rule returns an earlier iterate than the last.
+        const QString kept = summary.keptIteration
+                                 ? tr(", result = iteration %1 (%2)")
+                                       .arg(*summary.keptIteration)
+                                       .arg(QString::fromStdString(summary.stopRule))
+                                 : QString();
         m_statusLabel->setText(
-            tr("%1 on %5: %2 iterations (%3), %4 s")
+            tr("%1 on %5: %2 iterations (%3)%6, %4 s")
                 .arg(QString::fromStdString(recon->variant))
-                .arg(m_session.lastSummary().iterations)
-                .arg(QString::fromLatin1(terminationReasonName(m_session.lastSummary().reason)))
-                .arg(m_session.lastSummary().seconds, 0, 'f', 2)
-                .arg(QString::fromStdString(m_session.lastIterativeRun().backend)));
+                .arg(summary.iterations)
+                .arg(QString::fromLatin1(terminationReasonName(summary.reason)))
+                .arg(summary.seconds, 0, 'f', 2)
+                .arg(QString::fromStdString(m_session.lastIterativeRun().backend))
+                .arg(kept));
+        m_statusLabel->setToolTip(QString::fromStdString(summary.stopNote));
+    }
 }
 
 void MainWindow::onIteration(int iteration) {
