@@ -90,11 +90,14 @@ Status runIterative(const Dataset& data, const DemoSpec& demo, const TeachingSpe
                                    {"relaxation", std::to_string(spec.sirtRelaxation)},
                                    {"tolerance", tolerance}},
                                   ctx));
-    TOMO_ASSIGN_OR_RETURN(
-        Iterated cgls,
-        iterate(data, "cgls",
-                {{"iterations", std::to_string(spec.cglsIterations)}, {"tolerance", tolerance}},
-                ctx));
+    TOMO_ASSIGN_OR_RETURN(Iterated cgls,
+                          iterate(data, "cgls",
+                                  // The panel's "Stop at the noise level" decides (the tolerance),
+                                  // not cgls's default stopping rule.
+                                  {{"iterations", std::to_string(spec.cglsIterations)},
+                                   {"tolerance", tolerance},
+                                   {"stop", "none"}},
+                                  ctx));
     TOMO_ASSIGN_OR_RETURN(Iterated tv, iterate(data, "tv",
                                                {{"iterations", std::to_string(spec.tvIterations)},
                                                 {"lambda", std::to_string(spec.tvLambda)}},

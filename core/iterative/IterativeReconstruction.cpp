@@ -211,6 +211,7 @@ Result<std::vector<LCurvePoint>> sweepRegularization(
     for (double lambda : lambdas) {
         std::map<std::string, std::string> given = request.parameters.all();
         given["lambda"] = std::to_string(lambda);
+        given["stop"] = "none";  // each point is the lambda's solution, not an early stop
         IterativeRequest r = request;
         TOMO_ASSIGN_OR_RETURN(r.parameters, ParameterValues::resolve(spec, given));
         Volume out;

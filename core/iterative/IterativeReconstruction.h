@@ -65,7 +65,8 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
 /// doi:10.1137/1034115): one full reconstruction of @p request per value of @p lambdas (the
 /// request's algorithm must have a "lambda" parameter: cgls, tv), each point holding lambda,
 /// the final residual norm ||A x - b||, the solution (semi)norm - ||x|| for cgls, TV(x) for
-/// tv - and the error against request.reference when given. ctx.progress advances once per
+/// tv - and the error against request.reference when given. Each run has no stopping rule
+/// (stop=none: the request's iteration count), so that the points differ only in lambda. ctx.progress advances once per
 /// lambda; Cancelled when ctx.stop fires. Pick the lambda with lcurveCorner().
 Result<std::vector<LCurvePoint>> sweepRegularization(
     const Sinograms& sino, const ParallelGeometry& geom, const VolumeGeometry& vol,
