@@ -49,7 +49,7 @@ TEST(MbirFrontDoor, BeatsFbpTvAndTheBestCglsIterateOnUndersampledNoisyData) {
         return out;
     };
     SolverSummary cgls, tv, mbir;
-    solve("cgls", {{"iterations", "30"}}, cgls);
+    solve("cgls", {{"iterations", "30"}, {"stop", "none"}}, cgls);
     double bestCgls = 1e30;
     for (const IterationInfo& info : cgls.history)
         bestCgls = std::min(bestCgls, *info.error);
