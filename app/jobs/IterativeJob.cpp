@@ -19,6 +19,7 @@ Result<IterativeOutcome> runIterativeJob(const ReconService& service,
     ReconRequest request = datasetRequest(data, spec.algorithm);
     request.parameters = spec.parameters;
     request.backend = spec.backend;
+    request.initial = spec.initial;
 
     using Clock = std::chrono::steady_clock;
     Clock::time_point lastPreview{};

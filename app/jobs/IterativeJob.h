@@ -44,6 +44,9 @@ struct IterativeJobSpec {
     /// auto | cpu | cuda | opencl: the SIRT family runs on that device's operator pair
     /// (ReconService.h); "auto" = the engine's automatic backend.
     std::string backend = "auto";
+    /// The starting image (all slices, the dataset's grid), e.g. the current result for a warm
+    /// restart (ReconRequest::initial); null: the algorithm's own start.
+    std::shared_ptr<const Volume> initial;
 };
 
 /// One iteration as the GUI sees it.

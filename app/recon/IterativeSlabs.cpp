@@ -24,6 +24,10 @@ Result<Volume> planes(const Volume& all, std::size_t first, std::size_t count) {
     return part;
 }
 
+std::string shapeText(const std::array<std::size_t, 3>& d) {
+    return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
 void addIteration(std::vector<Combined>& combined, const IterationInfo& info, std::size_t voxels) {
     if (combined.size() < std::size_t(info.iteration)) combined.resize(info.iteration);
     Combined& k = combined[std::size_t(info.iteration) - 1];
@@ -80,6 +84,11 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
                                                             std::size_t(request.grid.nx)}
             ? request.reference.get()
             : nullptr;
+    const std::array<std::size_t, 3> wanted{slices, std::size_t(request.grid.ny),
+                                            std::size_t(request.grid.nx)};
+    if (request.initial && request.initial->dims() != wanted)
+        return invalidArgument("the initial image is " + shapeText(request.initial->dims()) +
+                               ", the reconstruction " + shapeText(wanted));
     std::vector<Combined> combined;
     std::size_t done = 0;
     for (std::size_t c = 0; c < slabs && !report.stoppedEarly; ++c) {
@@ -92,9 +101,13 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
         if (!source.whole() || slabs > 1) {
             TOMO_ASSIGN_OR_RETURN(copy, source.read(slab.firstSlice, slab.slices, ctx));
         }
-        Volume partRef;
+        Volume partRef, partInitial;
         if (reference && slabs > 1) {
             TOMO_ASSIGN_OR_RETURN(partRef, planes(*reference, slab.firstSlice, slab.slices));
+        }
+        if (request.initial && slabs > 1) {
+            TOMO_ASSIGN_OR_RETURN(partInitial,
+                                  planes(*request.initial, slab.firstSlice, slab.slices));
         }
         IterativeRequest solve;
         solve.algorithm = resolved.spec.id;
@@ -107,6 +120,8 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
             if (callbacks.onNote) callbacks.onNote(text);
         };
         solve.reference = reference ? (slabs == 1 ? reference : &partRef) : nullptr;
+        solve.initial =
+            request.initial ? (slabs == 1 ? request.initial.get() : &partInitial) : nullptr;
         const std::size_t voxels = slab.slices * std::size_t(grid.ny) * std::size_t(grid.nx);
         auto onIteration = [&](const IterationInfo& info) {
             addIteration(combined, info, voxels);

@@ -86,6 +86,10 @@ struct ReconRequest {
     std::size_t memoryBudget = std::size_t(1) << 30;  ///< bytes for one slab (FBP)
     std::size_t slabSlices = 0;  ///< slices per slab (FBP: rounded to batches), 0 = from budget
     std::shared_ptr<const Volume> reference;  ///< [slice][y][x]; optional
+    /// Iterative methods: the starting image ([slice][y][x] of all slices, the output grid),
+    /// e.g. the current result for a warm restart; each slab starts from its planes. Null: the
+    /// algorithm's own start (zeros, or MBIR's `init`). FBP ignores it.
+    std::shared_ptr<const Volume> initial;
     ReconOutput output;
 };
 
