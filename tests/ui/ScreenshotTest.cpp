@@ -52,7 +52,7 @@ INSTANTIATE_TEST_SUITE_P(EveryView, Screenshot,
                          ::testing::Values("main", "sinogram", "slice", "truth", "difference",
                                            "parameters", "convergence", "lcurve", "center", "sweep",
                                            "devices", "teaching", "compare", "volume", "profile",
-                                           "preprocessing", "teaching-cone"));
+                                           "preprocessing", "teaching-cone", "mbir"));
 
 #if TOMO_WITH_HDF5
 TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
@@ -91,7 +91,7 @@ TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
 
 TEST(Screenshot, TheTestCoversEveryViewName) {
     // 17 here, "cone" and "open-cone" in ConeBeamTest (they need cone-beam data).
-    EXPECT_EQ(screenshotViews().size(), 19);
+    EXPECT_EQ(screenshotViews().size(), 20);
 }
 
 }  // namespace

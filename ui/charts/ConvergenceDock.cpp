@@ -19,6 +19,8 @@
 #include <QValueAxis>
 
 #include "ui/charts/ChartSvgExport.h"
+#include "ui/charts/CostChart.h"
+#include "ui/charts/LogAxis.h"
 
 namespace tomo::ui {
 
@@ -32,34 +34,6 @@ QChartView* makeView(QChart* chart) {
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(380, 180);
     return view;
-}
-
-QLogValueAxis* logAxis(const QString& title) {
-    auto* axis = new QLogValueAxis;
-    axis->setTitleText(title);
-    axis->setBase(10);
-    axis->setLabelFormat(QStringLiteral("%.2g"));
-    return axis;
-}
-
-/// Fits a log axis to the positive values of @p values. A log axis labels the powers of its
-/// base only, so a range narrower than two decades would show one label or none (the norms of
-/// a converging run often span less than one): the base is then chosen so that about four
-/// labelled ticks fall inside the range (labels stay values, e.g. 0.81, 0.95, 1.1).
-void fitLog(QLogValueAxis* axis, const std::vector<double>& values) {
-    double lo = std::numeric_limits<double>::max(), hi = 0;
-    for (double v : values)
-        if (v > 0 && std::isfinite(v)) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-    if (hi <= 0) return;
-    lo /= 1.2;
-    hi *= 1.2;
-    const double decades = std::log10(hi / lo);
-    axis->setBase(decades >= 2.0 ? 10.0 : std::pow(hi / lo, 0.25));
-    axis->setLabelFormat(decades >= 2.0 ? QStringLiteral("%.0e") : QStringLiteral("%.3g"));
-    axis->setRange(lo, hi);
 }
 
 }  // namespace
@@ -76,7 +50,7 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
     m_iterAxis = new QValueAxis;
     m_iterAxis->setTitleText(tr("iteration"));
     m_iterAxis->setLabelFormat(QStringLiteral("%d"));
-    m_normAxis = logAxis(tr("norm"));
+    m_normAxis = makeLogAxis(tr("norm"));
     norms->addAxis(m_iterAxis, Qt::AlignBottom);
     norms->addAxis(m_normAxis, Qt::AlignLeft);
     for (QLineSeries* s : {m_residual, m_solution, m_error}) {
@@ -114,6 +88,9 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
     chartsLayout->setContentsMargins(0, 0, 0, 0);
     chartsLayout->addWidget(m_normsView, 1);
     chartsLayout->addWidget(m_lcurveView, 1);
+    m_costChart = new CostChart(m_charts);
+    m_costChart->setObjectName(QStringLiteral("costChart"));
+    chartsLayout->addWidget(m_costChart, 1);
 
     m_status = new QLabel(tr("Run an iterative algorithm to see its convergence."), this);
     m_status->setObjectName(QStringLiteral("convergenceStatus"));
@@ -150,8 +127,8 @@ void ConvergenceDock::createLCurveChart() {
     m_selected->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
     m_selected->setMarkerSize(12);
     m_selected->setColor(QColor(0, 160, 0));
-    m_lcurveX = logAxis(tr("residual ||Ax-b||"));
-    m_lcurveY = logAxis(tr("solution ||x||"));
+    m_lcurveX = makeLogAxis(tr("residual ||Ax-b||"));
+    m_lcurveY = makeLogAxis(tr("solution ||x||"));
     lcurve->addAxis(m_lcurveX, Qt::AlignBottom);
     lcurve->addAxis(m_lcurveY, Qt::AlignLeft);
     for (QXYSeries* s :
@@ -176,6 +153,8 @@ void ConvergenceDock::clear() {
     m_shown.reset();
     m_cornerNote.clear();
     m_snapshots.clear();
+    m_costChart->clear();
+    m_costChart->hide();  // until an iteration reports a cost (MBIR)
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_residual, m_solution, m_error, m_lcurve,
                                                           m_lcurvePoints, m_cornerPoint, m_selected,
                                                           m_selectedNorm, m_bestError})
@@ -212,12 +191,24 @@ void ConvergenceDock::addIteration(const app::IterationReport& report) {
     }
     updateCorner();
     updateAxes();
-    m_status->setText(
-        tr("iteration %1: residual %2, ||x|| %3%4")
-            .arg(info.iteration)
-            .arg(info.residualNorm, 0, 'g', 4)
-            .arg(info.solutionNorm, 0, 'g', 4)
-            .arg(info.error ? tr(", RMSE %1").arg(*info.error, 0, 'g', 4) : QString()));
+    QString text = tr("iteration %1: residual %2, ||x|| %3%4")
+                       .arg(info.iteration)
+                       .arg(info.residualNorm, 0, 'g', 4)
+                       .arg(info.solutionNorm, 0, 'g', 4)
+                       .arg(info.error ? tr(", RMSE %1").arg(*info.error, 0, 'g', 4) : QString());
+    if (info.cost) {
+        m_costChart->add(info);
+        m_costChart->show();
+        text +=
+            tr(", cost %1 after %2 equits").arg(*info.cost, 0, 'g', 5).arg(info.equits, 0, 'f', 2);
+        if (const auto& hu = m_costChart->points().back().hu)
+            text += tr(", %1 HU").arg(*hu, 0, 'f', 1);
+    }
+    m_status->setText(text);
+}
+
+void ConvergenceDock::setMuWater(std::optional<double> muWater) {
+    m_costChart->setMuWater(muWater);
 }
 
 void ConvergenceDock::updateCorner() {
@@ -248,9 +239,9 @@ void ConvergenceDock::updateAxes() {
         solutions.push_back(p.solutionNorm);
     }
     m_iterAxis->setRange(0, std::max(10.0, m_points.empty() ? 0 : m_points.back().parameter));
-    fitLog(m_normAxis, norms);
-    fitLog(m_lcurveX, residuals);
-    fitLog(m_lcurveY, solutions);
+    fitLogAxis(m_normAxis, norms);
+    fitLogAxis(m_lcurveX, residuals);
+    fitLogAxis(m_lcurveY, solutions);
 }
 
 void ConvergenceDock::onPointClicked(const QPointF& point, bool lcurve) {

@@ -11,6 +11,9 @@
 /// SVG (Qt Svg; Unsupported when the build has no Qt6::Svg) and the numbers as CSV with
 /// core's writeLCurveCsv ("parameter,residual_norm,solution_norm,error,corner").
 ///
+/// MBIR (IterationInfo::cost set) adds a third chart, CostChart: the cost per equit and, with
+/// a reference and mu_water (setMuWater), the RMSE in HU with the 10 HU line.
+///
 /// Fed by MainWindow from Session::iterationReported; norms that are not positive are left out
 /// of the log plots (kept in the CSV). Threading: GUI thread only.
 
@@ -37,6 +40,8 @@ class QLogValueAxis;
 
 namespace tomo::ui {
 
+class CostChart;
+
 class ConvergenceDock : public QWidget {
     Q_OBJECT
 
@@ -47,6 +52,10 @@ class ConvergenceDock : public QWidget {
     void clear();
     /// Appends one iteration (and keeps its slice as a snapshot).
     void addIteration(const app::IterationReport& report);
+    /// mu_water of the next run (MBIR's parameter) for the HU curve; none: no HU curve.
+    void setMuWater(std::optional<double> muWater);
+    /// The cost and HU chart (hidden until an iteration reports a cost).
+    CostChart* costChart() const { return m_costChart; }
 
     int pointCount() const { return static_cast<int>(m_points.size()); }
     const std::vector<LCurvePoint>& points() const { return m_points; }
@@ -112,6 +121,7 @@ class ConvergenceDock : public QWidget {
     QLogValueAxis* m_lcurveY = nullptr;
     QLabel* m_status = nullptr;
     QWidget* m_charts = nullptr;
+    CostChart* m_costChart = nullptr;
 };
 
 }  // namespace tomo::ui

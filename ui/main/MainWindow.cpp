@@ -21,6 +21,7 @@
 #include "ui/main/FileActions.h"
 #include "ui/main/HelpWindow.h"
 #include "ui/main/LivePreview.h"
+#include "ui/main/MbirRestart.h"
 #include "ui/main/ReconstructionTab.h"
 #include "ui/main/ResultViews.h"
 #include "ui/panels/AlgorithmPanel.h"
@@ -37,6 +38,18 @@
 #include "ui/widgets/SamplingBox.h"
 
 namespace tomo::ui {
+namespace {
+
+/// MBIR's mu_water (given or its default) for the HU curve; none for other algorithms.
+std::optional<double> muWaterOf(const app::IterativeJobSpec& spec) {
+    if (spec.algorithm != "mbir") return std::nullopt;
+    Result<AlgorithmSpec> algorithm = findAlgorithm(spec.algorithm);
+    if (!algorithm) return std::nullopt;
+    Result<ParameterValues> values = ParameterValues::resolve(*algorithm, spec.parameters);
+    return values ? std::optional(values->real("mu_water")) : std::nullopt;
+}
+
+}  // namespace
 
 MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     : QMainWindow(parent), m_session(session), m_settings(settings) {
@@ -86,6 +99,14 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
     connect(m_sampling, &SamplingBox::applied, this, &MainWindow::reconstruct);
     m_live = new LivePreview(m_session, this);
+    m_mbirRestart = new MbirRestart(
+        m_session, *m_algorithm,
+        [this](std::shared_ptr<const Volume> initial) {
+            return startIterative(std::move(initial));
+        },
+        this);
+    connect(m_mbirRestart, &MbirRestart::restarted, this,
+            [this] { m_statusLabel->setText(tr("MBIR: warm restart from the current image")); });
     connect(m_live, &LivePreview::ready, this, &MainWindow::onLivePreview);
     connect(paramsPanel(), &ReconParamsPanel::optionsChanged, this, &MainWindow::settingsChanged);
     connect(m_algorithm, &AlgorithmPanel::algorithmChanged, this, &MainWindow::settingsChanged);
@@ -204,20 +225,23 @@ void MainWindow::reconstruct() {
         m_cone->reconstruct();  // says why when nothing started
         return;
     }
-    bool started = false;
-    if (m_algorithm->isIterative()) {
-        app::IterativeJobSpec spec;
-        spec.algorithm = m_algorithm->algorithm();
-        spec.parameters = m_algorithm->values();
-        spec.backend = m_algorithm->backend();
-        spec.previewSlice = m_reconTab->currentSlice();
-        started = m_session.startIterative(spec);
-    } else {
-        started = m_session.startReconstruct(paramsPanel()->options(), paramsPanel()->variantId());
-    }
+    const bool started =
+        m_algorithm->isIterative()
+            ? startIterative()
+            : m_session.startReconstruct(paramsPanel()->options(), paramsPanel()->variantId());
     if (!started)
         m_statusLabel->setText(m_session.dataset() ? tr("Busy: wait for the running job")
                                                    : tr("Open a dataset first"));
+}
+
+bool MainWindow::startIterative(std::shared_ptr<const Volume> initial) {
+    app::IterativeJobSpec spec;
+    spec.algorithm = m_algorithm->algorithm();
+    spec.parameters = m_algorithm->values();
+    spec.backend = m_algorithm->backend();
+    spec.previewSlice = m_reconTab->currentSlice();
+    spec.initial = std::move(initial);
+    return m_session.startIterative(spec);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -250,7 +274,10 @@ void MainWindow::onBusyChanged(bool busy) {
         m_etaLabel->clear();
         m_progress->setValue(0);
         m_progress->setFormat(tr("starting %p%"));
-        if (iterating) m_convergence->clear();
+        if (iterating) {
+            m_convergence->clear();
+            m_convergence->setMuWater(muWaterOf(m_session.iterativeSpec()));
+        }
         m_statusLabel->setText(m_session.currentJob() == Session::JobKind::Load
                                    ? tr("Loading dataset...")
                                    : tr("Reconstructing..."));

@@ -48,6 +48,7 @@ class ConeActions;
 class ConvergenceDock;
 class DevicesPanel;
 class LivePreview;
+class MbirRestart;
 class PreprocessPanel;
 class FileActions;
 class MetricsPanel;
@@ -128,6 +129,12 @@ class MainWindow : public QMainWindow {
     /// Opens Help > User guide or Help > Keyboard and mouse (non-modal, deleted on close).
     HelpWindow* showHelp(HelpWindow::Page page);
 
+    /// MBIR's warm restart on the Sharpness and SNR sliders (MbirRestart.h).
+    MbirRestart* mbirRestart() const { return m_mbirRestart; }
+    /// Starts the selected iterative algorithm with the panel's parameters from @p initial
+    /// (null: its own start); false when nothing started.
+    bool startIterative(std::shared_ptr<const Volume> initial = nullptr);
+
   public slots:
     /// Starts a reconstruction of the active dataset with the selected algorithm.
     void reconstruct();
@@ -181,6 +188,7 @@ class MainWindow : public QMainWindow {
     PreprocessPanel* m_preprocess = nullptr;
     SamplingBox* m_sampling = nullptr;
     LivePreview* m_live = nullptr;
+    MbirRestart* m_mbirRestart = nullptr;
     TeachingPanel* m_teaching = nullptr;
     ConeTeachingPanel* m_coneTeaching = nullptr;
     QTabWidget* m_teachingTab = nullptr;  ///< the lessons: parallel beam, cone beam

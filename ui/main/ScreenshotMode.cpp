@@ -33,7 +33,7 @@ QStringList screenshotViews() {
         QStringLiteral("sweep"),         QStringLiteral("devices"),    QStringLiteral("teaching"),
         QStringLiteral("compare"),       QStringLiteral("volume"),     QStringLiteral("profile"),
         QStringLiteral("preprocessing"), QStringLiteral("cone"),       QStringLiteral("open-cone"),
-        QStringLiteral("teaching-cone")};
+        QStringLiteral("teaching-cone"), QStringLiteral("mbir")};
 }
 
 ScreenshotMode::ScreenshotMode(MainWindow& window, QString view, QString file, QSize size)
@@ -65,6 +65,13 @@ void ScreenshotMode::onFirstReconstruction() {
         AlgorithmPanel* a = m_window.algorithmPanel();
         a->setAlgorithm("sirt");
         a->form()->setValues({{"iterations", "30"}});
+        m_window.reconstruct();  // capture() follows its jobFinished
+    } else if (m_view == QStringLiteral("mbir")) {
+        // MBIR with the demo's soft tissue (0.2 per pixel) as water: the HU curve is readable.
+        m_window.showPanel(QStringLiteral("convergence"));
+        AlgorithmPanel* a = m_window.algorithmPanel();
+        a->setAlgorithm("mbir");
+        a->form()->setValues({{"iterations", "12"}, {"mu_water", "0.2"}, {"sharpness", "0.5"}});
         m_window.reconstruct();  // capture() follows its jobFinished
     } else if (m_view == QStringLiteral("center") || m_view == QStringLiteral("sweep")) {
         m_window.showPanel(QStringLiteral("center"));

@@ -17,6 +17,9 @@
 /// written (2), the state was not reached within 120 s (3), or the view cannot be made that
 /// small (4: the message names its minimum size).
 ///
+/// "mbir" runs MBIR (12 iterations; mu_water 0.2, the demo's soft tissue, for the HU curve)
+/// and shows the whole window: its form, the live image and the cost and HU chart.
+///
 /// Threading: GUI thread.
 
 #include <QObject>

@@ -127,6 +127,7 @@ bool Session::startIterative(const app::IterativeJobSpec& spec) {
         QString::fromStdString(spec.algorithm));
     if (!started) return false;
     m_job = JobKind::Iterate;
+    m_iterativeSpec = spec;
     m_pendingIterative = std::move(output);
     m_iterations.clear();
     m_preview.reset();

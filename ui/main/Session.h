@@ -102,6 +102,9 @@ class Session : public QObject {
     /// On success (including Stop and keep) the result replaces reconstruction(); on Cancel or
     /// error the previous reconstruction stays. False when busy or without a dataset.
     bool startIterative(const app::IterativeJobSpec& spec);
+    /// The spec of the running (or last started) iterative job: algorithm, parameters and
+    /// the starting image it was given (IterativeJobSpec::initial, null for a cold start).
+    const app::IterativeJobSpec& iterativeSpec() const { return m_iterativeSpec; }
     /// Reports of the running (or last) iterative job, one per iteration, in order.
     const std::vector<app::IterationReport>& iterations() const { return m_iterations; }
     /// The latest live preview slice of the running iterative job (null when none).
@@ -182,6 +185,7 @@ class Session : public QObject {
     std::shared_ptr<app::JobOutput<app::Dataset>> m_pendingDataset;
     std::shared_ptr<app::JobOutput<app::ReconOutcome>> m_pendingRecon;
     std::shared_ptr<app::JobOutput<app::IterativeOutcome>> m_pendingIterative;
+    app::IterativeJobSpec m_iterativeSpec;
     std::vector<app::IterationReport> m_iterations;
     std::shared_ptr<const app::SliceImage> m_preview;
     SolverSummary m_summary;

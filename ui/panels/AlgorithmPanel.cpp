@@ -16,6 +16,16 @@
 
 namespace tomo::ui {
 
+FormHints formHintsFor(const std::string& algorithm) {
+    if (algorithm != "mbir") return {};
+    // Sharpness and SNR are what a user tunes (svmbir's interface); the model's exponents,
+    // explicit sigmas and the SuperVoxel schedule are for experts.
+    return {.advanced = {"method", "sv_side", "batch", "matrix", "p", "q", "T", "sigma_x",
+                         "sigma_y", "counts"},
+            .sliders = {"sharpness", "snr_db"},
+            .live = {"sharpness", "snr_db"}};
+}
+
 AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* parent)
     : QWidget(parent), m_specs(algorithmSpecs()) {
     m_algorithm = new QComboBox(this);
@@ -32,6 +42,9 @@ AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* p
 
     auto* iterativePage = new QWidget(this);
     m_form = new ParameterForm(iterativePage);
+    connect(m_form, &ParameterForm::valueEdited, this, [this](const QString& name) {
+        if (m_form->hints().live.count(name.toStdString())) emit liveParameterEdited(name);
+    });
     m_run = new QPushButton(tr("Reconstruct"), iterativePage);
     m_run->setObjectName(QStringLiteral("iterativeReconstruct"));
     connect(m_run, &QPushButton::clicked, this, &AlgorithmPanel::reconstructRequested);
@@ -124,7 +137,7 @@ void AlgorithmPanel::onAlgorithmIndex(int index) {
     if (m_current == "fbp" || !spec) {
         m_pages->setCurrentIndex(0);
     } else {
-        m_form->setSpec(*spec);
+        m_form->setSpec(*spec, formHintsFor(spec->id));
         auto it = m_remembered.find(m_current);
         if (it != m_remembered.end()) m_form->setValues(it->second);
         m_pages->setCurrentIndex(1);
@@ -205,7 +218,7 @@ void AlgorithmPanel::setConeBeam(bool cone) {
 void AlgorithmPanel::setReady(bool ready) {
     m_fbp->setReady(ready);
     m_run->setEnabled(ready);
-    m_form->setEnabled(ready);
+    m_form->setEditable(ready);  // live parameters (MBIR's sharpness, SNR) stay editable
     m_algorithm->setEnabled(ready);
 }
 

@@ -5,6 +5,10 @@
 /// algorithms' parameters through the generic ParameterForm, presets saved to and loaded from
 /// JSON files (SessionFile.h), and the Reconstruct button.
 ///
+/// MBIR's form (formHintsFor): sharpness and SNR with sliders, editable while a job runs
+/// (liveParameterEdited: MbirRestart warm-restarts from the current image), the model's
+/// exponents, sigmas and SuperVoxel schedule behind the "Advanced" expander.
+///
 /// Parameter values are remembered per algorithm while the panel lives, so switching from SIRT
 /// to CGLS and back keeps what was typed; parameters() returns all of them for the session.
 ///
@@ -18,6 +22,7 @@
 
 #include "core/iterative/AlgorithmSchema.h"
 #include "core/projectors/BackProjector.h"
+#include "ui/panels/ParameterForm.h"
 
 class QComboBox;
 class QLabel;
@@ -26,8 +31,10 @@ class QStackedWidget;
 
 namespace tomo::ui {
 
-class ParameterForm;
 class ReconParamsPanel;
+
+/// The form layout of @p algorithm's parameters (advanced ones, sliders, live ones).
+FormHints formHintsFor(const std::string& algorithm);
 
 class AlgorithmPanel : public QWidget {
     Q_OBJECT
@@ -58,7 +65,8 @@ class AlgorithmPanel : public QWidget {
     ReconParamsPanel* fbpPanel() const { return m_fbp; }
     ParameterForm* form() const { return m_form; }
 
-    /// Enables Reconstruct and the form (false while a job runs).
+    /// Enables Reconstruct and the form (false while a job runs: all but the live parameters
+    /// are locked).
     void setReady(bool ready);
     /// Cone-beam data (true): the first entry reads "FDK (cone beam)" and is selected, the
     /// iterative methods are disabled with a tooltip saying why; false restores FBP and them.
@@ -71,6 +79,8 @@ class AlgorithmPanel : public QWidget {
   signals:
     void reconstructRequested();
     void algorithmChanged(const QString& id);
+    /// The user changed a live parameter (FormHints::live) of the current algorithm.
+    void liveParameterEdited(const QString& name);
 
   private:
     void onAlgorithmIndex(int index);

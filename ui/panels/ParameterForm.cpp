@@ -9,9 +9,14 @@
 #include <QDoubleSpinBox>
 #include <QDoubleValidator>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScopedValueRollback>
+#include <QSignalBlocker>
+#include <QSlider>
 #include <QSpinBox>
+#include <QToolButton>
 
 namespace tomo::ui {
 
@@ -32,38 +37,116 @@ ParameterForm::ParameterForm(QWidget* parent) : QWidget(parent) {
     m_layout->setContentsMargins(0, 0, 0, 0);
 }
 
-void ParameterForm::setSpec(const AlgorithmSpec& spec) {
+void ParameterForm::setSpec(const AlgorithmSpec& spec, const FormHints& hints) {
     while (m_layout->rowCount() > 0)
         m_layout->removeRow(0);
     m_editors.clear();
+    m_rows.clear();
+    m_advancedToggle = nullptr;
+    m_advanced = nullptr;
     m_spec = spec;
+    m_hints = hints;
+    QFormLayout* advancedLayout = nullptr;
+    for (const ParameterSpec& p : m_spec.parameters)
+        if (!advancedLayout && m_hints.advanced.count(p.name)) {
+            m_advanced = new QWidget(this);
+            m_advanced->setObjectName(QStringLiteral("advancedParameters"));
+            advancedLayout = new QFormLayout(m_advanced);
+            advancedLayout->setContentsMargins(12, 0, 0, 0);
+        }
     for (const ParameterSpec& p : m_spec.parameters) {
         QWidget* editor = makeEditor(p);
         editor->setObjectName(QString::fromStdString(p.name));
         editor->setToolTip(QString::fromStdString(p.description));
-        m_layout->addRow(QString::fromStdString(p.label.empty() ? p.name : p.label), editor);
+        QWidget* row = m_hints.sliders.count(p.name) ? withSlider(p, editor) : editor;
+        QFormLayout* target =
+            advancedLayout && m_hints.advanced.count(p.name) ? advancedLayout : m_layout;
+        target->addRow(QString::fromStdString(p.label.empty() ? p.name : p.label), row);
         // Choices are words ("locality", "segments") that mean nothing without their
         // explanation: it is shown under the box, not only as a tooltip.
         if (p.type == ParameterType::Choice && !p.description.empty()) {
-            auto* help = new QLabel(QString::fromStdString(p.description), this);
+            auto* help = new QLabel(QString::fromStdString(p.description), target->parentWidget());
             help->setWordWrap(true);
             help->setObjectName(QString::fromStdString(p.name) + QStringLiteral("Help"));
             help->setStyleSheet(QStringLiteral("color: palette(mid); font-size: small;"));
-            m_layout->addRow(help);
+            target->addRow(help);
         }
         m_editors.push_back(editor);
+        m_rows.push_back(row);
+    }
+    if (m_advanced) {
+        m_advancedToggle = new QToolButton(this);
+        m_advancedToggle->setObjectName(QStringLiteral("advancedToggle"));
+        m_advancedToggle->setText(tr("Advanced"));
+        m_advancedToggle->setCheckable(true);
+        m_advancedToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        m_advancedToggle->setAutoRaise(true);
+        connect(m_advancedToggle, &QToolButton::toggled, this, &ParameterForm::setAdvancedShown);
+        m_layout->addRow(m_advancedToggle);
+        m_layout->addRow(m_advanced);
+        setAdvancedShown(false);
     }
     resetToDefaults();
 }
 
+void ParameterForm::setAdvancedShown(bool shown) {
+    if (!m_advanced) return;
+    {
+        const QSignalBlocker block(m_advancedToggle);
+        m_advancedToggle->setChecked(shown);
+    }
+    m_advancedToggle->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+    m_advanced->setVisible(shown);
+}
+
+void ParameterForm::setEditable(bool editable) {
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        m_rows[i]->setEnabled(editable || m_hints.live.count(m_spec.parameters[i].name) > 0);
+}
+
+QWidget* ParameterForm::withSlider(const ParameterSpec& p, QWidget* editor) {
+    auto* box = qobject_cast<QDoubleSpinBox*>(editor);
+    if (!box) return editor;
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* slider = new QSlider(Qt::Horizontal, row);
+    slider->setObjectName(QString::fromStdString(p.name) + QStringLiteral("Slider"));
+    slider->setToolTip(QString::fromStdString(p.description));
+    const double step = p.maximum - p.minimum <= 40 ? 0.1 : 1.0;
+    const double lo = p.minimum;
+    slider->setRange(0, static_cast<int>(std::lround((p.maximum - p.minimum) / step)));
+    box->setDecimals(step < 1 ? 2 : 1);
+    box->setSingleStep(step);
+    connect(slider, &QSlider::valueChanged, box,
+            [box, lo, step](int v) { box->setValue(lo + step * v); });
+    connect(box, &QDoubleSpinBox::valueChanged, slider, [slider, lo, step](double v) {
+        const QSignalBlocker block(slider);
+        slider->setValue(static_cast<int>(std::lround((v - lo) / step)));
+    });
+    {
+        // Where the box is now: a default equal to its value sends no valueChanged.
+        const QSignalBlocker block(slider);
+        slider->setValue(static_cast<int>(std::lround((box->value() - lo) / step)));
+    }
+    layout->addWidget(slider, 1);
+    layout->addWidget(box);
+    return row;
+}
+
 QWidget* ParameterForm::makeEditor(const ParameterSpec& p) {
+    const QString name = QString::fromStdString(p.name);
+    auto changed = [this, name] {
+        emit valuesChanged();
+        if (!m_programmatic) emit valueEdited(name);
+    };
     switch (p.type) {
         case ParameterType::Integer: {
             auto* box = new QSpinBox(this);
             auto clampInt = [](double v) { return static_cast<int>(std::clamp(v, -2.0e9, 2.0e9)); };
             box->setRange(clampInt(p.minimum), clampInt(p.maximum));
             box->setSuffix(unitSuffix(p));
-            connect(box, &QSpinBox::valueChanged, this, &ParameterForm::valuesChanged);
+            connect(box, &QSpinBox::valueChanged, this, changed);
             return box;
         }
         case ParameterType::Real: {
@@ -72,7 +155,7 @@ QWidget* ParameterForm::makeEditor(const ParameterSpec& p) {
                 auto* validator = new QDoubleValidator(p.minimum, p.maximum, 17, edit);
                 validator->setNotation(QDoubleValidator::ScientificNotation);
                 edit->setValidator(validator);
-                connect(edit, &QLineEdit::textChanged, this, &ParameterForm::valuesChanged);
+                connect(edit, &QLineEdit::textChanged, this, changed);
                 return edit;
             }
             auto* box = new QDoubleSpinBox(this);
@@ -83,19 +166,19 @@ QWidget* ParameterForm::makeEditor(const ParameterSpec& p) {
                                    ? std::pow(10.0, std::floor(std::log10(span)) - 1)
                                    : 0.1);
             box->setSuffix(unitSuffix(p));
-            connect(box, &QDoubleSpinBox::valueChanged, this, &ParameterForm::valuesChanged);
+            connect(box, &QDoubleSpinBox::valueChanged, this, changed);
             return box;
         }
         case ParameterType::Boolean: {
             auto* check = new QCheckBox(this);
-            connect(check, &QCheckBox::toggled, this, &ParameterForm::valuesChanged);
+            connect(check, &QCheckBox::toggled, this, changed);
             return check;
         }
         case ParameterType::Choice: {
             auto* combo = new QComboBox(this);
             for (const std::string& c : p.choices)
                 combo->addItem(QString::fromStdString(c));
-            connect(combo, &QComboBox::currentIndexChanged, this, &ParameterForm::valuesChanged);
+            connect(combo, &QComboBox::currentIndexChanged, this, changed);
             return combo;
         }
     }
@@ -165,6 +248,7 @@ std::map<std::string, std::string> ParameterForm::values() const {
 
 std::vector<std::string> ParameterForm::setValues(
     const std::map<std::string, std::string>& values) {
+    const QScopedValueRollback<bool> programmatic(m_programmatic, true);
     std::vector<std::string> rejected;
     for (const auto& [name, value] : values) {
         bool found = false;
@@ -179,6 +263,7 @@ std::vector<std::string> ParameterForm::setValues(
 }
 
 void ParameterForm::resetToDefaults() {
+    const QScopedValueRollback<bool> programmatic(m_programmatic, true);
     for (std::size_t i = 0; i < m_editors.size(); ++i)
         setValue(m_spec.parameters[i], m_editors[i], m_spec.parameters[i].defaultValue);
 }
