@@ -10,6 +10,9 @@
 //    ~0.3-0.5 s, so for it the case measures the latency without that margin);
 //  - sart: the 768x768 demo; an iteration is 1080 one-angle steps (seconds), cancelled in
 //    iteration 2;
+//  - mbir: the 384x384 demo (540 angles), cancelled when iteration 1 is reported, i.e. inside
+//    iteration 2's SuperVoxel sweep (its system matrix may come from the disk cache, so the
+//    build is not a phase to aim at);
 //  - memxct: the 384x384 demo (540 angles, ~60 M nonzeros), cancelled at the first report of
 //    each stage of the matrix build: tracing rays, transposing, staging buffers (seconds in
 //    all; tests/core/memxct/MemxctCancelTest.cpp bounds the work after a stop per stage).
@@ -58,6 +61,7 @@ std::vector<CancelCase> cancelCases() {
             {"sart", "", 768, 1},
             {"cgls", "", 1024, 2},
             {"tv", "", 1024, 2},
+            {"mbir", "", 384, 1},
             {"memxct", "MemXCT: tracing rays", 384, 1},
             {"memxct", "MemXCT: transposing", 384, 1},
             {"memxct", "MemXCT: staging buffers", 384, 1}};
