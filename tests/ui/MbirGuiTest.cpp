@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -122,10 +123,13 @@ TEST(MbirGui, ARunShowsTheLiveImageAndOneNonIncreasingCostPerIterationWithTheHuC
         if (preview && f.window->reconstructionView()->valueAt(30, 31) == preview->view()(31, 30))
             ++previewsShown;
     });
+    const int minimumWidth = f.window->minimumSizeHint().width();
     QSignalSpy finished(&f.session, &Session::jobFinished);
     startMbir(*f.window, 6);
     ASSERT_TRUE(waitFor(finished, 1, 60000));
     ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
+    EXPECT_LE(f.window->minimumSizeHint().width(), minimumWidth)
+        << "the third chart scrolls rather than widening the window";
     EXPECT_GE(previews, 1);
     EXPECT_EQ(previewsShown, previews) << "every live iterate reaches the reconstruction view";
 
@@ -155,12 +159,20 @@ TEST(MbirGui, ARunShowsTheLiveImageAndOneNonIncreasingCostPerIterationWithTheHuC
         EXPECT_DOUBLE_EQ(*p.hu, 1000.0 * *info.error / kMuWater);
     }
     EXPECT_LT(chart.points().back().cost, chart.points().front().cost);
-    // Readable: both axes and the 10 HU line are named on the chart.
-    const QStringList texts = test::chartTexts(&chart, QSize(420, 260));
-    for (const QString& title : {QStringLiteral("equits"), QStringLiteral("cost"),
-                                 QStringLiteral("RMSE (HU)"), QStringLiteral("10 HU")})
-        EXPECT_TRUE(texts.contains(title))
-            << title.toStdString() << " in " << texts.join('|').toStdString();
+    // Readable, also at the chart's minimum size (a low dock): the axes and the 10 HU line are
+    // named, and no label is elided.
+    for (QSize size : {QSize(420, 260), chart.minimumSize()}) {
+        const QStringList texts = test::chartTexts(&chart, size);
+        for (const QString& title :
+             {QStringLiteral("equits"), QStringLiteral("RMSE (HU)"), QStringLiteral("10 HU")})
+            EXPECT_TRUE(texts.contains(title))
+                << title.toStdString() << " in " << texts.join('|').toStdString();
+        EXPECT_TRUE(texts.indexOf(QRegularExpression(QStringLiteral("^cost( / 1e-?\\d+)?$"))) >= 0)
+            << texts.join('|').toStdString();
+        for (const QString& t : texts)
+            EXPECT_FALSE(t.contains(QStringLiteral("...")) || t.contains(QChar(0x2026)))
+                << "elided label '" << t.toStdString() << "' in " << texts.join('|').toStdString();
+    }
 }
 
 TEST(MbirGui, MovingTheSharpnessSliderWarmRestartsFromTheCurrentImage) {

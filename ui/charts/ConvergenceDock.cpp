@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScatterSeries>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -105,7 +106,14 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
     }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_charts, 1);
+    // Scrolled, not squeezed: three charts (MBIR) need ~1150 px, which must not become the
+    // window's minimum width; a narrower or lower dock scrolls them.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("convergenceCharts"));
+    scroll->setWidget(m_charts);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
     clear();
 }

@@ -1,6 +1,8 @@
 #include "ui/charts/CostChart.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include <QChart>
 #include <QColor>
@@ -57,6 +59,8 @@ CostChart::CostChart(QWidget* parent) : QChartView(parent) {
 void CostChart::clear() {
     m_points.clear();
     m_byEquits = true;
+    m_costScale = 1;
+    m_costAxis->setTitleText(tr("cost"));
     for (QLineSeries* s : {m_cost, m_hu, m_target})
         s->clear();
     m_x->setRange(0, 1);
@@ -89,24 +93,42 @@ void CostChart::add(const IterationInfo& info) {
     if (info.error && m_muWater) p.hu = 1000.0 * *info.error / *m_muWater;
     m_points.push_back(p);
     appendToSeries(p);
+    rescaleCost();
     updateAxes();
 }
 
 void CostChart::appendToSeries(const Point& p) {
-    if (p.cost > 0) m_cost->append(p.x, p.cost);  // log axis: positive values only
+    if (p.cost > 0) m_cost->append(p.x, p.cost / m_costScale);  // log axis: positive only
     if (p.hu && *p.hu > 0) m_hu->append(p.x, *p.hu);
+}
+
+void CostChart::rescaleCost() {
+    // Costs are sums over the sinogram (1e5 and more): plotted in units of a power of ten so
+    // that the labels stay short ("2.06", not "2.06e+05", which a low dock elides).
+    double largest = 0;
+    for (const Point& p : m_points)
+        largest = std::max(largest, std::fabs(p.cost));
+    const int exponent = largest > 0 ? static_cast<int>(std::floor(std::log10(largest))) : 0;
+    const int shown = std::abs(exponent) >= 3 ? exponent : 0;
+    if (std::pow(10.0, shown) == m_costScale) return;
+    m_costScale = std::pow(10.0, shown);
+    m_costAxis->setTitleText(shown == 0 ? tr("cost") : tr("cost / 1e%1").arg(shown));
+    m_cost->clear();
+    for (const Point& p : m_points)
+        if (p.cost > 0) m_cost->append(p.x, p.cost / m_costScale);
 }
 
 void CostChart::updateAxes() {
     std::vector<double> costs, hus;
     double xMax = 0;
     for (const Point& p : m_points) {
-        costs.push_back(p.cost);
+        costs.push_back(p.cost / m_costScale);
         if (p.hu) hus.push_back(*p.hu);
         xMax = std::max(xMax, p.x);
     }
     m_x->setTitleText(m_byEquits ? tr("equits") : tr("iteration"));
     m_x->setRange(0, std::max(1.0, xMax * 1.05));
+    m_x->applyNiceNumbers();  // ticks at round equits
     fitLogAxis(m_costAxis, costs);
     const bool showHu = !hus.empty();
     m_huAxis->setVisible(showHu);

@@ -7,6 +7,9 @@
 /// RMSE_HU = 1000 RMSE / mu_water, on a second log axis with the 10 HU line of paper 004's
 /// convergence criterion (A. Sabne et al., PPoPP'17, doi:10.1145/3018743.3018765).
 ///
+/// Large costs are plotted in units of a power of ten named in the axis title ("cost / 1e5");
+/// points() keeps the costs as reported.
+///
 /// Fed by ConvergenceDock::addIteration; iterations without a cost are ignored. Threading: GUI
 /// thread only.
 
@@ -53,11 +56,14 @@ class CostChart : public QChartView {
 
   private:
     void appendToSeries(const Point& p);
+    /// Plots the cost in units of a power of ten (m_costScale, named in the axis title).
+    void rescaleCost();
     void updateAxes();
 
     std::vector<Point> m_points;
     std::optional<double> m_muWater;
     bool m_byEquits = true;
+    double m_costScale = 1;  ///< the plotted cost is cost / m_costScale
     QLineSeries* m_cost = nullptr;
     QLineSeries* m_hu = nullptr;
     QLineSeries* m_target = nullptr;
