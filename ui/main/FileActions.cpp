@@ -63,6 +63,8 @@ void FileActions::populate(QMenu* menu) {
     m_openSession = menu->addAction(tr("Open &session..."), this, &FileActions::openSessionDialog);
     menu->addAction(tr("Save s&ession..."), this, &FileActions::saveSessionDialog);
     menu->addSeparator();
+    m_openReference = menu->addAction(tr("Open &reference image (golden)..."), this,
+                                      &FileActions::openReferenceDialog);
     QAction* openVolume = menu->addAction(tr("Open reco&nstruction (volume)..."), this,
                                           &FileActions::openVolumeDialog);
     openVolume->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -80,7 +82,7 @@ void FileActions::populate(QMenu* menu) {
 
 void FileActions::setBusy(bool busy) {
     m_busy = busy;
-    for (QAction* a : {m_openFile, m_open, m_openCone, m_openSession})
+    for (QAction* a : {m_openFile, m_open, m_openCone, m_openSession, m_openReference})
         if (a) a->setEnabled(!busy);
     if (m_recentMenu) m_recentMenu->setEnabled(!busy);
     setHasResult(m_hasResult);
@@ -213,6 +215,22 @@ Status FileActions::openVolume(const std::filesystem::path& file, const ReadOpti
     browser->show();
     m_lastBrowser = browser;
     return Status::ok();
+}
+
+Status FileActions::openReference(const std::filesystem::path& file) {
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, app::makeFormatRegistry());
+    TOMO_ASSIGN_OR_RETURN(Volume reference, registry.readVolume(file, ReadOptions{}));
+    return m_window.session().setReference(std::move(reference)).withContext(file.string());
+}
+
+void FileActions::openReferenceDialog() {
+    const QString file = QFileDialog::getOpenFileName(
+        &m_window, tr("Open reference image (the ground truth of this dataset)"), {},
+        tr("Volumes (*.h5 *.hdf5 *.tif *.tiff *.mha *.mhd *.nrrd)"));
+    if (file.isEmpty()) return;
+    const Status status = openReference(file.toStdString());
+    m_window.report(tr("Open reference image"), status);
+    if (status) m_window.showStatus(tr("Reference image: %1").arg(file));
 }
 
 void FileActions::openVolumeDialog() {

@@ -83,6 +83,9 @@ class FileActions : public QObject {
     /// File > Open reconstruction: a stored volume in a VolumeBrowser window, read slice by
     /// slice (so volumes larger than memory open); asks the shape of raw files.
     void openVolumeDialog();
+    /// File > Open reference image: a golden image of the loaded dataset (Session::setReference),
+    /// for the RMSE per iteration, MBIR's HU curve and the metrics.
+    void openReferenceDialog();
     void openSessionDialog();
     void saveSessionDialog();
     void saveVolumeDialog();
@@ -91,6 +94,8 @@ class FileActions : public QObject {
 
     /// Opens @p file in a VolumeBrowser window (openVolumeDialog without the dialogs).
     Status openVolume(const std::filesystem::path& file, const ReadOptions& options = {});
+    /// Reads @p file (any volume format) as the loaded dataset's reference.
+    Status openReference(const std::filesystem::path& file);
     /// The browser opened last (null when none or closed).
     VolumeBrowser* lastBrowser() const { return m_lastBrowser; }
 
@@ -110,6 +115,7 @@ class FileActions : public QObject {
     QAction* m_open = nullptr;
     QAction* m_openCone = nullptr;
     QAction* m_openSession = nullptr;
+    QAction* m_openReference = nullptr;
     QAction* m_saveVolume = nullptr;
     QAction* m_saveSlice = nullptr;
     bool m_busy = false;

@@ -179,6 +179,31 @@ Status Session::setCenterOfRotation(double center) {
     return Status::ok();
 }
 
+Status Session::setReference(Volume reference) {
+    if (isBusy()) return invalidArgument("wait for the running job before loading a reference");
+    if (!m_loaded) return invalidArgument("there is no dataset");
+    const VolumeGeometry& grid = m_loaded->grid;
+    const std::array<std::size_t, 3> wanted{std::size_t(grid.nz), std::size_t(grid.ny),
+                                            std::size_t(grid.nx)};
+    const auto& got = reference.dims();
+    if (got != wanted)
+        return invalidArgument("the reference is " + std::to_string(got[0]) + "x" +
+                               std::to_string(got[1]) + "x" + std::to_string(got[2]) +
+                               " (slices x rows x columns), the reconstruction " +
+                               std::to_string(wanted[0]) + "x" + std::to_string(wanted[1]) + "x" +
+                               std::to_string(wanted[2]));
+    app::Dataset copy{m_loaded->geometry, grid, m_loaded->sinograms.clone(), std::move(reference),
+                      m_loaded->warnings};
+    copy.preprocessing = m_loaded->preprocessing;
+    auto loaded = std::make_shared<const app::Dataset>(std::move(copy));
+    TOMO_ASSIGN_OR_RETURN(m_dataset, seenThrough(loaded, m_sampling));
+    m_loaded = std::move(loaded);
+    m_recon.reset();
+    emit datasetChanged();
+    emit reconstructionChanged();
+    return Status::ok();
+}
+
 Status Session::setSampling(const app::Sampling& sampling) {
     if (isBusy()) return invalidArgument("wait for the running job before changing the sampling");
     if (!m_loaded) return invalidArgument("there is no dataset");

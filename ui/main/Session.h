@@ -124,6 +124,10 @@ class Session : public QObject {
     /// the centre of detector pixel 0). Drops the reconstruction. Error when busy or out of
     /// range.
     Status setCenterOfRotation(double center);
+    /// Gives the loaded dataset @p reference as its ground truth (a golden image: the error per
+    /// iteration, MBIR's HU curve, the metrics), [slice][y][x] on the loaded grid. Drops the
+    /// reconstruction. Error when busy, without data or for another shape.
+    Status setReference(Volume reference);
     /// Replaces the active dataset by @p data (e.g. the teaching or test data).
     void setDataset(app::Dataset data, const QString& name);
 
