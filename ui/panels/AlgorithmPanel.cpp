@@ -21,7 +21,7 @@ FormHints formHintsFor(const std::string& algorithm) {
     // Sharpness and SNR are what a user tunes (svmbir's interface); the model's exponents,
     // explicit sigmas and the SuperVoxel schedule are for experts.
     return {.advanced = {"method", "sv_side", "batch", "matrix", "p", "q", "T", "sigma_x",
-                         "sigma_y", "counts"},
+                         "sigma_y", "counts", "simd"},
             .sliders = {"sharpness", "snr_db"},
             .live = {"sharpness", "snr_db"}};
 }
