@@ -229,7 +229,8 @@ TEST(StoppingRules, ParseAndValidate) {
     for (const AlgorithmSpec& spec : algorithmSpecs()) {
         const bool hasStop = std::any_of(spec.parameters.begin(), spec.parameters.end(),
                                          [](const ParameterSpec& p) { return p.name == "stop"; });
-        EXPECT_EQ(hasStop, spec.iterative) << spec.id;
+        // MBIR runs to its cost's minimum with its own rules (docs/mbir.md).
+        EXPECT_EQ(hasStop, spec.iterative && spec.id != "mbir") << spec.id;
     }
 }
 
