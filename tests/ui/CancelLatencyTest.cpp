@@ -113,11 +113,14 @@ TEST_P(CancelLatency, CancelReturnsWithinOneSecondInsideTheLongPhase) {
     ASSERT_TRUE(test::reconstructWith(*f.window, c.algorithm, values));
     QElapsedTimer wait;
     wait.start();
-    while (!inPhase && finished.isEmpty() && wait.elapsed() < 120000)
+    // Reaching the phase is not what is measured: the first CGLS / TV iteration at 1024^2 x 2
+    // takes 50-90 s here and longer beside another heavy test under ctest -j2, so the wait is
+    // bounded well inside ctest's 300 s per test, not at a speed.
+    while (!inPhase && finished.isEmpty() && wait.elapsed() < 240000)
         QTest::qWait(5);
     ASSERT_TRUE(finished.isEmpty())
         << "the job ended before its long phase: " << finished.at(0).at(2).toString().toStdString();
-    ASSERT_TRUE(inPhase) << "no report of '" << c.stage << "' within 120 s (last stage '"
+    ASSERT_TRUE(inPhase) << "no report of '" << c.stage << "' within 240 s (last stage '"
                          << lastStage.toStdString() << "')";
     const qint64 reachedMs = sinceStart.elapsed();
 
