@@ -54,13 +54,11 @@ Status cglsOnce(LinearOperator& op, std::span<const float> b, std::span<float> x
 Status solveCgls(LinearOperator& op, std::span<const float> b, std::span<float> x,
                  const CglsOptions& options, const IterationCallback& onIteration,
                  SolverSummary& summary, const ExecContext& ctx) {
-    return runKeepingIterate(options, x, summary, [&](const SolverOptions& common, bool replay) {
-        CglsOptions o = options;
-        static_cast<SolverOptions&>(o) = common;
-        ExecContext c = ctx;
-        if (replay) c.progress = nullptr;
-        return cglsOnce(op, b, x, o, replay ? IterationCallback{} : onIteration, summary, c);
-    });
+    return solveKeepingIterate(
+        options, x, onIteration, summary, ctx,
+        [&](const CglsOptions& o, const IterationCallback& cb, const ExecContext& c, bool) {
+            return cglsOnce(op, b, x, o, cb, summary, c);
+        });
 }
 
 }  // namespace tomo

@@ -130,31 +130,15 @@ Status osSirtOnce(SubsetOperator& op, std::span<const float> b, std::span<float>
     return monitor.finish(x);
 }
 
-/// One run, or the replay of runKeepingIterate (no callback, no progress, no afterSubset).
-template <class Once>
-Status keepingIterate(const SirtOptions& options, std::span<float> x,
-                      const IterationCallback& onIteration, SolverSummary& summary,
-                      const ExecContext& ctx, Once&& once) {
-    return runKeepingIterate(options, x, summary, [&](const SolverOptions& common, bool replay) {
-        SirtOptions o = options;
-        static_cast<SolverOptions&>(o) = common;
-        ExecContext c = ctx;
-        if (replay) {
-            c.progress = nullptr;
-            o.afterSubset = nullptr;
-        }
-        return once(o, replay ? IterationCallback{} : onIteration, c);
-    });
-}
-
 }  // namespace
 
 Status solveSirt(LinearOperator& op, std::span<const float> b, std::span<float> x,
                  const SirtOptions& options, const IterationCallback& onIteration,
                  SolverSummary& summary, const ExecContext& ctx) {
-    return keepingIterate(
+    return solveKeepingIterate(
         options, x, onIteration, summary, ctx,
-        [&](const SirtOptions& o, const IterationCallback& cb, const ExecContext& c) {
+        [&](SirtOptions& o, const IterationCallback& cb, const ExecContext& c, bool replay) {
+            if (replay) o.afterSubset = nullptr;  // the replay shows no subset updates
             return sirtOnce(op, b, x, o, cb, summary, c);
         });
 }
@@ -162,9 +146,10 @@ Status solveSirt(LinearOperator& op, std::span<const float> b, std::span<float> 
 Status solveOsSirt(SubsetOperator& op, std::span<const float> b, std::span<float> x,
                    const SirtOptions& options, const IterationCallback& onIteration,
                    SolverSummary& summary, const ExecContext& ctx) {
-    return keepingIterate(
+    return solveKeepingIterate(
         options, x, onIteration, summary, ctx,
-        [&](const SirtOptions& o, const IterationCallback& cb, const ExecContext& c) {
+        [&](SirtOptions& o, const IterationCallback& cb, const ExecContext& c, bool replay) {
+            if (replay) o.afterSubset = nullptr;  // the replay shows no subset updates
             return osSirtOnce(op, b, x, o, cb, summary, c);
         });
 }

@@ -112,4 +112,20 @@ class IterationMonitor {
 Status runKeepingIterate(const SolverOptions& options, std::span<float> x, SolverSummary& summary,
                          const std::function<Status(const SolverOptions&, bool replay)>& once);
 
+/// runKeepingIterate() for a solver whose options derive from SolverOptions: @p once(options,
+/// callback, ctx, replay) runs the solver once (options a mutable copy carrying the common
+/// options of that run); the replay gets no callback and no progress.
+template <class Options, class Once>
+Status solveKeepingIterate(const Options& options, std::span<float> x,
+                           const IterationCallback& onIteration, SolverSummary& summary,
+                           const ExecContext& ctx, Once&& once) {
+    return runKeepingIterate(options, x, summary, [&](const SolverOptions& common, bool replay) {
+        Options o = options;
+        static_cast<SolverOptions&>(o) = common;
+        ExecContext c = ctx;
+        if (replay) c.progress = nullptr;
+        return once(o, replay ? IterationCallback{} : onIteration, c, replay);
+    });
+}
+
 }  // namespace tomo

@@ -147,13 +147,11 @@ Status tvOnce(LinearOperator& op, std::span<const float> b, std::span<float> x,
 Status solveTv(LinearOperator& op, std::span<const float> b, std::span<float> x,
                const TvOptions& options, const IterationCallback& onIteration,
                SolverSummary& summary, const ExecContext& ctx) {
-    return runKeepingIterate(options, x, summary, [&](const SolverOptions& common, bool replay) {
-        TvOptions o = options;
-        static_cast<SolverOptions&>(o) = common;
-        ExecContext c = ctx;
-        if (replay) c.progress = nullptr;
-        return tvOnce(op, b, x, o, replay ? IterationCallback{} : onIteration, summary, c);
-    });
+    return solveKeepingIterate(
+        options, x, onIteration, summary, ctx,
+        [&](const TvOptions& o, const IterationCallback& cb, const ExecContext& c, bool) {
+            return tvOnce(op, b, x, o, cb, summary, c);
+        });
 }
 
 }  // namespace tomo
