@@ -169,8 +169,12 @@ Status Session::setCenterOfRotation(double center) {
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
     app::Dataset copy{std::move(geometry), m_loaded->grid, m_loaded->sinograms.clone(),
                       m_loaded->truth.clone(), m_loaded->warnings};
-    copy.preprocessing = m_loaded->preprocessing;
-    auto loaded = std::make_shared<const app::Dataset>(std::move(copy));
+    return replaceLoaded(std::move(copy));
+}
+
+Status Session::replaceLoaded(app::Dataset next) {
+    next.preprocessing = m_loaded->preprocessing;
+    auto loaded = std::make_shared<const app::Dataset>(std::move(next));
     TOMO_ASSIGN_OR_RETURN(m_dataset, seenThrough(loaded, m_sampling));
     m_loaded = std::move(loaded);
     m_recon.reset();
@@ -194,14 +198,7 @@ Status Session::setReference(Volume reference) {
                                std::to_string(wanted[2]));
     app::Dataset copy{m_loaded->geometry, grid, m_loaded->sinograms.clone(), std::move(reference),
                       m_loaded->warnings};
-    copy.preprocessing = m_loaded->preprocessing;
-    auto loaded = std::make_shared<const app::Dataset>(std::move(copy));
-    TOMO_ASSIGN_OR_RETURN(m_dataset, seenThrough(loaded, m_sampling));
-    m_loaded = std::move(loaded);
-    m_recon.reset();
-    emit datasetChanged();
-    emit reconstructionChanged();
-    return Status::ok();
+    return replaceLoaded(std::move(copy));
 }
 
 Status Session::setSampling(const app::Sampling& sampling) {

@@ -171,6 +171,9 @@ class Session : public QObject {
     void jobFinished(tomo::ui::Session::JobKind kind, bool ok, const QString& message);
 
   private:
+    /// Makes @p next (the loaded dataset with a change, keeping its preprocessing) the loaded
+    /// dataset, seen through the sampling; the reconstruction is cleared.
+    Status replaceLoaded(app::Dataset next);
     bool startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load, QString name,
                       std::filesystem::path folder, int demoSize,
                       std::optional<app::LoadRequest> file = std::nullopt);
