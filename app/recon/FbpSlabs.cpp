@@ -36,61 +36,82 @@ std::size_t slabSlices(const ReconRequest& request, std::size_t batch, bool& ove
 
 }  // namespace
 
+FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report) {
+    const auto [slices, angles, detectors] = request.source->shape();
+    // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
+    FbpPlan plan;
+    plan.batched = resolved.fbp;
+    const std::size_t batch =
+        fbpChunkSlices(resolved.fbp, *resolved.backProjector, slices, angles, detectors);
+    plan.batched.chunkSlices = static_cast<int>(batch);
+    bool overBudget = false;
+    plan.slabSlices = slabSlices(request, batch, overBudget);
+    if (overBudget)
+        report.notes.push_back("one FBP batch of " + std::to_string(plan.slabSlices) +
+                               " slices needs more than the memory budget; slabs of " +
+                               std::to_string(plan.slabSlices) + " slices");
+    plan.slabs = (slices + plan.slabSlices - 1) / plan.slabSlices;
+    report.slabs = plan.slabs;
+    report.slabSlices = plan.slabSlices;
+    return plan;
+}
+
+Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolved,
+                                  const FbpPlan& plan, std::size_t c, ReconReport& report,
+                                  const ExecContext& ctx) {
+    const std::size_t slices = request.source->shape()[0];
+    const std::size_t first = c * plan.slabSlices;
+    const std::size_t count = std::min(plan.slabSlices, slices - first);
+    const std::string label = sliceText(first, count);
+    Progress readScope, fbpScope;
+    ExecContext readCtx = ctx, fbpCtx = ctx;
+    if (ctx.progress) {
+        readScope = ctx.progress->child(0.0, 0.3, label + ": read");
+        fbpScope = ctx.progress->child(0.3, 1.0, label + ": fbp");
+        readCtx.progress = &readScope;
+        fbpCtx.progress = &fbpScope;
+    }
+    TOMO_ASSIGN_OR_RETURN(Sinograms sino, request.source->read(first, count, readCtx));
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, slabGeometry(request.geometry, count));
+    VolumeGeometry grid = request.grid;
+    grid.nz = static_cast<int>(count);
+    Volume part;
+    FbpTimings t;
+    TOMO_RETURN_IF_ERROR(reconstructFbpOnBackend(sino, geometry, grid, *resolved.backProjector,
+                                                 plan.batched, part, fbpCtx, &t)
+                             .withContext(label));
+    report.timings.filtering += t.filtering;
+    report.timings.backProjection += t.backProjection;
+    report.timings.total += t.total;
+    return part;
+}
+
 Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& out,
                    ReconReport& report, const ExecContext& ctx) {
     const SinogramSource& source = *request.source;
-    const auto [slices, angles, detectors] = source.shape();
-    BackProjector& backProjector = *resolved.backProjector;
-    // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
-    FbpOptions batched = resolved.fbp;
-    const std::size_t batch =
-        fbpChunkSlices(resolved.fbp, backProjector, slices, angles, detectors);
-    batched.chunkSlices = static_cast<int>(batch);
-    bool overBudget = false;
-    const std::size_t perSlab = slabSlices(request, batch, overBudget);
-    if (overBudget)
-        report.notes.push_back("one FBP batch of " + std::to_string(perSlab) +
-                               " slices needs more than the memory budget; slabs of " +
-                               std::to_string(perSlab) + " slices");
-    const std::size_t slabs = (slices + perSlab - 1) / perSlab;
-    report.slabs = slabs;
-    report.slabSlices = perSlab;
-    if (slabs == 1 && source.whole()) {
+    const FbpPlan plan = planFbp(request, resolved, report);
+    if (plan.slabs == 1 && source.whole()) {
         // The stack is in memory and one slab: reconstruct it in place (no copy).
         Volume image;
         TOMO_RETURN_IF_ERROR(reconstructFbpOnBackend(*source.whole(), request.geometry,
-                                                     request.grid, backProjector, batched, image,
-                                                     ctx, &report.timings));
+                                                     request.grid, *resolved.backProjector,
+                                                     plan.batched, image, ctx, &report.timings));
         return out.put(0, std::move(image));
     }
-    for (std::size_t c = 0; c < slabs; ++c) {
+    const std::size_t slices = source.shape()[0];
+    for (std::size_t c = 0; c < plan.slabs; ++c) {
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-        const std::size_t first = c * perSlab;
-        const std::size_t count = std::min(perSlab, slices - first);
-        const std::string label = sliceText(first, count);
-        Progress scope, readScope, fbpScope;
-        ExecContext readCtx = ctx, fbpCtx = ctx;
+        const std::size_t first = c * plan.slabSlices;
+        const std::string label = sliceText(first, std::min(plan.slabSlices, slices - first));
+        Progress scope;
+        ExecContext slabCtx = ctx;
         if (ctx.progress) {
-            scope = ctx.progress->child(double(c) / slabs, double(c + 1) / slabs, label);
-            readScope = scope.child(0.0, 0.3, label + ": read");
-            fbpScope = scope.child(0.3, 1.0, label + ": fbp");
-            readCtx.progress = &readScope;
-            fbpCtx.progress = &fbpScope;
+            scope = ctx.progress->child(double(c) / plan.slabs, double(c + 1) / plan.slabs, label);
+            slabCtx.progress = &scope;
         }
-        TOMO_ASSIGN_OR_RETURN(Sinograms sino, source.read(first, count, readCtx));
-        TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, slabGeometry(request.geometry, count));
-        VolumeGeometry grid = request.grid;
-        grid.nz = static_cast<int>(count);
-        Volume part;
-        FbpTimings t;
-        TOMO_RETURN_IF_ERROR(
-            reconstructFbpOnBackend(sino, geometry, grid, backProjector, batched, part, fbpCtx, &t)
-                .withContext(label));
-        sino = Sinograms();  // free the slab's input before the output takes it
+        TOMO_ASSIGN_OR_RETURN(Volume part,
+                              reconstructFbpSlab(request, resolved, plan, c, report, slabCtx));
         TOMO_RETURN_IF_ERROR(out.put(first, std::move(part)).withContext(label));
-        report.timings.filtering += t.filtering;
-        report.timings.backProjection += t.backProjection;
-        report.timings.total += t.total;
     }
     return Status::ok();
 }

@@ -62,6 +62,18 @@ class SlabOutput {
     std::unique_ptr<State> m_state;
 };
 
+/// How FBP cuts a request into slabs (ReconService.h step 2): slab c holds slices
+/// [c slabSlices, min((c + 1) slabSlices, slices)), every slab whole FBP batches.
+struct FbpPlan {
+    FbpOptions batched;  ///< with chunkSlices set to the batch
+    std::size_t slabSlices = 0, slabs = 0;
+};
+/// The plan of @p request (notes and the slab counts go to @p report).
+FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report);
+/// Reads and reconstructs slab @p c of @p plan (its timings added to @p report).
+Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolved,
+                                  const FbpPlan& plan, std::size_t c, ReconReport& report,
+                                  const ExecContext& ctx);
 Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& out,
                    ReconReport& report, const ExecContext& ctx);
 

@@ -4,6 +4,7 @@
 
 #include <stop_token>
 
+#include "core/base/CrossRankSum.h"
 #include "core/base/Progress.h"
 
 namespace tomo {
@@ -14,6 +15,9 @@ struct ExecContext {
     std::stop_token stop;  ///< checked at least every ~50 ms of work; triggers Cancelled
     Progress* progress =
         nullptr;  ///< optional scope this stage advances (setTotal is the callee's)
+    /// Set when the vectors are distributed over ranks (each holds some slices): reductions
+    /// (dot, norm, ...) are summed across them. Null: this process holds the whole vector.
+    CrossRankSum* across = nullptr;
 };
 
 }  // namespace tomo

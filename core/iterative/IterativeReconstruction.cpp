@@ -76,8 +76,9 @@ Result<StopOptions> stopOptions(const ParameterValues& params, const ParallelGeo
 /// deviation of about sigma sqrt(angles) per pixel (one ray of about unit weight per angle),
 /// the size of the data term's gradient that the TV subgradient (bounded per pixel) must
 /// balance; measured near the lowest error on noisy Shepp-Logans (docs/algorithms.md).
-double automaticTvLambda(std::span<const float> b, const ParallelGeometry& geom) {
-    const double sigma = estimateNoiseSigma(b, std::size_t(geom.detectorCount()));
+double automaticTvLambda(std::span<const float> b, const ParallelGeometry& geom,
+                         const ExecContext& ctx) {
+    const double sigma = estimateNoiseSigma(b, std::size_t(geom.detectorCount()), ctx);
     const double lambda = sigma * std::sqrt(double(geom.angleCount()));
     return lambda > 0 ? lambda : 1e-3;
 }
@@ -178,7 +179,7 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
     } else if (spec.id == "tv") {
         TvOptions o;
         fillCommon(o);
-        o.lambda = params.real("lambda") > 0 ? params.real("lambda") : automaticTvLambda(b, geom);
+        o.lambda = params.real("lambda") > 0 ? params.real("lambda") : automaticTvLambda(b, geom, solveCtx);
         o.nonNegative = params.boolean("nonnegative");
         status = solveTv(*op, b, x, o, onIteration, summary, solveCtx);
         if (!(params.real("lambda") > 0))

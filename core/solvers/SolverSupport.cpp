@@ -161,7 +161,7 @@ Status IterationMonitor::breakdown() {
 
 void IterationMonitor::setData(std::span<const float> b) {
     m_dataNorm = norm(b, m_inner);
-    m_rule.setData(b);
+    m_rule.setData(b, m_inner);
 }
 
 Status IterationMonitor::finish(std::span<float> x) {

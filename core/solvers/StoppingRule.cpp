@@ -63,16 +63,17 @@ Status StopOptions::validate() const {
     return Status::ok();
 }
 
-double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength) {
+double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
+                          const ExecContext& ctx) {
     const std::size_t row = rowLength == 0 ? data.size() : rowLength;
-    if (row < 5 || data.size() < row) return 0.0;
     // Second differences at i = 1 .. row-2 of each row, in blocks of about kNoiseBlock.
     const std::size_t inner = row - 2;
     const std::size_t blocks = std::max<std::size_t>(1, inner / kNoiseBlock);
-    double energy = 0.0;  // sum over blocks of sigma_block^2 * block size
-    std::size_t counted = 0;
+    double sums[2] = {0.0, 0.0};  // sum over blocks of sigma_block^2 * block size; the count
+    double& energy = sums[0];
+    double& counted = sums[1];
     std::vector<double> d;
-    for (std::size_t start = 0; start + row <= data.size(); start += row) {
+    for (std::size_t start = 0; row >= 5 && start + row <= data.size(); start += row) {
         const float* v = data.data() + start;
         for (std::size_t j = 0; j < blocks; ++j) {
             const std::size_t first = 1 + j * inner / blocks, last = 1 + (j + 1) * inner / blocks;
@@ -85,17 +86,19 @@ double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength) {
                 e = std::abs(e - center);
             const double sigma = 1.4826 * median(d) / std::sqrt(6.0);
             energy += sigma * sigma * double(d.size());
-            counted += d.size();
+            counted += double(d.size());
         }
     }
-    return counted > 0 ? std::sqrt(energy / double(counted)) : 0.0;
+    if (ctx.across) ctx.across->sum(sums);  // the same estimate on every rank
+    return counted > 0 ? std::sqrt(energy / counted) : 0.0;
 }
 
-void StoppingRule::setData(std::span<const float> data) {
+void StoppingRule::setData(std::span<const float> data, const ExecContext& ctx) {
     if (m_options.rule != StopRule::Discrepancy) return;
     m_estimated = !(m_options.noiseSigma > 0);
-    m_sigma = m_estimated ? estimateNoiseSigma(data, m_options.rowLength) : m_options.noiseSigma;
-    m_delta = m_sigma * std::sqrt(double(data.size()));
+    m_sigma =
+        m_estimated ? estimateNoiseSigma(data, m_options.rowLength, ctx) : m_options.noiseSigma;
+    m_delta = m_sigma * std::sqrt(sumAcrossRanks(double(data.size()), ctx));
 }
 
 bool StoppingRule::after(std::span<const IterationInfo> history, std::span<const float> x,
@@ -115,6 +118,7 @@ bool StoppingRule::after(std::span<const IterationInfo> history, std::span<const
                     const double e = double(x[i]) - m_previous[i];
                     diff += e * e;
                 }
+                diff = sumAcrossRanks(diff, ctx);
                 const double xNorm = norm(x, ctx);
                 m_change = xNorm > 0 ? std::sqrt(diff) / xNorm : 0.0;
                 stop = m_change <= m_options.relativeChange;

@@ -69,7 +69,9 @@ struct StopOptions {
 /// Biometrika 81(3), 1994, doi:10.1093/biomet/81.3.425; blocks follow a noise level that
 /// varies along the detector (Poisson data after -log). Edges of the object touch few
 /// differences of a block and hardly move the median. @p rowLength 0 = one row.
-double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength);
+/// With ctx.across the blocks of every rank's part count (the same estimate on every rank).
+double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
+                          const ExecContext& ctx = {});
 
 /// @brief The state of one rule over one solver run (owned by IterationMonitor).
 class StoppingRule {
@@ -77,7 +79,7 @@ class StoppingRule {
     explicit StoppingRule(const StopOptions& options) : m_options(options) {}
 
     /// Sets delta for the discrepancy rule from @p data (estimating sigma when 0).
-    void setData(std::span<const float> data);
+    void setData(std::span<const float> data, const ExecContext& ctx = {});
     /// After iteration history.back(): true when the rule stops here. @p x is x_k.
     bool after(std::span<const IterationInfo> history, std::span<const float> x,
                const ExecContext& ctx);

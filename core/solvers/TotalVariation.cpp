@@ -74,7 +74,7 @@ double totalVariation(std::span<const float> x, const VolumeShape& s, const Exec
     double total = 0.0;
     for (double r : rows)
         total += r;
-    return total;
+    return sumAcrossRanks(total, ctx);
 }
 
 namespace {
@@ -137,7 +137,9 @@ Status tvOnce(LinearOperator& op, std::span<const float> b, std::span<float> x,
             res += d * d;
         }
         const double tv = totalVariation(x, shape, in);
-        if (!monitor.afterIteration(std::sqrt(res), norm(x, in), options.lambda * tv, x)) break;
+        if (!monitor.afterIteration(std::sqrt(sumAcrossRanks(res, in)), norm(x, in),
+                                    options.lambda * tv, x))
+            break;
     }
     return monitor.finish(x);
 }

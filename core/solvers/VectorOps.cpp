@@ -41,15 +41,24 @@ double reduceBlocks(std::size_t n, const ExecContext& ctx, F&& partial) {
 
 }  // namespace
 
+double sumAcrossRanks(double local, const ExecContext& ctx) {
+    if (!ctx.across) return local;
+    double value[1] = {local};
+    ctx.across->sum(value);
+    return value[0];
+}
+
 double dot(std::span<const float> a, std::span<const float> b, const ExecContext& ctx) {
     assert(a.size() == b.size());
     const std::size_t n = std::min(a.size(), b.size());
-    return reduceBlocks(n, ctx, [&](std::size_t first, std::size_t last) {
-        double s = 0.0;
-        for (std::size_t i = first; i < last; ++i)
-            s += double(a[i]) * double(b[i]);
-        return s;
-    });
+    return sumAcrossRanks(reduceBlocks(n, ctx,
+                                       [&](std::size_t first, std::size_t last) {
+                                           double s = 0.0;
+                                           for (std::size_t i = first; i < last; ++i)
+                                               s += double(a[i]) * double(b[i]);
+                                           return s;
+                                       }),
+                          ctx);
 }
 
 double norm(std::span<const float> a, const ExecContext& ctx) {
@@ -106,8 +115,8 @@ void invertWeights(std::span<const float> v, std::span<float> w, float eps,
 double rmsDifference(std::span<const float> a, std::span<const float> b, const ExecContext& ctx) {
     assert(a.size() == b.size());
     const std::size_t n = std::min(a.size(), b.size());
-    if (n == 0) return 0.0;
-    const double s = reduceBlocks(n, ctx, [&](std::size_t first, std::size_t last) {
+    double sums[2] = {0.0, double(n)};  // squares and count, summed across ranks
+    sums[0] = reduceBlocks(n, ctx, [&](std::size_t first, std::size_t last) {
         double acc = 0.0;
         for (std::size_t i = first; i < last; ++i) {
             const double d = double(a[i]) - double(b[i]);
@@ -115,7 +124,8 @@ double rmsDifference(std::span<const float> a, std::span<const float> b, const E
         }
         return acc;
     });
-    return std::sqrt(s / static_cast<double>(n));
+    if (ctx.across) ctx.across->sum(sums);
+    return sums[1] > 0 ? std::sqrt(sums[0] / sums[1]) : 0.0;
 }
 
 }  // namespace tomo

@@ -20,6 +20,10 @@ namespace tomo {
 /// Elements per work item (and per partial sum) of the vector helpers.
 inline constexpr std::size_t kVectorBlock = 1 << 15;
 
+/// @p local summed over the ranks of ctx.across (CrossRankSum.h), or @p local without it. The
+/// reductions below (dot, norm, rmsDifference) go through it: with ctx.across set, each rank
+/// passes its part of the vectors and gets the whole vectors' result.
+double sumAcrossRanks(double local, const ExecContext& ctx);
 /// sum_i a[i] * b[i] in double.
 double dot(std::span<const float> a, std::span<const float> b, const ExecContext& ctx = {});
 /// sqrt(dot(a, a)).
