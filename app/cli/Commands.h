@@ -10,11 +10,13 @@
 
 #include "core/base/Status.h"
 #include "core/data/Array.h"
+#include "core/dist/Communicator.h"
 
 namespace tomo::cli {
 
 int runPhantom(int argc, char** argv);
-int runRecon(int argc, char** argv);
+/// @p ranks: the processes of an mpirun job (null: this process alone).
+int runRecon(int argc, char** argv, Communicator* ranks = nullptr);
 int runBench(int argc, char** argv);
 int runBenchMemxct(int argc, char** argv);     ///< `tomo bench --suite memxct` (BenchMemxct.cpp)
 int runBenchIterative(int argc, char** argv);  ///< `--suite sirt|ordering` (BenchIterative.cpp)

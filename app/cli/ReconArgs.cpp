@@ -62,7 +62,7 @@ Status algorithmFromArgs(const ArgParser& args, int argc, char** argv, app::Reco
 
 /// Opens INPUT: acquisitions by blocks of rows unless they fit the budget (or --chunk-rows),
 /// sinogram stacks by planes where the format can.
-Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget) {
+Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget, int ranks) {
     TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
     app::SourceSpec spec;
     spec.path = *args.get("INPUT");
@@ -71,7 +71,8 @@ Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget) {
         TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, preprocessOptionsFromArgs(args, flats));
         return app::acquisitionPreprocessing(std::move(pre), flats, !args.has("no-log"));
     };
-    spec.wholeBelowBytes = args.has("chunk-rows") ? 0 : budget;
+    // Across ranks each reads only its own slices' rows.
+    spec.wholeBelowBytes = args.has("chunk-rows") || ranks > 1 ? 0 : budget;
     auto ext = spec.path.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
     if ((ext == ".raw" || ext == ".bin" || ext == ".f32") && !spec.read.shape)
@@ -218,7 +219,7 @@ Result<std::map<std::string, std::string>> collectParams(int argc, char** argv) 
 }
 
 Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
-                                               std::vector<std::string>& notes) {
+                                               std::vector<std::string>& notes, int ranks) {
     TOMO_ASSIGN_OR_RETURN(int budgetMiB,
                           args.getInt("memory-budget", kDefaultBudgetMiB, 1, 1 << 24));
     const std::size_t budget = static_cast<std::size_t>(budgetMiB) << 20;
@@ -227,7 +228,7 @@ Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, 
     auto algo = findAlgorithm(args.getOr("algo", "fbp"));
     if (!algo) return invalidArgument("--algo: " + algo.status().message());
     const bool iterative = algo->iterative;
-    TOMO_ASSIGN_OR_RETURN(app::OpenedSource input, openInput(args, budget));
+    TOMO_ASSIGN_OR_RETURN(app::OpenedSource input, openInput(args, budget, ranks));
     notes.insert(notes.end(), input.notes.begin(), input.notes.end());
     const std::string preprocessing = describe(input.preprocessing);
     TOMO_ASSIGN_OR_RETURN(app::ReconRequest r, requestFor(args, input));

@@ -28,6 +28,7 @@ Result<std::map<std::string, std::string>> collectParams(int argc, char** argv);
 /// algorithm, parameters, backend or variant, memory budget, reference and output. Notes from
 /// opening the input go to @p notes.
 Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
-                                               std::vector<std::string>& notes);
+                                               std::vector<std::string>& notes,
+                                               int ranks = 1);
 
 }  // namespace tomo::cli

@@ -9,6 +9,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ConeArgs.h"
 #include "app/cli/ReconArgs.h"
+#include "core/dist/RankAgreement.h"
 #include "core/io/ImageIO.h"
 
 namespace tomo::cli {
@@ -101,24 +102,34 @@ void printFbp(const app::ReconReport& report, const app::ReconRequest& request,
         args.get("output")->c_str());
 }
 
-Status coneBody(const ArgParser& args, InterruptToStop& interrupt) {
+/// The ranks of the run and whether this rank has entered the service (whose failures every
+/// rank already agrees on); rank 0 prints and writes the extras (PNG, L-curve).
+struct Ranks {
+    Communicator* comm = nullptr;
+    bool inService = false;
+    bool root() const { return !comm || comm->rank() == 0; }
+};
+
+Status coneBody(const ArgParser& args, InterruptToStop& interrupt, Ranks& ranks) {
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     std::vector<std::string> notes;
     TOMO_ASSIGN_OR_RETURN(app::ConeReconRequest request, coneRequestFromArgs(args, notes));
     for (const std::string& note : notes)
         std::cerr << "tomo recon: note: " << note << "\n";
     const app::Engine engine;
-    const app::ReconService service(engine);
+    const app::ReconService service(engine, ranks.comm);
     app::ReconCallbacks callbacks;
     callbacks.onNote = [](const std::string& note) {
         std::cerr << "tomo recon: note: " << note << "\n";
     };
-    ProgressBar bar(args.has("quiet"));
+    ProgressBar bar(args.has("quiet") || !ranks.root());
     Progress progress(&bar);
     ExecContext ctx{threads, interrupt.token(), &progress};
+    ranks.inService = true;
     auto report = service.run(request, callbacks, ctx);
     bar.finish();
     if (!report) return report.status();
+    if (!ranks.root()) return Status::ok();
     const FdkReport& f = *report->fdk;
     const ConeVolumeGrid& g = request.grid;
     std::printf(
@@ -132,10 +143,11 @@ Status coneBody(const ArgParser& args, InterruptToStop& interrupt) {
     return Status::ok();
 }
 
-Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& interrupt) {
+Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& interrupt,
+                 Ranks& ranks) {
     if (isConeRequest(args)) {
         TOMO_RETURN_IF_ERROR(checkWritableOutput(*args.get("output")));
-        return coneBody(args, interrupt);
+        return coneBody(args, interrupt, ranks);
     }
     const std::string output = *args.get("output");
     TOMO_RETURN_IF_ERROR(checkWritableOutput(output));
@@ -146,22 +158,26 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
         TOMO_RETURN_IF_ERROR(checkWritableOutput(*lcurve));
     }
     std::vector<std::string> notes;
-    TOMO_ASSIGN_OR_RETURN(app::ReconRequest request, reconRequestFromArgs(args, argc, argv, notes));
+    TOMO_ASSIGN_OR_RETURN(app::ReconRequest request,
+                          reconRequestFromArgs(args, argc, argv, notes,
+                                               ranks.comm ? ranks.comm->size() : 1));
     for (const std::string& note : notes)
         std::cerr << "tomo recon: note: " << note << "\n";
 
     const app::Engine engine;
-    const app::ReconService service(engine);
-    const bool quiet = args.has("quiet");
+    const app::ReconService service(engine, ranks.comm);
+    const bool quiet = args.has("quiet") || !ranks.root();
     app::ReconCallbacks callbacks = iterationPrinter(request, quiet, interrupt.token());
     const bool iterative = findAlgorithm(request.algorithm)->iterative;
     ProgressBar bar(quiet || iterative);
     Progress progress(&bar);
     // Iterative: Ctrl-C stops and keeps (above); FBP: Ctrl-C cancels.
     ExecContext ctx{threads, iterative ? std::stop_token{} : interrupt.token(), &progress};
+    ranks.inService = true;
     auto report = service.run(request, callbacks, ctx);
     bar.finish();
     if (!report) return report.status();
+    if (!ranks.root()) return Status::ok();
     if (auto png = args.get("png"))
         TOMO_RETURN_IF_ERROR(writePngGray(*png, report->firstSlice.plane(0)));
     if (iterative) {
@@ -185,7 +201,7 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
 
 }  // namespace
 
-int runRecon(int argc, char** argv) {
+int runRecon(int argc, char** argv, Communicator* comm) {
     ArgParser args(
         "recon",
         "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection\n"
@@ -210,7 +226,11 @@ int runRecon(int argc, char** argv) {
     // Before any thread starts (readers, device runtimes), so that every thread blocks the
     // signals and Ctrl-C reaches the watcher instead of terminating the process.
     InterruptToStop interrupt;
-    if (Status s = reconBody(args, argc, argv, interrupt); !s) return reportError("recon", s);
+    Ranks ranks{comm};
+    Status s = reconBody(args, argc, argv, interrupt, ranks);
+    // A rank that failed before the service tells the others, which wait in its first round.
+    if (comm && comm->size() > 1 && !ranks.inService) s = RankAgreement(*comm).agree(s);
+    if (!s) return ranks.root() ? reportError("recon", s) : exitCodeFor(s);
     return kExitOk;
 }
 

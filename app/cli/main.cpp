@@ -1,9 +1,12 @@
 // tomo: the TomoStation command-line interface. Subcommands live in app/cli/*Command.cpp.
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "core/dist/MpiSession.h"
 #include "tomo/config.h"
 
 namespace {
@@ -16,7 +19,8 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"phantom", tomo::cli::runPhantom, "analytic phantom sinogram and its ground truth"},
-    {"recon", tomo::cli::runRecon, "reconstruct a sinogram stack (FBP)"},
+    {"recon", [](int argc, char** argv) { return tomo::cli::runRecon(argc, argv); },
+     "reconstruct by FBP, FDK or an iterative method (across ranks under mpirun)"},
     {"compare", tomo::cli::runCompare, "RMSE, PSNR, SSIM and maximum error of two images"},
     {"bench", tomo::cli::runBench, "back-projection throughput (GU/s) of every variant"},
     {"devices", tomo::cli::runDevices, "CPUs, GPUs and back-projector variants of this build"},
@@ -37,6 +41,25 @@ void printUsage(std::ostream& os) {
     os << "\n'tomo <command> --help' describes each command's options.\n";
 }
 
+/// A process that mpirun started in a job of several: `tomo recon` runs across the ranks, every
+/// other command refuses (each rank would do the whole work and write the same files). Ranks
+/// other than 0 stay silent (rank 0 reports for all; TOMO_RANK_OUTPUT=1 keeps their output).
+int runUnderMpirun(int argc, char** argv, const std::string& name) {
+    auto session = tomo::MpiSession::start(argc, argv);
+    if (!session) return tomo::cli::reportError(name, session.status());
+    const auto world = (*session)->world();
+    const char* keep = std::getenv("TOMO_RANK_OUTPUT");
+    if (world->rank() != 0 && !(keep && std::string(keep) == "1")) {
+        (void)std::freopen("/dev/null", "w", stdout);
+        (void)std::freopen("/dev/null", "w", stderr);
+    }
+    if (name != "recon")
+        return tomo::cli::reportError(
+            name, tomo::invalidArgument("runs as one process: only `tomo recon` runs across the "
+                                        "ranks of mpirun"));
+    return tomo::cli::runRecon(argc, argv, world.get());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -50,9 +73,14 @@ int main(int argc, char** argv) {
         return tomo::cli::kExitOk;
     }
     if (name == "--version") {
-        std::cout << "tomo " << TOMO_VERSION << "\n";
+        std::cout << "tomo " << TOMO_VERSION << "\nMPI: "
+                  << (tomo::mpiCompiled() ? "yes, " + tomo::mpiDescription() +
+                                                " (mpirun -np N tomo recon ...)"
+                                          : tomo::mpiDescription())
+                  << "\n";
         return tomo::cli::kExitOk;
     }
+    if (tomo::launchedWorldSize() > 1) return runUnderMpirun(argc, argv, name);
     for (const Command& c : kCommands)
         if (name == c.name) return c.run(argc, argv);
     std::cerr << "tomo: unknown command '" << name << "'\n\n";

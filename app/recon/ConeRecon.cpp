@@ -84,6 +84,8 @@ Result<ReconReport> ReconService::run(const ConeReconRequest& request,
                                       const ReconCallbacks& callbacks,
                                       const ExecContext& ctx) const {
     TOMO_RETURN_IF_ERROR(checkShape(request));
+    if (m_ranks && m_ranks->size() > 1)
+        return unsupported("cone-beam FDK across ranks is not in this build yet");
     ReconReport report;
     TOMO_ASSIGN_OR_RETURN(std::string variant,
                           resolveVariant(m_engine, request, report, callbacks));

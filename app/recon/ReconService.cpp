@@ -135,6 +135,8 @@ Result<ParallelGeometry> slabGeometry(const ParallelGeometry& all, std::size_t c
 
 Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCallbacks& callbacks,
                                       const ExecContext& ctx) const {
+    if (m_ranks && m_ranks->size() > 1)
+        return detail::runAcrossRanks(m_engine, *m_ranks, request, callbacks, ctx);
     ReconReport report;
     TOMO_ASSIGN_OR_RETURN(detail::Resolved resolved,
                           detail::resolve(m_engine, request, report, callbacks));

@@ -26,6 +26,17 @@
 ///     root of summed squares, error as RMSE over all slices) and metrics of slice 0 against
 ///     the reference.
 ///
+/// Across ranks (issue 16): a service given a communicator of more than one rank (main() under
+/// mpirun) runs each request on all of them, every rank calling run() with the same request.
+/// Rank 0 owns the output and writes every plane in order; the others send it theirs
+/// (app/recon/DistributedRecon.cpp). FBP: slab c on rank c mod N, the same slabs and batches as
+/// one process, so the volume is bit-identical; each rank reads only its slabs' rows. Iterative:
+/// contiguous shares of slices, one solve whose vector reductions are summed across ranks in rank
+/// order (deterministic for a given N, within rounding of one process); with slabSlices, and
+/// for MBIR, shares of whole chunks solved on their own. Notes, progress and iterations are
+/// reported on rank 0 (rank 0's callback decides for all ranks). A rank that fails makes every
+/// rank return its status ("rank R: ..."); the output is then never committed.
+///
 /// Threading: run() is synchronous on the calling thread (workers inside per ctx.threads);
 /// callbacks run on it. One service may run several requests one after the other; the Engine
 /// it uses must outlive it.
@@ -45,6 +56,7 @@
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/cone/Fdk.h"
+#include "core/dist/Communicator.h"
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/metrics/Metrics.h"
@@ -171,7 +183,10 @@ struct ReconReport {
 
 class ReconService {
   public:
-    explicit ReconService(const Engine& engine) : m_engine(engine) {}
+    /// @p ranks: the processes of a distributed run (null or one rank: this process alone);
+    /// it must outlive the service.
+    explicit ReconService(const Engine& engine, Communicator* ranks = nullptr)
+        : m_engine(engine), m_ranks(ranks) {}
 
     Result<ReconReport> run(const ReconRequest& request, const ReconCallbacks& callbacks,
                             const ExecContext& ctx) const;
@@ -183,6 +198,7 @@ class ReconService {
 
   private:
     const Engine& m_engine;
+    Communicator* m_ranks = nullptr;
 };
 
 /// InvalidArgument unless @p path ends in .csv or .json (checked before computing).

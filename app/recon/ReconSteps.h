@@ -81,6 +81,11 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
                          const Resolved& resolved, const ReconCallbacks& callbacks, SlabOutput& out,
                          ReconReport& report, const ExecContext& ctx);
 
+/// @p request across the ranks of @p comm (ReconService.h, "Across ranks"; DistributedRecon.cpp).
+Result<ReconReport> runAcrossRanks(const Engine& engine, Communicator& comm,
+                                   const ReconRequest& request, const ReconCallbacks& callbacks,
+                                   const ExecContext& ctx);
+
 /// The geometry and grid of slices [first, first + count) of @p request.
 Result<ParallelGeometry> slabGeometry(const ParallelGeometry& all, std::size_t count);
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `mpirun tomo recon` as a user runs it (issue 16): the same file as one process, progress and
+# notes from rank 0, other commands refused, and a corrupt slab on rank 1 failing every rank
+# with its message, the exit code of one process and no output file.
+# Usage: mpirun-cli.sh TOMO MPIRUN WORKDIR
+set -euo pipefail
+tomo=$1
+mpirun=$2
+dir=$3
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir"
+ranks() { "$mpirun" --oversubscribe --allow-run-as-root -np "$@"; }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+"$tomo" phantom -o sino.raw --truth truth.raw --size 64 --angles 0:180:90 --detectors 96 \
+    --slices 32 > /dev/null
+common=(sino.raw --shape 90x96x32 --angles 0:180:90 --size 64)
+
+"$tomo" recon "${common[@]}" -o one.raw --chunk-rows 8 > /dev/null
+ranks 2 "$tomo" recon "${common[@]}" -o two.raw --chunk-rows 8 > two.log 2>&1 ||
+    { cat two.log; fail "FBP on 2 ranks"; }
+cmp one.raw two.raw || fail "FBP on 2 ranks differs from one process"
+grep -q "note: ran across 2 ranks" two.log || fail "no note of the ranks"
+[ "$(grep -c '^reconstructed' two.log)" = 1 ] || fail "the result is not printed once"
+
+"$tomo" recon "${common[@]}" -o one-sirt.raw --algo sirt --param iterations=4 > /dev/null 2>&1
+ranks 4 "$tomo" recon "${common[@]}" -o four-sirt.raw --algo sirt --param iterations=4 \
+    > four.log 2>&1 || { cat four.log; fail "SIRT on 4 ranks"; }
+[ "$(grep -c 'sirt iteration' four.log)" = 4 ] || fail "iterations are not printed once each"
+"$tomo" compare one-sirt.raw four-sirt.raw --shape 64x64x32 > compare.log
+grep -q "max error 0$" compare.log || { cat compare.log; fail "SIRT on 4 ranks differs"; }
+
+if ranks 2 "$tomo" phantom -o x.raw --size 8 > refuse.log 2>&1; then
+    fail "tomo phantom ran on 2 ranks"
+fi
+grep -q "only \`tomo recon\` runs across" refuse.log || fail "no reason for the refusal"
+
+# A NaN in slice 12 (the raw reader refuses it when it reads that slab): slabs of 8 slices
+# (one FBP batch) put it on rank 1, after rank 0 has written its first slab to the (temporary)
+# output.
+plane=$((90 * 96 * 4))
+cp sino.raw corrupt.raw
+printf '\x00\x00\xc0\x7f' | dd of=corrupt.raw bs=1 seek=$((12 * plane + 400)) conv=notrunc \
+    status=none
+bad=(corrupt.raw --shape 90x96x32 --angles 0:180:90 --size 64 --chunk-rows 8)
+set +e
+"$tomo" recon "${bad[@]}" -o alone.h5 > alone.log 2>&1
+alone=$?
+ranks 2 "$tomo" recon "${bad[@]}" -o out-bad.h5 > bad.log 2>&1
+code=$?
+set -e
+cat bad.log
+[ "$code" = "$alone" ] && [ "$code" != 0 ] || fail "exit code $code, one process $alone"
+grep -q "tomo recon: rank 1: .*NaN" bad.log || fail "no message from rank 1"
+if ls -a | grep -q "out-bad"; then fail "a partial output was left: $(ls -a | grep out-bad)"; fi
+echo "mpirun-cli: all checks passed"
