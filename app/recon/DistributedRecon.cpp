@@ -248,6 +248,9 @@ Result<ReconReport> runAcrossRanks(const Engine& engine, Communicator& comm,
             out.emplace(std::move(opened));
         }
         TOMO_RETURN_IF_ERROR(agreement.agree(Status::ok()));
+        if (usesPartitionedMemxct(request, resolved, comm.size()))
+            return memxctAcrossRanks(request, resolved, quiet, root ? &*out : nullptr, report,
+                                     agreement, runCtx);
         if (resolved.spec.iterative)
             return iterativeAcrossRanks(engine, request, resolved, quiet, root ? &*out : nullptr,
                                         report, agreement, runCtx);

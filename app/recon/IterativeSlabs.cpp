@@ -67,6 +67,18 @@ void finishCurve(const std::vector<Combined>& combined, std::size_t solved, Reco
 
 }  // namespace
 
+void reportSolve(const SolverSummary& summary, ReconReport& report) {
+    report.lastSummary = summary;
+    report.reason = terminationReasonName(summary.reason);
+    report.keptIterations = {summary.keptIteration.value_or(summary.iterations)};
+    report.stopNote = summary.stopNote;
+    report.timings.total = summary.seconds;
+    std::vector<Combined> combined;
+    for (const IterationInfo& info : summary.history)
+        addIteration(combined, info, 1);
+    finishCurve(combined, 1, report);
+}
+
 Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
                          const Resolved& resolved, const ReconCallbacks& callbacks, SlabOutput& out,
                          ReconReport& report, const ExecContext& ctx) {

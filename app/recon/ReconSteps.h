@@ -11,6 +11,10 @@
 #include "core/iterative/AlgorithmSchema.h"
 #include "core/iterative/IterativeReconstruction.h"
 
+namespace tomo {
+class RankAgreement;
+}
+
 namespace tomo::app::detail {
 
 /// A request with its algorithm, parameters and implementation decided.
@@ -80,6 +84,17 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
 Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
                          const Resolved& resolved, const ReconCallbacks& callbacks, SlabOutput& out,
                          ReconReport& report, const ExecContext& ctx);
+
+/// The report of one solve over the whole stack (@p summary): reason, kept iteration, stop
+/// note and the L-curve with its corner, as runIterativeSlabs reports its slabs.
+void reportSolve(const SolverSummary& summary, ReconReport& report);
+
+/// MemXCT across ranks by its partitioned SpMV (DistributedMemxct.cpp): when the "distribute"
+/// parameter says spmv, or auto with fewer slices than ranks.
+bool usesPartitionedMemxct(const ReconRequest& request, const Resolved& resolved, int ranks);
+Status memxctAcrossRanks(const ReconRequest& request, const Resolved& resolved,
+                         const ReconCallbacks& callbacks, SlabOutput* out, ReconReport& report,
+                         RankAgreement& agreement, const ExecContext& ctx);
 
 /// @p request across the ranks of @p comm (ReconService.h, "Across ranks"; DistributedRecon.cpp).
 Result<ReconReport> runAcrossRanks(const Engine& engine, Communicator& comm,

@@ -38,6 +38,15 @@ class Communicator {
     virtual Status broadcast(std::span<std::byte> data, int root) = 0;
     /// Every rank's @p mine (the same size on all) into @p all, in rank order.
     virtual Status allgather(std::span<const std::byte> mine, std::span<std::byte> all) = 0;
+    /// Personalised all-to-all: @p send holds the blocks for ranks 0..n-1 back to back, of
+    /// @p sendBytes[r] bytes; @p recv gets the blocks from ranks 0..n-1, of @p recvBytes[r]
+    /// (both known beforehand, e.g. from a first exchange of the sizes). One MPI_Alltoallv
+    /// when every count and offset fits an int and no block exceeds @p piece bytes, else a
+    /// pairwise exchange in pieces of at most @p piece (MPI's 2^31 count limit).
+    virtual Status alltoallv(std::span<const std::byte> send,
+                             std::span<const std::size_t> sendBytes, std::span<std::byte> recv,
+                             std::span<const std::size_t> recvBytes,
+                             std::size_t piece = std::size_t(1) << 30) = 0;
     /// The ranks with the same @p color, ordered by @p key (MPI_Comm_split).
     virtual Result<std::unique_ptr<Communicator>> split(int color, int key) = 0;
 };

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace tomo {
 namespace {
@@ -104,6 +105,55 @@ class MpiCommunicator final : public Communicator {
                 for (std::size_t i = 0; i < n; ++i)
                     block[i] = mine[i];
             TOMO_RETURN_IF_ERROR(broadcast(std::span<std::byte>(block, n), int(r)));
+        }
+        return Status::ok();
+    }
+    Status alltoallv(std::span<const std::byte> send, std::span<const std::size_t> sendBytes,
+                     std::span<std::byte> recv, std::span<const std::size_t> recvBytes,
+                     std::size_t piece) override {
+        const auto n = std::size_t(m_size);
+        if (sendBytes.size() != n || recvBytes.size() != n)
+            return internalError("all-to-all: one count per rank expected");
+        std::vector<std::size_t> sendAt(n + 1, 0), recvAt(n + 1, 0);
+        for (std::size_t r = 0; r < n; ++r) {
+            sendAt[r + 1] = sendAt[r] + sendBytes[r];
+            recvAt[r + 1] = recvAt[r] + recvBytes[r];
+        }
+        if (send.size() < sendAt[n] || recv.size() < recvAt[n])
+            return internalError("all-to-all: buffers shorter than their counts");
+        piece = std::max<std::size_t>(1, std::min(piece, kPiece));
+        if (sendAt[n] <= piece && recvAt[n] <= piece) {
+            std::vector<int> sc(n), sd(n), rc(n), rd(n);
+            for (std::size_t r = 0; r < n; ++r) {
+                sc[r] = int(sendBytes[r]);
+                sd[r] = int(sendAt[r]);
+                rc[r] = int(recvBytes[r]);
+                rd[r] = int(recvAt[r]);
+            }
+            return mpiStatus(MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_BYTE,
+                                           recv.data(), rc.data(), rd.data(), MPI_BYTE, m_comm),
+                             "all-to-all");
+        }
+        // Pairwise in pieces: step k sends to rank + k and receives from rank - k.
+        const std::size_t me = std::size_t(m_rank);
+        std::copy_n(send.data() + sendAt[me], sendBytes[me], recv.data() + recvAt[me]);
+        for (std::size_t k = 1; k < n; ++k) {
+            const std::size_t to = (me + k) % n, from = (me + n - k) % n;
+            std::size_t sent = 0, got = 0;
+            while (sent < sendBytes[to] || got < recvBytes[from]) {
+                const std::size_t s = std::min(piece, sendBytes[to] - sent);
+                const std::size_t g = std::min(piece, recvBytes[from] - got);
+                // A side with nothing left takes no part (no empty messages to match).
+                TOMO_RETURN_IF_ERROR(mpiStatus(
+                    MPI_Sendrecv(send.data() + sendAt[to] + sent, int(s), MPI_BYTE,
+                                 s > 0 ? int(to) : MPI_PROC_NULL, int(Tag::Gather),
+                                 recv.data() + recvAt[from] + got, int(g), MPI_BYTE,
+                                 g > 0 ? int(from) : MPI_PROC_NULL, int(Tag::Gather), m_comm,
+                                 MPI_STATUS_IGNORE),
+                    "all-to-all"));
+                sent += s;
+                got += g;
+            }
         }
         return Status::ok();
     }

@@ -257,7 +257,14 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
                                      "(a power of two)."),
                         boolParam("circle-mask", "Circle mask", true,
                                   "Reconstruct only the pixels inside the inscribed circle "
-                                  "(the others are 0).")};
+                                  "(the others are 0)."),
+                        choiceParam("distribute", "Under mpirun", {"auto", "slices", "spmv"},
+                                    "Only for mpirun -np N tomo recon. slices: each rank "
+                                    "solves its share of the slices with the whole matrix; "
+                                    "spmv: the matrix of every slice partitioned over the ranks "
+                                    "(MemXCT's distributed SpMV, for a slice too big for one "
+                                    "machine); auto: spmv when there are fewer slices than "
+                                    "ranks.")};
         specs.push_back(std::move(s));
     }
     for (AlgorithmSpec& s : specs)

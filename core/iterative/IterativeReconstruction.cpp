@@ -57,20 +57,6 @@ Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
     return std::unique_ptr<SubsetOperator>(std::move(op));
 }
 
-/// The stopping rule of the resolved parameters (AlgorithmSchema's common stop parameters);
-/// the noise estimate works along the detector rows of the sinogram vector.
-Result<StopOptions> stopOptions(const ParameterValues& params, const ParallelGeometry& geom) {
-    StopOptions stop;
-    if (!params.text("stop").empty()) {
-        TOMO_ASSIGN_OR_RETURN(stop.rule, parseStopRule(params.text("stop")));
-        stop.relativeChange = params.real("stop-tol");
-        stop.noiseSigma = params.real("noise-sigma");
-        stop.patience = params.integer("stop-patience");
-    }
-    stop.rowLength = std::size_t(geom.detectorCount());
-    return stop;
-}
-
 /// TV's lambda when the parameter is 0: sigma sqrt(angles), sigma the data's noise level
 /// (estimateNoiseSigma along detector rows). A^T of white noise of level sigma has a standard
 /// deviation of about sigma sqrt(angles) per pixel (one ray of about unit weight per angle),
@@ -88,6 +74,19 @@ double automaticTvLambda(std::span<const float> b, const ParallelGeometry& geom,
 bool usesLocalityPair(const ParameterValues& params) {
     return params.text("projector") == "locality";
 }
+
+Result<StopOptions> stopOptionsFor(const ParameterValues& params, const ParallelGeometry& geom) {
+    StopOptions stop;
+    if (!params.text("stop").empty()) {
+        TOMO_ASSIGN_OR_RETURN(stop.rule, parseStopRule(params.text("stop")));
+        stop.relativeChange = params.real("stop-tol");
+        stop.noiseSigma = params.real("noise-sigma");
+        stop.patience = params.integer("stop-patience");
+    }
+    stop.rowLength = std::size_t(geom.detectorCount());
+    return stop;
+}
+
 
 Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
                             const VolumeGeometry& vol, const IterativeRequest& request,
@@ -147,7 +146,7 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
     const std::vector<float> reference =
         request.reference ? toDense(*request.reference) : std::vector<float>{};
 
-    TOMO_ASSIGN_OR_RETURN(const StopOptions stop, stopOptions(params, geom));
+    TOMO_ASSIGN_OR_RETURN(const StopOptions stop, stopOptionsFor(params, geom));
     auto fillCommon = [&](SolverOptions& o) {
         o.stop = stop;
         o.iterations = params.integer("iterations");

@@ -18,6 +18,7 @@
 #include "core/mbir/MbirMatrixCache.h"
 #include "core/solvers/IterationInfo.h"
 #include "core/solvers/LCurve.h"
+#include "core/solvers/StoppingRule.h"
 #include "core/solvers/SubsetOperator.h"
 
 namespace tomo {
@@ -50,6 +51,10 @@ struct IterativeRequest {
 /// True when the resolved @p params run the method on the locality pair of paper 001 (its
 /// "projector" parameter is "locality"), the pair a device operator can replace.
 bool usesLocalityPair(const ParameterValues& params);
+
+/// The stopping rule of the resolved parameters (AlgorithmSchema's common stop parameters);
+/// the noise estimate works along the detector rows of the sinogram vector.
+Result<StopOptions> stopOptionsFor(const ParameterValues& params, const ParallelGeometry& geom);
 
 /// Reconstructs @p sino on @p vol into @p out (resized). With StopAndKeep from the callback the
 /// result is the current iterate and the Status is OK (summary.reason tells). Cancelled when the

@@ -179,6 +179,90 @@ std::size_t MemxctSystem::residentBytes() const {
            m_sino.curveIndices().size() * 4 + m_sino.pixels().size() * 4;
 }
 
+Result<MemxctOrderings> memxctOrderings(const ParallelGeometry& geom, const VolumeGeometry& vol,
+                                        const MemxctOptions& options) {
+    const std::vector<std::uint8_t> mask = circleMask(vol, options.circleMask);
+    auto order = [&](int w, int h, std::span<const std::uint8_t> m) {
+        return options.rowMajor ? HilbertOrdering::rowMajor(w, h, m)
+                                : HilbertOrdering::create(w, h, options.tileSize, m);
+    };
+    MemxctOrderings o;
+    TOMO_ASSIGN_OR_RETURN(o.image, order(vol.nx, vol.ny, mask));
+    TOMO_ASSIGN_OR_RETURN(o.sinogram, order(geom.detectorCount(), geom.angleCount(), {}));
+    return o;
+}
+
+Result<CsrMatrix> traceMemxctRows(const ParallelGeometry& geom, const VolumeGeometry& vol,
+                                  const HilbertOrdering& image, const HilbertOrdering& sino,
+                                  std::size_t first, std::size_t count, const ExecContext& ctx) {
+    if (first > sino.size() || count > sino.size() - first)
+        return invalidArgument("MemXCT: rays past the sinogram");
+    const std::size_t chunks = (count + kTraceChunk - 1) / kTraceChunk;
+    if (ctx.progress) ctx.progress->setTotal(std::max<std::size_t>(chunks, 1));
+    std::vector<TraceChunk> parts(chunks);
+    const int nDet = geom.detectorCount();
+    TOMO_RETURN_IF_ERROR(parallelFor(chunks, ctx.threads, ctx.stop, [&](std::size_t c, int) {
+        TraceChunk& out = parts[c];
+        const std::size_t r0 = first + c * kTraceChunk,
+                          r1 = std::min(first + count, r0 + kTraceChunk);
+        out.counts.assign(r1 - r0, 0);
+        auto ray = [&](std::size_t r, double& theta, double& t) {
+            const std::uint32_t pixel = sino.pixelAt(r);
+            const int a = static_cast<int>(pixel / static_cast<std::uint32_t>(nDet));
+            const int d = static_cast<int>(pixel % static_cast<std::uint32_t>(nDet));
+            theta = geom.angle(a);
+            t = (d - geom.center(a)) * geom.detectorPitch();
+        };
+        std::size_t bound = 0;  // one allocation per chunk
+        for (std::size_t r = r0; r < r1; ++r) {
+            double theta = 0, t = 0;
+            ray(r, theta, t);
+            bound += siddonCellBound(theta, usableChord(vol, theta, t, false), vol.voxelSize);
+        }
+        out.columns.reserve(bound);
+        out.values.reserve(bound);
+        // Entries stay in traversal order along the ray (the tiles of the image curve are
+        // visited consecutively); A^T rows come out sorted by the transpose.
+        for (std::size_t r = r0; r < r1; ++r) {
+            double theta = 0, t = 0;
+            ray(r, theta, t);
+            const std::size_t before = out.columns.size();
+            traceSiddon(vol, theta, t, [&](int ix, int iy, double len) {
+                const std::int32_t col = image.curveIndex(static_cast<std::size_t>(iy) *
+                                                              static_cast<std::size_t>(vol.nx) +
+                                                          static_cast<std::size_t>(ix));
+                if (col >= 0) {
+                    out.columns.push_back(static_cast<std::uint32_t>(col));
+                    out.values.push_back(float(len));
+                }
+            });
+            out.counts[r - r0] = out.columns.size() - before;
+        }
+        if (ctx.progress) ctx.progress->advance();
+    }));
+    CsrMatrix a;
+    a.rows = count;
+    a.cols = image.size();
+    a.rowPtr.assign(count + 1, 0);
+    std::size_t nnz = 0;
+    for (std::size_t c = 0; c < chunks; ++c)
+        for (std::size_t k = 0; k < parts[c].counts.size(); ++k) {
+            nnz += parts[c].counts[k];
+            a.rowPtr[c * kTraceChunk + k + 1] = nnz;
+        }
+    a.columns.resize(nnz);
+    a.values.resize(nnz);
+    TOMO_RETURN_IF_ERROR(parallelFor(chunks, ctx.threads, ctx.stop, [&](std::size_t c, int) {
+        const std::size_t at = a.rowPtr[c * kTraceChunk];
+        std::copy(parts[c].columns.begin(), parts[c].columns.end(),
+                  a.columns.begin() + static_cast<std::ptrdiff_t>(at));
+        std::copy(parts[c].values.begin(), parts[c].values.end(),
+                  a.values.begin() + static_cast<std::ptrdiff_t>(at));
+        parts[c] = TraceChunk{};
+    }));
+    return a;
+}
+
 Result<MemxctSystem> MemxctSystem::build(const ParallelGeometry& geom, const VolumeGeometry& vol,
                                          const MemxctOptions& options, const ExecContext& ctx) {
     TOMO_ASSIGN_OR_RETURN(MemxctMemoryEstimate estimate, estimateMemxctMemory(geom, vol, options));
@@ -194,13 +278,9 @@ Result<MemxctSystem> MemxctSystem::build(const ParallelGeometry& geom, const Vol
     sys.m_options = options;
     try {
         auto t0 = std::chrono::steady_clock::now();
-        const std::vector<std::uint8_t> mask = circleMask(vol, options.circleMask);
-        auto order = [&](int w, int h, std::span<const std::uint8_t> m) {
-            return options.rowMajor ? HilbertOrdering::rowMajor(w, h, m)
-                                    : HilbertOrdering::create(w, h, options.tileSize, m);
-        };
-        TOMO_ASSIGN_OR_RETURN(sys.m_image, order(vol.nx, vol.ny, mask));
-        TOMO_ASSIGN_OR_RETURN(sys.m_sino, order(geom.detectorCount(), geom.angleCount(), {}));
+        TOMO_ASSIGN_OR_RETURN(MemxctOrderings orderings, memxctOrderings(geom, vol, options));
+        sys.m_image = std::move(orderings.image);
+        sys.m_sino = std::move(orderings.sinogram);
         sys.m_times.ordering = secondsSince(t0);
 
         // Shares of the progress bar, after the stage times of docs/performance.md (ADS2:
@@ -210,72 +290,14 @@ Result<MemxctSystem> MemxctSystem::build(const ParallelGeometry& geom, const Vol
 
         // Tracing: rays in sinogram curve order.
         t0 = std::chrono::steady_clock::now();
-        const std::size_t rows = sys.m_sino.size();
-        const std::size_t chunks = (rows + kTraceChunk - 1) / kTraceChunk;
-        BuildPhase tracing(ctx, 0.0, traced, "MemXCT: tracing rays");
-        if (ctx.progress) tracing.ctx().progress->setTotal(std::max<std::size_t>(chunks, 1));
-        std::vector<TraceChunk> parts(chunks);
-        const HilbertOrdering& image = sys.m_image;
-        const HilbertOrdering& sino = sys.m_sino;
-        const int nDet = geom.detectorCount();
-        TOMO_RETURN_IF_ERROR(parallelFor(chunks, ctx.threads, ctx.stop, [&](std::size_t c, int) {
-            TraceChunk& out = parts[c];
-            const std::size_t r0 = c * kTraceChunk, r1 = std::min(rows, r0 + kTraceChunk);
-            out.counts.assign(r1 - r0, 0);
-            auto ray = [&](std::size_t r, double& theta, double& t) {
-                const std::uint32_t pixel = sino.pixelAt(r);
-                const int a = static_cast<int>(pixel / static_cast<std::uint32_t>(nDet));
-                const int d = static_cast<int>(pixel % static_cast<std::uint32_t>(nDet));
-                theta = geom.angle(a);
-                t = (d - geom.center(a)) * geom.detectorPitch();
-            };
-            std::size_t bound = 0;  // one allocation per chunk
-            for (std::size_t r = r0; r < r1; ++r) {
-                double theta = 0, t = 0;
-                ray(r, theta, t);
-                bound += siddonCellBound(theta, usableChord(vol, theta, t, false), vol.voxelSize);
-            }
-            out.columns.reserve(bound);
-            out.values.reserve(bound);
-            // Entries stay in traversal order along the ray (the tiles of the image curve are
-            // visited consecutively); A^T rows come out sorted by the transpose.
-            for (std::size_t r = r0; r < r1; ++r) {
-                double theta = 0, t = 0;
-                ray(r, theta, t);
-                const std::size_t before = out.columns.size();
-                traceSiddon(vol, theta, t, [&](int ix, int iy, double len) {
-                    const std::int32_t col = image.curveIndex(static_cast<std::size_t>(iy) *
-                                                                  static_cast<std::size_t>(vol.nx) +
-                                                              static_cast<std::size_t>(ix));
-                    if (col >= 0) {
-                        out.columns.push_back(static_cast<std::uint32_t>(col));
-                        out.values.push_back(float(len));
-                    }
-                });
-                out.counts[r - r0] = out.columns.size() - before;
-            }
-            if (tracing.ctx().progress) tracing.ctx().progress->advance();
-        }));
+        {
+            BuildPhase tracing(ctx, 0.0, traced, "MemXCT: tracing rays");
+            TOMO_ASSIGN_OR_RETURN(sys.m_forward,
+                                  traceMemxctRows(geom, vol, sys.m_image, sys.m_sino, 0,
+                                                  sys.m_sino.size(), tracing.ctx()));
+        }
         CsrMatrix& a = sys.m_forward;
-        a.rows = rows;
-        a.cols = image.size();
-        a.rowPtr.assign(rows + 1, 0);
-        std::size_t nnz = 0;
-        for (std::size_t c = 0; c < chunks; ++c)
-            for (std::size_t k = 0; k < parts[c].counts.size(); ++k) {
-                nnz += parts[c].counts[k];
-                a.rowPtr[c * kTraceChunk + k + 1] = nnz;
-            }
-        a.columns.resize(nnz);
-        a.values.resize(nnz);
-        TOMO_RETURN_IF_ERROR(parallelFor(chunks, ctx.threads, ctx.stop, [&](std::size_t c, int) {
-            const std::size_t at = a.rowPtr[c * kTraceChunk];
-            std::copy(parts[c].columns.begin(), parts[c].columns.end(),
-                      a.columns.begin() + static_cast<std::ptrdiff_t>(at));
-            std::copy(parts[c].values.begin(), parts[c].values.end(),
-                      a.values.begin() + static_cast<std::ptrdiff_t>(at));
-            parts[c] = TraceChunk{};
-        }));
+        const std::size_t nnz = a.nonzeros();
         sys.m_nonzeros = nnz;
         sys.m_times.tracing = secondsSince(t0);
 

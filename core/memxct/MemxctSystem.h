@@ -73,6 +73,21 @@ Result<MemxctMemoryEstimate> estimateMemxctMemory(const ParallelGeometry& geom,
                                                   const VolumeGeometry& vol,
                                                   const MemxctOptions& options);
 
+/// The image ordering (real pixels: the circle mask when options.circleMask) and the sinogram
+/// ordering (detector x angle) of a system.
+struct MemxctOrderings {
+    HilbertOrdering image, sinogram;
+};
+Result<MemxctOrderings> memxctOrderings(const ParallelGeometry& geom, const VolumeGeometry& vol,
+                                        const MemxctOptions& options);
+
+/// Rows [first, first + count) of A (rays at sinogram curve positions first...) traced against
+/// the image ordering (columns = image curve indices), entries in traversal order along each
+/// ray: the same rows as build()'s A. ctx.progress gets one unit per 512 rays.
+Result<CsrMatrix> traceMemxctRows(const ParallelGeometry& geom, const VolumeGeometry& vol,
+                                  const HilbertOrdering& image, const HilbertOrdering& sino,
+                                  std::size_t first, std::size_t count, const ExecContext& ctx);
+
 /// Seconds spent in each preprocessing stage of build().
 struct MemxctBuildTimes {
     double ordering = 0, tracing = 0, transpose = 0, buffering = 0;
