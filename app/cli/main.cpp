@@ -45,6 +45,7 @@ void printUsage(std::ostream& os) {
 /// other command refuses (each rank would do the whole work and write the same files). Ranks
 /// other than 0 stay silent (rank 0 reports for all; TOMO_RANK_OUTPUT=1 keeps their output).
 int runUnderMpirun(int argc, char** argv, const std::string& name) {
+    const std::string gpu = tomo::assignGpuPerRank();  // before anything touches CUDA
     auto session = tomo::MpiSession::start(argc, argv);
     if (!session) return tomo::cli::reportError(name, session.status());
     const auto world = (*session)->world();
@@ -53,6 +54,7 @@ int runUnderMpirun(int argc, char** argv, const std::string& name) {
         (void)std::freopen("/dev/null", "w", stdout);
         (void)std::freopen("/dev/null", "w", stderr);
     }
+    if (!gpu.empty()) std::cerr << "tomo " << name << ": note: " << gpu << "\n";
     if (name != "recon")
         return tomo::cli::reportError(
             name, tomo::invalidArgument("runs as one process: only `tomo recon` runs across the "

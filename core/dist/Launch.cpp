@@ -1,5 +1,7 @@
 // What mpirun tells a process through its environment (MpiSession.h).
 #include <cstdlib>
+#include <filesystem>
+#include <regex>
 #include <string>
 
 #include "core/dist/MpiSession.h"
@@ -21,6 +23,20 @@ int firstInteger(std::initializer_list<const char*> names, int fallback) {
 
 int launchedWorldSize() {
     return firstInteger({"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"}, 1);
+}
+
+std::string assignGpuPerRank() {
+    if (launchedWorldSize() <= 1 || std::getenv("CUDA_VISIBLE_DEVICES")) return {};
+    int gpus = 0;
+    std::error_code ec;
+    const std::regex device("nvidia[0-9]+");
+    for (const auto& entry : std::filesystem::directory_iterator("/dev", ec))
+        if (std::regex_match(entry.path().filename().string(), device)) ++gpus;
+    if (gpus <= 1) return {};
+    const std::string mine = std::to_string(launchedLocalRank() % gpus);
+    ::setenv("CUDA_VISIBLE_DEVICES", mine.c_str(), 1);
+    return "local rank " + std::to_string(launchedLocalRank()) + " uses CUDA device " + mine +
+           " of " + std::to_string(gpus);
 }
 
 int launchedLocalRank() {

@@ -25,6 +25,12 @@ int launchedWorldSize();
 /// this rank uses is localRank() modulo the devices.
 int launchedLocalRank();
 
+/// Under mpirun on a node with several NVIDIA GPUs (/dev/nvidiaN) and no CUDA_VISIBLE_DEVICES
+/// set: gives this rank the GPU localRank() modulo their number, by setting
+/// CUDA_VISIBLE_DEVICES before any CUDA call (the Engine then sees that one device). Returns a
+/// note saying so, or "" when it did nothing.
+std::string assignGpuPerRank();
+
 class MpiSession {
   public:
     /// Initialises MPI (thread level funneled). Unsupported in a build without MPI.
