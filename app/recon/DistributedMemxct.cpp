@@ -86,6 +86,23 @@ Result<Volume> assemble(Communicator& comm, const PartitionedMemxctOperator& op,
     return image;
 }
 
+/// A rank's share of the CSR matrix and its transpose (the one-process estimate over the
+/// ranks) against the memory budget of MemXCT (three quarters of this machine's memory).
+Status checkShareFits(const ReconRequest& request, MemxctOptions options, int ranks) {
+    options.kernel = MemxctKernel::Csr;
+    TOMO_ASSIGN_OR_RETURN(MemxctMemoryEstimate e,
+                          estimateMemxctMemory(request.geometry, request.grid, options));
+    const std::size_t share = e.peakBytes / std::size_t(ranks);
+    if (share <= e.budgetBytes) return Status::ok();
+    const std::size_t needed = (e.peakBytes + e.budgetBytes - 1) / e.budgetBytes;
+    return outOfMemory("MemXCT: a share of the partitioned system matrix needs about " +
+                       std::to_string(share >> 20) + " MiB per rank (" +
+                       std::to_string(e.nonzeros / 1000000) + " M nonzeros over " +
+                       std::to_string(ranks) + " ranks) but the budget is " +
+                       std::to_string(e.budgetBytes >> 20) + " MiB: use at least " +
+                       std::to_string(needed) + " ranks on machines like this one");
+}
+
 }  // namespace
 
 bool usesPartitionedMemxct(const ReconRequest& request, const Resolved& resolved, int ranks) {
@@ -104,10 +121,11 @@ Status memxctAcrossRanks(const ReconRequest& request, const Resolved& resolved,
     MemxctOptions mo;
     mo.tileSize = resolved.params.integer("tile");
     mo.circleMask = resolved.params.boolean("circle-mask");
-    // Local work first (read, trace), agreed before the first exchange.
+    // Local work first (size check, read, trace), agreed before the first exchange.
     std::unique_ptr<PartitionedMemxctOperator> op;
     Sinograms sino;
     Status s = [&]() -> Status {
+        TOMO_RETURN_IF_ERROR(checkShareFits(request, mo, comm.size()));
         TOMO_ASSIGN_OR_RETURN(sino, request.source->read(0, slices, ctx));
         ExecContext build = ctx;
         build.progress = nullptr;

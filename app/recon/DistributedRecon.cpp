@@ -70,7 +70,7 @@ Status fbpAcrossRanks(const ReconRequest& request, Resolved& resolved, SlabOutpu
                       ReconReport& report, RankAgreement& agreement, const ExecContext& ctx) {
     Communicator& comm = agreement.communicator();
     const int n = comm.size(), me = comm.rank();
-    const FbpPlan plan = planFbp(request, resolved, report);
+    const FbpPlan plan = planFbp(request, resolved, report, n);
     const std::size_t slices = request.source->shape()[0];
     const std::size_t rounds = (plan.slabs + std::size_t(n) - 1) / std::size_t(n);
     const auto ny = std::size_t(request.grid.ny), nx = std::size_t(request.grid.nx);

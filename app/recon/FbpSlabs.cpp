@@ -36,7 +36,8 @@ std::size_t slabSlices(const ReconRequest& request, std::size_t batch, bool& ove
 
 }  // namespace
 
-FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report) {
+FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report,
+                int ranks) {
     const auto [slices, angles, detectors] = request.source->shape();
     // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
     FbpPlan plan;
@@ -50,6 +51,10 @@ FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& re
         report.notes.push_back("one FBP batch of " + std::to_string(plan.slabSlices) +
                                " slices needs more than the memory budget; slabs of " +
                                std::to_string(plan.slabSlices) + " slices");
+    if (ranks > 1) {  // at least one slab per rank where the slices allow it
+        const std::size_t share = (slices + std::size_t(ranks) - 1) / std::size_t(ranks);
+        plan.slabSlices = std::min(plan.slabSlices, std::max(batch, (share + batch - 1) / batch * batch));
+    }
     plan.slabs = (slices + plan.slabSlices - 1) / plan.slabSlices;
     report.slabs = plan.slabs;
     report.slabSlices = plan.slabSlices;

@@ -72,8 +72,10 @@ struct FbpPlan {
     FbpOptions batched;  ///< with chunkSlices set to the batch
     std::size_t slabSlices = 0, slabs = 0;
 };
-/// The plan of @p request (notes and the slab counts go to @p report).
-FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report);
+/// The plan of @p request (notes and the slab counts go to @p report); across @p ranks, slabs
+/// no larger than a rank's share (rounded up to whole batches), so every rank gets work.
+FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report,
+                int ranks = 1);
 /// Reads and reconstructs slab @p c of @p plan (its timings added to @p report).
 Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolved,
                                   const FbpPlan& plan, std::size_t c, ReconReport& report,
