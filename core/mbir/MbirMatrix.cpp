@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "core/base/Parallel.h"
 
@@ -154,7 +157,10 @@ Result<MbirMatrix> MbirMatrix::build(const MbirSliceGeometry& g, MbirEntryType t
 }
 
 Status MbirMatrix::save(const std::string& path, const std::string& key) const {
-    const std::string tmp = path + ".part";
+    // A name of this writer's own: ranks of one job, or two jobs, may store the same matrix
+    // at once; each renames a complete file into place.
+    const std::string tmp = path + ".part." + std::to_string(::getpid()) + "." +
+                            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) return ioError("cannot write " + tmp);
@@ -178,7 +184,10 @@ Status MbirMatrix::save(const std::string& path, const std::string& key) const {
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);
-    if (ec) return ioError("cannot rename " + tmp + ": " + ec.message());
+    if (ec) {
+        std::remove(tmp.c_str());
+        return ioError("cannot rename " + tmp + ": " + ec.message());
+    }
     return Status::ok();
 }
 
