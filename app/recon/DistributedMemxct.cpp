@@ -12,33 +12,28 @@
 namespace tomo::app::detail {
 namespace {
 
-/// This rank's part of a volume [slice][y][x] in its image curve run, per slice.
-std::vector<float> imagePart(const Volume& v, const PartitionedMemxctOperator& op, int rank) {
-    const HilbertOrdering& o = op.imageOrdering();
-    const std::size_t first = op.pixelCuts()[std::size_t(rank)], owned = op.ownedPixels();
-    const auto nx = std::uint32_t(o.width());
-    std::vector<float> part(v.dim(0) * owned);
+/// This rank's part of a stack [slice][row][column] along an ordering of its planes: the
+/// positions [first, first + count) of the curve, per slice (an image along the image curve,
+/// sinograms [slice][angle][detector] along the sinogram curve).
+std::vector<float> curvePart(const Array3<float>& v, const HilbertOrdering& o, std::size_t first,
+                             std::size_t count) {
+    const auto width = std::uint32_t(o.width());
+    std::vector<float> part(v.dim(0) * count);
     for (std::size_t z = 0; z < v.dim(0); ++z)
-        for (std::size_t k = 0; k < owned; ++k) {
+        for (std::size_t k = 0; k < count; ++k) {
             const std::uint32_t pixel = o.pixelAt(first + k);
-            part[z * owned + k] = v(z, pixel / nx, pixel % nx);
+            part[z * count + k] = v(z, pixel / width, pixel % width);
         }
     return part;
 }
 
-/// This rank's part of the sinograms [slice][angle][detector] in its sinogram curve run.
+std::vector<float> imagePart(const Volume& v, const PartitionedMemxctOperator& op, int rank) {
+    return curvePart(v, op.imageOrdering(), op.pixelCuts()[std::size_t(rank)], op.ownedPixels());
+}
+
 std::vector<float> sinogramPart(const Sinograms& s, const PartitionedMemxctOperator& op,
                                 int rank) {
-    const HilbertOrdering& o = op.sinogramOrdering();
-    const std::size_t first = op.rayCuts()[std::size_t(rank)], rays = op.ownedRays();
-    const auto detectors = std::uint32_t(o.width());
-    std::vector<float> part(s.dim(0) * rays);
-    for (std::size_t z = 0; z < s.dim(0); ++z)
-        for (std::size_t k = 0; k < rays; ++k) {
-            const std::uint32_t pixel = o.pixelAt(first + k);
-            part[z * rays + k] = s(z, pixel / detectors, pixel % detectors);
-        }
-    return part;
+    return curvePart(s, op.sinogramOrdering(), op.rayCuts()[std::size_t(rank)], op.ownedRays());
 }
 
 /// The CGLS options of the resolved parameters; the discrepancy rule's noise level comes from
@@ -55,6 +50,7 @@ Result<CglsOptions> cglsOptions(const Resolved& resolved, const ParallelGeometry
                 for (float v : sino.row(z, a))
                     all[i++] = v;
         o.stop.noiseSigma = estimateNoiseSigma(all, sino.dim(2));
+        o.stop.noiseEstimated = true;
     }
     o.iterations = params.integer("iterations");
     o.tolerance = params.real("tolerance");

@@ -95,9 +95,9 @@ double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
 
 void StoppingRule::setData(std::span<const float> data, const ExecContext& ctx) {
     if (m_options.rule != StopRule::Discrepancy) return;
-    m_estimated = !(m_options.noiseSigma > 0);
-    m_sigma =
-        m_estimated ? estimateNoiseSigma(data, m_options.rowLength, ctx) : m_options.noiseSigma;
+    const bool given = m_options.noiseSigma > 0;
+    m_estimated = !given || m_options.noiseEstimated;
+    m_sigma = given ? m_options.noiseSigma : estimateNoiseSigma(data, m_options.rowLength, ctx);
     m_delta = m_sigma * std::sqrt(sumAcrossRanks(double(data.size()), ctx));
 }
 

@@ -51,6 +51,8 @@ struct StopOptions {
     StopRule rule = StopRule::None;
     double relativeChange = 1e-3;  ///< rel-change threshold on ||x_k - x_{k-1}|| / ||x_k||
     double noiseSigma = 0;  ///< discrepancy: noise per data value (0 = estimate from the data)
+    /// noiseSigma was estimated from the data by the caller (notes say "estimated").
+    bool noiseEstimated = false;
     double tau = 1.05;      ///< discrepancy safety factor tau >= 1
     int patience = 5;       ///< corner: iterations the corner must stay put before stopping
     /// Values per detector row in the data vector, for the noise estimate (0 = one row).
