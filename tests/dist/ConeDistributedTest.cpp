@@ -30,11 +30,11 @@ struct Case {
     std::shared_ptr<const Array3<float>> projections;
 };
 
-/// 50 views (batches of 16: 16, 16, 16, 2) of 48 x 40 over @p arcDeg, 24 x 20 x 26 voxels: no
-/// size divides evenly by 4.
-Case makeCase(double arcDeg, double tilt) {
+/// @p count views (50: batches of 16, 16, 16, 2) of 48 x 40 over @p arcDeg, 24 x 20 x 26
+/// voxels: no size divides evenly by 4.
+Case makeCase(double arcDeg, double tilt, int count = 50) {
     const DetectorGrid det = DetectorGrid::centred(48, 40, 1, 1);
-    auto views = ConeGeometry::circular(600, 900, 50, 0, arcDeg, det).value().views();
+    auto views = ConeGeometry::circular(600, 900, count, 0, arcDeg, det).value().views();
     for (ConeView& v : views)
         v.outOfPlaneAngle = tilt;
     ConeGeometry g = ConeGeometry::create(views, det).value();
@@ -77,10 +77,11 @@ bool sameBits(const Volume& a, const Volume& b) {
     return true;
 }
 
-void expectEveryGridMatchesOneProcess(double arcDeg, double tilt, const std::string& variant) {
+void expectEveryGridMatchesOneProcess(double arcDeg, double tilt, const std::string& variant,
+                                      int views = 50) {
     Communicator& world = *g_world;
     const app::Engine engine;
-    const Case c = makeCase(arcDeg, tilt);
+    const Case c = makeCase(arcDeg, tilt, views);
     Volume single;
     if (world.rank() == 0) {
         auto one = app::ReconService(engine).run(request(c), {}, {});
@@ -122,6 +123,11 @@ TEST(ConeDistributed, FullScanSymmetricEveryGridAgreesWithOneProcess) {
 TEST(ConeDistributed, ShortScanTiltedEveryGridAgreesWithOneProcess) {
     // Parker weights index views in the whole geometry; the tilt needs the general kernel.
     expectEveryGridMatchesOneProcess(220, 0.05, "cpu.fdk.standard");
+}
+
+TEST(ConeDistributed, RanksAndColumnsWithoutViewsAddNothing) {
+    // 20 views are 2 batches (16 + 4): on 4 ranks some ranks, and in 1 x 4 some columns, get none.
+    expectEveryGridMatchesOneProcess(360, 0, "cpu.fdk.symmetric", 20);
 }
 
 /// Projections whose reads fail on one rank.
