@@ -130,6 +130,38 @@ TEST(ConeDistributed, RanksAndColumnsWithoutViewsAddNothing) {
     expectEveryGridMatchesOneProcess(360, 0, "cpu.fdk.symmetric", 20);
 }
 
+TEST(ConeDistributed, RankZeroStreamsEveryRowsSlabToTheFileInPlaneOrder) {
+    Communicator& world = *g_world;
+    const app::Engine engine;
+    const Case c = makeCase(360, 0);
+    const std::filesystem::path path = std::filesystem::path(TOMO_TEST_BINARY_DIR) /
+                                       ("cone_dist_" + std::to_string(world.size()) + ".raw");
+    Volume single;
+    if (world.rank() == 0) {
+        std::filesystem::remove(path);
+        single = app::ReconService(engine).run(request(c), {}, {}).value().image;
+    }
+    app::ConeReconRequest r = request(c);
+    r.output.path = path;
+    app::ConeDistributedOptions options;
+    options.rows = world.size();  // every rank a row: rank 0 receives every other slab
+    auto report = app::runConeDistributed(engine, world, r, {}, {}, options);
+    ASSERT_TRUE(report.isOk()) << report.status().message();
+    if (world.rank() != 0) return;
+    EXPECT_TRUE(report->streamed);
+    // A .raw volume is the floats of [z][y][x], nothing else.
+    std::vector<float> file(single.elementCount());
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(std::fread(file.data(), 4, file.size(), f), file.size());
+    std::fclose(f);
+    for (std::size_t row = 0; row < single.dim(0) * single.dim(1); ++row)
+        ASSERT_EQ(std::memcmp(file.data() + row * single.dim(2), single.rows().row(row).data(),
+                              single.dim(2) * 4),
+                  0)
+            << "row " << row;
+}
+
 /// Projections whose reads fail on one rank.
 class FailingOn final : public app::ProjectionSource {
   public:
