@@ -1,18 +1,15 @@
 // Cone-beam FDK through the reconstruction service (ReconService.h): the variant resolved from
 // the Engine's cone registry, core's FDK pipeline (core/cone/Fdk.h) slab by slab into the same
-// SlabOutput as every other reconstruction.
+// SlabOutput as every other reconstruction. The steps (ConeSteps.h) are shared with the
+// distributed run (ConeDistributed.cpp).
 #include <cstdio>
 
-#include "app/recon/ReconService.h"
-#include "app/recon/ReconSteps.h"
+#include "app/recon/ConeSteps.h"
 
 namespace tomo::app {
 namespace {
 
-void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text) {
-    if (callbacks.onNote) callbacks.onNote(text);
-    report.notes.push_back(std::move(text));
-}
+using detail::coneNote;
 
 Status checkShape(const ConeReconRequest& r) {
     if (!r.source) return invalidArgument("cone-beam reconstruction: no projections");
@@ -41,8 +38,8 @@ Result<std::string> resolveVariant(const Engine& engine, const ConeReconRequest&
     const std::string backend = r.backend == "auto" ? engine.autoBackend() : r.backend;
     auto chosen = registry.choose(symmetry, backend);
     if (chosen.isOk()) return chosen;
-    note(report, callbacks,
-         "backend " + backend + ": no cone-beam back-projector with a device; using the CPU");
+    coneNote(report, callbacks,
+             "backend " + backend + ": no cone-beam back-projector with a device; using the CPU");
     return registry.choose(symmetry, "cpu");
 }
 
@@ -74,6 +71,58 @@ WriteOptions coneWriteOptions(const ConeReconRequest& r, const std::string& vari
 
 }  // namespace
 
+namespace detail {
+
+void coneNote(ReconReport& report, const ReconCallbacks& callbacks, std::string text) {
+    if (callbacks.onNote) callbacks.onNote(text);
+    report.notes.push_back(std::move(text));
+}
+
+Result<std::unique_ptr<ConeBackProjector>> prepareCone(const Engine& engine,
+                                                       const ConeReconRequest& request,
+                                                       ReconReport& report,
+                                                       const ReconCallbacks& callbacks) {
+    TOMO_RETURN_IF_ERROR(checkShape(request));
+    TOMO_ASSIGN_OR_RETURN(std::string variant, resolveVariant(engine, request, report, callbacks));
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ConeBackProjector> bp,
+                          engine.coneRegistry().create(variant));
+    report.algorithm = "fdk";
+    report.variant = variant;
+    report.backend = bp->info().backend;
+    const ConeVolumeGrid& g = request.grid;
+    report.shape = {std::size_t(g.nz), std::size_t(g.ny), std::size_t(g.nx)};
+    return bp;
+}
+
+SlabOutput::Spec coneOutputSpec(const ConeReconRequest& request, const ReconReport& report) {
+    return SlabOutput::Spec{request.output.path, report.shape,
+                            coneWriteOptions(request, report.variant), request.reference,
+                            request.fdk.memoryBudget};
+}
+
+ConeViewReader coneViewReader(const ConeReconRequest& request) {
+    return [source = request.source](int first, int count, Array3<float>& views) -> Status {
+        TOMO_ASSIGN_OR_RETURN(
+            views, source->read(static_cast<std::size_t>(first), static_cast<std::size_t>(count)));
+        return Status::ok();
+    };
+}
+
+void takeFdkReport(ReconReport& report, FdkReport fdk, const ReconCallbacks& callbacks) {
+    for (const std::string& n : fdk.notes)
+        coneNote(report, callbacks, n);
+    for (const std::string& w : fdk.warnings)
+        coneNote(report, callbacks, "warning: " + w);
+    report.slabs = static_cast<std::size_t>(fdk.slabs);
+    report.slabSlices = static_cast<std::size_t>(fdk.slabPlanes);
+    report.timings.filtering = fdk.timings.filter;
+    report.timings.backProjection = fdk.timings.backProject;
+    report.timings.total = fdk.timings.total;
+    report.fdk = std::move(fdk);
+}
+
+}  // namespace detail
+
 ConeVolumeGrid defaultConeGrid(const ConeGeometry& g, const std::optional<ConeVolumeGrid>& file) {
     const DetectorGrid& d = g.detector();
     const double magnification = g.view(0).sdd / g.view(0).sid;
@@ -83,43 +132,21 @@ ConeVolumeGrid defaultConeGrid(const ConeGeometry& g, const std::optional<ConeVo
 Result<ReconReport> ReconService::run(const ConeReconRequest& request,
                                       const ReconCallbacks& callbacks,
                                       const ExecContext& ctx) const {
-    TOMO_RETURN_IF_ERROR(checkShape(request));
-    if (m_ranks && m_ranks->size() > 1)
-        return unsupported("cone-beam FDK across ranks is not in this build yet");
+    if (m_ranks && m_ranks->size() > 1)  // iFDK's R x C grid (ConeDistributed.h)
+        return runConeDistributed(m_engine, *m_ranks, request, callbacks, ctx);
     ReconReport report;
-    TOMO_ASSIGN_OR_RETURN(std::string variant,
-                          resolveVariant(m_engine, request, report, callbacks));
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ConeBackProjector> bp,
-                          m_engine.coneRegistry().create(variant));
-    report.algorithm = "fdk";
-    report.variant = variant;
-    report.backend = bp->info().backend;
-    const ConeVolumeGrid& g = request.grid;
-    report.shape = {std::size_t(g.nz), std::size_t(g.ny), std::size_t(g.nx)};
-    detail::SlabOutput::Spec spec{request.output.path, report.shape,
-                                  coneWriteOptions(request, variant), request.reference,
-                                  request.fdk.memoryBudget};
-    TOMO_ASSIGN_OR_RETURN(detail::SlabOutput out, detail::SlabOutput::open(spec, report));
-    auto read = [&](int first, int count, Array3<float>& views) -> Status {
-        TOMO_ASSIGN_OR_RETURN(views, request.source->read(static_cast<std::size_t>(first),
-                                                          static_cast<std::size_t>(count)));
-        return Status::ok();
-    };
+                          detail::prepareCone(m_engine, request, report, callbacks));
+    TOMO_ASSIGN_OR_RETURN(
+        detail::SlabOutput out,
+        detail::SlabOutput::open(detail::coneOutputSpec(request, report), report));
+    const ConeViewReader read = detail::coneViewReader(request);
     auto sink = [&](int first, Volume&& slab) {
         return out.put(static_cast<std::size_t>(first), std::move(slab));
     };
-    TOMO_ASSIGN_OR_RETURN(FdkReport fdk,
-                          runFdk(request.geometry, g, request.fdk, *bp, read, sink, ctx));
-    for (const std::string& n : fdk.notes)
-        note(report, callbacks, n);
-    for (const std::string& w : fdk.warnings)
-        note(report, callbacks, "warning: " + w);
-    report.slabs = static_cast<std::size_t>(fdk.slabs);
-    report.slabSlices = static_cast<std::size_t>(fdk.slabPlanes);
-    report.timings.filtering = fdk.timings.filter;
-    report.timings.backProjection = fdk.timings.backProject;
-    report.timings.total = fdk.timings.total;
-    report.fdk = std::move(fdk);
+    TOMO_ASSIGN_OR_RETURN(
+        FdkReport fdk, runFdk(request.geometry, request.grid, request.fdk, *bp, read, sink, ctx));
+    detail::takeFdkReport(report, std::move(fdk), callbacks);
     TOMO_RETURN_IF_ERROR(out.commit(report));
     return report;
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <optional>
 
 namespace tomo {
 namespace {
@@ -24,23 +25,34 @@ struct Plan {
     bool cache = false;
 };
 
+/// What a run back-projects: views [firstView, firstView + views) and planes [firstPlane,
+/// firstPlane + planes); @p held filtered views are already in memory (backProjectFiltered).
+struct Extent {
+    int firstView = 0, views = 0, firstPlane = 0, planes = 0;
+    bool held = false;
+};
+
 Plan planFdk(const ConeGeometry& g, const ConeVolumeGrid& grid, const FdkOptions& o,
-             const ConeBackProjector& bp) {
+             const ConeBackProjector& bp, const Extent& e) {
     Plan p;
-    const int np = g.viewCount();
-    p.batch = std::clamp(o.batch > 0 ? o.batch : bp.preferredBatch(), 1, np);
-    p.batches = (np + p.batch - 1) / p.batch;
+    p.batch = fdkBatch(g, o, bp);
+    p.batches = (e.views + p.batch - 1) / p.batch;
     const DetectorGrid& d = g.detector();
     const std::size_t viewBytes = 4 * static_cast<std::size_t>(d.nu + 3) * (d.nv + 3);
     const std::size_t plane = static_cast<std::size_t>(grid.nx) * grid.ny;
     const std::size_t fixed = 4 * viewBytes * static_cast<std::size_t>(p.batch);
-    const std::size_t filtered = viewBytes * static_cast<std::size_t>(np);
+    const std::size_t filtered = viewBytes * static_cast<std::size_t>(e.views);
     auto planesFor = [&](std::size_t budget) {
         const std::size_t avail = budget > fixed ? budget - fixed : 0;
-        return static_cast<int>(std::clamp<std::size_t>(avail / (8 * plane), 1, grid.nz));
+        return static_cast<int>(std::clamp<std::size_t>(avail / (8 * plane), 1, e.planes));
     };
-    p.planes = o.slabPlanes > 0 ? std::min(o.slabPlanes, grid.nz) : planesFor(o.memoryBudget);
-    if (p.planes < grid.nz && filtered <= o.memoryBudget / 2) {
+    if (o.slabPlanes > 0) {
+        p.planes = std::min(o.slabPlanes, e.planes);
+    } else {
+        const std::size_t held = e.held ? filtered : 0;
+        p.planes = planesFor(o.memoryBudget > held ? o.memoryBudget - held : 0);
+    }
+    if (!e.held && p.planes < e.planes && filtered <= o.memoryBudget / 2) {
         p.cache = true;
         if (o.slabPlanes <= 0) p.planes = planesFor(o.memoryBudget - filtered);
     }
@@ -68,6 +80,24 @@ Result<FdkFilter> FdkFilter::create(const ConeGeometry& geometry, const FdkOptio
     return FdkFilter(std::move(weights), std::move(ramp));
 }
 
+int fdkBatch(const ConeGeometry& g, const FdkOptions& o, const ConeBackProjector& bp) {
+    return std::clamp(o.batch > 0 ? o.batch : bp.preferredBatch(), 1, g.viewCount());
+}
+
+Status FdkFilter::readAndApply(const ConeViewReader& read, int first, int count, Array3<float>& out,
+                               FdkTimings& timings, const ExecContext& ctx) const {
+    auto t0 = Clock::now();
+    TOMO_RETURN_IF_ERROR(read(first, count, out));
+    timings.read += since(t0);
+    if (out.dim(0) != static_cast<std::size_t>(count))
+        return internalError("the view reader returned " + std::to_string(out.dim(0)) +
+                             " views for " + std::to_string(count));
+    t0 = Clock::now();
+    TOMO_RETURN_IF_ERROR(apply(first, out, ctx));
+    timings.filter += since(t0);
+    return Status::ok();
+}
+
 Status FdkFilter::apply(int first, Array3<float>& views, const ExecContext& ctx) const {
     for (std::size_t p = 0; p < views.dim(0); ++p)
         m_weights.apply(first + static_cast<int>(p), views.plane(p));
@@ -78,34 +108,44 @@ Status FdkFilter::apply(int first, Array3<float>& views, const ExecContext& ctx)
 
 namespace {
 
-/// One FDK run: the plan, the filter stage, the cache of filtered batches and the report.
+/// One FDK run: the plan, the filter stage (or views filtered before), the cache of filtered
+/// batches and the report.
 class FdkRun {
   public:
+    struct Parts {
+        const ConeViewReader* read = nullptr;   ///< runFdk
+        std::optional<FdkFilter> filter;        ///< runFdk
+        const FdkFiltered* filtered = nullptr;  ///< backProjectFiltered
+    };
+
     FdkRun(const ConeGeometry& g, const ConeVolumeGrid& grid, const FdkOptions& o,
-           ConeBackProjector& bp, const ConeViewReader& read, const ConeSlabSink& sink,
-           const ExecContext& ctx, FdkFilter filter)
+           ConeBackProjector& bp, const ConeSlabSink& sink, const ExecContext& ctx, Parts parts,
+           const Extent& extent)
         : m_g(g),
           m_grid(grid),
           m_options(o),
           m_bp(bp),
-          m_read(read),
           m_sink(sink),
           m_ctx(ctx),
-          m_filter(std::move(filter)),
-          m_plan(planFdk(g, grid, o, bp)) {
+          m_parts(std::move(parts)),
+          m_extent(extent),
+          m_plan(planFdk(g, grid, o, bp, extent)) {
         m_cache.resize(m_plan.cache ? static_cast<std::size_t>(m_plan.batches) : 0);
         m_report.variant = bp.info().id;
-        m_report.notes = m_filter.weights().notes();
-        m_report.warnings = m_filter.weights().warnings();
+        if (m_parts.filter) {
+            m_report.notes = m_parts.filter->weights().notes();
+            m_report.warnings = m_parts.filter->weights().warnings();
+        }
     }
 
     Result<FdkReport> run() {
         const auto start = Clock::now();
-        const int slabs = (m_grid.nz + m_plan.planes - 1) / m_plan.planes;
+        const int end = m_extent.firstPlane + m_extent.planes;
+        const int slabs = (m_extent.planes + m_plan.planes - 1) / m_plan.planes;
         if (m_ctx.progress)
             m_ctx.progress->setTotal(static_cast<std::uint64_t>(slabs) * m_plan.batches);
-        for (int first = 0; first < m_grid.nz;) {
-            const int planes = std::min(m_plan.planes, m_grid.nz - first);
+        for (int first = m_extent.firstPlane; first < end;) {
+            const int planes = std::min(m_plan.planes, end - first);
             Status began = m_bp.begin(m_g, m_grid, first, planes, m_ctx);
             if (began.code() == ErrorCode::OutOfMemory && planes > 1 && m_options.slabPlanes <= 0) {
                 m_plan.planes = std::max(1, planes / 2);  // a smaller slab, as the device allows
@@ -130,26 +170,33 @@ class FdkRun {
         m_report.batch = m_plan.batch;
         m_report.filteredCached = m_plan.cache;
         m_report.timings.total = since(start);
-        m_report.gups = static_cast<double>(m_grid.voxels()) * m_g.viewCount() /
-                        (std::max(m_report.timings.total, 1e-9) * 1073741824.0);
+        m_report.gups = static_cast<double>(m_grid.nx) * m_grid.ny * m_extent.planes *
+                        m_extent.views / (std::max(m_report.timings.total, 1e-9) * 1073741824.0);
         return std::move(m_report);
     }
 
   private:
-    /// Reads and filters batch @p b (or takes it from the cache).
+    /// Reads and filters batch @p b (or takes it from the cache, or from the views held).
     Result<Batch> produce(int b) {
-        const int first = b * m_plan.batch, count = std::min(m_plan.batch, m_g.viewCount() - first);
+        const int first = m_extent.firstView + b * m_plan.batch;
+        const int count = std::min(m_plan.batch, m_extent.firstView + m_extent.views - first);
         if (m_plan.cache && m_cache[static_cast<std::size_t>(b)])
             return Batch{m_cache[static_cast<std::size_t>(b)], 0, 0};
-        Batch out;
         auto views = std::make_shared<Array3<float>>();
-        auto t0 = Clock::now();
-        TOMO_RETURN_IF_ERROR(m_read(first, count, *views));
-        out.readSeconds = since(t0);
-        t0 = Clock::now();
-        TOMO_RETURN_IF_ERROR(m_filter.apply(first, *views, m_ctx));
-        out.filterSeconds = since(t0);
-        out.views = std::move(views);
+        if (m_parts.filtered) {
+            const Array3<float>& all = *m_parts.filtered->views;
+            TOMO_ASSIGN_OR_RETURN(*views, Array3<float>::create(static_cast<std::size_t>(count),
+                                                                all.dim(1), all.dim(2)));
+            const std::size_t image = all.dim(1) * all.pitch();
+            std::copy_n(
+                all.data() + static_cast<std::size_t>(first - m_parts.filtered->first) * image,
+                static_cast<std::size_t>(count) * image, views->data());
+            return Batch{std::move(views), 0, 0};
+        }
+        FdkTimings t;
+        TOMO_RETURN_IF_ERROR(
+            m_parts.filter->readAndApply(*m_parts.read, first, count, *views, t, m_ctx));
+        Batch out{std::move(views), t.read, t.filter};
         if (m_plan.cache) m_cache[static_cast<std::size_t>(b)] = out.views;
         return out;
     }
@@ -157,6 +204,7 @@ class FdkRun {
     /// Every batch of the begun slab. Devices back-project while the CPU reads and filters the
     /// next batch (two in flight); the CPU's own back-projector takes them one after the other.
     Status backProjectSlab() {
+        if (m_plan.batches == 0) return Status::ok();  // a rank with no views: zeros
         const auto policy =
             m_bp.info().backend == "cpu" ? std::launch::deferred : std::launch::async;
         auto next = std::async(policy, [this] { return produce(0); });
@@ -168,7 +216,8 @@ class FdkRun {
             m_report.timings.read += batch->readSeconds;
             m_report.timings.filter += batch->filterSeconds;
             const auto t0 = Clock::now();
-            TOMO_RETURN_IF_ERROR(m_bp.add(b * m_plan.batch, *batch->views, m_ctx));
+            TOMO_RETURN_IF_ERROR(
+                m_bp.add(m_extent.firstView + b * m_plan.batch, *batch->views, m_ctx));
             m_report.timings.backProject += since(t0);
             if (m_ctx.stop.stop_requested()) return cancelled();
             if (m_ctx.progress) m_ctx.progress->advance(1);
@@ -180,10 +229,10 @@ class FdkRun {
     const ConeVolumeGrid& m_grid;
     const FdkOptions& m_options;
     ConeBackProjector& m_bp;
-    const ConeViewReader& m_read;
     const ConeSlabSink& m_sink;
     const ExecContext& m_ctx;
-    FdkFilter m_filter;
+    Parts m_parts;
+    Extent m_extent;
     Plan m_plan;
     std::vector<std::shared_ptr<const Array3<float>>> m_cache;
     FdkReport m_report;
@@ -197,7 +246,34 @@ Result<FdkReport> runFdk(const ConeGeometry& geometry, const ConeVolumeGrid& gri
                          const ExecContext& ctx) {
     TOMO_RETURN_IF_ERROR(grid.validate());
     TOMO_ASSIGN_OR_RETURN(FdkFilter filter, FdkFilter::create(geometry, options));
-    FdkRun run(geometry, grid, options, bp, read, sink, ctx, std::move(filter));
+    FdkRun::Parts parts{&read, std::move(filter), nullptr};
+    FdkRun run(geometry, grid, options, bp, sink, ctx, std::move(parts),
+               Extent{0, geometry.viewCount(), 0, grid.nz, false});
+    return run.run();
+}
+
+Result<FdkReport> backProjectFiltered(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
+                                      const FdkOptions& options, ConeBackProjector& bp,
+                                      const FdkFiltered& filtered, int firstPlane, int planes,
+                                      const ConeSlabSink& sink, const ExecContext& ctx) {
+    TOMO_RETURN_IF_ERROR(grid.validate());
+    TOMO_RETURN_IF_ERROR(options.validate());
+    if (!filtered.views) return invalidArgument("backProjectFiltered: no views");
+    const DetectorGrid& d = geometry.detector();
+    const int count = static_cast<int>(filtered.views->dim(0));
+    if (filtered.views->dim(1) != static_cast<std::size_t>(d.nv) ||
+        filtered.views->dim(2) != static_cast<std::size_t>(d.nu) || filtered.first < 0 ||
+        filtered.first + count > geometry.viewCount())
+        return invalidArgument("filtered views [" + std::to_string(filtered.first) + ", " +
+                               std::to_string(filtered.first + count) + ") do not fit the " +
+                               std::to_string(geometry.viewCount()) + " views of " +
+                               std::to_string(d.nu) + " x " + std::to_string(d.nv));
+    if (firstPlane < 0 || planes < 1 || firstPlane + planes > grid.nz)
+        return invalidArgument("planes [" + std::to_string(firstPlane) + ", " +
+                               std::to_string(firstPlane + planes) + ") outside the grid's " +
+                               std::to_string(grid.nz));
+    FdkRun run(geometry, grid, options, bp, sink, ctx, FdkRun::Parts{nullptr, {}, &filtered},
+               Extent{filtered.first, count, firstPlane, planes, true});
     return run.run();
 }
 

@@ -39,8 +39,10 @@ struct FdkOptions {
 };
 
 /// Seconds per stage, summed over slabs (read and filter overlap back-projection on devices).
+/// gather and reduce: a distributed run's exchanges (app/recon/ConeDistributed.h), else 0.
 struct FdkTimings {
     double read = 0, filter = 0, backProject = 0, store = 0, total = 0;
+    double gather = 0, reduce = 0;
     ConeDeviceTimes
         device;  ///< inside backProject and store on a device: H2D, kernel, transpose, D2H
 };
@@ -65,12 +67,39 @@ Result<FdkReport> runFdk(const ConeGeometry& geometry, const ConeVolumeGrid& gri
                          const ConeViewReader& read, const ConeSlabSink& sink,
                          const ExecContext& ctx);
 
+/// Views per batch of a run of @p options with @p bp (FdkOptions::batch, else the variant's
+/// preferred batch; at most the view count). runFdk reads, filters and back-projects the views
+/// in batches [b batch, min((b + 1) batch, np)); the ramp filter's FFT blocks follow the batch,
+/// so a run that splits the views along these batches filters every view to the same bits.
+int fdkBatch(const ConeGeometry& geometry, const FdkOptions& options, const ConeBackProjector& bp);
+
+/// Views [first, first + views->dim(0)) of the geometry, already weighted and filtered.
+struct FdkFiltered {
+    int first = 0;
+    const Array3<float>* views = nullptr;
+};
+
+/// runFdk's back-projection alone, of planes [firstPlane, firstPlane + planes) of @p grid from
+/// filtered views held in memory (e.g. gathered from other ranks: paper 003's column of an
+/// R x C grid): the same slabs (within the budget left beside the views), batches of fdkBatch
+/// views counted from filtered.first, and sink. Per voxel the views are added in order, so with
+/// filtered.first = 0 and every view the bits equal runFdk's for those planes.
+Result<FdkReport> backProjectFiltered(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
+                                      const FdkOptions& options, ConeBackProjector& backProjector,
+                                      const FdkFiltered& filtered, int firstPlane, int planes,
+                                      const ConeSlabSink& sink, const ExecContext& ctx);
+
 /// The filter stage alone: weights then the ramp, in place, for views [first, first + n).
 class FdkFilter {
   public:
     static Result<FdkFilter> create(const ConeGeometry& geometry, const FdkOptions& options);
     Status apply(int first, Array3<float>& views, const ExecContext& ctx) const;
     const FdkWeights& weights() const { return m_weights; }
+
+    /// Reads views [first, first + count) with @p read and filters them (one batch of runFdk);
+    /// adds the seconds to timings.read and timings.filter.
+    Status readAndApply(const ConeViewReader& read, int first, int count, Array3<float>& out,
+                        FdkTimings& timings, const ExecContext& ctx) const;
 
   private:
     FdkFilter(FdkWeights w, RampFilter r) : m_weights(std::move(w)), m_ramp(std::move(r)) {}
