@@ -2,6 +2,7 @@
 // command line, its progress and result printed.
 #include <cstdio>
 #include <iostream>
+#include <thread>
 
 #include "app/Engine.h"
 #include "app/cli/ArgParser.h"
@@ -9,6 +10,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ConeArgs.h"
 #include "app/cli/ReconArgs.h"
+#include "core/dist/MpiSession.h"
 #include "core/dist/RankAgreement.h"
 #include "core/io/ImageIO.h"
 
@@ -106,12 +108,13 @@ void printFbp(const app::ReconReport& report, const app::ReconRequest& request,
 /// rank already agrees on); rank 0 prints and writes the extras (PNG, L-curve).
 struct Ranks {
     Communicator* comm = nullptr;
+    int threads = 0;  ///< worker threads when --threads is not given (0: all cores)
     bool inService = false;
     bool root() const { return !comm || comm->rank() == 0; }
 };
 
 Status coneBody(const ArgParser& args, InterruptToStop& interrupt, Ranks& ranks) {
-    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
+    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", ranks.threads, 0, 4096));
     std::vector<std::string> notes;
     TOMO_ASSIGN_OR_RETURN(app::ConeReconRequest request, coneRequestFromArgs(args, notes));
     for (const std::string& note : notes)
@@ -152,7 +155,7 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
     const std::string output = *args.get("output");
     TOMO_RETURN_IF_ERROR(checkWritableOutput(output));
     if (auto png = args.get("png")) TOMO_RETURN_IF_ERROR(checkWritableOutput(*png));
-    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
+    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", ranks.threads, 0, 4096));
     if (auto lcurve = args.get("lcurve")) {
         TOMO_RETURN_IF_ERROR(app::checkLCurvePath(*lcurve));
         TOMO_RETURN_IF_ERROR(checkWritableOutput(*lcurve));
@@ -227,6 +230,8 @@ int runRecon(int argc, char** argv, Communicator* comm) {
     // signals and Ctrl-C reaches the watcher instead of terminating the process.
     InterruptToStop interrupt;
     Ranks ranks{comm};
+    if (comm && comm->size() > 1 && !args.has("threads"))  // the node's cores among its ranks
+        ranks.threads = std::max(1, int(std::thread::hardware_concurrency()) / launchedLocalSize());
     Status s = reconBody(args, argc, argv, interrupt, ranks);
     // A rank that failed before the service tells the others, which wait in its first round.
     if (comm && comm->size() > 1 && !ranks.inService) s = RankAgreement(*comm).agree(s);

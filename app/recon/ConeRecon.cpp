@@ -4,6 +4,7 @@
 // distributed run (ConeDistributed.cpp).
 #include <cstdio>
 
+#include "app/recon/ConeDistributed.h"
 #include "app/recon/ConeSteps.h"
 
 namespace tomo::app {

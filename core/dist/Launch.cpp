@@ -25,6 +25,10 @@ int launchedWorldSize() {
     return firstInteger({"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE"}, 1);
 }
 
+int launchedLocalSize() {
+    return firstInteger({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}, 1);
+}
+
 std::string assignGpuPerRank() {
     if (launchedWorldSize() <= 1 || std::getenv("CUDA_VISIBLE_DEVICES")) return {};
     int gpus = 0;

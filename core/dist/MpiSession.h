@@ -24,6 +24,8 @@ int launchedWorldSize();
 /// The rank on this node (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID), 0 otherwise: the GPU
 /// this rank uses is localRank() modulo the devices.
 int launchedLocalRank();
+/// The ranks on this node (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS), 1 otherwise.
+int launchedLocalSize();
 
 /// Under mpirun on a node with several NVIDIA GPUs (/dev/nvidiaN) and no CUDA_VISIBLE_DEVICES
 /// set: gives this rank the GPU localRank() modulo their number, by setting
