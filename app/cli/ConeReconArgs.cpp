@@ -143,6 +143,9 @@ void addConeReconOptions(ArgParser& args) {
     args.option("volume", "NXxNYxNZ", "cone beam: volume size (y is the rotation axis)");
     args.option("voxel-size", "S", "cone beam: voxel size in mm (default: pitch at isocentre)");
     args.option("short-scan", "MODE", "cone beam: auto | on | off (Parker weights)", "auto");
+    args.option("rank-grid", "RxC",
+                "cone beam under mpirun: R rows (z-slabs) x C columns (view groups) of ranks "
+                "(default: the least R that fits --memory-budget)");
 }
 
 bool isConeRequest(const ArgParser& args) {
@@ -183,6 +186,20 @@ Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
             t.dim(2) != std::size_t(grid.nx))
             return invalidArgument("--truth does not have the volume's shape");
         r.reference = std::make_shared<const Volume>(std::move(t));
+    }
+    if (auto rankGrid = args.get("rank-grid")) {
+        const auto parts = split(*rankGrid, 'x');
+        if (parts.size() != 2)
+            return invalidArgument("--rank-grid takes RxC, e.g. 2x4 ('" + *rankGrid + "' given)");
+        std::array<int, 2> rc{};
+        for (std::size_t i = 0; i < 2; ++i) {
+            TOMO_ASSIGN_OR_RETURN(double v, number(parts[i], "--rank-grid"));
+            if (v < 1 || v > 1 << 20 || v != std::floor(v))
+                return invalidArgument("--rank-grid: R and C are positive integers");
+            rc[i] = static_cast<int>(v);
+        }
+        r.rankRows = rc[0];
+        r.rankColumns = rc[1];
     }
     r.output.path = *args.get("output");
     r.output.provenance["input"] = *args.get("INPUT");

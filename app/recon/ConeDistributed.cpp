@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <functional>
+#include <future>
+#include <mutex>
 
 #include "app/recon/ConeSteps.h"
+#include "app/recon/RankOutput.h"
 #include "core/cone/ConeGrid2d.h"
 #include "core/dist/RankAgreement.h"
 
@@ -26,8 +30,39 @@ std::span<float> floatsOf(Array3<float>& a) {
     return {a.data(), a.dim(0) * a.dim(1) * a.pitch()};
 }
 
-/// Bytes per message when a row root sends its slab to rank 0 (whole planes, at least one).
-constexpr std::size_t kStorePiece = std::size_t(64) << 20;
+/// How far the column's filtered views have arrived: published by the thread that exchanges
+/// them, waited for by the back-projection's thread.
+class Arrivals {
+  public:
+    /// Views before @p end (a view index) are in place.
+    void publish(int end) {
+        {
+            std::lock_guard lock(m_mutex);
+            m_end = end;
+        }
+        m_ready.notify_all();
+    }
+    /// No more views will come (the exchange ended, done or stopped).
+    void close() {
+        {
+            std::lock_guard lock(m_mutex);
+            m_closed = true;
+        }
+        m_ready.notify_all();
+    }
+    /// Returns once the views before @p end are in place; Cancelled when they will not come.
+    Status wait(int end) {
+        std::unique_lock lock(m_mutex);
+        m_ready.wait(lock, [&] { return m_end >= end || m_closed; });
+        return m_end >= end ? Status::ok() : cancelled();
+    }
+
+  private:
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    int m_end = 0;
+    bool m_closed = false;
+};
 
 class ConeDistributedRun {
   public:
@@ -49,10 +84,9 @@ class ConeDistributedRun {
         double setup = 0;
         TOMO_RETURN_IF_ERROR(phase(setup, [this] { return prepare(); }));
         TOMO_RETURN_IF_ERROR(phase(setup, [this] { return split(); }));
+        TOMO_RETURN_IF_ERROR(phase(setup, [this] { return openPlanes(); }));
         FdkTimings& t = m_fdk.timings;
-        TOMO_RETURN_IF_ERROR(phase(t.filter, [this] { return filter(); }));
-        TOMO_RETURN_IF_ERROR(phase(t.gather, [this] { return gather(); }));
-        TOMO_RETURN_IF_ERROR(phase(t.backProject, [this] { return backProject(); }));
+        TOMO_RETURN_IF_ERROR(phase(t.overlapped, [this] { return filterGatherBackProject(); }));
         TOMO_RETURN_IF_ERROR(phase(t.reduce, [this] { return reduce(); }));
         TOMO_RETURN_IF_ERROR(phase(t.store, [this] { return store(); }));
         TOMO_RETURN_IF_ERROR(
@@ -91,19 +125,28 @@ class ConeDistributedRun {
         limits.ranks = m_world.size();
         limits.memory = m_request.fdk.memoryBudget;
         limits.batch = m_batch;
-        limits.rows = m_options.rows;
-        limits.columns = m_options.columns;
+        limits.rows = m_request.rankRows;
+        limits.columns = m_request.rankColumns;
         TOMO_ASSIGN_OR_RETURN(m_grid, chooseConeRankGrid(m_problem, limits));
         m_row = m_grid.rowOf(m_world.rank());
         m_column = m_grid.columnOf(m_world.rank());
         m_planes = coneRowPlanes(m_grid, v.nz, m_row);
         m_columnViews = coneColumnViews(m_grid, m_problem.np, m_batch, m_column);
-        m_mine = coneRankViews(m_grid, m_problem.np, m_batch, m_row, m_column);
+        m_read = detail::coneViewReader(m_request);
         if (m_world.rank() != 0) return Status::ok();
-        TOMO_ASSIGN_OR_RETURN(
-            detail::SlabOutput out,
-            detail::SlabOutput::open(detail::coneOutputSpec(m_request, m_report), m_report));
+        detail::SlabOutput::Spec spec = detail::coneOutputSpec(m_request, m_report);
+        spec.options.sharedPlanes = true;
+        TOMO_ASSIGN_OR_RETURN(detail::SlabOutput out, detail::SlabOutput::open(spec, m_report));
         m_out.emplace(std::move(out));
+        return Status::ok();
+    }
+
+    /// How the row roots' slabs reach the file (collective: RankOutput::open).
+    Status openPlanes() {
+        TOMO_ASSIGN_OR_RETURN(detail::RankOutput planes,
+                              detail::RankOutput::open(m_agreement, m_out ? &*m_out : nullptr,
+                                                       m_report, m_callbacks));
+        m_planesOut.emplace(std::move(planes));
         return Status::ok();
     }
 
@@ -114,49 +157,96 @@ class ConeDistributedRun {
         return Status::ok();
     }
 
-    /// This rank's views, batch by batch as runFdk reads and filters them, into the column's
-    /// buffer at their place.
-    Status filter() {
+    /// The column's batches, filtered, exchanged and back-projected, overlapped (paper 003's
+    /// pipeline). Batch b of the column is filtered by row b mod R (coneBatchRow), so in round
+    /// k every rank of the column filters one batch, the column broadcasts the round's batches
+    /// in view order, and a worker thread back-projects each batch as soon as it is there
+    /// (backProjectFiltered waits on FdkFiltered::ready). Only this thread calls MPI
+    /// (MPI_THREAD_FUNNELED). Each batch's broadcast is preceded by its owner's status, so a
+    /// rank that fails (a bad read, a cancel) stops its whole column at once, and the phase's
+    /// agreement then tells every rank that rank's message.
+    Status filterGatherBackProject() {
         const DetectorGrid& d = m_request.geometry.detector();
         TOMO_ASSIGN_OR_RETURN(
             m_views,
             Array3<float>::create(static_cast<std::size_t>(m_columnViews.count),
                                   static_cast<std::size_t>(d.nv), static_cast<std::size_t>(d.nu)));
-        const ConeViewReader read = detail::coneViewReader(m_request);
+        Arrivals arrived;
+        FdkFiltered filtered{m_columnViews.first, &m_views,
+                             [&](int first, int count) { return arrived.wait(first + count); }};
+        auto worker = std::async(std::launch::async, [&] { return backProjectIntoSlab(filtered); });
+        Status mine = Status::ok();  // this rank's own failure, told to its column
+        const bool columnStopped = exchangeBatches(arrived, mine);
+        arrived.close();
+        Result<FdkReport> bp = worker.get();
+        m_views = {};
+        TOMO_RETURN_IF_ERROR(mine);
+        if (columnStopped) return Status::ok();  // the failing rank's status is the agreement's
+        TOMO_RETURN_IF_ERROR(bp.status());
+        takeBackProjection(std::move(*bp));
+        return Status::ok();
+    }
+
+    /// The column's batches round by round: this rank filters its batch of the round into the
+    /// column's buffer, then the round's batches are broadcast from their rows in view order
+    /// and announced to @p arrived. Returns true when another rank of the column failed.
+    bool exchangeBatches(Arrivals& arrived, Status& mine) {
+        const std::size_t image = m_views.dim(1) * m_views.pitch();
+        const int batches = (m_columnViews.count + m_batch - 1) / m_batch;
+        const int rows = m_grid.rows;
+        for (int round = 0; round * rows < batches; ++round) {
+            const int own = round * rows + m_row;
+            if (own < batches && mine) mine = filterBatch(own);
+            for (int b = round * rows; b < std::min(batches, (round + 1) * rows); ++b) {
+                const int owner = coneBatchRow(m_grid, b);
+                const auto t0 = Clock::now();
+                std::int32_t ok = owner == m_row && mine ? 1 : 0;
+                Status sent = m_columnComm->broadcast(
+                    writableBytesOf(std::span<std::int32_t>(&ok, 1)), owner);
+                if (sent && !ok) {
+                    m_fdk.timings.gather += since(t0);
+                    return owner != m_row;
+                }
+                const int first = b * m_batch;
+                const int count = std::min(m_batch, m_columnViews.count - first);
+                std::span<float> part(m_views.data() + static_cast<std::size_t>(first) * image,
+                                      static_cast<std::size_t>(count) * image);
+                if (sent) sent = m_columnComm->broadcast(writableBytesOf(part), owner);
+                m_fdk.timings.gather += since(t0);
+                if (!sent) {  // MPI itself failed: nothing more can be exchanged
+                    if (mine) mine = sent;
+                    return false;
+                }
+                arrived.publish(m_columnViews.first + first + count);
+            }
+        }
+        return false;
+    }
+
+    /// Reads and filters the column's batch @p b (as runFdk would) into its place.
+    Status filterBatch(int b) {
+        if (m_ctx.stop.stop_requested()) return cancelled();
+        const int first = m_columnViews.first + b * m_batch;
+        const int count = std::min(m_batch, m_columnViews.end() - first);
         ExecContext inner = m_ctx;
         inner.progress = nullptr;
+        Array3<float> batch;
+        FdkTimings t;
+        const auto t0 = Clock::now();
+        TOMO_RETURN_IF_ERROR(m_filter->readAndApply(m_read, first, count, batch, t, inner));
+        m_fdk.timings.read += t.read;
+        m_fdk.timings.filter += since(t0);
+        if (batch.dim(1) != m_views.dim(1) || batch.dim(2) != m_views.dim(2))
+            return internalError("the view reader returned views of another size");
         const std::size_t image = m_views.dim(1) * m_views.pitch();
-        for (int first = m_mine.first; first < m_mine.end(); first += m_batch) {
-            const int count = std::min(m_batch, m_mine.end() - first);
-            Array3<float> batch;
-            FdkTimings t;
-            TOMO_RETURN_IF_ERROR(m_filter->readAndApply(read, first, count, batch, t, inner));
-            m_fdk.timings.read += t.read;
-            if (batch.dim(1) != m_views.dim(1) || batch.dim(2) != m_views.dim(2))
-                return internalError("the view reader returned views of another size");
-            std::copy_n(
-                batch.data(), batch.dim(0) * image,
-                m_views.data() + static_cast<std::size_t>(first - m_columnViews.first) * image);
-        }
+        std::copy_n(batch.data(), batch.dim(0) * image,
+                    m_views.data() + static_cast<std::size_t>(b * m_batch) * image);
+        m_filteredViews += count;
         return Status::ok();
     }
 
-    /// The column's all-gather: each rank's share broadcast from it in row order (the shares
-    /// may differ by a batch: MPI_Allgatherv's job with the calls the communicator has).
-    Status gather() {
-        const std::size_t image = m_views.dim(1) * m_views.pitch();
-        for (int r = 0; r < m_grid.rows; ++r) {
-            const ConeRange v = coneRankViews(m_grid, m_problem.np, m_batch, r, m_column);
-            if (v.count == 0) continue;
-            std::span<float> part(
-                m_views.data() + static_cast<std::size_t>(v.first - m_columnViews.first) * image,
-                static_cast<std::size_t>(v.count) * image);
-            TOMO_RETURN_IF_ERROR(m_columnComm->broadcast(writableBytesOf(part), r));
-        }
-        return Status::ok();
-    }
-
-    Status backProject() {
+    /// The row's planes from the column's views as they arrive, into m_slab.
+    Result<FdkReport> backProjectIntoSlab(const FdkFiltered& filtered) {
         const ConeVolumeGrid& v = m_request.grid;
         auto sink = [&](int first, Volume&& slab) -> Status {
             const int at = first - m_planes.first;
@@ -175,19 +265,19 @@ class ConeDistributedRun {
                         m_slab.data() + static_cast<std::size_t>(at) * plane);
             return Status::ok();
         };
-        const FdkFiltered filtered{m_columnViews.first, &m_views};
-        TOMO_ASSIGN_OR_RETURN(
-            FdkReport bp, backProjectFiltered(m_request.geometry, v, m_request.fdk, *m_bp, filtered,
-                                              m_planes.first, m_planes.count, sink, m_ctx));
-        m_views = {};
+        return backProjectFiltered(m_request.geometry, v, m_request.fdk, *m_bp, filtered,
+                                   m_planes.first, m_planes.count, sink, m_ctx);
+    }
+
+    void takeBackProjection(FdkReport&& bp) {
         m_fdk.variant = bp.variant;
         m_fdk.slabs = bp.slabs;
         m_fdk.slabPlanes = bp.slabPlanes;
         m_fdk.batch = bp.batch;
+        m_fdk.timings.backProject = bp.timings.backProject;
         m_fdk.timings.device = bp.timings.device;
         for (std::string& n : bp.notes)
             m_fdk.notes.push_back(std::move(n));
-        return Status::ok();
     }
 
     /// The row's partial slabs summed in column order at its column-0 rank.
@@ -199,49 +289,27 @@ class ConeDistributedRun {
         return Status::ok();
     }
 
-    /// Planes per message for planes of @p plane floats.
-    static std::size_t planesPerPiece(std::size_t plane) {
-        return std::max<std::size_t>(1, kStorePiece / (plane * sizeof(float)));
-    }
-
-    /// Row roots send their slabs to rank 0, which writes every row's in plane order. Rank 0
-    /// receives everything even after a failed write, so that no sender waits forever.
+    /// Row roots put their slabs (RankOutput: each into the output file itself, or to rank 0,
+    /// which writes every row's in plane order) and sync them before the commit's agreement.
     Status store() {
-        if (m_column != 0) return Status::ok();
-        const int tag = static_cast<int>(Tag::Slab);
-        const ConeVolumeGrid& v = m_request.grid;
-        const std::size_t plane = static_cast<std::size_t>(v.ny) * m_slab.pitch();
-        const std::size_t piece = planesPerPiece(plane);
-        if (m_world.rank() != 0) {
-            for (std::size_t k = 0; k < m_slab.dim(0); k += piece) {
-                const std::size_t n = std::min(piece, m_slab.dim(0) - k);
-                std::span<const float> part(m_slab.data() + k * plane, n * plane);
-                TOMO_RETURN_IF_ERROR(m_world.send(0, tag, bytesOf(part)));
-            }
-            m_slab = {};
-            return Status::ok();
+        Status pending = Status::ok();
+        if (m_column == 0) {
+            pending =
+                m_planesOut->putMine(static_cast<std::size_t>(m_planes.first), std::move(m_slab));
+            if (pending) pending = m_planesOut->sync();
         }
-        Status written = m_out->put(static_cast<std::size_t>(m_planes.first), std::move(m_slab));
-        std::vector<float> buffer;
+        m_slab = {};
+        if (m_world.rank() != 0) return pending;
+        const ConeVolumeGrid& v = m_request.grid;
         for (int r = 1; r < m_grid.rows; ++r) {
             const ConeRange p = coneRowPlanes(m_grid, v.nz, r);
-            for (int k = 0; k < p.count; k += static_cast<int>(piece)) {
-                const std::size_t n = std::min(piece, static_cast<std::size_t>(p.count - k));
-                buffer.resize(n * plane);
-                TOMO_RETURN_IF_ERROR(m_world.recv(m_grid.rankAt(r, 0), tag,
-                                                  writableBytesOf(std::span<float>(buffer))));
-                if (!written) continue;
-                auto part = Volume::create(n, static_cast<std::size_t>(v.ny),
-                                           static_cast<std::size_t>(v.nx));
-                if (!part) {
-                    written = part.status();
-                    continue;
-                }
-                std::copy(buffer.begin(), buffer.end(), part->data());
-                written = m_out->put(static_cast<std::size_t>(p.first + k), std::move(*part));
-            }
+            const Status taken = m_planesOut->takeOthers(
+                m_grid.rankAt(r, 0), static_cast<std::size_t>(p.first),
+                static_cast<std::size_t>(p.count), static_cast<std::size_t>(v.ny),
+                static_cast<std::size_t>(v.nx));
+            if (pending) pending = taken;
         }
-        return written;
+        return pending;
     }
 
     void addNotes(double setup);
@@ -260,11 +328,14 @@ class ConeDistributedRun {
     int m_batch = 1, m_row = 0, m_column = 0;
     ConeProblem m_problem;
     ConeRankGrid m_grid;
-    ConeRange m_planes, m_columnViews, m_mine;
+    ConeRange m_planes, m_columnViews;
+    ConeViewReader m_read;
+    int m_filteredViews = 0;  ///< views this rank read and filtered
     std::unique_ptr<Communicator> m_columnComm, m_rowComm;
-    Array3<float> m_views;  ///< the column's filtered views
+    Array3<float> m_views;  ///< the column's filtered views, as they arrive
     Volume m_slab;          ///< the row's planes: this rank's part, then (column 0) the sum
     std::optional<detail::SlabOutput> m_out;  ///< rank 0
+    std::optional<detail::RankOutput> m_planesOut;
 };
 
 void ConeDistributedRun::addNotes(double setup) {
@@ -272,16 +343,18 @@ void ConeDistributedRun::addNotes(double setup) {
     char text[400];
     std::snprintf(text, sizeof text,
                   "distributed FDK: R x C = %d x %d over %d ranks; rank %d (row %d, column %d): "
-                  "planes [%d, %d), filtered views [%d, %d), column views [%d, %d)",
+                  "planes [%d, %d), column views [%d, %d) in batches of %d, %d of them "
+                  "filtered here (every %d. batch)",
                   m_grid.rows, m_grid.columns, m_world.size(), m_world.rank(), m_row, m_column,
-                  m_planes.first, m_planes.end(), m_mine.first, m_mine.end(), m_columnViews.first,
-                  m_columnViews.end());
+                  m_planes.first, m_planes.end(), m_columnViews.first, m_columnViews.end(), m_batch,
+                  m_filteredViews, m_grid.rows);
     m_fdk.notes.emplace_back(text);
     std::snprintf(text, sizeof text,
-                  "distributed FDK stages (s, wall, to each phase's agreement): setup %.3f, "
-                  "filter %.3f (read %.3f), gather %.3f, back-project %.3f, reduce %.3f, store "
-                  "%.3f, total %.3f",
-                  setup, t.filter, t.read, t.gather, t.backProject, t.reduce, t.store, t.total);
+                  "distributed FDK stages (s): setup %.3f; filter %.3f (read %.3f), gather %.3f "
+                  "and back-project %.3f overlapped in %.3f (wall, to the phase's agreement); "
+                  "reduce %.3f, store %.3f, total %.3f",
+                  setup, t.filter, t.read, t.gather, t.backProject, t.overlapped, t.reduce, t.store,
+                  t.total);
     m_fdk.notes.emplace_back(text);
     if (!m_options.model) return;
     const ConeModelTimes m = coneModel(m_problem, m_grid, *m_options.model);

@@ -1,11 +1,13 @@
 // Parallel-beam reconstruction across the ranks of a communicator (issue 16; ReconService.h,
-// "Across ranks"). Rank 0 owns the output and writes every plane in order; the others send it
-// their planes. Every phase ends in RankAgreement::agree, so a rank's failure stops them all.
+// "Across ranks"). Rank 0 owns the output; every rank writes its planes into it itself where the
+// format allows, else sends them to rank 0, which writes them in order (RankOutput.h). Every
+// phase ends in RankAgreement::agree, so a rank's failure stops them all.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
 
+#include "app/recon/RankOutput.h"
 #include "app/recon/ReconSteps.h"
 #include "core/dist/RankAgreement.h"
 
@@ -13,23 +15,6 @@ namespace tomo::app::detail {
 namespace {
 
 constexpr int kRoot = 0;
-
-std::span<const std::byte> planeBytes(const Volume& v) {
-    return std::as_bytes(std::span<const float>(v.data(), v.dim(0) * v.dim(1) * v.pitch()));
-}
-
-Status sendPlanes(Communicator& comm, const Volume& v) {
-    return comm.send(kRoot, int(Tag::Slab), planeBytes(v));
-}
-
-Result<Volume> recvPlanes(Communicator& comm, int from, std::size_t planes, std::size_t rows,
-                          std::size_t columns) {
-    TOMO_ASSIGN_OR_RETURN(Volume v, Volume::create(planes, rows, columns));
-    TOMO_RETURN_IF_ERROR(comm.recv(
-        from, int(Tag::Slab),
-        std::as_writable_bytes(std::span<float>(v.data(), planes * rows * v.pitch()))));
-    return v;
-}
 
 /// Slices [first, first + count) of another source (one rank's share).
 class SliceRange final : public SinogramSource {
@@ -63,10 +48,11 @@ std::vector<double> gatherValue(RankAgreement& agreement, double mine) {
     return all;
 }
 
-/// FBP: slab c on rank c mod n, in rounds of n slabs; after each round rank 0 writes the
-/// round's slabs in order while the others reconstruct the next. Root's write errors wait for
-/// the next agreement (the round's slabs are still received, so no sender is left blocked).
-Status fbpAcrossRanks(const ReconRequest& request, Resolved& resolved, SlabOutput* out,
+/// FBP: slab c on rank c mod n, in rounds of n slabs; after each round's agreement every rank
+/// puts its slab (RankOutput: into the file itself, or to rank 0, which writes the round's
+/// slabs in order while the others reconstruct the next). Rank 0's write errors wait for the
+/// next agreement (the round's slabs are still taken, so no sender is left blocked).
+Status fbpAcrossRanks(const ReconRequest& request, Resolved& resolved, RankOutput& out,
                       ReconReport& report, RankAgreement& agreement, const ExecContext& ctx) {
     Communicator& comm = agreement.communicator();
     const int n = comm.size(), me = comm.rank();
@@ -74,8 +60,12 @@ Status fbpAcrossRanks(const ReconRequest& request, Resolved& resolved, SlabOutpu
     const std::size_t slices = request.source->shape()[0];
     const std::size_t rounds = (plan.slabs + std::size_t(n) - 1) / std::size_t(n);
     const auto ny = std::size_t(request.grid.ny), nx = std::size_t(request.grid.nx);
+    auto slabFirst = [&](std::size_t c) { return c * plan.slabSlices; };
+    auto slabCount = [&](std::size_t c) {
+        return std::min(plan.slabSlices, slices - slabFirst(c));
+    };
     if (ctx.progress) ctx.progress->setTotal(rounds);
-    Status pending;  // root: a write that failed, told at the next agreement
+    Status pending;  // a write that failed, told at the next agreement
     for (std::size_t k = 0; k < rounds; ++k) {
         const std::size_t c = k * std::size_t(n) + std::size_t(me);
         Result<Volume> part = Volume{};
@@ -85,20 +75,14 @@ Status fbpAcrossRanks(const ReconRequest& request, Resolved& resolved, SlabOutpu
             part = reconstructFbpSlab(request, resolved, plan, c, report, slabCtx);
         }
         TOMO_RETURN_IF_ERROR(agreement.agree(part ? pending : part.status()));
-        if (me != kRoot) {
-            if (c < plan.slabs) TOMO_RETURN_IF_ERROR(sendPlanes(comm, *part));
-            continue;
-        }
-        for (int r = 0; r < n; ++r) {
-            const std::size_t cr = k * std::size_t(n) + std::size_t(r);
-            if (cr >= plan.slabs) break;
-            const std::size_t first = cr * plan.slabSlices;
-            const std::size_t count = std::min(plan.slabSlices, slices - first);
-            Result<Volume> slab =
-                r == kRoot ? std::move(part) : recvPlanes(comm, r, count, ny, nx);
-            if (!slab) return slab.status();
-            if (pending) pending = out->put(first, std::move(*slab));
-        }
+        if (c < plan.slabs && pending) pending = out.putMine(slabFirst(c), std::move(*part));
+        if (me == kRoot)
+            for (int r = 1; r < n; ++r) {
+                const std::size_t cr = k * std::size_t(n) + std::size_t(r);
+                if (cr >= plan.slabs) break;
+                const Status taken = out.takeOthers(r, slabFirst(cr), slabCount(cr), ny, nx);
+                if (pending) pending = taken;
+            }
         if (ctx.progress) ctx.progress->advance();
     }
     return pending;
@@ -186,7 +170,7 @@ Status solveShare(const Engine& engine, const ReconRequest& request, const Resol
 /// shares in order.
 Status iterativeAcrossRanks(const Engine& engine, const ReconRequest& request,
                             const Resolved& resolved, const ReconCallbacks& callbacks,
-                            SlabOutput* out, ReconReport& report, RankAgreement& agreement,
+                            RankOutput& out, ReconReport& report, RankAgreement& agreement,
                             const ExecContext& ctx) {
     Communicator& comm = agreement.communicator();
     const int n = comm.size(), me = comm.rank();
@@ -194,33 +178,36 @@ Status iterativeAcrossRanks(const Engine& engine, const ReconRequest& request,
     const bool mbir = resolved.spec.id == "mbir";
     const bool together = request.slabSlices == 0 && !mbir;
     // Shares in units of chunks (one slice each when solving together).
-    const std::size_t unit = together                 ? 1
-                             : request.slabSlices > 0 ? std::min(request.slabSlices, slices)
-                                                      : (slices + std::size_t(n) - 1) / std::size_t(n);
+    const std::size_t unit = together ? 1
+                             : request.slabSlices > 0
+                                 ? std::min(request.slabSlices, slices)
+                                 : (slices + std::size_t(n) - 1) / std::size_t(n);
     const std::size_t units = (slices + unit - 1) / unit;
     if (together && slices < std::size_t(n))
         return invalidArgument(std::to_string(n) + " ranks for " + std::to_string(slices) +
                                " slice(s): an iterative solve across ranks needs a slice per "
-                               "rank (run with at most " + std::to_string(slices) + " ranks)");
+                               "rank (run with at most " +
+                               std::to_string(slices) + " ranks)");
     auto shareFirst = [&](int r) {
         return std::min(slices, units * std::size_t(r) / std::size_t(n) * unit);
     };
     if (mbir && request.slabSlices == 0 && me == kRoot && callbacks.onNote)
-        callbacks.onNote("mbir across ranks: each rank reconstructs its slices on its own (the "
-                         "prior's neighbours across ranks and the automatic sigmas are per rank)");
+        callbacks.onNote(
+            "mbir across ranks: each rank reconstructs its slices on its own (the "
+            "prior's neighbours across ranks and the automatic sigmas are per rank)");
     const std::size_t first = shareFirst(me), count = shareFirst(me + 1) - first;
     Volume image;
     Status s = count == 0 ? Status::ok()
                           : solveShare(engine, request, resolved, callbacks, agreement, together,
                                        first, count, unit, image, report, ctx);
     TOMO_RETURN_IF_ERROR(agreement.agree(s));
-    if (me != kRoot) return count > 0 ? sendPlanes(comm, image) : Status::ok();
-    Status pending = count > 0 ? out->put(first, std::move(image)) : Status::ok();
+    Status pending = count > 0 ? out.putMine(first, std::move(image)) : Status::ok();
+    if (me != kRoot) return pending;
     for (int r = 1; r < n; ++r) {
         const std::size_t f = shareFirst(r), c = shareFirst(r + 1) - f;
         if (c == 0) continue;
-        TOMO_ASSIGN_OR_RETURN(Volume v, recvPlanes(comm, r, c, report.shape[1], report.shape[2]));
-        if (pending) pending = out->put(f, std::move(v));
+        const Status taken = out.takeOthers(r, f, c, report.shape[1], report.shape[2]);
+        if (pending) pending = taken;
     }
     report.slicesDone = slices;
     return pending;
@@ -241,21 +228,25 @@ Result<ReconReport> runAcrossRanks(const Engine& engine, Communicator& comm,
     if (!root) quiet = ReconCallbacks{};
     ReconReport report;
     std::optional<SlabOutput> out;
+    std::optional<RankOutput> planes;
     auto body = [&]() -> Status {
         TOMO_ASSIGN_OR_RETURN(Resolved resolved, resolve(engine, request, report, quiet));
         if (root) {
-            TOMO_ASSIGN_OR_RETURN(SlabOutput opened, SlabOutput::open(request, resolved, report));
+            TOMO_ASSIGN_OR_RETURN(SlabOutput opened,
+                                  SlabOutput::open(request, resolved, report, true));
             out.emplace(std::move(opened));
         }
         TOMO_RETURN_IF_ERROR(agreement.agree(Status::ok()));
+        TOMO_ASSIGN_OR_RETURN(RankOutput opened,
+                              RankOutput::open(agreement, root ? &*out : nullptr, report, quiet));
+        planes.emplace(std::move(opened));
         if (usesPartitionedMemxct(request, resolved, comm.size()))
             return memxctAcrossRanks(request, resolved, quiet, root ? &*out : nullptr, report,
                                      agreement, runCtx);
         if (resolved.spec.iterative)
-            return iterativeAcrossRanks(engine, request, resolved, quiet, root ? &*out : nullptr,
-                                        report, agreement, runCtx);
-        TOMO_RETURN_IF_ERROR(
-            fbpAcrossRanks(request, resolved, root ? &*out : nullptr, report, agreement, runCtx));
+            return iterativeAcrossRanks(engine, request, resolved, quiet, *planes, report,
+                                        agreement, runCtx);
+        TOMO_RETURN_IF_ERROR(fbpAcrossRanks(request, resolved, *planes, report, agreement, runCtx));
         // The slowest rank's times: the run's critical path.
         for (double* t : {&report.timings.filtering, &report.timings.backProjection}) {
             const std::vector<double> all = gatherValue(agreement, *t);
@@ -264,6 +255,8 @@ Result<ReconReport> runAcrossRanks(const Engine& engine, Communicator& comm,
         return Status::ok();
     };
     Status s = body();
+    // Every rank's planes on disk before rank 0 commits the file they share.
+    if (planes && planes->parallel()) s = agreement.agree(s ? planes->sync() : s);
     if (s && root) s = out->commit(report);
     TOMO_RETURN_IF_ERROR(agreement.agree(s));
     report.timings.total =

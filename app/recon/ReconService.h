@@ -28,14 +28,16 @@
 ///
 /// Across ranks (issue 16): a service given a communicator of more than one rank (main() under
 /// mpirun) runs each request on all of them, every rank calling run() with the same request.
-/// Rank 0 owns the output and writes every plane in order; the others send it theirs
-/// (app/recon/DistributedRecon.cpp). FBP: slab c on rank c mod N, the same slabs and batches as
-/// one process, so the volume is bit-identical; each rank reads only its slabs' rows. Iterative:
-/// contiguous shares of slices, one solve whose vector reductions are summed across ranks in rank
-/// order (deterministic for a given N, within rounding of one process); with slabSlices, and
-/// for MBIR, shares of whole chunks solved on their own. Notes, progress and iterations are
-/// reported on rank 0 (rank 0's callback decides for all ranks). A rank that fails makes every
-/// rank return its status ("rank R: ..."); the output is then never committed.
+/// Rank 0 owns the output; every rank writes its own planes into the file where its format
+/// stores planes at fixed places (raw, HDF5), else sends them to rank 0, which writes every
+/// plane in order (app/recon/RankOutput.h, DistributedRecon.cpp). Cone-beam FDK runs on
+/// paper 003's R x C grid (ConeDistributed.h). FBP: slab c on rank c mod N, the same slabs and
+/// batches as one process, so the volume is bit-identical; each rank reads only its slabs' rows.
+/// Iterative: contiguous shares of slices, one solve whose vector reductions are summed across
+/// ranks in rank order (deterministic for a given N, within rounding of one process); with
+/// slabSlices, and for MBIR, shares of whole chunks solved on their own. Notes, progress and
+/// iterations are reported on rank 0 (rank 0's callback decides for all ranks). A rank that fails
+/// makes every rank return its status ("rank R: ..."); the output is then never committed.
 ///
 /// Threading: run() is synchronous on the calling thread (workers inside per ctx.threads);
 /// callbacks run on it. One service may run several requests one after the other; the Engine
@@ -56,8 +58,8 @@
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/cone/Fdk.h"
-#include "core/dist/Communicator.h"
 #include "core/data/Array.h"
+#include "core/dist/Communicator.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/metrics/Metrics.h"
 #include "core/recon/Fbp.h"
@@ -124,6 +126,9 @@ struct ConeReconRequest {
     std::string variant;                      ///< cone back-projector id; empty = automatic
     std::shared_ptr<const Volume> reference;  ///< [z][y][x] on grid; optional
     ReconOutput output;
+    /// Across ranks: iFDK's grid of R rows (z-slabs) and C columns (view groups); 0: the least
+    /// R that fits the memory budget, C from R (core/cone/ConeGrid2d.h).
+    int rankRows = 0, rankColumns = 0;
 };
 
 /// The default cone-beam grid of @p g (`tomo recon` without --size/--voxel-size, the GUI's

@@ -5,9 +5,11 @@
 /// Internal to app/recon.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/recon/ReconService.h"
+#include "core/dataset/VolumeStream.h"
 #include "core/iterative/AlgorithmSchema.h"
 #include "core/iterative/IterativeReconstruction.h"
 
@@ -45,9 +47,10 @@ class SlabOutput {
         std::size_t memoryBudget = 0;
     };
     static Result<SlabOutput> open(const Spec& spec, ReconReport& report);
-    /// The parallel-beam output of @p request.
+    /// The parallel-beam output of @p request; @p sharedPlanes: laid out for other processes
+    /// to write planes into (a distributed run's ranks: RankOutput.h).
     static Result<SlabOutput> open(const ReconRequest& request, const Resolved& resolved,
-                                   ReconReport& report);
+                                   ReconReport& report, bool sharedPlanes = false);
     SlabOutput(SlabOutput&&) noexcept;
     SlabOutput& operator=(SlabOutput&&) noexcept;
     ~SlabOutput();
@@ -58,6 +61,11 @@ class SlabOutput {
     Status zeros(std::size_t first, std::size_t count);
     /// Finishes the file (or hands the volume to report.image).
     Status commit(ReconReport& report);
+    /// Where other processes may write planes into the file being written (PlaneFile.h): a
+    /// streamed raw file, or HDF5 opened with WriteOptions::sharedPlanes; none otherwise.
+    std::optional<PlaneFileLayout> planeLayout() const;
+    /// Planes [first, first + count) written through planeLayout() by another process.
+    Status writtenElsewhere(std::size_t first, std::size_t count);
 
     struct State;
 

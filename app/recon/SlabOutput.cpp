@@ -90,9 +90,11 @@ SlabOutput& SlabOutput::operator=(SlabOutput&&) noexcept = default;
 SlabOutput::~SlabOutput() = default;
 
 Result<SlabOutput> SlabOutput::open(const ReconRequest& request, const Resolved& resolved,
-                                    ReconReport& report) {
-    return open(Spec{request.output.path, report.shape, writeOptions(request, resolved),
-                     request.reference, request.memoryBudget},
+                                    ReconReport& report, bool sharedPlanes) {
+    WriteOptions options = writeOptions(request, resolved);
+    options.sharedPlanes = sharedPlanes;
+    return open(Spec{request.output.path, report.shape, std::move(options), request.reference,
+                     request.memoryBudget},
                 report);
 }
 
@@ -154,6 +156,15 @@ Status SlabOutput::zeros(std::size_t first, std::size_t count) {
         TOMO_RETURN_IF_ERROR(s.writer->writeSlab(z, zero));
     }
     return Status::ok();
+}
+
+std::optional<PlaneFileLayout> SlabOutput::planeLayout() const {
+    return m_state->writer ? m_state->writer->planeLayout() : std::nullopt;
+}
+
+Status SlabOutput::writtenElsewhere(std::size_t first, std::size_t count) {
+    if (!m_state->writer) return internalError("planes written elsewhere into a held volume");
+    return m_state->writer->writtenElsewhere(first, count);
 }
 
 Status SlabOutput::commit(ReconReport& report) {

@@ -119,11 +119,12 @@ ConeRange coneColumnViews(const ConeRankGrid& grid, int np, int batch, int colum
     return {first, std::min(np, b.end() * batch) - first};
 }
 
-ConeRange coneRankViews(const ConeRankGrid& grid, int np, int batch, int row, int column) {
+int coneRankViewCount(const ConeRankGrid& grid, int np, int batch, int row, int column) {
     const ConeRange col = coneColumnViews(grid, np, batch, column);
-    const ConeRange b = balanced(ceilDiv(col.count, batch), grid.rows, row);
-    const int first = col.first + std::min(col.count, b.first * batch);
-    return {first, std::min(col.end(), col.first + b.end() * batch) - first};
+    int count = 0;
+    for (int b = row; b * batch < col.count; b += grid.rows)
+        count += std::min(batch, col.count - b * batch);
+    return count;
 }
 
 }  // namespace tomo

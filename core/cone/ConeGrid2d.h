@@ -16,10 +16,12 @@
 ///
 /// Views go by FDK batches (fdkBatch in Fdk.h), not one by one: runFdk's ramp filter blocks
 /// follow the batches, so whole batches keep every view's filtered bits those of one process.
-/// Column c owns a contiguous run of batches and rank (r, c) a contiguous run of those: about
-/// Np / (C R) views each, as in the paper (Eq. 5), to within one batch (some ranks filter
-/// none when a column has fewer batches than rows). The ranks' shares differ by up to a
-/// batch, so the column's all-gather is one of unequal blocks (MPI_Allgatherv's job).
+/// Column c owns a contiguous run of batches and rank (r, c) every R-th of those from its r-th
+/// (batch b of the column goes to row b mod R): about Np / (C R) views each, as in the paper
+/// (Eq. 5), to within one batch (some ranks filter none when a column has fewer batches than
+/// rows). Dealt out in turn, the batches reach the column's ranks in view order, one round of R
+/// at a time, so every rank back-projects the first while the next are filtered and exchanged
+/// (the overlap of paper 003's Fig. 4; app/recon/ConeDistributed.h).
 ///
 /// Slabs: contiguous, row r owns planes [r Nz / R, (r + 1) Nz / R) (balanced). The paper
 /// keeps each GPU's z-extent symmetric because its kernel pairs voxel k with Nz - 1 - k along
@@ -88,8 +90,12 @@ Result<ConeRankGrid> chooseConeRankGrid(const ConeProblem& problem, const ConeGr
 ConeRange coneRowPlanes(const ConeRankGrid& grid, int nz, int row);
 /// Views of column @p column: whole batches of @p batch views out of @p np, contiguous.
 ConeRange coneColumnViews(const ConeRankGrid& grid, int np, int batch, int column);
-/// Views rank (row, column) loads and filters: whole batches of its column's, contiguous, in
-/// row order (the column's all-gather puts them back in view order).
-ConeRange coneRankViews(const ConeRankGrid& grid, int np, int batch, int row, int column);
+/// The row of a column that loads and filters the column's batch @p b (b counted in batches
+/// from the column's first view): b mod R.
+inline int coneBatchRow(const ConeRankGrid& grid, int b) {
+    return b % grid.rows;
+}
+/// Views rank (row, column) loads and filters: its batches of the column's (coneBatchRow).
+int coneRankViewCount(const ConeRankGrid& grid, int np, int batch, int row, int column);
 
 }  // namespace tomo

@@ -184,6 +184,8 @@ class FdkRun {
             return Batch{m_cache[static_cast<std::size_t>(b)], 0, 0};
         auto views = std::make_shared<Array3<float>>();
         if (m_parts.filtered) {
+            if (m_parts.filtered->ready)
+                TOMO_RETURN_IF_ERROR(m_parts.filtered->ready(first, count));
             const Array3<float>& all = *m_parts.filtered->views;
             TOMO_ASSIGN_OR_RETURN(*views, Array3<float>::create(static_cast<std::size_t>(count),
                                                                 all.dim(1), all.dim(2)));

@@ -39,10 +39,11 @@ struct FdkOptions {
 };
 
 /// Seconds per stage, summed over slabs (read and filter overlap back-projection on devices).
-/// gather and reduce: a distributed run's exchanges (app/recon/ConeDistributed.h), else 0.
+/// gather and reduce: a distributed run's exchanges (app/recon/ConeDistributed.h), else 0;
+/// overlapped: there, the wall seconds of filter, gather and back-project run together.
 struct FdkTimings {
     double read = 0, filter = 0, backProject = 0, store = 0, total = 0;
-    double gather = 0, reduce = 0;
+    double gather = 0, reduce = 0, overlapped = 0;
     ConeDeviceTimes
         device;  ///< inside backProject and store on a device: H2D, kernel, transpose, D2H
 };
@@ -77,6 +78,11 @@ int fdkBatch(const ConeGeometry& geometry, const FdkOptions& options, const Cone
 struct FdkFiltered {
     int first = 0;
     const Array3<float>* views = nullptr;
+    /// Null when every view is in @p views already. Otherwise called before views [first,
+    /// first + count) are taken from @p views (in view order, one batch at a time); it returns
+    /// once they are there, or with the reason they will not come (views still arriving while
+    /// the back-projection runs: app/recon/ConeDistributed.h's pipeline).
+    std::function<Status(int first, int count)> ready;
 };
 
 /// runFdk's back-projection alone, of planes [firstPlane, firstPlane + planes) of @p grid from

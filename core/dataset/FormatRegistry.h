@@ -64,6 +64,10 @@ struct WriteOptions {
     std::optional<Tiff16Scale> tiff16;
     /// Formats that store a frame (MetaImage, NRRD, NIfTI) write this one when given.
     std::optional<VolumeFrame> frame;
+    /// Streamed writers (openVolumeWriter): lay the file out so that other processes can write
+    /// planes into it (VolumeWriter::planeLayout; HDF5 then stores the dataset contiguous and
+    /// allocated at once instead of chunked by plane). Raw files always can.
+    bool sharedPlanes = false;
 };
 
 /// @brief What `tomo info` prints about a file.

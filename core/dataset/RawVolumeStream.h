@@ -3,8 +3,9 @@
 /// @brief Raw float32 little-endian volumes ([plane][row][column], no header) written and read a
 /// slab of planes at a time (VolumeStream.h): the "raw" format's openVolumeWriter and
 /// openVolumeReader. The writer places each slab at its offset in a temporary file beside the
-/// target (AtomicFile.h) and renames it into place on commit(); the reader reads the planes asked
-/// for with pread. Memory: the slab given or asked for, nothing else.
+/// target (AtomicFile.h) and renames it into place on commit(); other processes may write
+/// planes into that file too (its planeLayout(): PlaneFile.h). The reader reads the planes
+/// asked for with pread. Memory: the slab given or asked for, nothing else.
 
 #include <array>
 #include <cstddef>

@@ -15,16 +15,33 @@
 /// Reading: readPlanes() returns planes [first, first + count) as an Array3 of count planes;
 /// memory is the planes asked for plus the format's fixed overhead.
 ///
+/// Several processes (the ranks of a distributed run) can write one file together where the
+/// format stores the planes at a fixed place (raw; HDF5 opened with WriteOptions::sharedPlanes):
+/// the writer's planeLayout() tells the others where, each writes its own planes through a
+/// PlaneFileWriter (PlaneFile.h), and the writer commits once they are recorded with
+/// writtenElsewhere().
+///
 /// Threading: one writer or reader is used by one thread at a time.
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 
 namespace tomo {
+
+/// Where the planes of a volume being written lie in its (temporary) file: float32
+/// little-endian planes [plane][row][column], contiguous from byte @p offset.
+struct PlaneFileLayout {
+    std::filesystem::path file;
+    std::uint64_t offset = 0;
+    std::array<std::size_t, 3> shape{};
+};
 
 /// @brief Receives a volume [plane][row][column] a slab of whole planes at a time.
 class VolumeWriter {
@@ -38,6 +55,15 @@ class VolumeWriter {
     /// Finishes the file (header, metadata, rename into place). InvalidArgument when some plane
     /// was never written. After commit() the writer accepts nothing more.
     virtual Status commit() = 0;
+    /// Where other processes may write planes straight into the file (PlaneFile.h); none for
+    /// formats that cannot (TIFF: each page's directory) or were not asked to.
+    virtual std::optional<PlaneFileLayout> planeLayout() const { return std::nullopt; }
+    /// Records planes [first, first + count) as written through planeLayout() by another
+    /// process, which synced them. Unsupported without a layout; InvalidArgument past the end.
+    virtual Status writtenElsewhere(std::size_t first, std::size_t count) {
+        (void)first, (void)count;
+        return unsupported("this volume writer takes no planes from other processes");
+    }
 };
 
 /// @brief Reads planes of a stored volume on demand.

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "core/dataset/PlaneFile.h"
 #include "core/hdf5io/Hdf5Support.h"
 #include "core/hdf5io/Hdf5Writer.h"
 #include "core/io/AtomicFile.h"
@@ -13,6 +14,78 @@
 
 namespace tomo {
 namespace {
+
+/// The file and its /reconstruction group and dataset, made under @p tempName; @p contiguous:
+/// one contiguous block allocated now, no fill written (the shared layout: PlaneFile.h),
+/// else chunked by plane.
+struct CreatedFile {
+    hdf5::Handle file, data;
+};
+
+Result<CreatedFile> createReconstructionFile(const std::string& tempName, const std::string& name,
+                                             const std::array<std::size_t, 3>& shape,
+                                             const WriteOptions& options, bool contiguous) {
+    hdf5::ErrorSilencer quiet;
+    hdf5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    // Large objects on 1 MiB boundaries (a parallel file system's stripe), so that ranks
+    // writing planes of a contiguous dataset write whole stripes.
+    if (contiguous) H5Pset_alignment(fapl.get(), hsize_t(1) << 20, hsize_t(1) << 20);
+    CreatedFile out;
+    out.file =
+        hdf5::Handle(H5Fcreate(tempName.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+    if (!out.file.valid())
+        return hdf5::libraryError(ErrorCode::IoError, name + ": cannot create the HDF5 file");
+    TOMO_ASSIGN_OR_RETURN(hdf5::Handle group,
+                          hdf5::createGroups(out.file.get(), "/reconstruction"));
+    const hsize_t dims[3] = {shape[0], shape[1], shape[2]};
+    hdf5::Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose);
+    hdf5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+    if (contiguous) {
+        H5Pset_layout(dcpl.get(), H5D_CONTIGUOUS);
+        H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY);
+        H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER);
+    } else {
+        const hsize_t chunk[3] = {1, dims[1], dims[2]};  // one slice per chunk (Hdf5Writer.h)
+        H5Pset_chunk(dcpl.get(), 3, chunk);
+    }
+    out.data = hdf5::Handle(H5Dcreate2(out.file.get(), kReconstructionDataset, H5T_IEEE_F32LE,
+                                       space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                            H5Dclose);
+    if (!out.data.valid())
+        return hdf5::libraryError(ErrorCode::IoError,
+                                  name + ": cannot create " + kReconstructionDataset);
+    TOMO_RETURN_IF_ERROR(
+        hdf5::writeStringAttribute(group.get(), "tomostation_version", TOMO_VERSION));
+    TOMO_RETURN_IF_ERROR(hdf5::writeStringAttribute(group.get(), "axes", "z,y,x"));
+    TOMO_RETURN_IF_ERROR(hdf5::writeDoubleAttribute(group.get(), "voxel_size", options.voxelSize));
+    for (const auto& [key, value] : options.provenance)
+        TOMO_RETURN_IF_ERROR(hdf5::writeStringAttribute(group.get(), key, value));
+    TOMO_RETURN_IF_ERROR(
+        hdf5::writeStringAttribute(out.file.get(), "tomostation_version", TOMO_VERSION)
+            .withContext(name));
+    return out;
+}
+
+/// The shared layout: the file made with a contiguous dataset and closed, so the library never
+/// touches the planes' bytes, which every writer then puts with pwrite at their offsets.
+Result<std::unique_ptr<VolumeWriter>> openSharedHdf5Writer(AtomicFile temp,
+                                                           const std::array<std::size_t, 3>& shape,
+                                                           const WriteOptions& options) {
+    const std::string name = temp.target().string();
+    haddr_t offset = HADDR_UNDEF;
+    {
+        TOMO_ASSIGN_OR_RETURN(
+            CreatedFile made,
+            createReconstructionFile(temp.tempPath().string(), name, shape, options, true));
+        offset = H5Dget_offset(made.data.get());
+        hdf5::ErrorSilencer quiet;
+        if (!made.data.reset() || !made.file.reset())
+            return hdf5::libraryError(ErrorCode::IoError, name + ": closing the HDF5 file failed");
+    }
+    if (offset == HADDR_UNDEF)
+        return internalError(name + ": the contiguous dataset was not allocated");
+    return openPlaneFileVolumeWriter(std::move(temp), offset, shape);
+}
 
 class Hdf5Writer final : public VolumeWriter {
   public:
@@ -27,35 +100,12 @@ class Hdf5Writer final : public VolumeWriter {
 
     /// Creates the file, the chunked dataset and the attributes.
     Status create(const WriteOptions& options) {
-        const std::string name = m_temp.target().string();
-        const std::string tempName = m_temp.tempPath().string();
-        hdf5::ErrorSilencer quiet;
-        m_file = hdf5::Handle(H5Fcreate(tempName.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                              H5Fclose);
-        if (!m_file.valid())
-            return hdf5::libraryError(ErrorCode::IoError, name + ": cannot create the HDF5 file");
-        TOMO_ASSIGN_OR_RETURN(hdf5::Handle group,
-                              hdf5::createGroups(m_file.get(), "/reconstruction"));
-        const hsize_t dims[3] = {m_shape[0], m_shape[1], m_shape[2]};
-        hdf5::Handle space(H5Screate_simple(3, dims, nullptr), H5Sclose);
-        hdf5::Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-        const hsize_t chunk[3] = {1, dims[1], dims[2]};  // one slice per chunk (Hdf5Writer.h)
-        H5Pset_chunk(dcpl.get(), 3, chunk);
-        m_data = hdf5::Handle(H5Dcreate2(m_file.get(), kReconstructionDataset, H5T_IEEE_F32LE,
-                                         space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-                              H5Dclose);
-        if (!m_data.valid())
-            return hdf5::libraryError(ErrorCode::IoError,
-                                      name + ": cannot create " + kReconstructionDataset);
-        TOMO_RETURN_IF_ERROR(
-            hdf5::writeStringAttribute(group.get(), "tomostation_version", TOMO_VERSION));
-        TOMO_RETURN_IF_ERROR(hdf5::writeStringAttribute(group.get(), "axes", "z,y,x"));
-        TOMO_RETURN_IF_ERROR(
-            hdf5::writeDoubleAttribute(group.get(), "voxel_size", options.voxelSize));
-        for (const auto& [key, value] : options.provenance)
-            TOMO_RETURN_IF_ERROR(hdf5::writeStringAttribute(group.get(), key, value));
-        return hdf5::writeStringAttribute(m_file.get(), "tomostation_version", TOMO_VERSION)
-            .withContext(name);
+        TOMO_ASSIGN_OR_RETURN(CreatedFile made, createReconstructionFile(m_temp.tempPath().string(),
+                                                                         m_temp.target().string(),
+                                                                         m_shape, options, false));
+        m_file = std::move(made.file);
+        m_data = std::move(made.data);
+        return Status::ok();
     }
 
     std::array<std::size_t, 3> shape() const override { return m_shape; }
@@ -155,6 +205,7 @@ Result<std::unique_ptr<VolumeWriter>> openHdf5VolumeWriter(const std::filesystem
         return invalidArgument(path.string() + ": nothing to write (empty volume)");
     TOMO_ASSIGN_OR_RETURN(AtomicFile temp, AtomicFile::create(path));
     ::close(temp.releaseFd());  // HDF5 opens the file by name itself
+    if (options.sharedPlanes) return openSharedHdf5Writer(std::move(temp), shape, options);
     auto writer = std::make_unique<Hdf5Writer>(std::move(temp), shape);
     TOMO_RETURN_IF_ERROR(writer->create(options));
     return std::unique_ptr<VolumeWriter>(std::move(writer));

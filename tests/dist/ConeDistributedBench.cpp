@@ -168,8 +168,6 @@ int bench(Communicator& world, int argc, char** argv) {
     }
     const int n = std::atoi(argv[1]), views = std::atoi(argv[2]), det = std::atoi(argv[3]);
     app::ConeDistributedOptions options;
-    options.rows = argc > 4 ? std::atoi(argv[4]) : 0;
-    options.columns = argc > 5 ? std::atoi(argv[5]) : 0;
     const int threads = argc > 6 ? std::atoi(argv[6]) : 1;
     const app::Engine engine;
     const DetectorGrid d = DetectorGrid::centred(det, det, 1.5, 1.5);
@@ -181,6 +179,8 @@ int bench(Communicator& world, int argc, char** argv) {
     options.model = m.constants;
     app::ConeReconRequest request(app::memoryProjections(projections), g, grid);
     request.backend = "cpu";
+    request.rankRows = argc > 4 ? std::atoi(argv[4]) : 0;
+    request.rankColumns = argc > 5 ? std::atoi(argv[5]) : 0;
     ExecContext ctx;
     ctx.threads = threads;
     auto report = app::runConeDistributed(engine, world, request, {}, ctx, options);

@@ -8,12 +8,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <vector>
 
 #include "app/Engine.h"
+#include "app/data/DataFormats.h"
 #include "app/recon/ConeDistributed.h"
+#include "app/recon/RankOutput.h"
 #include "app/recon/ReconService.h"
 #include "core/cone/ConePhantom.h"
 #include "core/dist/MpiSession.h"
@@ -91,12 +94,12 @@ void expectEveryGridMatchesOneProcess(double arcDeg, double tilt, const std::str
     }
     for (auto [rows, columns] : grids(world.size())) {
         SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(columns));
-        app::ConeDistributedOptions options;
-        options.rows = rows;
-        options.columns = columns;
+        app::ConeReconRequest r = request(c);
+        r.rankRows = rows;
+        r.rankColumns = columns;
         ExecContext ctx;
         ctx.threads = 1;
-        auto report = app::runConeDistributed(engine, world, request(c), {}, ctx, options);
+        auto report = app::runConeDistributed(engine, world, r, {}, ctx);
         ASSERT_TRUE(report.isOk()) << report.status().message();
         ASSERT_TRUE(report->fdk.has_value());
         EXPECT_EQ(report->variant, variant);
@@ -130,36 +133,43 @@ TEST(ConeDistributed, RanksAndColumnsWithoutViewsAddNothing) {
     expectEveryGridMatchesOneProcess(360, 0, "cpu.fdk.symmetric", 20);
 }
 
-TEST(ConeDistributed, RankZeroStreamsEveryRowsSlabToTheFileInPlaneOrder) {
+/// Every rank a row, so every rank holds a slab to store: raw and HDF5 files written by every
+/// row root itself (RankOutput.h), and with TOMO_ORDERED_OUTPUT=1 sent to rank 0, which
+/// writes them in plane order; one process's bits in every case.
+TEST(ConeDistributed, EveryRowsSlabReachesTheFileInParallelOrInOrder) {
     Communicator& world = *g_world;
     const app::Engine engine;
     const Case c = makeCase(360, 0);
-    const std::filesystem::path path = std::filesystem::path(TOMO_TEST_BINARY_DIR) /
-                                       ("cone_dist_" + std::to_string(world.size()) + ".raw");
     Volume single;
-    if (world.rank() == 0) {
-        std::filesystem::remove(path);
-        single = app::ReconService(engine).run(request(c), {}, {}).value().image;
-    }
-    app::ConeReconRequest r = request(c);
-    r.output.path = path;
-    app::ConeDistributedOptions options;
-    options.rows = world.size();  // every rank a row: rank 0 receives every other slab
-    auto report = app::runConeDistributed(engine, world, r, {}, {}, options);
-    ASSERT_TRUE(report.isOk()) << report.status().message();
-    if (world.rank() != 0) return;
-    EXPECT_TRUE(report->streamed);
-    // A .raw volume is the floats of [z][y][x], nothing else.
-    std::vector<float> file(single.elementCount());
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    ASSERT_NE(f, nullptr);
-    EXPECT_EQ(std::fread(file.data(), 4, file.size(), f), file.size());
-    std::fclose(f);
-    for (std::size_t row = 0; row < single.dim(0) * single.dim(1); ++row)
-        ASSERT_EQ(std::memcmp(file.data() + row * single.dim(2), single.rows().row(row).data(),
-                              single.dim(2) * 4),
-                  0)
-            << "row " << row;
+    if (world.rank() == 0) single = app::ReconService(engine).run(request(c), {}, {}).value().image;
+    for (const char* ext : {".raw", ".h5"})
+        for (bool ordered : {false, true}) {
+            SCOPED_TRACE(std::string(ext) + (ordered ? " ordered" : " parallel"));
+            const std::filesystem::path path =
+                std::filesystem::path(TOMO_TEST_BINARY_DIR) /
+                ("cone_dist_" + std::to_string(world.size()) + (ordered ? "_ordered" : "") + ext);
+            if (world.rank() == 0) {
+                std::filesystem::remove(path);
+                if (ordered) ::setenv("TOMO_ORDERED_OUTPUT", "1", 1);
+            }
+            app::ConeReconRequest r = request(c);
+            r.output.path = path;
+            r.rankRows = world.size();
+            auto report = app::runConeDistributed(engine, world, r, {}, {});
+            if (world.rank() == 0) ::unsetenv("TOMO_ORDERED_OUTPUT");
+            ASSERT_TRUE(report.isOk()) << report.status().message();
+            if (world.rank() != 0) continue;
+            EXPECT_TRUE(report->streamed);
+            bool parallel = false;
+            for (const std::string& n : report->notes)
+                parallel |= n == app::detail::RankOutput::kParallelNote;
+            EXPECT_EQ(parallel, world.size() > 1 && !ordered);
+            ReadOptions o;
+            o.shape = single.dims();
+            auto back = app::makeFormatRegistry().value().readVolume(path, o);
+            ASSERT_TRUE(back.isOk()) << back.status().message();
+            EXPECT_TRUE(sameBits(*back, single));
+        }
 }
 
 /// Projections whose reads fail on one rank.
@@ -195,10 +205,9 @@ TEST(ConeDistributed, AFailingReadStopsEveryRankWithItsErrorAndNoFile) {
                                 c.geometry, c.grid);
         r.backend = "cpu";
         r.output.path = dir / "volume.raw";
-        app::ConeDistributedOptions options;
-        options.rows = rows;
-        options.columns = columns;
-        auto report = app::runConeDistributed(engine, world, r, {}, {}, options);
+        r.rankRows = rows;
+        r.rankColumns = columns;
+        auto report = app::runConeDistributed(engine, world, r, {}, {});
         ASSERT_FALSE(report.isOk());
         EXPECT_EQ(report.status().code(), ErrorCode::IoError);
         const std::string expected =
@@ -216,9 +225,9 @@ TEST(ConeDistributed, ARefusedGridIsEveryRanksError) {
     Communicator& world = *g_world;
     const app::Engine engine;
     const Case c = makeCase(360, 0);
-    app::ConeDistributedOptions options;
-    options.rows = world.size() + 1;  // never divides the ranks
-    auto report = app::runConeDistributed(engine, world, request(c), {}, {}, options);
+    app::ConeReconRequest r = request(c);
+    r.rankRows = world.size() + 1;  // never divides the ranks
+    auto report = app::runConeDistributed(engine, world, r, {}, {});
     ASSERT_FALSE(report.isOk());
     EXPECT_EQ(report.status().code(), ErrorCode::InvalidArgument);
     EXPECT_NE(report.status().message().find("does not divide"), std::string::npos)

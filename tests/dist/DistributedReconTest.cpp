@@ -4,12 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include "DistTestEnvironment.h"
 #include "app/Engine.h"
+#include "app/data/DataFormats.h"
+#include "app/recon/RankOutput.h"
 #include "app/recon/ReconService.h"
 #include "core/dist/RankAgreement.h"
 #include "core/phantom/Phantom.h"
@@ -111,6 +115,96 @@ TEST_F(AcrossRanks, FbpStreamsOneFileInOrder) {
     r.output.path = dir / "alone.tif";
     ASSERT_TRUE(app::ReconService(m_engine).run(r, {}, ExecContext{1}).isOk());
     EXPECT_EQ(bytesOfFile(dir / "across.tif"), bytesOfFile(dir / "alone.tif"));
+}
+
+bool hasNote(const app::ReconReport& report, const std::string& text) {
+    for (const std::string& n : report.notes)
+        if (n.find(text) != std::string::npos) return true;
+    return false;
+}
+
+Array3<float> readBack(const fs::path& path) {
+    ReadOptions o;
+    o.shape = std::array<std::size_t, 3>{kSlices, kSize, kSize};
+    auto v = app::makeFormatRegistry().value().readVolume(path, o);
+    EXPECT_TRUE(v.isOk()) << path << ": " << v.status().message();
+    return v ? std::move(*v) : Array3<float>();
+}
+
+bool sameValues(const Array3<float>& a, const Array3<float>& b) {
+    if (a.dims() != b.dims() || a.empty()) return false;
+    for (std::size_t z = 0; z < a.dim(0); ++z)
+        for (std::size_t y = 0; y < a.dim(1); ++y)
+            if (std::memcmp(a.row(z, y).data(), b.row(z, y).data(), a.dim(2) * 4) != 0)
+                return false;
+    return true;
+}
+
+/// Raw and HDF5 lay their planes out at fixed places: every rank writes its own planes into the
+/// one file (RankOutput.h), FBP and chunked SIRT alike, and the file holds one process's bits.
+TEST_F(AcrossRanks, EveryRankWritesItsPlanesIntoOneFile) {
+    const fs::path dir = folder();
+    for (const char* algo : {"fbp", "sirt"})
+        for (const char* ext : {".raw", ".h5"}) {
+            SCOPED_TRACE(std::string(algo) + " " + ext);
+            app::ReconRequest r = request(app::memorySource(sinograms()));
+            r.algorithm = algo;
+            r.parameters = algo == std::string("sirt")
+                               ? std::map<std::string, std::string>{{"iterations", "3"}}
+                               : std::map<std::string, std::string>{};
+            r.slabSlices = 2;
+            r.backend = "cpu";
+            r.output.path = dir / (std::string("shared-") + algo + ext);
+            auto all = app::ReconService(m_engine, &world()).run(r, {}, ExecContext{1});
+            ASSERT_TRUE(all.isOk()) << all.status().message();
+            if (!root()) continue;
+            EXPECT_TRUE(hasNote(*all, app::detail::RankOutput::kParallelNote));
+            const fs::path across = r.output.path;
+            r.output.path = dir / (std::string("alone-") + algo + ext);
+            ASSERT_TRUE(app::ReconService(m_engine).run(r, {}, ExecContext{1}).isOk());
+            EXPECT_TRUE(sameValues(readBack(across), readBack(r.output.path)));
+            if (ext == std::string(".raw")) {
+                EXPECT_EQ(bytesOfFile(across), bytesOfFile(r.output.path));
+            }
+        }
+}
+
+/// Rank 0 may ask for the ordered scheme (TOMO_ORDERED_OUTPUT=1), and a rank that cannot open
+/// the file being written (here: another working folder, where the relative path leads
+/// nowhere) makes every rank send its planes to rank 0 instead: the same file either way.
+TEST_F(AcrossRanks, OrderedWritesWhenAskedOrWhenARankCannotReachTheFile) {
+    const fs::path dir = folder();
+    app::ReconRequest r = request(app::memorySource(sinograms()));
+    r.slabSlices = 2;
+    r.backend = "cpu";
+    r.output.path = dir / "alone-ordered.raw";
+    if (root()) {
+        ASSERT_TRUE(app::ReconService(m_engine).run(r, {}, ExecContext{1}).isOk());
+    }
+    const std::string alone = root() ? bytesOfFile(r.output.path) : std::string();
+
+    if (root()) ::setenv("TOMO_ORDERED_OUTPUT", "1", 1);
+    r.output.path = dir / "asked-ordered.raw";
+    auto asked = app::ReconService(m_engine, &world()).run(r, {}, ExecContext{1});
+    if (root()) ::unsetenv("TOMO_ORDERED_OUTPUT");
+    ASSERT_TRUE(asked.isOk()) << asked.status().message();
+    if (root()) {
+        EXPECT_FALSE(hasNote(*asked, app::detail::RankOutput::kParallelNote));
+        EXPECT_EQ(bytesOfFile(r.output.path), alone);
+    }
+
+    const fs::path home = fs::current_path();
+    const fs::path mine = dir / ("cwd-" + std::to_string(world().rank()));
+    fs::create_directories(mine);
+    fs::current_path(mine);
+    r.output.path = "unreachable.raw";  // relative: rank 0's folder, not the others'
+    auto fallback = app::ReconService(m_engine, &world()).run(r, {}, ExecContext{1});
+    fs::current_path(home);
+    ASSERT_TRUE(fallback.isOk()) << fallback.status().message();
+    if (!root()) return;
+    EXPECT_FALSE(hasNote(*fallback, app::detail::RankOutput::kParallelNote));
+    EXPECT_TRUE(hasNote(*fallback, "cannot open")) << fallback->notes.size();
+    EXPECT_EQ(bytesOfFile(mine / "unreachable.raw"), alone);
 }
 
 /// Relative RMS difference of two volumes.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `mpirun tomo recon` as a user runs it (issue 16): the same file as one process, progress and
-# notes from rank 0, other commands refused, and a corrupt slab on rank 1 failing every rank
-# with its message, the exit code of one process and no output file.
+# `mpirun tomo recon` as a user runs it (issue 16): the same file as one process (raw, and HDF5
+# written by every rank at once), progress and notes from rank 0, other commands refused, and a
+# corrupt slab on rank 1 failing every rank with its message, the exit code of one process and
+# no output file.
 # Usage: mpirun-cli.sh TOMO MPIRUN WORKDIR
 set -euo pipefail
 export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers without ptrace
@@ -25,6 +26,13 @@ ranks 2 "$tomo" recon "${common[@]}" -o two.raw --chunk-rows 8 > two.out 2> two.
 cmp one.raw two.raw || fail "FBP on 2 ranks differs from one process"
 grep -q "note: ran across 2 ranks" two.err || fail "no note of the ranks"
 [ "$(grep -c '^reconstructed' two.out)" = 1 ] || fail "the result is not printed once"
+# HDF5 laid out for the ranks: each writes its own planes into the one file.
+ranks 2 "$tomo" recon "${common[@]}" -o two.h5 --chunk-rows 8 > two-h5.out 2> two-h5.err ||
+    { cat two-h5.out two-h5.err; fail "FBP to HDF5 on 2 ranks"; }
+grep -q "each rank writes its planes into the output file itself" two-h5.err ||
+    { cat two-h5.err; fail "the ranks did not write the HDF5 file themselves"; }
+"$tomo" compare one.raw two.h5 --shape 64x64x32 > compare-h5.log
+grep -q "max error 0$" compare-h5.log || { cat compare-h5.log; fail "HDF5 on 2 ranks differs"; }
 
 "$tomo" recon "${common[@]}" -o one-sirt.raw --algo sirt --param iterations=4 > /dev/null 2>&1
 ranks 4 "$tomo" recon "${common[@]}" -o four-sirt.raw --algo sirt --param iterations=4 \
@@ -38,12 +46,12 @@ if ranks 2 "$tomo" phantom -o x.raw --size 8 > /dev/null 2> refuse.log; then
 fi
 grep -q "only \`tomo recon\` runs across" refuse.log || fail "no reason for the refusal"
 
-# A NaN in slice 12 (the raw reader refuses it when it reads that slab): slabs of 8 slices
-# (one FBP batch) put it on rank 1, after rank 0 has written its first slab to the (temporary)
-# output.
+# A NaN in slice 28 (the raw reader refuses it when it reads that slab): slabs of one FBP batch
+# (8 or 16 slices, as the variant batches them) put it on rank 1, after rank 0 has written its
+# first slab to the (temporary) output.
 plane=$((90 * 96 * 4))
 cp sino.raw corrupt.raw
-printf '\x00\x00\xc0\x7f' | dd of=corrupt.raw bs=1 seek=$((12 * plane + 400)) conv=notrunc \
+printf '\x00\x00\xc0\x7f' | dd of=corrupt.raw bs=1 seek=$((28 * plane + 400)) conv=notrunc \
     status=none
 bad=(corrupt.raw --shape 90x96x32 --angles 0:180:90 --size 64 --chunk-rows 8)
 set +e

@@ -6,6 +6,8 @@
 // CUDA library, so that the package starts on machines without the CUDA toolkit.
 // Skips, with the reason, only when dpkg-deb or dpkg-shlibdeps (needed to build a .deb) is absent.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <stdlib.h>
 
 #include <array>
@@ -155,7 +157,10 @@ TEST_F(Package, ExecutablesLinkNoCudaLibrary) {
 TEST_F(Package, TomoPrintsItsVersion) {
     const CommandResult r = run(quoted(bin("tomo")) + " --version");
     EXPECT_EQ(r.exitCode, 0) << r.output;
-    EXPECT_EQ(r.output, "tomo " TOMO_VERSION "\n");
+    // The version, then whether MPI is in (issue 16): "MPI: yes, Open MPI v4.1.4 (...)" or
+    // the reason it is not.
+    EXPECT_EQ(r.output.rfind("tomo " TOMO_VERSION "\nMPI: ", 0), 0u) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 2) << r.output;
 }
 
 TEST_F(Package, HeadlessDemoFindsTheInstalledDataAndReconstructsIt) {

@@ -3,7 +3,9 @@
 // streaming format (included by the tests of each format library): slabs in any order read back
 // bit-identical to the whole volume written at once; planes read on demand equal the planes of a
 // whole read; a writer dropped before commit() leaves nothing behind; bad slabs and missing planes
-// are errors.
+// are errors; where the format lays its planes out for other processes (raw, HDF5 asked with
+// WriteOptions::sharedPlanes), planes written by a second writer through the layout complete the
+// file only once they are recorded.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "core/dataset/FormatRegistry.h"
+#include "core/dataset/PlaneFile.h"
 #include "core/io/ImageIO.h"
 
 namespace tomo::volume_stream_cases {
@@ -156,6 +159,42 @@ TEST_P(VolumeStream, BadSlabsAndMissingPlanesAreErrors) {
     EXPECT_EQ(w.commit().code(), ErrorCode::InvalidArgument);  // plane 10 missing
     writer->reset();  // dropped after the failed commit: nothing stays
     EXPECT_EQ(files(dir), 0u);
+}
+
+TEST_P(VolumeStream, PlanesWrittenThroughTheLayoutByAnotherWriterCompleteTheFile) {
+    const Array3<float> v = ramp(shape[0], shape[1], shape[2]);
+    WriteOptions shared;
+    shared.sharedPlanes = true;
+    auto writer = registry.openVolumeWriter(file("shared"), shape, shared);
+    ASSERT_TRUE(writer.isOk()) << writer.status().toString();
+    const std::optional<PlaneFileLayout> layout = (*writer)->planeLayout();
+    if (!layout) {
+        EXPECT_TRUE(GetParam().starts_with("tiff")) << GetParam() << " should lay planes out";
+        EXPECT_EQ((*writer)->writtenElsewhere(0, 1).code(), ErrorCode::Unsupported);
+        GTEST_SKIP() << GetParam() << " writes its planes itself";
+    }
+    EXPECT_EQ(layout->shape, shape);
+    ASSERT_TRUE((*writer)->writeSlab(0, planes(v, 0, 4)).isOk());
+    {
+        auto other = PlaneFileWriter::open(*layout);  // as another rank opens it
+        ASSERT_TRUE(other.isOk()) << other.status().toString();
+        ASSERT_TRUE(other->writeSlab(4, planes(v, 4, 7)).isOk());
+        EXPECT_EQ(other->writeSlab(9, planes(v, 4, 3)).code(), ErrorCode::InvalidArgument);
+        ASSERT_TRUE(other->sync().isOk());
+    }
+    EXPECT_EQ((*writer)->commit().code(), ErrorCode::InvalidArgument);  // not recorded yet
+    EXPECT_FALSE(fs::exists(file("shared")));
+    EXPECT_EQ((*writer)->writtenElsewhere(10, 2).code(), ErrorCode::InvalidArgument);
+    ASSERT_TRUE((*writer)->writtenElsewhere(4, 7).isOk());
+    ASSERT_TRUE((*writer)->commit().isOk());
+    auto back = registry.readVolume(file("shared"), options);
+    ASSERT_TRUE(back.isOk()) << back.status().toString();
+    EXPECT_TRUE(equal(*back, v));
+    auto reader = registry.openVolumeReader(file("shared"), options);
+    ASSERT_TRUE(reader.isOk()) << reader.status().toString();
+    auto part = (*reader)->readPlanes(3, 5);
+    ASSERT_TRUE(part.isOk()) << part.status().toString();
+    EXPECT_TRUE(equal(*part, planes(v, 3, 5)));
 }
 
 }  // namespace tomo::volume_stream_cases
