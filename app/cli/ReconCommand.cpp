@@ -90,6 +90,14 @@ void printIterative(const app::ReconReport& report, const app::ReconRequest& req
     }
 }
 
+/// The error against --truth, when given (slice 0: ReconReport::metrics).
+void printMetrics(const app::ReconReport& report) {
+    if (report.metrics)
+        std::printf("against truth (slice 0): RMSE %.6g  PSNR %.2f dB  SSIM %.4f  max error %.6g\n",
+                    report.metrics->rmse, report.metrics->psnr, report.metrics->ssim,
+                    report.metrics->maxAbsError);
+}
+
 void printFbp(const app::ReconReport& report, const app::ReconRequest& request,
               const ArgParser& args) {
     const double updates =
@@ -141,6 +149,7 @@ Status coneBody(const ArgParser& args, InterruptToStop& interrupt, Ranks& ranks)
         g.nx, g.ny, g.nz, request.geometry.viewCount(), report->variant.c_str(), f.timings.total,
         f.gups, f.timings.read, f.timings.filter, f.timings.backProject, f.timings.store, f.slabs,
         args.get("output")->c_str());
+    printMetrics(*report);
     if (auto png = args.get("png"))
         TOMO_RETURN_IF_ERROR(writePngGray(*png, report->firstSlice.plane(0)));
     return Status::ok();
@@ -161,9 +170,9 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
         TOMO_RETURN_IF_ERROR(checkWritableOutput(*lcurve));
     }
     std::vector<std::string> notes;
-    TOMO_ASSIGN_OR_RETURN(app::ReconRequest request,
-                          reconRequestFromArgs(args, argc, argv, notes,
-                                               ranks.comm ? ranks.comm->size() : 1));
+    TOMO_ASSIGN_OR_RETURN(
+        app::ReconRequest request,
+        reconRequestFromArgs(args, argc, argv, notes, ranks.comm ? ranks.comm->size() : 1));
     for (const std::string& note : notes)
         std::cerr << "tomo recon: note: " << note << "\n";
 
@@ -195,10 +204,7 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
     } else {
         printFbp(*report, request, args);
     }
-    if (report->metrics)
-        std::printf("against truth (slice 0): RMSE %.6g  PSNR %.2f dB  SSIM %.4f  max error %.6g\n",
-                    report->metrics->rmse, report->metrics->psnr, report->metrics->ssim,
-                    report->metrics->maxAbsError);
+    printMetrics(*report);
     return Status::ok();
 }
 

@@ -174,7 +174,9 @@ class ConeDistributedRun {
         Arrivals arrived;
         FdkFiltered filtered{m_columnViews.first, &m_views,
                              [&](int first, int count) { return arrived.wait(first + count); }};
-        auto worker = std::async(std::launch::async, [&] { return backProjectIntoSlab(filtered); });
+        // Without overlap the back-projection runs in get(), once every batch is there.
+        auto worker = std::async(m_options.overlap ? std::launch::async : std::launch::deferred,
+                                 [&] { return backProjectIntoSlab(filtered); });
         Status mine = Status::ok();  // this rank's own failure, told to its column
         const bool columnStopped = exchangeBatches(arrived, mine);
         arrived.close();
@@ -344,7 +346,7 @@ void ConeDistributedRun::addNotes(double setup) {
     std::snprintf(text, sizeof text,
                   "distributed FDK: R x C = %d x %d over %d ranks; rank %d (row %d, column %d): "
                   "planes [%d, %d), column views [%d, %d) in batches of %d, %d of them "
-                  "filtered here (every %d. batch)",
+                  "filtered here (one batch in %d)",
                   m_grid.rows, m_grid.columns, m_world.size(), m_world.rank(), m_row, m_column,
                   m_planes.first, m_planes.end(), m_columnViews.first, m_columnViews.end(), m_batch,
                   m_filteredViews, m_grid.rows);

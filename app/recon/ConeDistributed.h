@@ -8,8 +8,8 @@
 /// memory, makes every rank return its status, "rank R: message", and rank 0 never commits:
 /// the output file does not appear):
 ///  0. setup: the variant and back-projector (ConeSteps.h), the grid (least R within the
-///     request's memory budget per rank, or the request's rankRows / rankColumns), the column and row
-///     communicators (world split by column and by row); rank 0 opens the output;
+///     request's memory budget per rank, or the request's rankRows / rankColumns), the column and
+///     row communicators (world split by column and by row); rank 0 opens the output;
 ///  1. filter, gather and back-project, overlapped (paper 003's pipeline): batch b of column
 ///     c's views (whole FDK batches, each filtered exactly as one process filters it) is read
 ///     and filtered by the column's row b mod R (coneBatchRow), so in each round every rank of
@@ -48,6 +48,9 @@ namespace tomo::app {
 struct ConeDistributedOptions {
     /// Measured throughputs: rank 0's notes put coneModel's stage times beside the measured.
     std::optional<ConeModelConstants> model;
+    /// false: every batch filtered and exchanged first, then the back-projection (phase 1's
+    /// stages one after the other: the ablation tomo_cone_dist_bench measures beside it).
+    bool overlap = true;
 };
 
 /// Runs @p request on every rank of @p world (collective: all ranks call it together).

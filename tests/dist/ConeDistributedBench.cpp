@@ -2,7 +2,9 @@
 // model's constants measured on this machine with every rank busy at once (filter views/s,
 // back-projection GU/s, broadcast, reduce and point-to-point bandwidth), then one
 // runConeDistributed of an analytic phantom with its measured stages beside coneModel's.
-//   mpirun -np 2 tomo_cone_dist_bench SIZE VIEWS DETECTOR [ROWS COLUMNS THREADS]
+//   mpirun -np 2 tomo_cone_dist_bench SIZE VIEWS DETECTOR [ROWS COLUMNS THREADS [sequential]]
+// (sequential: filter and exchange every batch before the back-projection, the ablation of
+// the overlap)
 //   tomo_cone_dist_bench --project     (the model for 16 to 2,048 GPUs, no run)
 // Prints rank 0's lines; the stages are the slowest rank's (each phase ends in an agreement).
 
@@ -163,12 +165,14 @@ int bench(Communicator& world, int argc, char** argv) {
         return 0;
     }
     if (argc < 4) {
-        std::fprintf(stderr, "usage: tomo_cone_dist_bench SIZE VIEWS DETECTOR [R C THREADS]\n");
+        std::fprintf(
+            stderr, "usage: tomo_cone_dist_bench SIZE VIEWS DETECTOR [R C THREADS [sequential]]\n");
         return 2;
     }
     const int n = std::atoi(argv[1]), views = std::atoi(argv[2]), det = std::atoi(argv[3]);
     app::ConeDistributedOptions options;
     const int threads = argc > 6 ? std::atoi(argv[6]) : 1;
+    options.overlap = !(argc > 7 && std::string(argv[7]) == "sequential");
     const app::Engine engine;
     const DetectorGrid d = DetectorGrid::centred(det, det, 1.5, 1.5);
     const ConeGeometry g = ConeGeometry::circular(1000, 1500, views, 0, 360, d).value();
@@ -189,8 +193,8 @@ int bench(Communicator& world, int argc, char** argv) {
         return 1;
     }
     if (world.rank() != 0) return 0;
-    std::printf("%d rank(s) x %d thread(s), %d^3 from %d views of %d^2\n", world.size(), threads, n,
-                views, det);
+    std::printf("%d rank(s) x %d thread(s), %d^3 from %d views of %d^2, %s\n", world.size(),
+                threads, n, views, det, options.overlap ? "overlapped" : "sequential");
     std::printf(
         "constants: filter %.1f views/s per rank, back-projection %.3f GU/s per rank, "
         "broadcast %.2f GB/s, reduce %.2f GB/s, point-to-point %.2f GB/s\n",

@@ -103,11 +103,17 @@ void expectEveryGridMatchesOneProcess(double arcDeg, double tilt, const std::str
         ASSERT_TRUE(report.isOk()) << report.status().message();
         ASSERT_TRUE(report->fdk.has_value());
         EXPECT_EQ(report->variant, variant);
+        // The bench's ablation (no overlap) adds the same views in the same order.
+        app::ConeDistributedOptions sequential;
+        sequential.overlap = false;
+        auto unlapped = app::runConeDistributed(engine, world, r, {}, ctx, sequential);
+        ASSERT_TRUE(unlapped.isOk()) << unlapped.status().message();
         if (world.rank() != 0) {
             EXPECT_TRUE(report->image.empty());
             continue;
         }
         ASSERT_EQ(report->image.dims(), single.dims());
+        EXPECT_TRUE(sameBits(unlapped->image, report->image));
         if (columns == 1) {
             EXPECT_TRUE(sameBits(report->image, single));
         } else {
