@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `mpirun tomo recon` as a user runs it (issue 16): the same file as one process (raw, and HDF5
-# written by every rank at once), progress and notes from rank 0, other commands refused, and a
-# corrupt slab on rank 1 failing every rank with its message, the exit code of one process and
-# no output file.
+# written by every rank at once; FDK on a grid of ranks), progress and notes from rank 0, other
+# commands refused, and a corrupt slab on rank 1 failing every rank with its message, the exit
+# code of one process and no output file.
 # Usage: mpirun-cli.sh TOMO MPIRUN WORKDIR
 set -euo pipefail
 export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers without ptrace
@@ -40,6 +40,20 @@ ranks 4 "$tomo" recon "${common[@]}" -o four-sirt.raw --algo sirt --param iterat
 [ "$(grep -c 'sirt iteration' four.err)" = 4 ] || fail "iterations are not printed once each"
 "$tomo" compare one-sirt.raw four-sirt.raw --shape 64x64x32 > compare.log
 grep -q "max error 0$" compare.log || { cat compare.log; fail "SIRT on 4 ranks differs"; }
+
+# Cone-beam FDK on a 2 x 1 grid (z-slabs): the same bits as one process; a grid that does not
+# divide the ranks is refused with its reason.
+"$tomo" phantom --cone -o cone.mha --geometry cone.xml --size 32 --views 40 > /dev/null 2>&1
+"$tomo" recon cone.mha --geometry cone.xml --volume 32 -o cone-one.raw > /dev/null 2>&1
+ranks 2 "$tomo" recon cone.mha --geometry cone.xml --volume 32 -o cone-two.raw --rank-grid 2x1 \
+    > cone.out 2> cone.err || { cat cone.out cone.err; fail "FDK on 2 ranks"; }
+cmp cone-one.raw cone-two.raw || fail "FDK on a 2 x 1 grid differs from one process"
+grep -q "R x C = 2 x 1 over 2 ranks" cone.err || { cat cone.err; fail "no note of the grid"; }
+if ranks 2 "$tomo" recon cone.mha --geometry cone.xml --volume 32 -o cone-bad.raw \
+    --rank-grid 3x1 > /dev/null 2> cone-bad.err; then
+    fail "a 3 x 1 grid ran on 2 ranks"
+fi
+grep -q "R = 3 does not divide the 2 ranks" cone-bad.err || { cat cone-bad.err; fail "no reason"; }
 
 if ranks 2 "$tomo" phantom -o x.raw --size 8 > /dev/null 2> refuse.log; then
     fail "tomo phantom ran on 2 ranks"
