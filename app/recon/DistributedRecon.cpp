@@ -166,8 +166,8 @@ Status solveShare(const Engine& engine, const ReconRequest& request, const Resol
 /// ranks (ExecContext::across), so the iterations are those of one process up to the order of
 /// the sums; rank 0's decision after each iteration (continue, stop and keep, cancel) is every
 /// rank's. With --chunk, and for MBIR (its prior and automatic sigmas span slices), the shares
-/// are whole chunks solved on their own, as one process solves them. Rank 0 then writes the
-/// shares in order.
+/// are whole chunks solved on their own, as one process solves them. Then every rank puts its
+/// share (RankOutput: into the file itself, or to rank 0, which writes the shares in order).
 Status iterativeAcrossRanks(const Engine& engine, const ReconRequest& request,
                             const Resolved& resolved, const ReconCallbacks& callbacks,
                             RankOutput& out, ReconReport& report, RankAgreement& agreement,
