@@ -96,13 +96,25 @@ void ProgressBar::finish() {
     m_drawn = false;
 }
 
-InterruptToStop::InterruptToStop() {
+namespace {
+sigset_t interruptSignals() {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGUSR1);                   // the destructor's wake-up
+    sigaddset(&set, SIGUSR1);  // InterruptToStop's destructor's wake-up
+    return set;
+}
+}  // namespace
+
+void blockInterrupts() {
+    const sigset_t set = interruptSignals();
     pthread_sigmask(SIG_BLOCK, &set, nullptr);  // inherited by every thread started later
+}
+
+InterruptToStop::InterruptToStop() {
+    const sigset_t set = interruptSignals();
+    blockInterrupts();
     m_watcher = std::jthread([this, set](std::stop_token self) {
         timespec timeout{1, 0};
         while (!self.stop_requested()) {

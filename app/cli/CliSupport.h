@@ -14,8 +14,8 @@
 #include <mutex>
 #include <stop_token>
 #include <string>
-#include <vector>
 #include <thread>
+#include <vector>
 
 #include "core/base/Progress.h"
 #include "core/base/Status.h"
@@ -55,6 +55,12 @@ class ProgressBar final : public ProgressSink {
     int m_lastDecile = -1;
     bool m_drawn = false;
 };
+
+/// Blocks SIGINT and SIGTERM in the calling thread and in every thread it starts later, so that
+/// they reach an InterruptToStop's watcher only. Call it before a library starts threads of its
+/// own (MPI_Init): a thread that does not block them would take the signal's default action
+/// and end the process without its cleanup (a temporary output file left behind).
+void blockInterrupts();
 
 /// Turns SIGINT/SIGTERM into a stop request for the lifetime of the object: the signals are
 /// blocked in every thread started afterwards and a watcher thread waits for them with

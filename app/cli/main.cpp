@@ -46,6 +46,7 @@ void printUsage(std::ostream& os) {
 /// other than 0 stay silent (rank 0 reports for all; TOMO_RANK_OUTPUT=1 keeps their output).
 int runUnderMpirun(int argc, char** argv, const std::string& name) {
     const std::string gpu = tomo::assignGpuPerRank();  // before anything touches CUDA
+    tomo::cli::blockInterrupts();  // before MPI starts its threads: mpirun's SIGTERM stops cleanly
     auto session = tomo::MpiSession::start(argc, argv);
     if (!session) return tomo::cli::reportError(name, session.status());
     const auto world = (*session)->world();

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `mpirun tomo recon` as a user runs it (issue 16): the same file as one process (raw, and HDF5
-# written by every rank at once; FDK on a grid of ranks), progress and notes from rank 0, other
-# commands refused, and a corrupt slab on rank 1 failing every rank with its message, the exit
-# code of one process and no output file.
+# written by every rank at once; FDK on a grid of ranks), progress and notes from rank 0, a job
+# stopped by mpirun's SIGTERM leaving nothing behind, other commands refused, and a corrupt slab
+# on rank 1 failing every rank with its message, the exit code of one process and no output
+# file.
 # Usage: mpirun-cli.sh TOMO MPIRUN WORKDIR
 set -euo pipefail
 export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers without ptrace
@@ -54,6 +55,25 @@ if ranks 2 "$tomo" recon cone.mha --geometry cone.xml --volume 32 -o cone-bad.ra
     fail "a 3 x 1 grid ran on 2 ranks"
 fi
 grep -q "R = 3 does not divide the 2 ranks" cone-bad.err || { cat cone-bad.err; fail "no reason"; }
+
+# mpirun's SIGTERM (what it sends its ranks on Ctrl-C or a scheduler's kill) reaches each rank's
+# interrupt watcher, not an MPI thread: every rank stops, says so, and rank 0 removes the file
+# it was writing. The job (512^3 from 90 views, several seconds) is stopped half a second after
+# it announced its output.
+"$tomo" phantom --cone -o big.mha --geometry big.xml --size 128 --views 90 > /dev/null 2>&1
+"$mpirun" --oversubscribe --allow-run-as-root -np 2 "$tomo" recon big.mha --geometry big.xml \
+    --volume 512 -o big.h5 > big.out 2> big.err &
+job=$!
+for _ in $(seq 1 300); do grep -q "writes its planes" big.err && break; sleep 0.1; done
+sleep 0.5
+kill -TERM "$job"
+set +e
+wait "$job"
+code=$?
+set -e
+[ "$code" != 0 ] || fail "the stopped job exited with 0"
+grep -q "tomo recon: rank 0: cancelled" big.err || { cat big.err; fail "no cancel message"; }
+if ls -a | grep -q "big.h5"; then fail "a stopped job left $(ls -a | grep big.h5)"; fi
 
 if ranks 2 "$tomo" phantom -o x.raw --size 8 > /dev/null 2> refuse.log; then
     fail "tomo phantom ran on 2 ranks"
