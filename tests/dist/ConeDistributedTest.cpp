@@ -13,19 +13,17 @@
 #include <filesystem>
 #include <vector>
 
+#include "DistTestEnvironment.h"
 #include "app/Engine.h"
 #include "app/data/DataFormats.h"
 #include "app/recon/ConeDistributed.h"
 #include "app/recon/RankOutput.h"
 #include "app/recon/ReconService.h"
 #include "core/cone/ConePhantom.h"
-#include "core/dist/MpiSession.h"
 
 namespace tomo {
 namespace {
 
-/// The world of this process (set by main before the tests run).
-Communicator* g_world = nullptr;
 
 struct Case {
     ConeGeometry geometry;
@@ -82,7 +80,7 @@ bool sameBits(const Volume& a, const Volume& b) {
 
 void expectEveryGridMatchesOneProcess(double arcDeg, double tilt, const std::string& variant,
                                       int views = 50) {
-    Communicator& world = *g_world;
+    Communicator& world = test::DistEnvironment::world();
     const app::Engine engine;
     const Case c = makeCase(arcDeg, tilt, views);
     Volume single;
@@ -143,7 +141,7 @@ TEST(ConeDistributed, RanksAndColumnsWithoutViewsAddNothing) {
 /// row root itself (RankOutput.h), and with TOMO_ORDERED_OUTPUT=1 sent to rank 0, which
 /// writes them in plane order; one process's bits in every case.
 TEST(ConeDistributed, EveryRowsSlabReachesTheFileInParallelOrInOrder) {
-    Communicator& world = *g_world;
+    Communicator& world = test::DistEnvironment::world();
     const app::Engine engine;
     const Case c = makeCase(360, 0);
     Volume single;
@@ -196,7 +194,7 @@ class FailingOn final : public app::ProjectionSource {
 };
 
 TEST(ConeDistributed, AFailingReadStopsEveryRankWithItsErrorAndNoFile) {
-    Communicator& world = *g_world;
+    Communicator& world = test::DistEnvironment::world();
     const app::Engine engine;
     const Case c = makeCase(360, 0);
     const int failing = world.size() - 1;
@@ -228,7 +226,7 @@ TEST(ConeDistributed, AFailingReadStopsEveryRankWithItsErrorAndNoFile) {
 }
 
 TEST(ConeDistributed, ARefusedGridIsEveryRanksError) {
-    Communicator& world = *g_world;
+    Communicator& world = test::DistEnvironment::world();
     const app::Engine engine;
     const Case c = makeCase(360, 0);
     app::ConeReconRequest r = request(c);
@@ -242,23 +240,3 @@ TEST(ConeDistributed, ARefusedGridIsEveryRanksError) {
 
 }  // namespace
 }  // namespace tomo
-
-int main(int argc, char** argv) {
-    ::testing::InitGoogleTest(&argc, argv);
-    std::unique_ptr<tomo::MpiSession> session;
-    std::unique_ptr<tomo::Communicator> world;
-    if (tomo::launchedWorldSize() > 1) {
-        auto started = tomo::MpiSession::start(argc, argv);
-        if (!started) {
-            std::fprintf(stderr, "%s\n", started.status().message().c_str());
-            return 2;
-        }
-        session = std::move(*started);
-        world = session->world();
-    } else {
-        world = tomo::singleProcess();
-    }
-    tomo::g_world = world.get();
-    const int failed = RUN_ALL_TESTS();
-    return failed;
-}

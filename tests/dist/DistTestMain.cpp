@@ -1,9 +1,12 @@
-// main() of the distributed tests: MPI started once, the world handed to the tests through
+// main() of the distributed tests (both binaries of tests/dist): MPI started once when mpirun
+// started the process (one process otherwise), the world handed to the tests through
 // DistEnvironment, rank 0's output printed, and the worst exit code of all ranks returned.
+// Its own test checks that world: what every other test here stands on.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "DistTestEnvironment.h"
 #include "core/dist/MpiSession.h"
@@ -11,6 +14,23 @@
 namespace tomo::test {
 namespace {
 Communicator* g_world = nullptr;  // the test binary's own session (main below)
+
+TEST(DistEnvironment, EveryRankHasItsOwnPlaceInTheLaunchedWorld) {
+    Communicator& world = DistEnvironment::world();
+    EXPECT_EQ(world.size(), launchedWorldSize());
+    ASSERT_GE(world.rank(), 0);
+    ASSERT_LT(world.rank(), world.size());
+    // Every rank's number, gathered in rank order: 0, 1, ..., n-1, each once.
+    std::vector<int> ranks(std::size_t(world.size()), -1);
+    const int mine = world.rank();
+    ASSERT_TRUE(world
+                    .allgather(std::as_bytes(std::span<const int>(&mine, 1)),
+                               std::as_writable_bytes(std::span<int>(ranks)))
+                    .isOk());
+    for (int r = 0; r < world.size(); ++r)
+        EXPECT_EQ(ranks[std::size_t(r)], r);
+}
+
 }  // namespace
 
 Communicator& DistEnvironment::world() {
@@ -21,12 +41,19 @@ Communicator& DistEnvironment::world() {
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    auto session = tomo::MpiSession::start(argc, argv);
-    if (!session) {
-        std::fprintf(stderr, "%s\n", session.status().message().c_str());
-        return 1;
+    std::unique_ptr<tomo::MpiSession> session;
+    std::unique_ptr<tomo::Communicator> world;
+    if (tomo::launchedWorldSize() > 1) {
+        auto started = tomo::MpiSession::start(argc, argv);
+        if (!started) {
+            std::fprintf(stderr, "%s\n", started.status().message().c_str());
+            return 1;
+        }
+        session = std::move(*started);
+        world = session->world();
+    } else {
+        world = tomo::singleProcess();
     }
-    const std::unique_ptr<tomo::Communicator> world = (*session)->world();
     tomo::test::g_world = world.get();
     if (world->rank() != 0) {  // one report, from rank 0; the others' failures still count
         auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
