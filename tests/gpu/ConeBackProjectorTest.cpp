@@ -4,7 +4,8 @@
 // double-precision reference within paper 003's criterion (relative RMSE 1e-5) on mirror,
 // column (vertical detector offset) and tilted geometries; slabs bit-identical to one whole
 // run; the symmetric kernels equal to the standard one; tilted geometries refused by the
-// symmetric kernels; a slab beyond the device's memory is OutOfMemory. The same source for every
+// symmetric kernels; a slab beyond the device's memory is OutOfMemory; CUDA's device stages
+// (upload, kernels, transpose, download) timed. The same source for every
 // backend: the variants come from coneBackendRegistry(). Skips at run time without a device.
 #include <gtest/gtest.h>
 
@@ -113,6 +114,28 @@ TEST(GpuCone, PartialAndLongBatchesMatchTheReference) {
     for (int batch : {7, 45}) {  // a batch smaller than a warp; one over two launches of 32
         c.options.batch = batch;
         expectAllMatchReference(c, "batch " + std::to_string(batch));
+    }
+}
+
+TEST(GpuCone, TheDeviceStagesOfASlabAreTimed) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    if (backend() != "cuda") GTEST_SKIP() << backend() << " reports no device stage times yet";
+    const ConeCase c = test::coneCase("ellipsoids:6:3", 360, 60);
+    for (const ConeBackProjectorInfo& info : coneVariants()) {
+        auto bp = test::coneBackendRegistry().create(info.id);
+        ASSERT_TRUE(bp.isOk()) << bp.status().message();
+        ASSERT_TRUE(test::runToVolume(c, **bp, 0).isOk()) << info.id;
+        const ConeDeviceTimes t = (*bp)->deviceTimes();  // paper 003's T_H2D, T_bp, T_trans, T_D2H
+        std::cout << "  " << info.id << ": upload " << t.upload << " s, kernels " << t.kernel
+                  << " s, transpose " << t.transpose << " s, download " << t.download << " s\n";
+        EXPECT_GT(t.upload, 0) << info.id;
+        EXPECT_GT(t.kernel, 0) << info.id;
+        EXPECT_GT(t.download, 0) << info.id;
+        if (info.family == "symmetric") {
+            EXPECT_GT(t.transpose, 0) << info.id;  // y-contiguous slab to [z][y][x]
+        } else {
+            EXPECT_EQ(t.transpose, 0) << info.id;
+        }
     }
 }
 

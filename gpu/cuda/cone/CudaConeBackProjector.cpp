@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 
@@ -17,6 +18,33 @@ constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of 
 struct SyncStream {
     cudaStream_t stream;
     ~SyncStream() { cudaStreamSynchronize(stream); }
+};
+
+/// Seconds between marks on one stream, from a pair of timing events: start(), then each lap()
+/// waits for the stream to reach it and returns the seconds since the previous mark.
+class StageClock {
+  public:
+    static Result<StageClock> create() {
+        StageClock c;
+        TOMO_ASSIGN_OR_RETURN(c.m_from, createEvent(true));
+        TOMO_ASSIGN_OR_RETURN(c.m_to, createEvent(true));
+        return c;
+    }
+    Status start(cudaStream_t stream) {
+        return cudaCheck(cudaEventRecord(m_from.get(), stream), "cudaEventRecord");
+    }
+    Result<double> lap(cudaStream_t stream) {
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(m_to.get(), stream), "cudaEventRecord"));
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(m_to.get()), "cudaEventSynchronize"));
+        float ms = 0;
+        TOMO_RETURN_IF_ERROR(
+            cudaCheck(cudaEventElapsedTime(&ms, m_from.get(), m_to.get()), "cudaEventElapsedTime"));
+        std::swap(m_from, m_to);  // the next lap starts here
+        return ms * 1e-3;
+    }
+
+  private:
+    CudaEvent m_from, m_to;
 };
 
 Result<CudaArray> createLayeredArray(int width, int height, int layers) {
@@ -101,6 +129,7 @@ Status CudaConeBackProjector::allocateViews(const DetectorGrid& d) {
 Status CudaConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
                                     int firstPlane, int planes, const ExecContext&) {
     reset();
+    m_times = {};
     TOMO_ASSIGN_OR_RETURN(const ConeSymmetry has,
                           cone::checkBegin(m_info, geometry, grid, firstPlane, planes));
     TOMO_RETURN_IF_ERROR(m_device->activate());
@@ -184,11 +213,17 @@ Status CudaConeBackProjector::add(int first, const Array3<float>& views, const E
     TOMO_RETURN_IF_ERROR(m_device->activate());
     const cudaStream_t stream = m_device->stream(0);
     SyncStream sync{stream};
+    TOMO_ASSIGN_OR_RETURN(StageClock clock, StageClock::create());
     for (int c = 0; c < n; c += kConeBatch) {
         if (ctx.stop.stop_requested()) return cancelled();
         const int count = std::min(kConeBatch, n - c);
+        TOMO_RETURN_IF_ERROR(clock.start(stream));
         TOMO_RETURN_IF_ERROR(uploadViews(c, count, stream));
+        TOMO_ASSIGN_OR_RETURN(const double upload, clock.lap(stream));
         TOMO_RETURN_IF_ERROR(launch(mats.data() + 12 * static_cast<std::size_t>(c), count, stream));
+        TOMO_ASSIGN_OR_RETURN(const double kernel, clock.lap(stream));
+        m_times.upload += upload;
+        m_times.kernel += kernel;
     }
     return cudaCheck(cudaStreamSynchronize(stream), m_info.id + " kernels");
 }
@@ -196,10 +231,17 @@ Status CudaConeBackProjector::add(int first, const Array3<float>& views, const E
 Status CudaConeBackProjector::download(Volume& out, cudaStream_t stream) {
     const std::size_t nx = static_cast<std::size_t>(m_grid.nx), ny = m_grid.ny;
     const std::size_t hostPitch = out.pitch() * sizeof(float), rowBytes = nx * sizeof(float);
-    if (!m_config.symmetric)
-        return cudaCheck(cudaMemcpy2DAsync(out.data(), hostPitch, m_acc.get(), rowBytes, rowBytes,
-                                           ny * m_planes, cudaMemcpyDeviceToHost, stream),
-                         "cudaMemcpy2DAsync(cone volume)");
+    TOMO_ASSIGN_OR_RETURN(StageClock clock, StageClock::create());
+    TOMO_RETURN_IF_ERROR(clock.start(stream));
+    if (!m_config.symmetric) {
+        TOMO_RETURN_IF_ERROR(
+            cudaCheck(cudaMemcpy2DAsync(out.data(), hostPitch, m_acc.get(), rowBytes, rowBytes,
+                                        ny * m_planes, cudaMemcpyDeviceToHost, stream),
+                      "cudaMemcpy2DAsync(cone volume)"));
+        TOMO_ASSIGN_OR_RETURN(const double copied, clock.lap(stream));
+        m_times.download += copied;
+        return Status::ok();
+    }
     const std::size_t plane = nx * ny;
     const int chunk = static_cast<int>(std::clamp<std::size_t>(
         kTransposeFloats / plane, 1, static_cast<std::size_t>(std::min(m_planes, 65535))));
@@ -210,12 +252,16 @@ Status CudaConeBackProjector::download(Volume& out, cudaStream_t stream) {
         const int count = std::min(chunk, m_planes - k0);
         TOMO_RETURN_IF_ERROR(launchConeTranspose(m_acc.as<const float>(), staging.as<float>(),
                                                  m_grid.nx, m_grid.ny, k0, count, stream));
+        TOMO_ASSIGN_OR_RETURN(const double transposed, clock.lap(stream));
         float* dst = out.data() + static_cast<std::size_t>(k0) * ny * out.pitch();
         TOMO_RETURN_IF_ERROR(
             cudaCheck(cudaMemcpy2DAsync(dst, hostPitch, staging.get(), rowBytes, rowBytes,
                                         ny * count, cudaMemcpyDeviceToHost, stream),
                       "cudaMemcpy2DAsync(cone volume)"));
-        // The staging buffer is reused by the next chunk: in stream order, no wait needed.
+        TOMO_ASSIGN_OR_RETURN(const double copied, clock.lap(stream));
+        m_times.transpose += transposed;
+        m_times.download += copied;
+        // The staging buffer is reused by the next chunk (stream order; the laps wait anyway).
     }
     return cudaCheck(cudaStreamSynchronize(stream), "the download of the cone volume");
 }

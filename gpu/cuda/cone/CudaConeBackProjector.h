@@ -47,6 +47,8 @@ class CudaConeBackProjector final : public ConeBackProjector {
     Result<Volume> finish(const ExecContext& ctx) override;
     std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
     int preferredBatch() const override { return kConeBatch; }
+    /// The slab's uploads, kernels, transposes and downloads, timed with CUDA events.
+    ConeDeviceTimes deviceTimes() const override { return m_times; }
 
   private:
     Status allocateViews(const DetectorGrid& d);
@@ -70,6 +72,7 @@ class CudaConeBackProjector final : public ConeBackProjector {
     CudaArray m_array;           ///< Texture: kConeBatch layers
     TextureObject m_texture;
     cone::PaddedViews m_packed;
+    ConeDeviceTimes m_times;  ///< since begin()
 };
 
 }  // namespace tomo::cuda
