@@ -1,6 +1,5 @@
 // The output of a reconstruction a slab at a time: streamed to a file, held and written whole,
 // or kept in memory; with slice 0's copy and metrics (ReconSteps.h).
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -72,17 +71,6 @@ Status ensureWhole(SlabOutput::State& s) {
     return Status::ok();
 }
 
-/// The range of @p planes planes of @p reference from plane 0 (0 when constant).
-double dataRange(const Volume& reference, std::size_t planes) {
-    float lo = reference.row(0, 0)[0], hi = lo;
-    for (std::size_t r = 0; r < planes * reference.dim(1); ++r)
-        for (float v : reference.rows().row(r)) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-        }
-    return double(hi) - double(lo);
-}
-
 /// Slice 0's copy and its metrics against reference slice 0 (same rows and columns). PSNR and
 /// SSIM take reference slice 0's range, or the whole reference's when slice 0 is constant (the
 /// first plane of a cone-beam truth is often empty); a constant reference gives no metrics and
@@ -93,13 +81,14 @@ Status keepFirstSlice(const Volume& slab, const Volume* reference, ReconReport& 
     if (!reference || reference->empty() || reference->dim(1) != slab.dim(1) ||
         reference->dim(2) != slab.dim(2))
         return Status::ok();
-    double range = dataRange(*reference, 1);
-    if (!(range > 0)) range = dataRange(*reference, reference->dim(0));
-    if (!(range > 0)) {
+    Result<double> range = dataRange(reference->plane(0));
+    if (!range) range = dataRange(reference->rows());
+    if (!range) {
         report.notes.emplace_back("the reference is constant: no error metrics");
         return Status::ok();
     }
-    TOMO_ASSIGN_OR_RETURN(report.metrics, compareImages(slab.plane(0), reference->plane(0), range));
+    TOMO_ASSIGN_OR_RETURN(report.metrics,
+                          compareImages(slab.plane(0), reference->plane(0), *range));
     return Status::ok();
 }
 

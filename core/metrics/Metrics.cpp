@@ -80,6 +80,10 @@ std::vector<double> gaussianKernel() {
 
 }  // namespace
 
+Result<double> dataRange(View2<const float> reference) {
+    return resolveRange(reference, 0.0);
+}
+
 Result<double> rmse(View2<const float> image, View2<const float> reference,
                     std::optional<Mask> mask) {
     TOMO_RETURN_IF_ERROR(checkShapes(image, reference, mask));

@@ -29,6 +29,9 @@ Result<double> rmse(View2<const float> image, View2<const float> reference,
 /// Maximum absolute difference (over the mask when given).
 Result<double> maxAbsError(View2<const float> image, View2<const float> reference,
                            std::optional<Mask> mask = std::nullopt);
+/// max(reference) - min(reference): the data range psnr and ssim take when none is given;
+/// InvalidArgument when the reference is constant.
+Result<double> dataRange(View2<const float> reference);
 /// Peak signal-to-noise ratio in dB: 20 log10(dataRange / RMSE); dataRange <= 0 means
 /// max(reference) - min(reference) (InvalidArgument when the reference is constant).
 /// +inf when the images are identical.
