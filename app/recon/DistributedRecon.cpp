@@ -75,7 +75,7 @@ Status fbpAcrossRanks(const ReconRequest& request, Resolved& resolved, RankOutpu
             part = reconstructFbpSlab(request, resolved, plan, c, report, slabCtx);
         }
         TOMO_RETURN_IF_ERROR(agreement.agree(part ? pending : part.status()));
-        if (c < plan.slabs && pending) pending = out.putMine(slabFirst(c), std::move(*part));
+        if (c < plan.slabs) pending = out.putMine(slabFirst(c), std::move(*part));
         if (me == kRoot)
             for (int r = 1; r < n; ++r) {
                 const std::size_t cr = k * std::size_t(n) + std::size_t(r);

@@ -5,6 +5,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstring>
@@ -89,7 +90,8 @@ class PlaneFileVolumeWriter final : public VolumeWriter {
         if (m_fd < 0) return invalidArgument(name + ": already committed");
         TOMO_RETURN_IF_ERROR(checkPlaneSlab(m_shape, first, slab, name));
         TOMO_RETURN_IF_ERROR(writePlaneRows(m_fd, slab, first, m_shape, m_offset, name));
-        return writtenElsewhere(first, slab.dim(0));
+        markWritten(first, slab.dim(0));
+        return Status::ok();
     }
 
     std::optional<PlaneFileLayout> planeLayout() const override {
@@ -101,8 +103,7 @@ class PlaneFileVolumeWriter final : public VolumeWriter {
             return invalidArgument(m_file.target().string() + ": planes " + std::to_string(first) +
                                    "+" + std::to_string(count) + " lie outside its " +
                                    std::to_string(m_shape[0]));
-        for (std::size_t z = first; z < first + count; ++z)
-            m_written[z] = true;
+        markWritten(first, count);
         return Status::ok();
     }
 
@@ -120,6 +121,10 @@ class PlaneFileVolumeWriter final : public VolumeWriter {
     }
 
   private:
+    void markWritten(std::size_t first, std::size_t count) {
+        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(first), count, true);
+    }
+
     AtomicFile m_file;
     int m_fd;
     std::uint64_t m_offset;

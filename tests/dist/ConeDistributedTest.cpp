@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <vector>
 
@@ -23,7 +22,6 @@
 
 namespace tomo {
 namespace {
-
 
 struct Case {
     ConeGeometry geometry;
@@ -70,14 +68,6 @@ double relativeRmse(const Volume& a, const Volume& b) {
     return std::sqrt(num / den);
 }
 
-bool sameBits(const Volume& a, const Volume& b) {
-    if (a.dims() != b.dims()) return false;
-    for (std::size_t r = 0; r < a.dim(0) * a.dim(1); ++r)
-        if (std::memcmp(a.rows().row(r).data(), b.rows().row(r).data(), a.dim(2) * 4) != 0)
-            return false;
-    return true;
-}
-
 void expectEveryGridMatchesOneProcess(double arcDeg, double tilt, const std::string& variant,
                                       int views = 50) {
     Communicator& world = test::DistEnvironment::world();
@@ -111,9 +101,9 @@ void expectEveryGridMatchesOneProcess(double arcDeg, double tilt, const std::str
             continue;
         }
         ASSERT_EQ(report->image.dims(), single.dims());
-        EXPECT_TRUE(sameBits(unlapped->image, report->image));
+        EXPECT_TRUE(test::sameBits(unlapped->image, report->image));
         if (columns == 1) {
-            EXPECT_TRUE(sameBits(report->image, single));
+            EXPECT_TRUE(test::sameBits(report->image, single));
         } else {
             const double e = relativeRmse(report->image, single);
             std::printf("%d x %d: relative RMSE against one process %.3g\n", rows, columns, e);
@@ -172,7 +162,7 @@ TEST(ConeDistributed, EveryRowsSlabReachesTheFileInParallelOrInOrder) {
             o.shape = single.dims();
             auto back = app::makeFormatRegistry().value().readVolume(path, o);
             ASSERT_TRUE(back.isOk()) << back.status().message();
-            EXPECT_TRUE(sameBits(*back, single));
+            EXPECT_TRUE(test::sameBits(*back, single));
         }
 }
 

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -131,15 +130,6 @@ Array3<float> readBack(const fs::path& path) {
     return v ? std::move(*v) : Array3<float>();
 }
 
-bool sameValues(const Array3<float>& a, const Array3<float>& b) {
-    if (a.dims() != b.dims() || a.empty()) return false;
-    for (std::size_t z = 0; z < a.dim(0); ++z)
-        for (std::size_t y = 0; y < a.dim(1); ++y)
-            if (std::memcmp(a.row(z, y).data(), b.row(z, y).data(), a.dim(2) * 4) != 0)
-                return false;
-    return true;
-}
-
 /// Raw and HDF5 lay their planes out at fixed places: every rank writes its own planes into the
 /// one file (RankOutput.h), FBP and chunked SIRT alike, and the file holds one process's bits.
 TEST_F(AcrossRanks, EveryRankWritesItsPlanesIntoOneFile) {
@@ -162,7 +152,7 @@ TEST_F(AcrossRanks, EveryRankWritesItsPlanesIntoOneFile) {
             const fs::path across = r.output.path;
             r.output.path = dir / (std::string("alone-") + algo + ext);
             ASSERT_TRUE(app::ReconService(m_engine).run(r, {}, ExecContext{1}).isOk());
-            EXPECT_TRUE(sameValues(readBack(across), readBack(r.output.path)));
+            EXPECT_TRUE(test::sameBits(readBack(across), readBack(r.output.path)));
             if (ext == std::string(".raw")) {
                 EXPECT_EQ(bytesOfFile(across), bytesOfFile(r.output.path));
             }
