@@ -113,7 +113,11 @@ TEST(IterativeJob, StopAndKeepShowsTheCurrentIterate) {
     const SolverSummary& summary = f.session.lastSummary();
     EXPECT_EQ(summary.reason, TerminationReason::StoppedByCaller);
     ASSERT_GE(summary.iterations, 3);
-    EXPECT_LT(summary.iterations, 1000);
+    // Stopped before its 100000 iterations. How many ran between the third report and the stop
+    // depends on how busy the machine is (a fresh-clone run under ctest -j2 saw 1328 of these
+    // 64^2 iterations go by while the GUI thread caught up), so no tighter bound is asserted;
+    // the 5 s from stop to finished above is the promptness check.
+    EXPECT_LT(summary.iterations, 100000);
     auto kept = f.session.reconstruction();
     ASSERT_NE(kept, fbp);
     // The kept result is the last reported iterate, pixel for pixel, and it is what is shown.
