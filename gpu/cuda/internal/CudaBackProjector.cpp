@@ -1,44 +1,225 @@
-// CudaBackProjector: planning, streams, double buffering and read-back around a CudaLauncher
-// (see CudaBackProjector.h).
+// CudaBackProjector: planning and the CUDA queue operations of core's pass driver around a
+// CudaLauncher (see CudaBackProjector.h).
 #include "gpu/cuda/internal/CudaBackProjector.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 
-#include "core/base/Progress.h"
 #include "core/projectors/GpuProjectionConstants.h"
+#include "core/projectors/PassDriver.h"
 
 namespace tomo::cuda {
 
-struct CudaBackProjector::Plan : PassPlan {};
-
 namespace {
 
-/// The buffers of one of the two alternating (pass, band) slots: the context's scratch
-/// buffers of slot k (pinned.in.k, device.sino.k, device.out.k, pinned.out.k), reused by every
-/// call on the context.
-struct BufferSet {
-    PinnedBuffer* staging = nullptr;   ///< packed chunk, unpadded rows
-    DeviceBuffer* sinogram = nullptr;  ///< pitched rows
-    TextureObject texture;
-    DeviceBuffer* output = nullptr;  ///< [slices][bandRows][nx]
-    PinnedBuffer* readBack = nullptr;
-    DeviceBuffer* smCounters = nullptr;
-    CudaEvent uploaded;  ///< staging may be refilled once this has fired
-    CudaEvent downloaded;
-    bool pending = false;  ///< readBack holds a band not yet copied into the volume
-    int s0 = 0, count = 0, rowBegin = 0, rows = 0;
+/// The CUDA queue operations of the pass driver (core/projectors/PassDriver.h): stream 0
+/// uploads, stream 1 runs kernels and read-backs; events order them. The buffers are the
+/// context's scratch buffers of slot k (pinned.in.k, device.sino.k, device.out.k,
+/// pinned.out.k), reused by every call on the context.
+class CudaPassQueue final : public PassQueue {
+  public:
+    CudaPassQueue(CudaDeviceContext& dev, const CudaLauncher& launcher, const std::string& id,
+                  const std::vector<float>& consts, const VolumeGeometry& vol, Volume& out,
+                  int detectors, double& kernelSeconds)
+        : m_dev(dev),
+          m_launcher(launcher),
+          m_id(id),
+          m_consts(consts),
+          m_vol(vol),
+          m_out(out),
+          m_det(detectors),
+          m_rowBytes(static_cast<std::size_t>(detectors) * launcher.texelBytes()),
+          m_kernelSeconds(kernelSeconds) {}
+    /// Nothing enqueued outlives the call's use of the buffers.
+    ~CudaPassQueue() override {
+        cudaStreamSynchronize(m_dev.stream(0));
+        cudaStreamSynchronize(m_dev.stream(1));
+    }
+
+    Status allocate(const PassPlan& p) override;
+
+    Result<void*> beginStaging(const PassItem& it) override {
+        Set& set = m_sets[it.slot];
+        // The previous upload from this staging buffer must be done before refilling it.
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(set.uploaded.get()), m_id));
+        return set.staging->get();
+    }
+
+    Status upload(const PassItem& it) override {
+        Set& set = m_sets[it.slot];
+        cudaStream_t up = m_dev.stream(0);
+        // The set's previous kernels read the device sinogram this copy overwrites.
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaStreamWaitEvent(up, set.lastKernel.get(), 0),
+                                       "cudaStreamWaitEvent(previous kernels)"));
+        TOMO_RETURN_IF_ERROR(cudaCheck(
+            cudaMemcpy2DAsync(set.sinogram->get(), set.sinogram->pitch(), set.staging->get(),
+                              m_rowBytes, m_rowBytes, static_cast<std::size_t>(it.na),
+                              cudaMemcpyHostToDevice, up),
+            "cudaMemcpy2DAsync(sinogram chunk)"));
+        return cudaCheck(cudaEventRecord(set.uploaded.get(), up), "cudaEventRecord");
+    }
+
+    Status launch(const PassItem& it, int begin, int end, bool accumulate) override;
+
+    Status waitLaunch() override {
+        if (m_launched.empty()) return Status::ok();
+        Timed t = std::move(m_launched.front());
+        m_launched.pop_front();
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(t.stop.get()), m_id + " kernel"));
+        float ms = 0.f;
+        if (cudaEventElapsedTime(&ms, t.start.get(), t.stop.get()) == cudaSuccess)
+            m_kernelSeconds += 1e-3 * ms;
+        return Status::ok();
+    }
+
+    Status download(const PassItem& it) override;
+
+    Status finish() override {
+        TOMO_RETURN_IF_ERROR(flush(m_outputs[0]));
+        return flush(m_outputs[1]);
+    }
+
+  private:
+    /// The sinogram buffers of one of the two alternating item slots.
+    struct Set {
+        PinnedBuffer* staging = nullptr;   ///< packed chunk, unpadded rows
+        DeviceBuffer* sinogram = nullptr;  ///< pitched rows
+        TextureObject texture;
+        DeviceBuffer* smCounters = nullptr;
+        CudaEvent uploaded;    ///< staging may be refilled once this has fired
+        CudaEvent lastKernel;  ///< the device sinogram may be overwritten once this has fired
+    };
+    /// One of the two alternating output bands and its read-back.
+    struct Output {
+        DeviceBuffer* band = nullptr;  ///< [slices][bandRows][nx]
+        PinnedBuffer* readBack = nullptr;
+        CudaEvent downloaded;
+        bool pending = false;  ///< readBack holds a band not yet copied into the volume
+        int s0 = 0, count = 0, rowBegin = 0, rows = 0;
+    };
+    struct Timed {
+        CudaEvent start, stop;
+    };
+    Status flush(Output& o);
+
+    CudaDeviceContext& m_dev;
+    const CudaLauncher& m_launcher;
+    const std::string& m_id;
+    const std::vector<float>& m_consts;
+    const VolumeGeometry& m_vol;
+    Volume& m_out;
+    int m_det;
+    std::size_t m_rowBytes;
+    double& m_kernelSeconds;
+    DeviceBuffer* m_dConsts = nullptr;
+    Set m_sets[2];
+    Output m_outputs[2];
+    std::deque<Timed> m_launched;
 };
 
-/// Waits for both streams when leaving run(), so that nothing enqueued outlives the buffers.
-struct SyncStreams {
-    const CudaDeviceContext& device;
-    ~SyncStreams() {
-        cudaStreamSynchronize(device.stream(0));
-        cudaStreamSynchronize(device.stream(1));
+Status CudaPassQueue::allocate(const PassPlan& p) {
+    const std::size_t constBytes = m_consts.size() * sizeof(float);
+    TOMO_ASSIGN_OR_RETURN(m_dConsts, m_dev.device("device.consts", constBytes));
+    TOMO_RETURN_IF_ERROR(
+        cudaCheck(cudaMemcpy(m_dConsts->get(), m_consts.data(), constBytes, cudaMemcpyHostToDevice),
+                  "cudaMemcpy(constants)"));
+    // Pageable cudaMemcpy may return before its DMA is done, and the non-blocking streams do
+    // not order after the legacy default stream: wait for the upload here.
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaStreamSynchronize(nullptr), "upload of the constants"));
+    const int items = p.passes * p.bands * p.angleChunks;
+    for (int s = 0; s < std::min(items, 2); ++s) {
+        Set& set = m_sets[s];
+        const std::string slot = std::to_string(s);
+        TOMO_ASSIGN_OR_RETURN(set.staging,
+                              m_dev.pinned("pinned.in." + slot, m_rowBytes * p.angleChunk));
+        TOMO_ASSIGN_OR_RETURN(set.sinogram, m_dev.pitched("device.sino." + slot, m_rowBytes,
+                                                          static_cast<std::size_t>(p.angleChunk)));
+        if (m_launcher.usesTexture()) {
+            TOMO_ASSIGN_OR_RETURN(
+                set.texture, createSinogramTexture(m_launcher, set.sinogram->get(),
+                                                   set.sinogram->pitch(), m_det, p.angleChunk));
+        }
+        if (m_launcher.needsSmCounters()) {
+            TOMO_ASSIGN_OR_RETURN(set.smCounters, m_dev.device("device.counters." + slot,
+                                                               kSmCounters * sizeof(unsigned)));
+        }
+        TOMO_ASSIGN_OR_RETURN(set.uploaded, createEvent());
+        TOMO_ASSIGN_OR_RETURN(set.lastKernel, createEvent());
     }
-};
+    for (int b = 0; b < std::min(p.passes * p.bands, 2); ++b) {
+        Output& o = m_outputs[b];
+        const std::string slot = std::to_string(b);
+        TOMO_ASSIGN_OR_RETURN(o.band, m_dev.device("device.out." + slot, p.outputBytes));
+        TOMO_ASSIGN_OR_RETURN(o.readBack, m_dev.pinned("pinned.out." + slot, p.outputBytes));
+        TOMO_ASSIGN_OR_RETURN(o.downloaded, createEvent());
+    }
+    return Status::ok();
+}
+
+Status CudaPassQueue::launch(const PassItem& it, int begin, int end, bool accumulate) {
+    Set& set = m_sets[it.slot];
+    cudaStream_t stream = m_dev.stream(1);
+    if (begin == 0)
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaStreamWaitEvent(stream, set.uploaded.get(), 0),
+                                       "cudaStreamWaitEvent(upload)"));
+    LaunchArgs args;
+    args.sino = {set.sinogram->get(), set.sinogram->pitch(), set.texture.get(), m_det};
+    args.consts = m_dConsts->as<float>() + 4 * static_cast<std::size_t>(it.a0);
+    args.out = m_outputs[it.outputSlot].band->as<float>();
+    args.nx = m_vol.nx;
+    args.rows = it.rows;
+    args.rowBegin = it.rowBegin;
+    args.smCounters = set.smCounters ? set.smCounters->as<unsigned>() : nullptr;
+    args.projBegin = begin;
+    args.projEnd = end;
+    args.accumulate = accumulate;
+    // Each launch is bracketed by timing events (kernel-only throughput).
+    Timed t;
+    TOMO_ASSIGN_OR_RETURN(t.start, createEvent(true));
+    TOMO_ASSIGN_OR_RETURN(t.stop, createEvent(true));
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(t.start.get(), stream), "cudaEventRecord"));
+    TOMO_RETURN_IF_ERROR(m_launcher.launch(args, stream).withContext(m_id));
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(t.stop.get(), stream), "cudaEventRecord"));
+    TOMO_RETURN_IF_ERROR(
+        cudaCheck(cudaEventRecord(set.lastKernel.get(), stream), "cudaEventRecord"));
+    m_launched.push_back(std::move(t));
+    return Status::ok();
+}
+
+Status CudaPassQueue::download(const PassItem& it) {
+    Output& o = m_outputs[it.outputSlot];
+    TOMO_RETURN_IF_ERROR(flush(o));  // the read-back buffer's previous band into the volume
+    cudaStream_t stream = m_dev.stream(1);
+    const std::size_t used = static_cast<std::size_t>(m_vol.nx) * it.rows;
+    for (int s = 0; s < it.count; ++s)
+        TOMO_RETURN_IF_ERROR(cudaCheck(
+            cudaMemcpyAsync(o.readBack->as<float>() + s * used, o.band->as<float>() + s * used,
+                            used * sizeof(float), cudaMemcpyDeviceToHost, stream),
+            "cudaMemcpyAsync(output band, " + mebibytes(used * it.count * sizeof(float)) + ")"));
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(o.downloaded.get(), stream), "cudaEventRecord"));
+    o.pending = true;
+    o.s0 = it.s0;
+    o.count = it.count;
+    o.rowBegin = it.rowBegin;
+    o.rows = it.rows;
+    return Status::ok();
+}
+
+Status CudaPassQueue::flush(Output& o) {
+    if (!o.pending) return Status::ok();
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(o.downloaded.get()), m_id));
+    o.pending = false;
+    const float* src = o.readBack->as<float>();
+    for (int s = 0; s < o.count; ++s)
+        for (int r = 0; r < o.rows; ++r)
+            std::memcpy(&m_out(static_cast<std::size_t>(o.s0 + s),
+                               static_cast<std::size_t>(o.rowBegin + r), 0),
+                        src + (static_cast<std::size_t>(s) * o.rows + r) * m_vol.nx,
+                        sizeof(float) * static_cast<std::size_t>(m_vol.nx));
+    return Status::ok();
+}
 
 }  // namespace
 
@@ -61,9 +242,8 @@ CudaBackProjector::CudaBackProjector(BackProjectorInfo info,
 
 CudaBackProjector::~CudaBackProjector() = default;
 
-Result<CudaBackProjector::Plan> CudaBackProjector::plan(const Sinograms& sino,
-                                                        const VolumeGeometry& vol,
-                                                        int shrink) const {
+Result<PassPlan> CudaBackProjector::plan(const Sinograms& sino, const VolumeGeometry& vol,
+                                         int shrink) const {
     const CudaDeviceTraits& t = m_device->traits();
     const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
     if (m_launcher.usesTexture() && det > t.maxTexture2dLinearWidth)
@@ -90,8 +270,7 @@ Result<CudaBackProjector::Plan> CudaBackProjector::plan(const Sinograms& sino,
     l.fixedBytes = static_cast<std::size_t>(angles) * sizeof(GpuProjectionConstants);
     l.updatesPerLaunch = m_options.updatesPerLaunch;
     l.shrink = shrink;
-    TOMO_ASSIGN_OR_RETURN(PassPlan p, planPasses(l, m_info.id + " on " + t.name));
-    return Plan{p};
+    return planPasses(l, m_info.id + " on " + t.name);
 }
 
 Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeometry& geom,
@@ -103,163 +282,27 @@ Status CudaBackProjector::backProject(const Sinograms& sino, const ParallelGeome
     const auto lock = m_device->lockScratch();  // one job at a time on the device
     TOMO_RETURN_IF_ERROR(m_device->activate());
     const std::vector<float> consts = projectionConstants(geom, vol, weights);
-    Status status;
-    bool released = false;
-    for (int shrink = 0; shrink < 24; ++shrink) {
-        TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol, shrink));
-        status = run(sino, vol, consts, p, out, ctx);
-        // GPU out of memory: first drop the buffers the context kept from other jobs (an FBP's
-        // padded rows) and retry the same plan; then (another process, fragmentation) smaller
-        // chunks; then give up.
-        if (status.code() != ErrorCode::OutOfMemory) break;
-        m_device->releaseScratch();
-        if (!released) {
-            released = true;
-            --shrink;  // the same plan once more
-            continue;
-        }
-        if (p.smallest()) break;
-    }
-    return status;
+    // GPU out of memory: first drop the buffers the context kept from other jobs (an FBP's
+    // padded rows) and retry the same plan; then (another process, fragmentation) smaller
+    // items; then give up (PassDriver.h, as on every GPU backend).
+    return runWithRetry([&](int shrink) { return plan(sino, vol, shrink); },
+                        [&](const PassPlan& p) { return run(sino, vol, consts, p, out, ctx); },
+                        [&] { m_device->releaseScratch(); });
 }
 
 Status CudaBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
-                              const std::vector<float>& consts, const Plan& p, Volume& out,
+                              const std::vector<float>& consts, const PassPlan& p, Volume& out,
                               const ExecContext& ctx) {
-    const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
-    const std::size_t rowBytes = static_cast<std::size_t>(det) * m_launcher.texelBytes();
-    const std::size_t bandFloats = static_cast<std::size_t>(vol.nx) * p.bandRows;
     m_kernelSeconds = 0;
-
-    CudaDeviceContext& dev = *m_device;
-    TOMO_ASSIGN_OR_RETURN(DeviceBuffer * dConsts,
-                          dev.device("device.consts", consts.size() * sizeof(float)));
-    TOMO_RETURN_IF_ERROR(
-        cudaCheck(cudaMemcpy(dConsts->get(), consts.data(), consts.size() * sizeof(float),
-                             cudaMemcpyHostToDevice),
-                  "cudaMemcpy(constants)"));
-    // Pageable cudaMemcpy may return before its DMA is done, and the non-blocking streams do
-    // not order after the legacy default stream: wait for the upload here.
-    TOMO_RETURN_IF_ERROR(cudaCheck(cudaStreamSynchronize(nullptr), "upload of the constants"));
-    const int bandItems = p.passes * p.bands;
-    BufferSet sets[2];
-    for (int s = 0; s < std::min(bandItems, 2); ++s) {
-        BufferSet& b = sets[s];
-        const std::string slot = std::to_string(s);
-        TOMO_ASSIGN_OR_RETURN(b.staging, dev.pinned("pinned.in." + slot, rowBytes * p.angleChunk));
-        TOMO_ASSIGN_OR_RETURN(b.sinogram, dev.pitched("device.sino." + slot, rowBytes,
-                                                      static_cast<std::size_t>(p.angleChunk)));
-        if (m_launcher.usesTexture()) {
-            TOMO_ASSIGN_OR_RETURN(
-                b.texture, createSinogramTexture(m_launcher, b.sinogram->get(), b.sinogram->pitch(),
-                                                 det, p.angleChunk));
-        }
-        const std::size_t outBytes = bandFloats * p.slicesPerPass * sizeof(float);
-        TOMO_ASSIGN_OR_RETURN(b.output, dev.device("device.out." + slot, outBytes));
-        TOMO_ASSIGN_OR_RETURN(b.readBack, dev.pinned("pinned.out." + slot, outBytes));
-        if (m_launcher.needsSmCounters()) {
-            TOMO_ASSIGN_OR_RETURN(b.smCounters, dev.device("device.counters." + slot,
-                                                           kSmCounters * sizeof(unsigned)));
-        }
-        TOMO_ASSIGN_OR_RETURN(b.uploaded, createEvent());
-        TOMO_ASSIGN_OR_RETURN(b.downloaded, createEvent());
-    }
-    SyncStreams sync{dev};  // after the buffers: runs before they are released
-
-    // Copies set b's downloaded band into the volume.
-    auto flush = [&](BufferSet& b) -> Status {
-        if (!b.pending) return Status::ok();
-        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(b.downloaded.get()), m_info.id));
-        b.pending = false;
-        const float* src = b.readBack->as<float>();
-        for (int s = 0; s < b.count; ++s)
-            for (int r = 0; r < b.rows; ++r)
-                std::memcpy(&out(static_cast<std::size_t>(b.s0 + s),
-                                 static_cast<std::size_t>(b.rowBegin + r), 0),
-                            src + (static_cast<std::size_t>(s) * b.rows + r) * vol.nx,
-                            sizeof(float) * static_cast<std::size_t>(vol.nx));
-        return Status::ok();
-    };
-
-    if (ctx.progress)
-        ctx.progress->setTotal(static_cast<std::uint64_t>(bandItems) *
-                               static_cast<std::uint64_t>(angles));
-    for (int k = 0; k < bandItems; ++k) {
-        const int pass = k / p.bands, band = k % p.bands;
-        BufferSet& b = sets[k & 1];
-        cudaStream_t stream = dev.stream(k & 1);
-        TOMO_RETURN_IF_ERROR(flush(b));
-        b.s0 = pass * p.slicesPerPass;
-        b.count = std::min(p.slicesPerPass, vol.nz - b.s0);
-        b.rowBegin = band * p.bandRows;
-        b.rows = std::min(p.bandRows, vol.ny - b.rowBegin);
-        for (int chunk = 0; chunk < p.angleChunks; ++chunk) {
-            const int a0 = chunk * p.angleChunk, na = std::min(p.angleChunk, angles - a0);
-            // The previous upload from this staging buffer must be done before refilling it.
-            TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(b.uploaded.get()), m_info.id));
-            packPass(m_launcher, sino, b.s0, b.count, a0, na, b.staging->get());
-            TOMO_RETURN_IF_ERROR(cudaCheck(
-                cudaMemcpy2DAsync(b.sinogram->get(), b.sinogram->pitch(), b.staging->get(),
-                                  rowBytes, rowBytes, static_cast<std::size_t>(na),
-                                  cudaMemcpyHostToDevice, stream),
-                "cudaMemcpy2DAsync(sinogram chunk)"));
-            TOMO_RETURN_IF_ERROR(
-                cudaCheck(cudaEventRecord(b.uploaded.get(), stream), "cudaEventRecord"));
-            LaunchArgs args;
-            args.sino = {b.sinogram->get(), b.sinogram->pitch(), b.texture.get(), det};
-            args.consts = dConsts->as<float>() + 4 * static_cast<std::size_t>(a0);
-            args.out = b.output->as<float>();
-            args.nx = vol.nx;
-            args.rows = b.rows;
-            args.rowBegin = b.rowBegin;
-            args.smCounters = b.smCounters ? b.smCounters->as<unsigned>() : nullptr;
-            // Launch i is bracketed by timing events; the host waits for launch i - 1 (so at
-            // most two launches are queued), adds its device time, reports progress, and checks
-            // for a stop request.
-            CudaEvent previousStart, previous;
-            int previousCount = 0;
-            auto retire = [&]() -> Status {
-                TOMO_RETURN_IF_ERROR(
-                    cudaCheck(cudaEventSynchronize(previous.get()), m_info.id + " kernel"));
-                float ms = 0.f;
-                if (cudaEventElapsedTime(&ms, previousStart.get(), previous.get()) == cudaSuccess)
-                    m_kernelSeconds += 1e-3 * ms;
-                if (ctx.progress) ctx.progress->advance(previousCount);
-                return Status::ok();
-            };
-            for (int pb = 0; pb < na; pb += p.projPerLaunch) {
-                args.projBegin = pb;
-                args.projEnd = std::min(na, pb + p.projPerLaunch);
-                args.accumulate = chunk > 0 || pb > 0;
-                TOMO_ASSIGN_OR_RETURN(CudaEvent start, createEvent(true));
-                TOMO_ASSIGN_OR_RETURN(CudaEvent stop, createEvent(true));
-                TOMO_RETURN_IF_ERROR(
-                    cudaCheck(cudaEventRecord(start.get(), stream), "cudaEventRecord"));
-                TOMO_RETURN_IF_ERROR(m_launcher.launch(args, stream).withContext(m_info.id));
-                TOMO_RETURN_IF_ERROR(
-                    cudaCheck(cudaEventRecord(stop.get(), stream), "cudaEventRecord"));
-                if (previous) TOMO_RETURN_IF_ERROR(retire());
-                TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-                previousStart = std::move(start);
-                previous = std::move(stop);
-                previousCount = args.projEnd - args.projBegin;
-            }
-            TOMO_RETURN_IF_ERROR(retire());
-        }
-        const std::size_t bytes = bandFloats * p.slicesPerPass * sizeof(float);
-        const std::size_t used = static_cast<std::size_t>(vol.nx) * b.rows;
-        for (int s = 0; s < b.count; ++s)
-            TOMO_RETURN_IF_ERROR(
-                cudaCheck(cudaMemcpyAsync(b.readBack->as<float>() + s * used,
-                                          b.output->as<float>() + s * used, used * sizeof(float),
-                                          cudaMemcpyDeviceToHost, stream),
-                          "cudaMemcpyAsync(output band, " + mebibytes(bytes) + ")"));
-        TOMO_RETURN_IF_ERROR(
-            cudaCheck(cudaEventRecord(b.downloaded.get(), stream), "cudaEventRecord"));
-        b.pending = true;
-    }
-    TOMO_RETURN_IF_ERROR(flush(sets[0]));
-    return flush(sets[1]);
+    const int det = static_cast<int>(sino.dim(2));
+    CudaPassQueue queue(*m_device, m_launcher, m_info.id, consts, vol, out, det, m_kernelSeconds);
+    const PassJob job{vol.nz, vol.ny, static_cast<int>(sino.dim(1))};
+    return runPasses(
+        p, job, queue,
+        [&](const PassItem& it, void* staging) {
+            packPass(m_launcher, sino, it.s0, it.count, it.a0, it.na, staging);
+        },
+        ctx);
 }
 
 }  // namespace tomo::cuda

@@ -6,22 +6,25 @@
 /// Data flow of backProject() (paper 002 §4: chunks of slices, double buffering, pinned
 /// memory, event-ordered asynchronous copies; doi:10.1007/s11554-019-00883-w):
 ///  1. per-projection constants {cx, cy, a, w} computed in double, uploaded once as floats;
-///  2. items = (pass of slicesPerPass slices, band of rows, chunk of angles); the items of one
-///     (pass, band) run on one stream, consecutive (pass, band)s alternate between the
-///     context's two streams and two buffer sets (pinned staging, pitched device sinogram with
-///     its texture object, output band, pinned read-back buffer), so that packing and upload of
-///     one band overlap with the kernels and the download of the other;
-///  3. kernels run in launches of about options.updatesPerLaunch updates; after each the host
-///     waits for the previous launch, checks ctx.stop and advances ctx.progress;
+///  2. items = (pass of slicesPerPass slices, band of rows, chunk of angles), run by core's
+///     pass driver (core/projectors/PassDriver.h), the loop every GPU backend shares: item k+1
+///     is packed on a host thread into pinned staging while the device runs item k; this
+///     file supplies the queue operations: stream 0 uploads into the set's pitched device
+///     sinogram (after the set's previous kernels), stream 1 runs the kernels (after the
+///     upload) and the read-backs; two sinogram sets alternate per item, two output bands per
+///     band;
+///  3. kernels run in launches of about options.updatesPerLaunch updates, each bracketed by
+///     timing events (lastKernelSeconds());
 ///  4. a finished band is downloaded into pinned memory and copied into the volume when its
-///     buffer set is next needed (or at the end). Both streams are synchronised before
+///     read-back buffer is next needed (or at the end). Both streams are synchronised before
 ///     backProject returns, whatever the outcome.
 /// Buffers: the context's scratch buffers (CudaDeviceContext.h), reused across calls and
 /// grown on demand; the call holds the context's scratch lock throughout.
 /// Memory: the plan keeps 2 x (sinogram chunk + output band) + constants under the context's
 /// budget, halving the angle chunk, then the band; an allocation the device still refuses
 /// frees the context's scratch buffers (other jobs' sizes) and retries the same plan once, then
-/// makes the plan shrink step by step before OutOfMemory is returned naming the buffer.
+/// makes the plan shrink step by step before OutOfMemory is returned naming the buffer
+/// (runWithRetry, PassDriver.h).
 
 #include <memory>
 
@@ -64,10 +67,9 @@ class CudaBackProjector final : public BackProjector {
     const CudaLauncher& launcher() const { return m_launcher; }
 
   private:
-    struct Plan;
-    Result<Plan> plan(const Sinograms& sino, const VolumeGeometry& vol, int shrink) const;
+    Result<PassPlan> plan(const Sinograms& sino, const VolumeGeometry& vol, int shrink) const;
     Status run(const Sinograms& sino, const VolumeGeometry& vol, const std::vector<float>& consts,
-               const Plan& plan, Volume& out, const ExecContext& ctx);
+               const PassPlan& plan, Volume& out, const ExecContext& ctx);
 
     BackProjectorInfo m_info;
     std::shared_ptr<CudaDeviceContext> m_device;

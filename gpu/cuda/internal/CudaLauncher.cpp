@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "core/projectors/PassDriver.h"
+
 namespace tomo::cuda {
 
 bool CudaLauncher::linearFilter() const {
@@ -28,41 +30,9 @@ Status CudaLauncher::launch(const LaunchArgs& args, cudaStream_t stream) const {
 
 void packPass(const CudaLauncher& launcher, const Sinograms& sino, int s0, int count, int a0,
               int na, void* dst) {
-    const int det = static_cast<int>(sino.dim(2));
-    const int ch = launcher.channels();
-    if (launcher.halfStorage()) {
-        auto* out = static_cast<std::uint16_t*>(dst);
-        for (int p = 0; p < na; ++p)
-            for (int j = 0; j < det; ++j)
-                for (int s = 0; s < 4; ++s)
-                    out[(static_cast<std::size_t>(p) * det + j) * 4 + s] =
-                        s < count ? floatToHalf(sino(static_cast<std::size_t>(s0 + s),
-                                                     static_cast<std::size_t>(a0 + p),
-                                                     static_cast<std::size_t>(j)))
-                                  : 0;
-        return;
-    }
-    auto* out = static_cast<float*>(dst);
-    for (int p = 0; p < na; ++p) {
-        float* row = out + static_cast<std::size_t>(p) * det * ch;
-        if (ch == 1) {
-            std::memcpy(row,
-                        &sino(static_cast<std::size_t>(s0), static_cast<std::size_t>(a0 + p), 0),
-                        sizeof(float) * static_cast<std::size_t>(det));
-            continue;
-        }
-        for (int s = 0; s < ch; ++s) {
-            if (s >= count) {
-                for (int j = 0; j < det; ++j)
-                    row[static_cast<std::size_t>(j) * ch + s] = 0.0f;
-                continue;
-            }
-            const float* src =
-                &sino(static_cast<std::size_t>(s0 + s), static_cast<std::size_t>(a0 + p), 0);
-            for (int j = 0; j < det; ++j)
-                row[static_cast<std::size_t>(j) * ch + s] = src[j];
-        }
-    }
+    // Half storage: 4 binary16 values per texel (channels() counts its 2 floats).
+    const bool half = launcher.halfStorage();
+    packPassSlices(sino, s0, count, a0, na, half ? 4 : launcher.channels(), half, dst);
 }
 
 cudaChannelFormatDesc sinogramChannelDesc(const CudaLauncher& launcher) {

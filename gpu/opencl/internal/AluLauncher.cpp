@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/projectors/PassDriver.h"
 #include "gpu/opencl/internal/ClTextureLauncher.h"
 #include "gpu/opencl/internal/KernelSources.h"
 
@@ -199,7 +200,7 @@ std::size_t AluLauncher::packedBytes(int angles, int detectors) const {
 }
 
 void AluLauncher::pack(const Sinograms& sino, int s0, int count, int a0, int na, void* dst) const {
-    packInterleaved(sino, s0, count, a0, na, channels(), false, dst);
+    packPassSlices(sino, s0, count, a0, na, channels(), false, dst);
 }
 
 Result<ClMem> AluLauncher::createSinogram(ClDeviceContext& dev, int angles, int detectors) {

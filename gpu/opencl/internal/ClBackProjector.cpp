@@ -4,31 +4,160 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
+#include <deque>
+
+#include "core/projectors/PassDriver.h"
 
 namespace tomo::opencl {
 
-struct ClBackProjector::Plan : PassPlan {};
-
 namespace {
 
-/// Finishes both queues when leaving backProject, so that no enqueued command outlives the
-/// buffers or writes into the volume after the call returned.
-struct FinishQueues {
-    ClDeviceContext& device;
-    ~FinishQueues() {
-        clFinish(device.queue(0));
-        clFinish(device.queue(1));
+/// The OpenCL queue operations of the pass driver (core/projectors/PassDriver.h): queue(0)
+/// uploads, queue(1) runs kernels and read-backs; events order them.
+class ClPassQueue final : public PassQueue {
+  public:
+    ClPassQueue(ClDeviceContext& dev, ClKernelLauncher& launcher, const std::string& id,
+                const std::vector<ClProjectionConstants>& constants, const VolumeGeometry& vol,
+                Volume& out, int detectors)
+        : m_dev(dev),
+          m_launcher(launcher),
+          m_id(id),
+          m_constants(constants),
+          m_vol(vol),
+          m_out(out),
+          m_det(detectors) {}
+    /// Nothing enqueued outlives the buffers or writes into the volume after the call returned.
+    ~ClPassQueue() override {
+        for (Set& set : m_sets)  // a pack cut short by an error: give the mapping back
+            if (set.mapped)
+                clEnqueueUnmapMemObject(m_dev.queue(0), set.staging.get(), set.mapped, 0, nullptr,
+                                        nullptr);
+        clFinish(m_dev.queue(0));
+        clFinish(m_dev.queue(1));
     }
-};
 
-/// The sinogram buffers of one of the two alternating item slots (output bands alternate per
-/// band instead, since the angle chunks of a band accumulate into one buffer).
-struct BufferSet {
-    ClMem staging;
-    ClMem sinogram;
-    ClEvent upload;
-    ClEvent lastKernel;
+    Status allocate(const PassPlan& p) override {
+        m_plan = p;
+        const int angles = static_cast<int>(m_constants.size());
+        for (int c = 0; c < p.angleChunks; ++c) {
+            const int a0 = c * p.angleChunk, na = std::min(p.angleChunk, angles - a0);
+            const std::size_t bytes = static_cast<std::size_t>(na) * sizeof(ClProjectionConstants);
+            TOMO_ASSIGN_OR_RETURN(
+                ClMem buf, m_dev.createBuffer(CL_MEM_READ_ONLY, bytes, "projection constants"));
+            TOMO_RETURN_IF_ERROR(
+                clCheck(clEnqueueWriteBuffer(m_dev.queue(0), buf.get(), CL_TRUE, 0, bytes,
+                                             &m_constants[a0], 0, nullptr, nullptr),
+                        "clEnqueueWriteBuffer(projection constants)"));
+            m_constantBuffers.push_back(std::move(buf));
+        }
+        const int items = p.passes * p.bands * p.angleChunks;
+        for (int s = 0; s < std::min(items, 2); ++s) {
+            TOMO_ASSIGN_OR_RETURN(m_sets[s].staging,
+                                  m_dev.createBuffer(CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
+                                                     p.sinogramBytes, "sinogram staging"));
+            TOMO_ASSIGN_OR_RETURN(m_sets[s].sinogram,
+                                  m_launcher.createSinogram(m_dev, p.angleChunk, m_det));
+        }
+        for (int b = 0; b < std::min(p.passes * p.bands, 2); ++b) {
+            TOMO_ASSIGN_OR_RETURN(
+                m_outputs[b], m_dev.createBuffer(CL_MEM_READ_WRITE, p.outputBytes, "output band"));
+        }
+        return Status::ok();
+    }
+
+    Result<void*> beginStaging(const PassItem& it) override {
+        Set& set = m_sets[it.slot];
+        // The upload at unmap time overwrites the device sinogram: its kernels must be done.
+        TOMO_RETURN_IF_ERROR(waitFor(set.lastKernel, "the previous back-projection"));
+        cl_int err = CL_SUCCESS;
+        set.mapped = clEnqueueMapBuffer(m_dev.queue(0), set.staging.get(), CL_TRUE,
+                                        CL_MAP_WRITE_INVALIDATE_REGION, 0, m_plan.sinogramBytes, 0,
+                                        nullptr, nullptr, &err);
+        TOMO_RETURN_IF_ERROR(clCheck(err, "clEnqueueMapBuffer(sinogram staging)"));
+        return set.mapped;
+    }
+
+    Status upload(const PassItem& it) override {
+        Set& set = m_sets[it.slot];
+        cl_command_queue q = m_dev.queue(0);
+        TOMO_RETURN_IF_ERROR(
+            clCheck(clEnqueueUnmapMemObject(q, set.staging.get(), set.mapped, 0, nullptr, nullptr),
+                    "clEnqueueUnmapMemObject(sinogram staging)"));
+        set.mapped = nullptr;
+        TOMO_RETURN_IF_ERROR(m_launcher.enqueueUpload(q, set.staging.get(), set.sinogram.get(),
+                                                      it.na, m_det, {}, set.upload));
+        return clCheck(clFlush(q), "clFlush(upload queue)");
+    }
+
+    Status launch(const PassItem& it, int begin, int end, bool accumulate) override {
+        Set& set = m_sets[it.slot];
+        const ClPassShape shape{m_vol.nx, it.rows, it.rowBegin, m_det, it.na};
+        const ClLaunch launch{set.sinogram.get(),
+                              m_constantBuffers[it.chunk].get(),
+                              m_outputs[it.outputSlot].get(),
+                              begin,
+                              end,
+                              accumulate};
+        std::vector<cl_event> wait;
+        if (begin == 0) wait.push_back(set.upload.get());
+        ClEvent event;
+        cl_command_queue q = m_dev.queue(1);
+        TOMO_RETURN_IF_ERROR(m_launcher.enqueueKernel(q, shape, launch, wait, event));
+        TOMO_RETURN_IF_ERROR(clCheck(clFlush(q), "clFlush(kernel queue)"));
+        set.lastKernel = event.retain();  // the set's last kernel so far
+        m_launched.push_back(std::move(event));
+        return Status::ok();
+    }
+
+    Status waitLaunch() override {
+        if (m_launched.empty()) return Status::ok();
+        ClEvent oldest = std::move(m_launched.front());
+        m_launched.pop_front();
+        return waitFor(oldest, m_id);
+    }
+
+    Status download(const PassItem& it) override {
+        // The band, straight into the volume's pitched rows (non-blocking; finish() waits).
+        const std::size_t bufferOrigin[3] = {0, 0, 0};
+        const std::size_t hostOrigin[3] = {0, static_cast<std::size_t>(it.rowBegin),
+                                           static_cast<std::size_t>(it.s0)};
+        const std::size_t rowBytes = static_cast<std::size_t>(m_vol.nx) * sizeof(float);
+        const std::size_t region[3] = {rowBytes, static_cast<std::size_t>(it.rows),
+                                       static_cast<std::size_t>(it.count)};
+        const std::size_t hostRow = m_out.pitch() * sizeof(float);
+        return clCheck(
+            clEnqueueReadBufferRect(
+                m_dev.queue(1), m_outputs[it.outputSlot].get(), CL_FALSE, bufferOrigin, hostOrigin,
+                region, rowBytes, rowBytes * static_cast<std::size_t>(it.rows), hostRow,
+                hostRow * static_cast<std::size_t>(m_vol.ny), m_out.data(), 0, nullptr, nullptr),
+            "clEnqueueReadBufferRect(output band)");
+    }
+
+    Status finish() override {
+        return clCheck(clFinish(m_dev.queue(1)), "clFinish(output read-back)");
+    }
+
+  private:
+    /// The sinogram buffers of one of the two alternating item slots.
+    struct Set {
+        ClMem staging;
+        ClMem sinogram;
+        ClEvent upload;
+        ClEvent lastKernel;
+        void* mapped = nullptr;
+    };
+    ClDeviceContext& m_dev;
+    ClKernelLauncher& m_launcher;
+    const std::string& m_id;
+    const std::vector<ClProjectionConstants>& m_constants;
+    const VolumeGeometry& m_vol;
+    Volume& m_out;
+    int m_det;
+    PassPlan m_plan;
+    std::vector<ClMem> m_constantBuffers;  // declared before the sets: released after them
+    Set m_sets[2];
+    ClMem m_outputs[2];
+    std::deque<ClEvent> m_launched;
 };
 
 }  // namespace
@@ -43,8 +172,8 @@ ClBackProjector::ClBackProjector(BackProjectorInfo info, std::shared_ptr<ClDevic
 
 ClBackProjector::~ClBackProjector() = default;
 
-Result<ClBackProjector::Plan> ClBackProjector::plan(const Sinograms& sino,
-                                                    const VolumeGeometry& vol, int shrink) const {
+Result<PassPlan> ClBackProjector::plan(const Sinograms& sino, const VolumeGeometry& vol,
+                                       int shrink) const {
     const ClDeviceTraits& t = m_device->traits();
     const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
     if (m_launcher->usesImage() && static_cast<std::size_t>(det) > t.image2dMaxWidth)
@@ -78,8 +207,7 @@ Result<ClBackProjector::Plan> ClBackProjector::plan(const Sinograms& sino,
     l.updatesPerLaunch = m_options.updatesPerLaunch;
     l.projectionAlign = 4;  // whole projection phases
     l.shrink = shrink;
-    TOMO_ASSIGN_OR_RETURN(PassPlan p, planPasses(l, m_info.id + " on " + t.name));
-    return Plan{p};
+    return planPasses(l, m_info.id + " on " + t.name);
 }
 
 Status ClBackProjector::backProject(const Sinograms& sino, const ParallelGeometry& geom,
@@ -88,162 +216,28 @@ Status ClBackProjector::backProject(const Sinograms& sino, const ParallelGeometr
     TOMO_RETURN_IF_ERROR(prepareBackProjection(sino, geom, vol, weights, out));
     TOMO_RETURN_IF_ERROR(m_launcher->prepare(*m_device));
     const std::vector<ClProjectionConstants> constants = gpuProjectionConstants(geom, vol, weights);
-    // A buffer the device refuses: smaller items (PassPlan.h), as on every GPU backend.
-    Status status;
-    for (int shrink = 0; shrink < 24; ++shrink) {
-        TOMO_ASSIGN_OR_RETURN(Plan p, plan(sino, vol, shrink));
-        status = run(sino, vol, constants, p, out, ctx);
-        if (status.code() != ErrorCode::OutOfMemory || p.smallest()) break;
-    }
-    return status;
+    // A buffer the device refuses: smaller items (PassDriver.h), as on every GPU backend.
+    return runWithRetry([&](int shrink) -> Result<PassPlan> { return plan(sino, vol, shrink); },
+                        [&](const PassPlan& p) { return run(sino, vol, constants, p, out, ctx); });
 }
 
 Status ClBackProjector::run(const Sinograms& sino, const VolumeGeometry& vol,
-                            const std::vector<ClProjectionConstants>& constants, const Plan& p,
+                            const std::vector<ClProjectionConstants>& constants, const PassPlan& p,
                             Volume& out, const ExecContext& ctx) {
-    ClDeviceContext& dev = *m_device;
-    const int angles = static_cast<int>(sino.dim(1)), det = static_cast<int>(sino.dim(2));
     if (m_options.refuseAbove > 0 &&
         (p.sinogramBytes > m_options.refuseAbove || p.outputBytes > m_options.refuseAbove))
         return outOfMemory(m_info.id + ": a buffer of " +
                            std::to_string(std::max(p.sinogramBytes, p.outputBytes)) +
                            " bytes was refused (refuseAbove)");
-    cl_command_queue upQueue = dev.queue(0), kernelQueue = dev.queue(1);
-
-    std::vector<ClMem> constantBuffers;
-    for (int c = 0; c < p.angleChunks; ++c) {
-        const int a0 = c * p.angleChunk, na = std::min(p.angleChunk, angles - a0);
-        const std::size_t bytes = static_cast<std::size_t>(na) * sizeof(ClProjectionConstants);
-        TOMO_ASSIGN_OR_RETURN(ClMem buf,
-                              dev.createBuffer(CL_MEM_READ_ONLY, bytes, "projection constants"));
-        TOMO_RETURN_IF_ERROR(clCheck(clEnqueueWriteBuffer(upQueue, buf.get(), CL_TRUE, 0, bytes,
-                                                          &constants[a0], 0, nullptr, nullptr),
-                                     "clEnqueueWriteBuffer(projection constants)"));
-        constantBuffers.push_back(std::move(buf));
-    }
-    const int items = p.passes * p.bands * p.angleChunks;
-    BufferSet sets[2];
-    for (int s = 0; s < std::min(items, 2); ++s) {
-        TOMO_ASSIGN_OR_RETURN(sets[s].staging,
-                              dev.createBuffer(CL_MEM_READ_ONLY | CL_MEM_ALLOC_HOST_PTR,
-                                               p.sinogramBytes, "sinogram staging"));
-        TOMO_ASSIGN_OR_RETURN(sets[s].sinogram, m_launcher->createSinogram(dev, p.angleChunk, det));
-    }
-    ClMem outputs[2];
-    for (int b = 0; b < std::min(p.passes * p.bands, 2); ++b) {
-        TOMO_ASSIGN_OR_RETURN(outputs[b],
-                              dev.createBuffer(CL_MEM_READ_WRITE, p.outputBytes, "output band"));
-    }
-    FinishQueues finish{dev};  // declared after the buffers: runs before they are released
-
-    struct Item {
-        int s0, count, rowBegin, rows, chunk, a0, na;
-    };
-    auto itemAt = [&](int k) {
-        const int chunk = k % p.angleChunks, band = (k / p.angleChunks) % p.bands,
-                  pass = k / (p.angleChunks * p.bands);
-        Item it{};
-        it.s0 = pass * p.slicesPerPass;
-        it.count = std::min(p.slicesPerPass, vol.nz - it.s0);
-        it.rowBegin = band * p.bandRows;
-        it.rows = std::min(p.bandRows, vol.ny - it.rowBegin);
-        it.chunk = chunk;
-        it.a0 = chunk * p.angleChunk;
-        it.na = std::min(p.angleChunk, angles - it.a0);
-        return it;
-    };
-    // Maps set k's staging buffer after its previous user's kernels are done.
-    auto mapStaging = [&](BufferSet& set) -> Result<void*> {
-        TOMO_RETURN_IF_ERROR(waitFor(set.lastKernel, "the previous back-projection"));
-        cl_int err = CL_SUCCESS;
-        void* ptr =
-            clEnqueueMapBuffer(upQueue, set.staging.get(), CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION,
-                               0, p.sinogramBytes, 0, nullptr, nullptr, &err);
-        TOMO_RETURN_IF_ERROR(clCheck(err, "clEnqueueMapBuffer(sinogram staging)"));
-        return ptr;
-    };
-    auto unmapAndUpload = [&](BufferSet& set, void* ptr, const Item& it) -> Status {
-        TOMO_RETURN_IF_ERROR(
-            clCheck(clEnqueueUnmapMemObject(upQueue, set.staging.get(), ptr, 0, nullptr, nullptr),
-                    "clEnqueueUnmapMemObject(sinogram staging)"));
-        TOMO_RETURN_IF_ERROR(m_launcher->enqueueUpload(
-            upQueue, set.staging.get(), set.sinogram.get(), it.na, det, {}, set.upload));
-        return clCheck(clFlush(upQueue), "clFlush(upload queue)");
-    };
-
-    if (ctx.progress)
-        ctx.progress->setTotal(static_cast<std::uint64_t>(p.passes) * p.bands *
-                               static_cast<std::uint64_t>(angles));
-    {
-        const Item first = itemAt(0);
-        TOMO_ASSIGN_OR_RETURN(void* ptr, mapStaging(sets[0]));
-        m_launcher->pack(sino, first.s0, first.count, first.a0, first.na, ptr);
-        TOMO_RETURN_IF_ERROR(unmapAndUpload(sets[0], ptr, first));
-    }
-    for (int k = 0; k < items; ++k) {
-        const Item it = itemAt(k);
-        BufferSet& set = sets[k & 1];
-        const ClMem& output = outputs[(k / p.angleChunks) & 1];
-        // Pack item k + 1 on a host thread while the device works on item k.
-        void* nextPtr = nullptr;
-        std::jthread packer;
-        if (k + 1 < items) {
-            TOMO_ASSIGN_OR_RETURN(nextPtr, mapStaging(sets[(k + 1) & 1]));
-            const Item next = itemAt(k + 1);
-            packer = std::jthread([&, next, nextPtr] {
-                m_launcher->pack(sino, next.s0, next.count, next.a0, next.na, nextPtr);
-            });
-        }
-        Status status = [&]() -> Status {
-            const ClPassShape shape{vol.nx, it.rows, it.rowBegin, det, it.na};
-            ClEvent previous;
-            int previousCount = 0;
-            for (int pb = 0; pb < it.na; pb += p.projPerLaunch) {
-                ClLaunch launch{set.sinogram.get(),
-                                constantBuffers[it.chunk].get(),
-                                output.get(),
-                                pb,
-                                std::min(it.na, pb + p.projPerLaunch),
-                                it.chunk > 0 || pb > 0};
-                std::vector<cl_event> wait;
-                if (pb == 0) wait.push_back(set.upload.get());
-                ClEvent event;
-                TOMO_RETURN_IF_ERROR(
-                    m_launcher->enqueueKernel(kernelQueue, shape, launch, wait, event));
-                TOMO_RETURN_IF_ERROR(clCheck(clFlush(kernelQueue), "clFlush(kernel queue)"));
-                TOMO_RETURN_IF_ERROR(waitFor(previous, m_info.id));
-                if (ctx.progress && previousCount > 0) ctx.progress->advance(previousCount);
-                TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-                previous = std::move(event);
-                previousCount = launch.projEnd - launch.projBegin;
-            }
-            set.lastKernel = std::move(previous);
-            if (ctx.progress) ctx.progress->advance(previousCount);
-            if (it.chunk + 1 < p.angleChunks) return Status::ok();
-            // The band is complete: read it back into the volume's pitched rows.
-            const std::size_t bufferOrigin[3] = {0, 0, 0};
-            const std::size_t hostOrigin[3] = {0, static_cast<std::size_t>(it.rowBegin),
-                                               static_cast<std::size_t>(it.s0)};
-            const std::size_t region[3] = {static_cast<std::size_t>(vol.nx) * sizeof(float),
-                                           static_cast<std::size_t>(it.rows),
-                                           static_cast<std::size_t>(it.count)};
-            const std::size_t rowBytes = static_cast<std::size_t>(vol.nx) * sizeof(float);
-            const std::size_t hostRow = out.pitch() * sizeof(float);
-            return clCheck(
-                clEnqueueReadBufferRect(
-                    kernelQueue, output.get(), CL_FALSE, bufferOrigin, hostOrigin, region, rowBytes,
-                    rowBytes * static_cast<std::size_t>(it.rows), hostRow,
-                    hostRow * static_cast<std::size_t>(vol.ny), out.data(), 0, nullptr, nullptr),
-                "clEnqueueReadBufferRect(output band)");
-        }();
-        if (packer.joinable()) packer.join();
-        if (nextPtr) {
-            Status upload = unmapAndUpload(sets[(k + 1) & 1], nextPtr, itemAt(k + 1));
-            if (status.isOk()) status = upload;
-        }
-        TOMO_RETURN_IF_ERROR(status);
-    }
-    return Status::ok();
+    ClPassQueue queue(*m_device, *m_launcher, m_info.id, constants, vol, out,
+                      static_cast<int>(sino.dim(2)));
+    const PassJob job{vol.nz, vol.ny, static_cast<int>(sino.dim(1))};
+    return runPasses(
+        p, job, queue,
+        [&](const PassItem& it, void* staging) {
+            m_launcher->pack(sino, it.s0, it.count, it.a0, it.na, staging);
+        },
+        ctx);
 }
 
 }  // namespace tomo::opencl

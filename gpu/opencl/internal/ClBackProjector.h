@@ -10,8 +10,10 @@
 ///     most min(constant buffer / 16 B, image height limit, options.maxAngleChunk) projections.
 ///  2. The slices are processed in passes of slicesPerPass; the image in bands of rows so that
 ///     one output buffer stays under the device's max allocation (options.maxAllocation); each
-///     (pass, band, angle chunk) is an item. Items alternate between two buffer sets (staging
-///     buffer from CL_MEM_ALLOC_HOST_PTR, device sinogram, output band): the host maps the
+///     (pass, band, angle chunk) is an item. Items run through core's pass driver
+///     (core/projectors/PassDriver.h, the loop every GPU backend shares; this file supplies
+///     the queue operations) and alternate between two buffer sets (staging buffer from
+///     CL_MEM_ALLOC_HOST_PTR, device sinogram) and two output bands: the host maps the
 ///     staging buffer and packs item k + 1 while the device runs item k.
 ///  3. queue(0) uploads staging -> device sinogram; queue(1) runs the kernel, waiting on the
 ///     upload's event, in launches of about options.updatesPerLaunch pixel updates (a projection
@@ -54,11 +56,10 @@ class ClBackProjector final : public BackProjector {
                        const ExecContext& ctx) override;
 
   private:
-    struct Plan;
-    Result<Plan> plan(const Sinograms& sino, const VolumeGeometry& vol, int shrink) const;
+    Result<PassPlan> plan(const Sinograms& sino, const VolumeGeometry& vol, int shrink) const;
     Status run(const Sinograms& sino, const VolumeGeometry& vol,
-               const std::vector<ClProjectionConstants>& constants, const Plan& plan, Volume& out,
-               const ExecContext& ctx);
+               const std::vector<ClProjectionConstants>& constants, const PassPlan& plan,
+               Volume& out, const ExecContext& ctx);
 
     BackProjectorInfo m_info;
     std::shared_ptr<ClDeviceContext> m_device;

@@ -58,29 +58,4 @@ Status enqueueKernel2d(cl_command_queue queue, const ClKernel& kernel, std::size
         std::string("clEnqueueNDRangeKernel(") + name + ")");
 }
 
-void packInterleaved(const Sinograms& sino, int s0, int count, int a0, int na, int channels,
-                     bool half, void* dst) {
-    const std::size_t det = sino.dim(2);
-    const std::size_t ch = static_cast<std::size_t>(channels);
-    for (int a = 0; a < na; ++a) {
-        const std::size_t rowBase = static_cast<std::size_t>(a) * det * ch;
-        for (int c = 0; c < channels; ++c) {
-            const float* src = c < count ? sino.row(static_cast<std::size_t>(s0 + c),
-                                                    static_cast<std::size_t>(a0 + a))
-                                               .data()
-                                         : nullptr;
-            if (half) {
-                auto* out =
-                    static_cast<std::uint16_t*>(dst) + rowBase + static_cast<std::size_t>(c);
-                for (std::size_t d = 0; d < det; ++d)
-                    out[d * ch] = src ? floatToHalf(src[d]) : std::uint16_t{0};
-            } else {
-                auto* out = static_cast<float*>(dst) + rowBase + static_cast<std::size_t>(c);
-                for (std::size_t d = 0; d < det; ++d)
-                    out[d * ch] = src ? src[d] : 0.0f;
-            }
-        }
-    }
-}
-
 }  // namespace tomo::opencl

@@ -102,10 +102,4 @@ inline std::size_t roundUp(std::size_t n, std::size_t m) {
 
 using tomo::floatToHalf;  // core/data/Half.h
 
-/// Packs slices [s0, s0 + count) and angles [a0, a0 + na) of @p sino as
-/// [angle][detector][channels] floats (channels >= count; the extra channels are zero), or as
-/// binary16 when @p half.
-void packInterleaved(const Sinograms& sino, int s0, int count, int a0, int na, int channels,
-                     bool half, void* dst);
-
 }  // namespace tomo::opencl

@@ -1,6 +1,7 @@
 // The texture family's launcher and its variants (see ClTextureLauncher.h).
 #include "gpu/opencl/internal/ClTextureLauncher.h"
 
+#include "core/projectors/PassDriver.h"
 #include "gpu/opencl/internal/ClFamilies.h"
 #include "gpu/opencl/internal/KernelSources.h"
 
@@ -93,7 +94,7 @@ std::size_t ClTextureLauncher::packedBytes(int angles, int detectors) const {
 
 void ClTextureLauncher::pack(const Sinograms& sino, int s0, int count, int a0, int na,
                              void* dst) const {
-    packInterleaved(sino, s0, count, a0, na, channels(), m_config.half, dst);
+    packPassSlices(sino, s0, count, a0, na, channels(), m_config.half, dst);
 }
 
 Result<ClMem> ClTextureLauncher::createSinogram(ClDeviceContext& dev, int angles, int detectors) {
