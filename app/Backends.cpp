@@ -9,7 +9,7 @@
 #if TOMO_WITH_CUDA
 #include "gpu/cuda/CudaBackProjectors.h"
 #include "gpu/cuda/CudaDiscovery.h"
-#include "gpu/cuda/CudaFbp.h"
+#include "gpu/cuda/CudaRowFilter.h"
 #include "gpu/cuda/CufftAvailability.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
@@ -138,21 +138,17 @@ std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
     return registry.list(backend);
 }
 
-Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& geom,
-                               const VolumeGeometry& vol, BackProjector& backProjector,
-                               const FbpOptions& options, Volume& out, const ExecContext& ctx,
-                               FbpTimings* timings) {
+std::shared_ptr<RowFilterStage> rowFilterStage(const std::string& backend,
+                                               const DeviceContexts& devices) {
 #if TOMO_WITH_CUDA
     // Without cuFFT (no CUDA toolkit) the CUDA back-projector still runs, under the CPU filter.
-    if (backProjector.info().backend == "cuda" && cuda::cufftAvailability().isOk()) {
-        cuda::CudaFbpTimings t;
-        TOMO_RETURN_IF_ERROR(
-            cuda::reconstructFbp(sino, geom, vol, backProjector, options, out, ctx, &t));
-        if (timings) *timings = {t.filtering, t.kernels, t.total};
-        return Status::ok();
-    }
+    if (backend == "cuda" && devices.cuda)
+        if (auto stage = cuda::makeCufftRowFilter(devices.cuda); stage.isOk())
+            return std::move(*stage);
 #endif
-    return reconstructFbp(sino, geom, vol, backProjector, options, out, ctx, timings);
+    (void)backend;
+    (void)devices;
+    return nullptr;
 }
 
 decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(

@@ -73,16 +73,14 @@ std::vector<std::string> compiledBackends();
 std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
                                                 const BackProjectorRegistry& registry);
 
-/// FBP with @p backProjector, the one place that knows which backend fuses its own FBP (the
-/// reconstruction service calls it per slab): a `cuda.*` variant with cuFFT runs the CUDA pipeline
-/// (cuda::reconstructFbp: cuFFT filtering on the device, two streams, pinned memory;
-/// timings->filtering and timings->backProjection are device times of the filter and
-/// back-projection kernels, timings->total host memory to host memory), any other variant core's
-/// reconstructFbp (CPU filtering). Same arguments and errors as reconstructFbp (core/recon/Fbp.h).
-Status reconstructFbpOnBackend(const Sinograms& sino, const ParallelGeometry& geom,
-                               const VolumeGeometry& vol, BackProjector& backProjector,
-                               const FbpOptions& options, Volume& out, const ExecContext& ctx,
-                               FbpTimings* timings = nullptr);
+/// FBP's row-filter stage for the back-projectors of @p backend (core/recon/Fbp.h
+/// RowFilterStage), the one place that knows which backend filters on its device: on "cuda" with
+/// cuFFT loaded, the cuFFT stage on the CUDA context of @p devices (gpu/cuda/CudaRowFilter.h);
+/// null otherwise, which reconstructFbp reads as the CPU's FFTW stage (OpenCL's too: no FFT
+/// library for OpenCL is among the project's packages, and the CPU stage is a few per cent of
+/// an OpenCL back-projection, docs/performance.md).
+std::shared_ptr<RowFilterStage> rowFilterStage(const std::string& backend,
+                                               const DeviceContexts& devices);
 
 /// The operator factory for IterativeRequest::makeOperator on @p backend: for "cuda" or
 /// "opencl" (when compiled in) that backend's locality pair of paper 001 (gpu/cuda/locality,

@@ -26,6 +26,10 @@ decltype(IterativeRequest::makeOperator) Engine::operatorFactory(const std::stri
     return iterativeOperatorFactory(backend, m_devices);
 }
 
+std::shared_ptr<RowFilterStage> Engine::rowFilter(const std::string& backend) const {
+    return rowFilterStage(backend, *m_devices);
+}
+
 std::vector<OpenDevice> Engine::openDevices() const {
     return app::openDevices(*m_devices);
 }

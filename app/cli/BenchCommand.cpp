@@ -339,9 +339,10 @@ int runBench(int argc, char** argv) {
         "sinogram (no I/O): GU/s = projections x N^2 x slices / back-projection seconds (10^9\n"
         "pixel updates per second), with the filtering time, the whole FBP time and each\n"
         "variant's maximum relative error against the double-precision reference on a region.\n"
-        "GU/s counts the back-projection kernels only (CUDA: device time of the kernels); e2e\n"
-        "GU/s the whole FBP, filtering and transfers included. CUDA filters by cuFFT on the\n"
-        "device; its default workload is paper 002's 2048x2048x64, median of 3 after a warm-up.");
+        "GU/s counts the back-projection stage (on a GPU with its transfers; kernel-only\n"
+        "figures: tomo_cuda_selfcheck --bench); e2e GU/s the whole FBP, filtering included.\n"
+        "CUDA filters by cuFFT on the device; its default workload is paper 002's\n"
+        "2048x2048x64, median of 3 after a warm-up.");
     args.option("backend", "B", "cpu | cuda | opencl", "cpu");
     args.option("variants", "ID,ID", "only these variants");
     args.option("workload", "PxN[xS],...", "projections x image size (= detectors) x slices",

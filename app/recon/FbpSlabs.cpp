@@ -1,5 +1,5 @@
-// FBP slab by slab: read a slab of sinograms, filter and back-project it (reconstructFbpOnBackend:
-// the backend's FBP, app/Backends.h), hand it to the output, free it.
+// FBP slab by slab: read a slab of sinograms, filter and back-project it (core's reconstructFbp
+// with the backend's row-filter stage, resolved once per request), hand it to the output, free it.
 #include <algorithm>
 
 #include "app/Backends.h"
@@ -36,8 +36,7 @@ std::size_t slabSlices(const ReconRequest& request, std::size_t batch, bool& ove
 
 }  // namespace
 
-FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report,
-                int ranks) {
+FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report, int ranks) {
     const auto [slices, angles, detectors] = request.source->shape();
     // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
     FbpPlan plan;
@@ -53,7 +52,8 @@ FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& re
                                std::to_string(plan.slabSlices) + " slices");
     if (ranks > 1) {  // at least one slab per rank where the slices allow it
         const std::size_t share = (slices + std::size_t(ranks) - 1) / std::size_t(ranks);
-        plan.slabSlices = std::min(plan.slabSlices, std::max(batch, (share + batch - 1) / batch * batch));
+        plan.slabSlices =
+            std::min(plan.slabSlices, std::max(batch, (share + batch - 1) / batch * batch));
     }
     plan.slabs = (slices + plan.slabSlices - 1) / plan.slabSlices;
     report.slabs = plan.slabs;
@@ -82,8 +82,8 @@ Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolve
     grid.nz = static_cast<int>(count);
     Volume part;
     FbpTimings t;
-    TOMO_RETURN_IF_ERROR(reconstructFbpOnBackend(sino, geometry, grid, *resolved.backProjector,
-                                                 plan.batched, part, fbpCtx, &t)
+    TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geometry, grid, *resolved.backProjector, plan.batched,
+                                        part, fbpCtx, &t)
                              .withContext(label));
     report.timings.filtering += t.filtering;
     report.timings.backProjection += t.backProjection;
@@ -98,9 +98,9 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
     if (plan.slabs == 1 && source.whole()) {
         // The stack is in memory and one slab: reconstruct it in place (no copy).
         Volume image;
-        TOMO_RETURN_IF_ERROR(reconstructFbpOnBackend(*source.whole(), request.geometry,
-                                                     request.grid, *resolved.backProjector,
-                                                     plan.batched, image, ctx, &report.timings));
+        TOMO_RETURN_IF_ERROR(reconstructFbp(*source.whole(), request.geometry, request.grid,
+                                            *resolved.backProjector, plan.batched, image, ctx,
+                                            &report.timings));
         return out.put(0, std::move(image));
     }
     const std::size_t slices = source.shape()[0];

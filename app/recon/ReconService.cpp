@@ -64,6 +64,7 @@ Status resolveFbp(const Engine& engine, const ReconRequest& request, Resolved& r
     TOMO_ASSIGN_OR_RETURN(r.backProjector, registry.make(variant));
     r.backend = r.backProjector->info().backend;
     r.variant = variant;
+    if (!r.fbp.rowFilter) r.fbp.rowFilter = engine.rowFilter(r.backend);
     return Status::ok();
 }
 

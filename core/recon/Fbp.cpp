@@ -73,7 +73,8 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
         const double from = static_cast<double>(c) / chunks,
                      to = static_cast<double>(c + 1) / chunks;
 
-        // Stage 1: copy the chunk's sinograms and ramp-filter every row in place.
+        // Stage 1: copy the chunk's sinograms and ramp-filter every row in place (the row-filter
+        // stage of the backend, or the CPU's).
         auto tf = Clock::now();
         if (scratch.dim(0) != static_cast<std::size_t>(nc)) {
             TOMO_ASSIGN_OR_RETURN(
@@ -87,7 +88,8 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                     ? ctx.progress->child(from, from + (to - from) * kFilterShare, "filtering")
                     : Progress();
             ExecContext fctx{ctx.threads, ctx.stop, ctx.progress ? &filterScope : nullptr};
-            TOMO_RETURN_IF_ERROR(filter.apply(scratch.rows(), fctx));
+            TOMO_RETURN_IF_ERROR(options.rowFilter ? options.rowFilter->apply(filter, scratch, fctx)
+                                                   : filter.apply(scratch.rows(), fctx));
         }
         local.filtering += secondsSince(tf);
 

@@ -3,6 +3,12 @@
 /// @brief Filtered back-projection for parallel beam: ramp filtering of every detector row, then
 /// back-projection with angular weights, in chunks of slices so that progress and cancellation
 /// are reported per chunk. The result is quantitative (attenuation per unit length).
+///
+/// FBP is two stages composed here, the same way on every backend (issue 12; as RTK's CUDA FDK
+/// swaps in only its GPU sub-filters): a row-filter stage (RowFilterStage: the CPU's FFTW or
+/// radix-2 RampFilter when none is given, cuFFT on CUDA) and the back-projection stage (any
+/// BackProjector). A backend's registration (app/Backends.h rowFilterStage()) decides which
+/// row filter goes with its back-projectors; nothing here knows a backend's name.
 
 #include <memory>
 #include <string>
@@ -16,8 +22,25 @@
 
 namespace tomo {
 
+/// @brief Stage 1 of FBP: replaces every row of a chunk by its ramp-filtered row, with @p filter's
+/// response and scaling (RampFilter.h). Implementations: the CPU's RampFilter::apply (the
+/// default, when FbpOptions::rowFilter is null) and a GPU backend's (gpu/cuda CufftRowFilter).
+/// Results agree with RampFilter::apply to float rounding of the FFTs.
+class RowFilterStage {
+  public:
+    virtual ~RowFilterStage() = default;
+    /// "cufft on <device>" and the like, for reports.
+    virtual std::string name() const = 0;
+    /// Filters every row of @p rows ([slice][angle][detector], detector = filter.width()) in
+    /// place. Progress: setTotal and advance on ctx.progress; Cancelled on ctx.stop (checked at
+    /// least per block of rows); OutOfMemory naming the sizes when even one row does not fit.
+    virtual Status apply(const RampFilter& filter, Sinograms& rows, const ExecContext& ctx) = 0;
+};
+
 struct FbpOptions {
     FilterOptions filter;
+    /// The row-filter stage; null: the CPU's (RampFilter::apply over ctx.threads).
+    std::shared_ptr<RowFilterStage> rowFilter;
     /// Slices filtered and back-projected per chunk (0 = choose: enough to fill the SIMD width
     /// and keep a chunk under ~50 ms per thread so a stop request is honoured quickly).
     int chunkSlices = 0;

@@ -3,11 +3,11 @@
 /// @brief Registration of the CUDA back-projector variants (no CUDA types in this header).
 ///
 /// registerBackProjectors() opens one CUDA device (device 0 or the one named in the options),
-/// and adds every compiled variant to the registry as `cuda.<family>.<...>` ids with
-/// BackProjectorInfo metadata mirroring gpu/opencl's (same families, parameters and id
-/// scheme; docs/cuda.md). Kernels: paper 002 (S. Chilingaryan et al., "Reviewing GPU
-/// architectures to build efficient back projection for parallel geometries", J. Real-Time
-/// Image Proc. 17, 2020, doi:10.1007/s11554-019-00883-w):
+/// and adds every entry of core's one variant table (core/projectors/GpuVariants.h) whose
+/// kernel is compiled, as `cuda.<name>` with the table's metadata (the same as gpu/opencl's)
+/// plus CUDA's storage and shared-memory parameters (docs/cuda.md). Kernels: paper 002 (S.
+/// Chilingaryan et al., "Reviewing GPU architectures to build efficient back projection for
+/// parallel geometries", J. Real-Time Image Proc. 17, 2020, doi:10.1007/s11554-019-00883-w):
 ///  - texture (§5, texture object API): cuda.texture.{lin,nn}.1s, lin.2s (float2 texels),
 ///    nn.4s (float4 texels), zorder.lin.{1s,2s} (Alg. 2), cached.lin.{1s,2s} (Alg. 3 with
 ///    warp-shuffle reduction), cached.lin.1s.sconst (Alg. 5, constants in shared memory),

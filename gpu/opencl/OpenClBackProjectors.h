@@ -14,7 +14,7 @@
 ///  - texture (paper 002 Alg. 1-3, 5; S. Chilingaryan et al., J. Real-Time Image Proc. 17,
 ///    2020, doi:10.1007/s11554-019-00883-w): opencl.texture.{lin,nn}.{1s,2s,4s},
 ///    opencl.texture.zorder.lin.1s, opencl.texture.cached.lin.1s,
-///    opencl.texture.cached.lin.1s.lconst, opencl.texture.half.nn.4s (approximate: binary16
+///    opencl.texture.cached.lin.1s.sconst, opencl.texture.half.nn.4s (approximate: binary16
 ///    storage).
 ///
 /// Threading: registration is done once on one thread; each factory call makes an independent

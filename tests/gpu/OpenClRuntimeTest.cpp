@@ -2,12 +2,14 @@
 // allocation limits and work splitting, binary16 conversion, and the no-platform fallback.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include "OpenClTestSupport.h"
+#include "core/projectors/GpuVariants.h"
 #include "gpu/opencl/internal/ClBackProjector.h"
 #include "gpu/opencl/internal/ClDeviceContext.h"
 #include "gpu/opencl/internal/ClTextureLauncher.h"
@@ -184,6 +186,37 @@ TEST(OpenClRuntime, RefusedAllocationsRetryWithSmallerItems) {
     EXPECT_LT(test::maxRelError(retried, whole), 1e-6);
     const Status refused = run(64, none);
     EXPECT_EQ(refused.code(), ErrorCode::OutOfMemory) << refused.toString();
+}
+
+// Issue 12: one variant table for every GPU backend. Each entry is registered as
+// "opencl.<name>" with core's metadata, or skipped with a reason (the CUDA launch bounds).
+TEST(OpenClRuntime, EveryEntryOfTheOneVariantTableIsRegisteredOrSkippedWithAReason) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    BackProjectorRegistry registry;
+    const auto report = opencl::registerBackProjectors(registry);
+    ASSERT_TRUE(report.available) << report.message;
+    EXPECT_EQ(report.registered.size() + report.skipped.size(), gpuVariants().size());
+    for (const GpuVariant& v : gpuVariants()) {
+        const std::string id = "opencl." + v.name;
+        SCOPED_TRACE(id);
+        if (v.name.find(".occ1") != std::string::npos) {
+            const auto skipped = std::find_if(report.skipped.begin(), report.skipped.end(),
+                                              [&](const auto& s) { return s.first == id; });
+            ASSERT_NE(skipped, report.skipped.end());
+            EXPECT_NE(skipped->second.find("CUDA launch bound"), std::string::npos);
+            continue;
+        }
+        if (!registry.contains(id)) continue;  // a capability this device lacks (reported)
+        const BackProjectorInfo expected = gpuVariantInfo(v, "opencl");
+        for (const BackProjectorInfo& info : registry.list("opencl")) {
+            if (info.id != id) continue;
+            EXPECT_EQ(info.family, expected.family);
+            EXPECT_EQ(info.slicesPerPass, expected.slicesPerPass);
+            EXPECT_EQ(info.exact, expected.exact);
+            for (const auto& [key, value] : expected.parameters)
+                EXPECT_EQ(info.parameters.at(key), value) << key;
+        }
+    }
 }
 
 TEST(OpenClRuntime, NoPlatformMeansNoVariantsAndAMessage) {

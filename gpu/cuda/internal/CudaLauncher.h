@@ -1,7 +1,7 @@
 #pragma once
 /// @file CudaLauncher.h
 /// @brief What differs between the CUDA kernel families for the back-projector driver
-/// (CudaBackProjector) and the FBP pipeline (CudaFbp): the texel layout of a pass's sinogram,
+/// (CudaBackProjector): the texel layout of a pass's sinogram,
 /// whether and how a texture object reads it, and the launch. Internal (CUDA types).
 ///
 /// Layout of a pass (kernels/CudaKernels.h): `angles` pitched rows of `detectors` texels, each
@@ -25,11 +25,11 @@ class CudaLauncher {
 
     int slicesPerPass() const { return m_isTexture ? m_texture.slices : m_alu.slices; }
     /// Floats per texel (half storage: 2 floats = 4 binary16 values).
-    int channels() const { return m_isTexture ? m_texture.channels() : m_alu.slices; }
+    int channels() const { return m_isTexture ? textureChannels(m_texture) : m_alu.slices; }
     bool halfStorage() const { return m_isTexture && m_texture.half; }
     std::size_t texelBytes() const { return 4u * static_cast<std::size_t>(channels()); }
     /// The kernel reads the sinogram through a texture object.
-    bool usesTexture() const { return m_isTexture || m_alu.usesTexture(); }
+    bool usesTexture() const { return m_isTexture || m_alu.readsTexture(); }
     /// Filter mode of that texture: linear for linear texture kernels, the hybrid and sampled
     /// oversampling; nearest otherwise (the half variant is the nearest 4-slice kernel).
     bool linearFilter() const;

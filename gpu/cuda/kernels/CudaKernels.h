@@ -26,7 +26,7 @@
 #include <string>
 
 #include "core/base/Status.h"
-#include "core/projectors/BackProjector.h"
+#include "core/projectors/GpuVariants.h"
 
 namespace tomo::cuda {
 
@@ -53,45 +53,22 @@ struct LaunchArgs {
 /// Per-SM ticket counters the hybrid needs (>= the SM count of any current GPU).
 inline constexpr int kSmCounters = 1024;
 
-enum class TextureKernel { Standard, ZOrder, Cached, CachedSharedConstants };
-
-/// Texture family (kernels/TextureKernels.cu; paper 002 Alg. 1, 2, 3, 5).
-struct TextureConfig {
-    TextureKernel kernel = TextureKernel::Standard;
-    Interpolation interpolation = Interpolation::Linear;
-    int slices = 1;     ///< 1, 2 (float2 texels) or 4 (float4 texels, or 4 x binary16)
-    bool half = false;  ///< 4 slices as binary16 in a half4 texture (converted by the hardware)
-    /// Texel size in floats (half: 2, i.e. the 8 bytes of 4 binary16 values).
-    int channels() const { return half ? 2 : slices; }
-};
+/// Texture family (kernels/TextureKernels.cu; paper 002 Alg. 1, 2, 3, 5): the configuration of
+/// core's one variant table (core/projectors/GpuVariants.h). Texels: float x slices (1, 2, 4) or,
+/// for half, 4 binary16 values in a half4 texture (converted by the hardware).
+using TextureConfig = GpuTextureConfig;
+/// Texel size in floats (half: 2, i.e. the 8 bytes of 4 binary16 values).
+inline int textureChannels(const TextureConfig& c) {
+    return c.half ? 2 : c.slices;
+}
 Status launchTexture(const TextureConfig& config, const LaunchArgs& args, cudaStream_t stream);
 
-enum class AluFamily { Alu, Oversampling, Hybrid };
-
 /// ALU, oversampling and hybrid families (kernels/AluKernels.cu, OversampleKernels.cu,
-/// HybridKernels.cu; paper 002 sections 6 and 7). Mirrors gpu/opencl/internal/AluLauncher.h's AluConfig.
-struct AluConfig {
-    AluFamily family = AluFamily::Alu;
-    Interpolation interpolation = Interpolation::Linear;
-    int tile = 32;                 ///< 32 or 64
-    int threads = 256;             ///< 256 or 128 (tile^2 / threads pixels each)
-    int projectionsPerBatch = 16;  ///< divides threads
-    int slices = 1;                ///< 1, 2 or 4
-    bool acm = false;              ///< Advanced Caching Mode (neighbours by warp shuffles)
-    bool hxCache = false;
-    bool fpRounding = false;         ///< floor by the 2^23 trick, index from the bit pattern
-    bool fpOffset = false;           ///< + shared byte offset in FP, no SFU op (FPROUND 2)
-    bool cacheHalf = false;          ///< binary16 shared cache (approximate)
-    bool samplerFill = false;        ///< oversampling: samples by the linear texture unit
-    int ratioAlu = 5, ratioTex = 3;  ///< hybrid: per-SM ticket ratio
-    /// ALU occupancy target: __launch_bounds__ minimum blocks per SM; 0 = the register-budget
-    /// default of AluKernels.cu, 1 = no occupancy constraint (every register to the compiler).
-    int minBlocksPerSm = 0;
-    int pixelsPerThread() const { return tile * tile / threads; }
-    int bins() const { return tile * 3 / 2; }
-    /// The kernel reads a texture object (hybrid, sampler-filled oversampling).
-    bool usesTexture() const { return family == AluFamily::Hybrid || samplerFill; }
-};
+/// HybridKernels.cu; paper 002 sections 6 and 7): the configuration of core's one variant table
+/// (core/projectors/GpuVariants.h), the same struct the OpenCL kernels are built from. ACM takes
+/// neighbours by warp shuffles; minBlocksPerSm is the __launch_bounds__ occupancy target (0 =
+/// the register-budget default of AluKernels.cu); the hybrid splits blocks per SM by tickets.
+using AluConfig = GpuAluConfig;
 /// Shared memory one block of @p config uses (bytes; static allocation, <= 48 KiB).
 std::size_t aluSharedBytes(const AluConfig& config);
 /// Why @p config is not one of the compiled instantiations (empty when it is).
@@ -102,18 +79,17 @@ Status launchHybrid(const AluConfig& config, const LaunchArgs& args, cudaStream_
 /// Why the texture config is not compiled (empty when it is).
 std::string textureSupport(const TextureConfig& config);
 
-/// FBP filtering stage (kernels/FilterKernels.cu): rows [count][angles][detectors] of raw
-/// sinograms in @p raw are zero-padded to @p padded (>= 2 detectors) into @p work (real,
-/// padded + 2 floats per row for the in-place R2C), so cuFFT can transform them in place.
+/// FBP's row filter (kernels/FilterKernels.cu): rows [rows][detectors] of raw sinograms in
+/// @p raw are zero-padded to @p padded (>= 2 detectors) into @p work (real, padded + 2 floats
+/// per row for the in-place R2C), so cuFFT can transform them in place.
 Status launchPadRows(const float* raw, float* work, int rows, int detectors, int padded,
                      cudaStream_t stream);
 /// Multiplies the spectra (complex, padded / 2 + 1 per row) by the real @p response.
 Status launchMultiplySpectra(float* work, const float* response, int rows, int padded,
                              cudaStream_t stream);
-/// Packs filtered rows (stride padded + 2) of @p count slices into the pitched sinogram of a
-/// pass: texel (p, j) channel s = slice s of row (s, p), channels beyond count zero; binary16
-/// when @p half.
-Status launchPackPass(const float* work, int count, int angles, int detectors, int padded,
-                      int channels, bool half, void* sino, std::size_t pitch, cudaStream_t stream);
+/// Copies the first @p detectors samples of each padded row of @p work (padded + 2 floats
+/// apart) into @p rows ([rows][detectors], unpadded): the filtered rows.
+Status launchUnpadRows(const float* work, float* rows, int count, int detectors, int padded,
+                       cudaStream_t stream);
 
 }  // namespace tomo::cuda

@@ -1,9 +1,7 @@
-// FilterKernels.cu - the device stages of the CUDA FBP pipeline around cuFFT (CudaFbp.cpp):
-// zero padding of detector rows for an in-place batched R2C transform, multiplication of the
-// spectra by the ramp filter's response (core/filter/RampFilter.h's response(), which folds in
-// the 1/N of the inverse FFT), and packing of the filtered rows into the pitched multi-slice
-// sinogram a back-projection kernel reads (float or binary16 channels).
-#include <cuda_fp16.h>
+// FilterKernels.cu - the device stages of FBP's cuFFT row filter (CudaRowFilter.cpp): zero
+// padding of detector rows for an in-place batched R2C transform, multiplication of the spectra
+// by the ramp filter's response (core/filter/RampFilter.h's response(), which folds in the 1/N
+// of the inverse FFT), and unpadding of the filtered rows.
 
 #include "gpu/cuda/internal/CudaHandles.h"
 #include "gpu/cuda/kernels/CudaKernels.h"
@@ -32,24 +30,13 @@ __global__ void multiplySpectra(float2* spectra, const float* response, int rows
         }
 }
 
-__global__ void packPass(const float* work, int count, int angles, int detectors, int padded,
-                         int channels, bool half, char* sino, size_t pitch) {
+__global__ void unpadRows(const float* work, float* rows, int count, int detectors, int padded) {
     const size_t stride = static_cast<size_t>(padded) + 2;
-    for (int p = blockIdx.y; p < angles; p += gridDim.y) {
-        char* row = sino + static_cast<size_t>(p) * pitch;
+    for (int r = blockIdx.y; r < count; r += gridDim.y)
         for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < detectors;
-             j += gridDim.x * blockDim.x) {
-            for (int s = 0; s < (half ? 4 : channels); ++s) {
-                const float v =
-                    s < count ? work[(static_cast<size_t>(s) * angles + p) * stride + j] : 0.0f;
-                if (half)
-                    reinterpret_cast<__half*>(row)[static_cast<size_t>(j) * 4 + s] =
-                        __float2half_rn(v);
-                else
-                    reinterpret_cast<float*>(row)[static_cast<size_t>(j) * channels + s] = v;
-            }
-        }
-    }
+             j += gridDim.x * blockDim.x)
+            rows[static_cast<size_t>(r) * detectors + j] =
+                work[static_cast<size_t>(r) * stride + j];
 }
 
 dim3 rowGrid(int perRow, int rows) {
@@ -75,11 +62,11 @@ Status launchMultiplySpectra(float* work, const float* response, int rows, int p
     return cudaCheck(cudaGetLastError(), "launch of multiplySpectra");
 }
 
-Status launchPackPass(const float* work, int count, int angles, int detectors, int padded,
-                      int channels, bool half, void* sino, std::size_t pitch, cudaStream_t stream) {
-    kernels::packPass<<<kernels::rowGrid(detectors, angles), 256, 0, stream>>>(
-        work, count, angles, detectors, padded, channels, half, static_cast<char*>(sino), pitch);
-    return cudaCheck(cudaGetLastError(), "launch of packPass");
+Status launchUnpadRows(const float* work, float* rows, int count, int detectors, int padded,
+                       cudaStream_t stream) {
+    kernels::unpadRows<<<kernels::rowGrid(detectors, count), 256, 0, stream>>>(work, rows, count,
+                                                                               detectors, padded);
+    return cudaCheck(cudaGetLastError(), "launch of unpadRows");
 }
 
 }  // namespace tomo::cuda

@@ -127,14 +127,14 @@ Status launch2d(Kernel kernel, const LaunchArgs& a, cudaStream_t stream, const c
 
 std::string textureSupport(const TextureConfig& c) {
     const bool cached =
-        c.kernel == TextureKernel::Cached || c.kernel == TextureKernel::CachedSharedConstants;
+        c.kernel == TextureKernel::Cached || c.kernel == TextureKernel::CachedStagedConstants;
     if (c.half && (c.slices != 4 || c.interpolation != Interpolation::Nearest ||
                    c.kernel != TextureKernel::Standard))
         return "half storage is compiled for the standard 4-slice nearest kernel only";
     if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "slices must be 1, 2 or 4";
     if ((c.kernel == TextureKernel::ZOrder || cached) && c.slices == 4)
         return "Z-order and cached kernels are compiled for 1 and 2 slices";
-    if (c.kernel == TextureKernel::CachedSharedConstants && c.slices != 1)
+    if (c.kernel == TextureKernel::CachedStagedConstants && c.slices != 1)
         return "shared-constant cached kernel is compiled for 1 slice";
     return {};
 }

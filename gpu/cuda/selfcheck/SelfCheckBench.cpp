@@ -2,9 +2,10 @@
 // (default 2048 projections x 2048^2 x 64 slices, random filtered-like data): one warm-up
 // pass, then --repeat timed runs; kernel-only GU/s from device events, end-to-end GU/s (host
 // sinograms to host volume) from the wall clock, and the model's prediction (core/selection)
-// for the device; then the cuFFT FBP pipeline (CudaFbp.h) for --fbp-variant on --fbp-slices
-// slices, host to host. Correctness is the check mode's (SelfCheckMain.cpp). Prints a table,
-// writes JSON. Exit status: 0 all timed, 1 a variant or the FBP failed, 2 no CUDA device.
+// for the device; then FBP (core's reconstructFbp: the cuFFT row-filter stage, CudaRowFilter.h,
+// and --fbp-variant) on --fbp-slices slices, host to host. Correctness is the check mode's
+// (SelfCheckMain.cpp). Prints a table, writes JSON. Exit status: 0 all timed, 1 a variant or the
+// FBP failed, 2 no CUDA device.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,7 +21,7 @@
 #include "core/selection/VariantCost.h"
 #include "gpu/cuda/CudaBackProjectors.h"
 #include "gpu/cuda/CudaDiscovery.h"
-#include "gpu/cuda/CudaFbp.h"
+#include "gpu/cuda/CudaRowFilter.h"
 #include "gpu/cuda/internal/CudaBackProjector.h"
 #include "gpu/cuda/selfcheck/SelfCheckOptions.h"
 
@@ -122,7 +123,7 @@ int runBench(const SelfCheckOptions& so) {
         rows.push_back(row);
     }
     // The whole FBP (cuFFT filtering + back-projection), host memory to host memory.
-    CudaFbpTimings fbp;
+    FbpTimings fbp;
     Status fbpStatus = [&]() -> Status {
         ParallelGeometry::Params fp = params;
         fp.rows = o.fbpSlices;
@@ -134,7 +135,12 @@ int runBench(const SelfCheckOptions& so) {
                         sizeof(float) * s.dim(1) * s.dim(2));
         Volume out;
         TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(o.fbpVariant));
-        return reconstructFbp(s, g, VolumeGeometry::forDetector(g, o.size), *bp, {}, out, {}, &fbp);
+        auto* cuda = dynamic_cast<CudaBackProjector*>(bp.get());
+        if (cuda == nullptr) return invalidArgument(o.fbpVariant + " is not a CUDA variant");
+        FbpOptions options;
+        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->device()));
+        return reconstructFbp(s, g, VolumeGeometry::forDetector(g, o.size), *bp, options, out, {},
+                              &fbp);
     }();
 
     std::ofstream json(o.json);
@@ -153,7 +159,8 @@ int runBench(const SelfCheckOptions& so) {
     }
     json << "], \"fbp\": {\"variant\": \"" << o.fbpVariant << "\", \"slices\": " << o.fbpSlices
          << ", \"ok\": " << (fbpStatus.isOk() ? "true" : "false")
-         << ", \"total_seconds\": " << fbp.total << ", \"kernel_seconds\": " << fbp.kernels
+         << ", \"total_seconds\": " << fbp.total
+         << ", \"backprojection_seconds\": " << fbp.backProjection
          << ", \"filter_seconds\": " << fbp.filtering << "}}\n";
 
     std::printf("\n%-34s %10s %-11s %10s %10s  %s\n", "variant", "model GU/s", "bottleneck",
@@ -164,9 +171,9 @@ int runBench(const SelfCheckOptions& so) {
     if (fbpStatus.isOk())
         std::printf(
             "FBP %s, %d slices of %d^2 from %d projections: %.2f s host to host "
-            "(filter %.2f s, kernels %.2f s on the device)\n",
+            "(cuFFT filter stage %.2f s, back-projection stage %.2f s)\n",
             o.fbpVariant.c_str(), o.fbpSlices, o.size, o.projections, fbp.total, fbp.filtering,
-            fbp.kernels);
+            fbp.backProjection);
     else
         std::printf("FBP %s failed: %s\n", o.fbpVariant.c_str(), fbpStatus.message().c_str());
     std::printf("device: %s; JSON: %s\n", report.device.c_str(), o.json.c_str());

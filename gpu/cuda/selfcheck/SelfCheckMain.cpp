@@ -3,7 +3,8 @@
 // (scripts/gpu-check selfcheck runs one process per family). Per variant:
 //  1. back-projection of the CPU-filtered stack with forced bands and angle chunks (both
 //     streams, both buffer sets, partial last chunk);
-//  2. the cuFFT FBP pipeline (CudaFbp.h) on the raw stack;
+//  2. FBP of the raw stack: core's reconstructFbp with the cuFFT row-filter stage
+//     (CudaRowFilter.h) and the variant;
 // each compared on the reference windows (CheckProblem.h) with the family's bound
 // (CheckTolerance.h). A verdict line per variant as it finishes, the table last. A device
 // fault that leaves the CUDA context unusable (a sticky error) is reported under the variant
@@ -18,7 +19,7 @@
 #include "core/projectors/CpuBackProjectors.h"
 #include "core/recon/Fbp.h"
 #include "gpu/cuda/CudaBackProjectors.h"
-#include "gpu/cuda/CudaFbp.h"
+#include "gpu/cuda/CudaRowFilter.h"
 #include "gpu/cuda/internal/CudaBackProjector.h"
 #include "gpu/cuda/selfcheck/CheckTolerance.h"
 #include "gpu/cuda/selfcheck/SelfCheckOptions.h"
@@ -74,14 +75,15 @@ Status checkOne(Checker& c, BackProjector& bp, BackProjector* forFbp, CheckRow& 
     row.bp = judge(row.kind, out, *ref, p.windowBegins(), bounds);
     if (!row.bp.pass) row.status = "FAIL (back-projection): " + row.bp.reason;
     if (!c.options.fbp) return Status::ok();
-    if (forFbp != nullptr) {
-        TOMO_RETURN_IF_ERROR(
-            cuda::reconstructFbp(p.raw(), p.geometry(), p.grid(), *forFbp, {}, out, {})
-                .withContext("FBP"));
-    } else {  // --cpu-candidate: the CPU FBP with the candidate
-        TOMO_RETURN_IF_ERROR(
-            tomo::reconstructFbp(p.raw(), p.geometry(), p.grid(), bp, {}, out, {}));
+    FbpOptions options;
+    BackProjector* fbpBackProjector = &bp;  // --cpu-candidate: the CPU filter with the candidate
+    if (auto* cuda = dynamic_cast<CudaBackProjector*>(forFbp)) {
+        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->device()));
+        fbpBackProjector = forFbp;
     }
+    TOMO_RETURN_IF_ERROR(
+        tomo::reconstructFbp(p.raw(), p.geometry(), p.grid(), *fbpBackProjector, options, out, {})
+            .withContext("FBP"));
     row.fbp = judge(row.kind, out, *ref, p.windowBegins(), bounds);
     if (!row.fbp.pass && row.status == "PASS") row.status = "FAIL (FBP): " + row.fbp.reason;
     return Status::ok();

@@ -40,9 +40,9 @@ const char* familyName(AluFamily f) {
 /// Checks the shape parameters (tile, work-group, batch) the kernels rely on.
 std::string shapeError(const AluConfig& c) {
     if (c.tile != 32 && c.tile != 64) return "tile must be 32 or 64";
-    if (c.workGroup != 128 && c.workGroup != 256) return "work-group must be 128 or 256";
-    if ((c.workGroup / 16) % (c.tile / 4) != 0) return "work-group too small for the tile";
-    if (c.projectionsPerBatch < 1 || c.workGroup % c.projectionsPerBatch != 0)
+    if (c.threads != 128 && c.threads != 256) return "work-group must be 128 or 256";
+    if ((c.threads / 16) % (c.tile / 4) != 0) return "work-group too small for the tile";
+    if (c.projectionsPerBatch < 1 || c.threads % c.projectionsPerBatch != 0)
         return "projections per batch must divide the work-group";
     if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "slices must be 1, 2 or 4";
     if (c.acm && c.interpolation != Interpolation::Linear) return "ACM needs linear";
@@ -54,6 +54,8 @@ std::string shapeError(const AluConfig& c) {
     if (c.family == AluFamily::Hybrid &&
         (c.ratioAlu < 0 || c.ratioTex < 0 || c.ratioAlu + c.ratioTex < 1))
         return "hybrid ratio must be non-negative with a positive sum";
+    if (c.minBlocksPerSm != 0)
+        return "an occupancy target is a CUDA launch bound (__launch_bounds__); OpenCL has none";
     return {};
 }
 
@@ -104,8 +106,8 @@ std::size_t aluLocalBytes(const AluConfig& c) {
 
 std::string aluSupport(const ClDeviceTraits& traits, AluConfig& config) {
     if (std::string e = shapeError(config); !e.empty()) return e;
-    if (traits.maxWorkGroupSize < static_cast<std::size_t>(config.workGroup))
-        return "work-groups of " + std::to_string(config.workGroup) +
+    if (traits.maxWorkGroupSize < static_cast<std::size_t>(config.threads))
+        return "work-groups of " + std::to_string(config.threads) +
                " work-items needed, device allows " + std::to_string(traits.maxWorkGroupSize);
     if (traits.localMemBytes < aluLocalBytes(config))
         return std::to_string(aluLocalBytes(config)) +
@@ -139,7 +141,7 @@ std::string aluBuildOptions(const AluConfig& c) {
                          : c.channelOrder == CL_RG ? 2
                                                    : 4;
     std::string o =
-        flag("TILE", c.tile).substr(1) + flag("WG", c.workGroup) +
+        flag("TILE", c.tile).substr(1) + flag("WG", c.threads) +
         flag("PPB", c.projectionsPerBatch) + flag("SLICES", c.slices) + flag("BINS", c.bins()) +
         flag("CHANNELS", channels) + flag("FILL_IMAGE", image) + flag("CHECK_RANGE", c.checkRange) +
         flag("LINEAR", c.interpolation == Interpolation::Linear) + flag("ACM", c.acm) +
@@ -219,7 +221,7 @@ Status AluLauncher::enqueueKernel(cl_command_queue queue, const ClPassShape& sha
     const auto tile = static_cast<std::size_t>(m_config.tile);
     const std::size_t tilesX = roundUp(static_cast<std::size_t>(shape.nx), tile) / tile;
     const std::size_t tilesY = roundUp(static_cast<std::size_t>(shape.rows), tile) / tile;
-    const auto wg = static_cast<std::size_t>(m_config.workGroup);
+    const auto wg = static_cast<std::size_t>(m_config.threads);
     return enqueueKernel2d(queue, m_kernel, tilesX * wg, tilesY, wg, 1, wait, done,
                            familyName(m_config.family));
 }
@@ -227,126 +229,13 @@ Status AluLauncher::enqueueKernel(cl_command_queue queue, const ClPassShape& sha
 void registerAluBackProjectors(BackProjectorRegistry& registry, OpenClRegistration& report,
                                const std::shared_ptr<ClDeviceContext>& device,
                                bool withOversampling) {
-    constexpr Interpolation kLin = Interpolation::Linear, kNn = Interpolation::Nearest;
-    struct Spec {
-        const char* id;
+    for (const GpuVariant& v : gpuVariants()) {  // core/projectors/GpuVariants.h
+        if (v.texture || (v.alu.family == AluFamily::Oversampling && !withOversampling)) continue;
         AluConfig config;
-        const char* description;
-    };
-    auto alu = [](Interpolation i, int tile, int wg, int ppb, int slices) {
-        AluConfig c;
-        c.interpolation = i;
-        c.tile = tile;
-        c.workGroup = wg;
-        c.projectionsPerBatch = ppb;
-        c.slices = slices;
-        return c;
-    };
-    auto with = [](AluConfig c, bool acm, bool hx, bool fp) {
-        c.acm = acm;
-        c.hxCache = hx;
-        c.fpRounding = fp;
-        return c;
-    };
-    auto fpFull = [](AluConfig c) {
-        c.fpRounding = true;
-        c.fpOffset = true;
-        return c;
-    };
-    auto half = [](AluConfig c) {
-        c.cacheHalf = true;
-        return c;
-    };
-    auto sampler = [](AluConfig c) {
-        c.samplerFill = true;
-        return c;
-    };
-    auto family = [](AluConfig c, AluFamily f, int ratioAlu, int ratioTex) {
-        c.family = f;
-        c.ratioAlu = ratioAlu;
-        c.ratioTex = ratioTex;
-        return c;
-    };
-    const Spec specs[] = {
-        {"opencl.alu.lin.1s.32x32", alu(kLin, 32, 256, 16, 1),
-         "ALU kernel (Alg. 6): 32x32 tile, 256 work-items x 4 px, 16 projections per batch"},
-        {"opencl.alu.nn.1s.32x32", alu(kNn, 32, 256, 16, 1), "ALU kernel, nearest, 32x32 tile"},
-        {"opencl.alu.lin.1s.32x32.8px", alu(kLin, 32, 128, 16, 1),
-         "ALU kernel, 32x32 tile with 128 work-items x 8 px"},
-        {"opencl.alu.lin.1s.64x64", alu(kLin, 64, 256, 8, 1),
-         "ALU kernel, 64x64 tile, 256 work-items x 16 px, 8 projections per batch"},
-        {"opencl.alu.lin.2s.32x32", alu(kLin, 32, 256, 16, 2), "ALU kernel, 2 slices (float2)"},
-        {"opencl.alu.lin.4s.32x32", alu(kLin, 32, 256, 8, 4), "ALU kernel, 4 slices (float4)"},
-        {"opencl.alu.nn.4s.64x64", alu(kNn, 64, 256, 8, 4),
-         "ALU kernel, nearest, 4 slices, 64x64 tile"},
-        {"opencl.alu.acm.lin.1s.32x32", with(alu(kLin, 32, 256, 16, 1), true, false, false),
-         "ALU kernel with Advanced Caching Mode (Alg. 9): (value, difference) pairs"},
-        {"opencl.alu.acm.lin.1s.64x64", with(alu(kLin, 64, 256, 8, 1), true, false, false),
-         "ALU kernel with Advanced Caching Mode, 64x64 tile"},
-        {"opencl.alu.acm.hx.lin.4s.64x64", with(alu(kLin, 64, 256, 8, 4), true, true, false),
-         "ALU + ACM + h_x cache, 4 slices, 64x64 (the paper's choice for CPUs)"},
-        {"opencl.alu.hx.lin.1s.32x32", with(alu(kLin, 32, 256, 16, 1), false, true, false),
-         "ALU kernel with the h_x cache"},
-        {"opencl.alu.fpround.lin.1s.32x32", with(alu(kLin, 32, 256, 16, 1), false, false, true),
-         "ALU kernel, floor by the 2^23 trick (tie-exact)"},
-        {"opencl.alu.fpround.nn.1s.64x64", with(alu(kNn, 64, 256, 8, 1), false, false, true),
-         "ALU kernel, nearest, rounding by the 2^23 trick"},
-        {"opencl.alu.fpround.full.lin.1s.32x32", fpFull(alu(kLin, 32, 256, 16, 1)),
-         "ALU kernel, floor and cache byte offset in FP (2^23 trick, no SFU op; sec. 6.6)"},
-        {"opencl.alu.fpround.full.nn.1s.64x64", fpFull(alu(kNn, 64, 256, 8, 1)),
-         "ALU kernel, nearest, rounding and cache byte offset in FP (no SFU op)"},
-        {"opencl.alu.half.lin.1s.64x64", half(alu(kLin, 64, 256, 8, 1)),
-         "ALU kernel, 64x64 tile, cache in binary16 (vstore_half/vload_half): approximate"},
-        {"opencl.alu.half.lin.4s.64x64", half(alu(kLin, 64, 256, 8, 4)),
-         "ALU kernel, 4 slices, 64x64 tile, cache in binary16: approximate"},
-        {"opencl.oversampling.nn.1s",
-         family(alu(kLin, 32, 256, 8, 1), AluFamily::Oversampling, 0, 0),
-         "oversampling (sec. 7.2): 4 samples per cached bin, nearest lookup: approximate"},
-        {"opencl.oversampling.nn.2s",
-         family(alu(kLin, 64, 256, 4, 2), AluFamily::Oversampling, 0, 0),
-         "oversampling, 2 slices, 64x64 tile: approximate"},
-        {"opencl.oversampling.sampler.nn.1s",
-         sampler(family(alu(kLin, 32, 256, 8, 1), AluFamily::Oversampling, 0, 0)),
-         "oversampling, cache filled by a linear image sampler at offsets k/4: approximate"},
-        {"opencl.hybrid.lin.1s", family(alu(kLin, 64, 256, 8, 1), AluFamily::Hybrid, 5, 3),
-         "hybrid (sec. 7.1): 5 of 8 work-groups ALU, 3 texture, by work-group id"},
-        {"opencl.hybrid.lin.2s", family(alu(kLin, 64, 256, 8, 2), AluFamily::Hybrid, 1, 1),
-         "hybrid, 2 slices, ALU:texture 1:1 by work-group id"},
-    };
-    for (const Spec& s : specs) {
-        AluConfig config = s.config;
-        if (config.family == AluFamily::Oversampling && !withOversampling) continue;
+        static_cast<GpuAluConfig&>(config) = v.alu;
         const std::string reason = aluSupport(device->traits(), config);
-        BackProjectorInfo info;
-        info.id = s.id;
-        info.family = familyName(config.family);
-        info.interpolation = config.interpolation;
-        info.slicesPerPass = config.slices;
-        info.exact = config.family != AluFamily::Oversampling && !config.cacheHalf;
-        info.precision = config.cacheHalf ? "half" : "float32";
-        info.description = s.description;
-        info.parameters = {
-            {"tile", std::to_string(config.tile) + "x" + std::to_string(config.tile)},
-            {"workGroup", std::to_string(config.workGroup)},
-            {"pixelsPerThread", std::to_string(config.pixelsPerWorkItem())},
-            {"projectionsPerBatch", std::to_string(config.projectionsPerBatch)},
-            {"cachedBins", std::to_string(config.bins())},
-            {"acm", config.acm ? "1" : "0"},
-            {"hxCache", config.hxCache ? "1" : "0"},
-            {"fpRounding", config.fpRounding ? "1" : "0"},
-            {"rounding", !config.fpRounding ? "sfu"
-                         : config.fpOffset  ? "fp-full"
-                                            : "fp-balanced"},
-        };
-        if (config.family == AluFamily::Oversampling) {
-            info.parameters["samplesPerBin"] = "4";
-            info.parameters["lookup"] = "nearest";
-            if (config.samplerFill) info.parameters["fill"] = "linear sampler";
-        }
-        if (config.cacheHalf) info.parameters["cache"] = "binary16";
-        if (config.family == AluFamily::Hybrid)
-            info.parameters["ratio"] =
-                std::to_string(config.ratioAlu) + ":" + std::to_string(config.ratioTex);
+        BackProjectorInfo info = gpuVariantInfo(v, "opencl");
+        info.parameters["storage"] = config.imageSinogram() ? "image float" : "buffer float";
         addVariant(registry, report, device, std::move(info), reason,
                    [config] { return std::make_unique<AluLauncher>(config); });
     }

@@ -31,38 +31,22 @@
 #include <span>
 #include <string>
 
+#include "core/projectors/GpuVariants.h"
 #include "gpu/opencl/internal/ClFamilies.h"
 #include "gpu/opencl/internal/ClKernelLauncher.h"
 
 namespace tomo::opencl {
 
-enum class AluFamily { Alu, Oversampling, Hybrid };
-
-/// Parameters of one variant (the -D build options of the kernels).
-struct AluConfig {
-    AluFamily family = AluFamily::Alu;
-    Interpolation interpolation = Interpolation::Linear;  ///< Oversampling: Linear (approximated)
-    int tile = 32;                                        ///< tile edge n: 32 or 64
-    int workGroup = 256;           ///< work-items: 256 or 128 (tile^2 / workGroup px each)
-    int projectionsPerBatch = 16;  ///< cached projections per batch; divides workGroup
-    int slices = 1;                ///< 1, 2 or 4
-    bool acm = false;              ///< Advanced Caching Mode (linear only)
-    bool hxCache = false;          ///< h_x cache
-    bool fpRounding = false;       ///< floor by the 2^23 trick
-    bool fpOffset = false;         ///< + cache byte offset in FP, no SFU op (ALU; FPROUND=2)
-    int ratioAlu = 5;              ///< hybrid: ALU work-groups per ratioAlu + ratioTex
-    int ratioTex = 3;              ///< hybrid: texture work-groups per ratioAlu + ratioTex
-    bool checkRange = false;       ///< debug: count h_m range violations (violationCount())
-    bool cacheHalf = false;        ///< ALU: binary16 cache entries (CACHE_HALF; approximate)
-    bool samplerFill = false;      ///< oversampling: samples by a linear image sampler
+/// Parameters of one variant (the -D build options of the kernels): core's one variant table's
+/// configuration (core/projectors/GpuVariants.h, the same struct the CUDA kernels use; threads
+/// = work-items per work-group) and OpenCL's own choices.
+struct AluConfig : GpuAluConfig {
+    bool checkRange = false;  ///< debug: count h_m range violations (violationCount())
     /// Hybrid and samplerFill: channel order of the sinogram image (set by aluSupport()).
     cl_channel_order channelOrder = CL_R;
 
     /// The sinogram is an image2d (hybrid, sampler-filled oversampling), else a buffer.
-    bool imageSinogram() const { return family == AluFamily::Hybrid || samplerFill; }
-    int pixelsPerWorkItem() const { return tile * tile / workGroup; }
-    /// Bins cached per projection: 1.5 n.
-    int bins() const { return tile * 3 / 2; }
+    bool imageSinogram() const { return readsTexture(); }
 };
 
 /// Why @p traits cannot run @p config (empty when it can); picks the image format of the

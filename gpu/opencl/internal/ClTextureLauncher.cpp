@@ -21,21 +21,17 @@ const char* channelName(cl_channel_order order) {
     }
 }
 
-bool cached(const TextureConfig& c) {
-    return c.kernel == TextureKernel::Cached || c.kernel == TextureKernel::CachedLocalConstants;
-}
-
 /// Local memory of the cached kernel: partial sums, the staged tile, local constants.
 std::size_t cachedLocalBytes(const TextureConfig& c) {
     const std::size_t acc = sizeof(float) * static_cast<std::size_t>(c.slices);
     return 16 * 64 * acc + kTile * kTile * acc +
-           (c.kernel == TextureKernel::CachedLocalConstants ? 256 * 16 : 0);
+           (c.kernel == TextureKernel::CachedStagedConstants ? 256 * 16 : 0);
 }
 
 }  // namespace
 
 std::string textureSupport(const ClDeviceTraits& traits, TextureConfig& config) {
-    if (cached(config)) {
+    if (config.cached()) {
         if (traits.maxWorkGroupSize < kTile * kTile)
             return "work-groups of 256 threads needed, device allows " +
                    std::to_string(traits.maxWorkGroupSize);
@@ -69,7 +65,7 @@ std::string textureBuildOptions(const TextureConfig& c) {
            " -DINTERP_LINEAR=" + (c.interpolation == Interpolation::Linear ? "1" : "0") +
            " -DSTORAGE_HALF=" + (c.half ? "1" : "0") +
            " -DZORDER=" + (c.kernel == TextureKernel::ZOrder ? "1" : "0") +
-           " -DCONST_IN_LOCAL=" + (c.kernel == TextureKernel::CachedLocalConstants ? "1" : "0");
+           " -DCONST_IN_LOCAL=" + (c.kernel == TextureKernel::CachedStagedConstants ? "1" : "0");
 }
 
 int ClTextureLauncher::channels() const {
@@ -82,8 +78,8 @@ Status ClTextureLauncher::prepare(ClDeviceContext& dev) {
     TOMO_ASSIGN_OR_RETURN(ClProgram program, dev.program("texture.cl", kernelSource("texture.cl"),
                                                          textureBuildOptions(m_config)));
     TOMO_ASSIGN_OR_RETURN(m_kernel,
-                          dev.kernel(program, cached(m_config) ? "backprojectCachedKernel"
-                                                               : "backprojectTextureKernel"));
+                          dev.kernel(program, m_config.cached() ? "backprojectCachedKernel"
+                                                                : "backprojectTextureKernel"));
     return Status::ok();
 }
 
@@ -116,59 +112,18 @@ Status ClTextureLauncher::enqueueKernel(cl_command_queue queue, const ClPassShap
 
 void registerTextureFamily(BackProjectorRegistry& registry, OpenClRegistration& report,
                            const std::shared_ptr<ClDeviceContext>& device) {
-    struct Spec {
-        const char* id;
-        TextureKernel kernel;
-        Interpolation interp;
-        int slices;
-        bool half;
-        const char* description;
-    };
-    const Spec specs[] = {
-        {"opencl.texture.lin.1s", TextureKernel::Standard, Interpolation::Linear, 1, false,
-         "texture kernel (Alg. 1), image sampler, 16x16 work-groups"},
-        {"opencl.texture.nn.1s", TextureKernel::Standard, Interpolation::Nearest, 1, false,
-         "texture kernel (Alg. 1), nearest sampler"},
-        {"opencl.texture.lin.2s", TextureKernel::Standard, Interpolation::Linear, 2, false,
-         "texture kernel, 2-slice compound sinogram (float2 texels)"},
-        {"opencl.texture.nn.4s", TextureKernel::Standard, Interpolation::Nearest, 4, false,
-         "texture kernel, 4-slice compound sinogram (float4 texels), nearest"},
-        {"opencl.texture.zorder.lin.1s", TextureKernel::ZOrder, Interpolation::Linear, 1, false,
-         "texture kernel with Z-order 4x4 thread remapping (Alg. 2)"},
-        {"opencl.texture.zorder.lin.2s", TextureKernel::ZOrder, Interpolation::Linear, 2, false,
-         "Z-order texture kernel, 2-slice compound sinogram"},
-        {"opencl.texture.cached.lin.1s", TextureKernel::Cached, Interpolation::Linear, 1, false,
-         "cache-aware multi-projection kernel (Alg. 3): 4 px/thread, 4 projection phases"},
-        {"opencl.texture.cached.lin.1s.lconst", TextureKernel::CachedLocalConstants,
-         Interpolation::Linear, 1, false,
-         "Alg. 3 with projection constants staged in local memory (Alg. 5)"},
-        {"opencl.texture.cached.lin.2s", TextureKernel::Cached, Interpolation::Linear, 2, false,
-         "cache-aware multi-projection kernel, 2-slice compound sinogram"},
-        {"opencl.texture.half.nn.4s", TextureKernel::Standard, Interpolation::Nearest, 4, true,
-         "texture kernel, 4 slices stored as binary16 (vload_half), nearest: approximate"},
-    };
-    for (const Spec& s : specs) {
-        TextureConfig config{s.kernel, s.interp, s.slices, s.half, CL_R};
+    for (const GpuVariant& v : gpuVariants()) {  // core/projectors/GpuVariants.h
+        if (!v.texture) continue;
+        TextureConfig config;
+        static_cast<GpuTextureConfig&>(config) = v.tex;
         const std::string reason = textureSupport(device->traits(), config);
-        BackProjectorInfo info;
-        info.id = s.id;
-        info.family = "texture";
-        info.interpolation = s.interp;
-        info.slicesPerPass = s.slices;
-        info.precision = s.half ? "half" : "float32";
-        info.exact = !s.half;
-        info.description = s.description;
-        info.parameters = {
-            {"workGroup", "16x16"},
-            {"pixelsPerThread", cached(config) ? "4" : "1"},
-            {"projectionPhases", cached(config) ? "4" : "1"},
-            {"mapping", s.kernel == TextureKernel::Standard ? "linear" : "zorder"},
-            {"constants", s.kernel == TextureKernel::CachedLocalConstants ? "local (256 per chunk)"
-                                                                          : "constant"},
-            {"storage", s.half
-                            ? "buffer binary16 x" + std::to_string(s.slices)
-                            : std::string("image ") + channelName(config.channelOrder) + " float"},
-        };
+        BackProjectorInfo info = gpuVariantInfo(v, "opencl");
+        info.parameters["constants"] = config.kernel == TextureKernel::CachedStagedConstants
+                                           ? "local (256 per chunk)"
+                                           : "constant";
+        info.parameters["storage"] =
+            config.half ? "buffer binary16 x" + std::to_string(config.slices)
+                        : std::string("image ") + channelName(config.channelOrder) + " float";
         addVariant(registry, report, device, std::move(info), reason,
                    [config] { return std::make_unique<ClTextureLauncher>(config); });
     }

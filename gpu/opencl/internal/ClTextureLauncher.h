@@ -16,18 +16,15 @@
 
 #include <string>
 
-#include "core/projectors/BackProjector.h"
+#include "core/projectors/GpuVariants.h"
 #include "gpu/opencl/internal/ClKernelLauncher.h"
 
 namespace tomo::opencl {
 
-enum class TextureKernel { Standard, ZOrder, Cached, CachedLocalConstants };
-
-struct TextureConfig {
-    TextureKernel kernel = TextureKernel::Standard;
-    Interpolation interpolation = Interpolation::Linear;
-    int slices = 1;     ///< 1, 2 or 4
-    bool half = false;  ///< binary16 buffer storage instead of a float image
+/// A texture-family variant: core's one variant table's configuration
+/// (core/projectors/GpuVariants.h; CachedStagedConstants stages the constants in local memory)
+/// and the image channel order OpenCL picks for it.
+struct TextureConfig : GpuTextureConfig {
     /// Image channel order (CL_R, CL_RG, CL_RGBA); chosen by textureSupport().
     cl_channel_order channelOrder = CL_R;
 };
