@@ -5,10 +5,13 @@
 // iterate marks it and shows its own metrics and difference.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <QChart>
 #include <QChartView>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QXYSeries>
 
 #include "core/metrics/Metrics.h"
 #include "core/solvers/LCurve.h"
@@ -111,6 +114,39 @@ TEST(Charts, AxesAreLabelledAndTheCornerMatchesTheCli) {
     const float d = window.differenceView()->valueAt(30, 30);
     EXPECT_FLOAT_EQ(d, window.reconstructionView()->valueAt(30, 30) -
                            f.session.dataset()->truth.plane(0)(30, 30));
+}
+
+// A solver on a tiny problem reports thousands of iterations: the dock keeps every point but
+// draws at most 2000 per curve (every k-th and the last), refreshed on a timer and at the end of
+// the run, so that a report does not cost a redraw of every point (the GUI fell behind the
+// solver and Stop waited behind the backlog).
+TEST(Charts, LongRunsKeepEveryPointAndDrawABoundedCurve) {
+    ConvergenceDock dock;
+    const int n = 5001;
+    for (int k = 1; k <= n; ++k) {
+        app::IterationReport report;
+        report.info.iteration = k;
+        report.info.residualNorm = 10.0 / k + 1.0;
+        report.info.solutionNorm = 1.0 + std::log(double(k));
+        report.info.error = 0.1 + std::abs(k - 1200) * 1e-5;
+        dock.addIteration(report);
+    }
+    ASSERT_EQ(dock.pointCount(), n);
+    ASSERT_TRUE(dock.lowestError().has_value());
+    EXPECT_EQ(dock.points()[*dock.lowestError()].parameter, 1200);
+    dock.finishRun();
+    const auto series = dock.normsView()->chart()->series();
+    ASSERT_FALSE(series.empty());
+    auto* residual = qobject_cast<QXYSeries*>(series.front());
+    ASSERT_NE(residual, nullptr);
+    EXPECT_LE(residual->count(), 2001);
+    EXPECT_GE(residual->count(), 1000);
+    EXPECT_EQ(residual->at(residual->count() - 1).x(), n);  // the last point is drawn
+    Result<std::size_t> corner = lcurveCorner(dock.points());
+    EXPECT_EQ(dock.corner().has_value(), corner.isOk());
+    if (corner) {
+        EXPECT_EQ(*dock.corner(), *corner);
+    }
 }
 
 TEST(Charts, SweepAndProfileAxesAreLabelled) {

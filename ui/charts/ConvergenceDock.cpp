@@ -40,6 +40,10 @@ QChartView* makeView(QChart* chart) {
 }  // namespace
 
 ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
+    m_refresh = new QTimer(this);
+    m_refresh->setSingleShot(true);
+    m_refresh->setInterval(kRefreshMs);
+    connect(m_refresh, &QTimer::timeout, this, &ConvergenceDock::refreshCharts);
     auto* norms = new QChart;
     norms->setTitle(tr("Convergence"));
     m_residual = new QLineSeries;
@@ -155,6 +159,7 @@ void ConvergenceDock::createLCurveChart() {
 }
 
 void ConvergenceDock::clear() {
+    m_refresh->stop();
     m_points.clear();
     m_corner.reset();
     m_lowestError.reset();
@@ -182,23 +187,13 @@ void ConvergenceDock::addIteration(const app::IterationReport& report) {
     point.error = info.error;
     m_points.push_back(point);
     if (report.slice) m_snapshots.add(info.iteration, report.slice);
-    const double k = info.iteration;
-    if (info.residualNorm > 0) m_residual->append(k, info.residualNorm);
-    if (info.solutionNorm > 0) m_solution->append(k, info.solutionNorm);
-    if (info.error && *info.error > 0) {
-        m_error->append(k, *info.error);
-        if (!m_lowestError || *info.error < *m_points[*m_lowestError].error) {
-            m_lowestError = m_points.size() - 1;
-            m_bestError->replace(QList<QPointF>{QPointF(k, *info.error)});
-            m_bestError->setName(tr("lowest RMSE (iteration %1)").arg(info.iteration));
-        }
+    if (info.error && *info.error > 0 &&
+        (!m_lowestError || *info.error < *m_points[*m_lowestError].error)) {
+        m_lowestError = m_points.size() - 1;
+        m_bestError->replace(QList<QPointF>{QPointF(info.iteration, *info.error)});
+        m_bestError->setName(tr("lowest RMSE (iteration %1)").arg(info.iteration));
     }
-    if (info.residualNorm > 0 && info.solutionNorm > 0) {
-        m_lcurve->append(info.residualNorm, info.solutionNorm);
-        m_lcurvePoints->append(info.residualNorm, info.solutionNorm);
-    }
-    updateCorner();
-    updateAxes();
+    if (!m_refresh->isActive()) m_refresh->start();
     QString text = tr("iteration %1: residual %2, ||x|| %3%4")
                        .arg(info.iteration)
                        .arg(info.residualNorm, 0, 'g', 4)
@@ -235,6 +230,29 @@ void ConvergenceDock::updateCorner() {
     const LCurvePoint& p = m_points[*corner];
     m_cornerPoint->replace(QList<QPointF>{QPointF(p.residualNorm, p.solutionNorm)});
     m_cornerPoint->setName(tr("corner (iteration %1)").arg(p.parameter));
+}
+
+void ConvergenceDock::refreshCharts() {
+    m_refresh->stop();
+    const std::size_t n = m_points.size();
+    const std::size_t stride = n > kChartPoints ? (n + kChartPoints - 1) / kChartPoints : 1;
+    QList<QPointF> residual, solution, error, lcurve;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i % stride != 0 && i + 1 != n) continue;
+        const LCurvePoint& p = m_points[i];
+        if (p.residualNorm > 0) residual.append(QPointF(p.parameter, p.residualNorm));
+        if (p.solutionNorm > 0) solution.append(QPointF(p.parameter, p.solutionNorm));
+        if (p.error && *p.error > 0) error.append(QPointF(p.parameter, *p.error));
+        if (p.residualNorm > 0 && p.solutionNorm > 0)
+            lcurve.append(QPointF(p.residualNorm, p.solutionNorm));
+    }
+    m_residual->replace(residual);
+    m_solution->replace(solution);
+    m_error->replace(error);
+    m_lcurve->replace(lcurve);
+    m_lcurvePoints->replace(lcurve);
+    updateCorner();
+    updateAxes();
 }
 
 void ConvergenceDock::updateAxes() {
@@ -282,6 +300,7 @@ void ConvergenceDock::clearShown() {
 
 void ConvergenceDock::finishRun() {
     if (m_points.empty()) return;
+    refreshCharts();
     if (!m_corner) m_cornerPoint->setName(tr("no corner"));
     QString text = m_corner ? tr("L-curve corner at iteration %1 of %2.")
                                   .arg(m_points[*m_corner].parameter)

@@ -22,6 +22,7 @@
 #include <optional>
 #include <vector>
 
+#include <QTimer>
 #include <QWidget>
 
 #include "app/jobs/IterativeJob.h"
@@ -50,7 +51,11 @@ class ConvergenceDock : public QWidget {
 
     /// Forgets all points and snapshots (a new run starts).
     void clear();
-    /// Appends one iteration (and keeps its slice as a snapshot).
+    /// Appends one iteration (and keeps its slice as a snapshot). The point, the lowest error
+    /// and the status line are updated at once; the charts, their axes and the corner at most
+    /// every kRefreshMs (a solver on a tiny problem reports thousands of iterations a second:
+    /// redrawing per point made each report cost O(points) and the GUI fall behind), and at
+    /// finishRun().
     void addIteration(const app::IterationReport& report);
     /// mu_water of the next run (MBIR's parameter) for the HU curve; none: no HU curve.
     void setMuWater(std::optional<double> muWater);
@@ -95,8 +100,14 @@ class ConvergenceDock : public QWidget {
     void onPointClicked(const QPointF& point, bool lcurve);
     void updateAxes();
     void updateCorner();
+    /// The series from points() (at most kChartPoints per curve: every k-th point and the
+    /// last), the corner and the axes.
+    void refreshCharts();
     void askExport(const QString& kind);
 
+    static constexpr int kRefreshMs = 100;
+    static constexpr std::size_t kChartPoints = 2000;
+    QTimer* m_refresh = nullptr;  ///< single shot, started by addIteration when idle
     std::vector<LCurvePoint> m_points;
     std::optional<std::size_t> m_corner;
     std::optional<std::size_t> m_lowestError;
