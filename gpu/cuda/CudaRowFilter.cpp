@@ -116,9 +116,9 @@ Status CufftRowFilter::run(const RampFilter& filter, Sinograms& rows, std::size_
     for (std::size_t k = 0; k < std::min<std::size_t>(blocks, 2); ++k) {
         Slot& s = slots[k];
         const std::string key = std::to_string(k);
-        TOMO_ASSIGN_OR_RETURN(s.host, dev.pinned("pinned.in." + key, block * det * 4));
-        TOMO_ASSIGN_OR_RETURN(s.raw, dev.device("device.raw." + key, block * det * 4));
-        TOMO_ASSIGN_OR_RETURN(s.work, dev.device("device.work." + key, block * (n + 2) * 4));
+        TOMO_ASSIGN_OR_RETURN(s.host, dev.pinned("pinned.rows." + key, block * det * 4));
+        TOMO_ASSIGN_OR_RETURN(s.raw, dev.device("device.rows." + key, block * det * 4));
+        TOMO_ASSIGN_OR_RETURN(s.work, dev.device("device.spectra." + key, block * (n + 2) * 4));
         TOMO_ASSIGN_OR_RETURN(s.filtered, createEvent());
         TOMO_ASSIGN_OR_RETURN(s.done, createEvent());
     }

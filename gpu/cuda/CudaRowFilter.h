@@ -15,12 +15,13 @@
 /// The result equals RampFilter::apply to float rounding (cuFFT and FFTW/radix-2 round
 /// differently: relative differences ~1e-6 of the row maximum).
 /// Buffers and plans are the device context's (CudaDeviceContext: made once per context,
-/// reused by every call, shared with the back-projectors); a block is at most 4096 rows (32 MiB
-/// of 2048-pixel rows: an FBP chunk of 8 such slices is 4 blocks, whose copies overlap) and
-/// two blocks stay within the context's memory budget. An allocation the device refuses frees
-/// the context's kept buffers and halves the block, down to one row, before OutOfMemory.
-/// Progress advances per block; ctx.stop is checked between blocks.
-/// Threading: synchronous on the calling thread; holds the context's scratch lock.
+/// reused by every call; keys of their own, pinned.rows.k, device.rows.k, device.spectra.k, so
+/// that the back-projection's staging between two filter calls does not resize them); a block is at
+/// most 4096 rows (32 MiB of 2048-pixel rows: an FBP chunk of 8 such slices is 4 blocks, whose
+/// copies overlap) and two blocks stay within the context's memory budget. An allocation the device
+/// refuses frees the context's kept buffers and halves the block, down to one row, before
+/// OutOfMemory. Progress advances per block; ctx.stop is checked between blocks. Threading:
+/// synchronous on the calling thread; holds the context's scratch lock.
 
 #include <memory>
 

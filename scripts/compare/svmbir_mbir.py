@@ -11,6 +11,7 @@ the second reuses its cache: both are reported; so are ours).
 svmbir is a comparison tool only, never a dependency:
     python3 -m venv /tmp/mbirenv && /tmp/mbirenv/bin/pip install svmbir numpy
     /tmp/mbirenv/bin/python scripts/compare/svmbir_mbir.py --tomo build/release/bin/tomo
+Paper 004's case: --size 512 --views 720 --channels 1024.
 """
 import argparse
 import os
@@ -51,6 +52,8 @@ def main():
     parser.add_argument("--size", type=int, default=256)
     parser.add_argument("--views", type=int, default=180)
     parser.add_argument("--counts", type=float, default=2e4)
+    parser.add_argument("--channels", type=int, default=0,
+                        help="detector channels (0: tomo phantom's default; paper 004: 1024 for 512^2)")
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     args = parser.parse_args()
     import svmbir
@@ -59,7 +62,8 @@ def main():
     sino_path, truth_path = os.path.join(work, "sino.raw"), os.path.join(work, "truth.raw")
     subprocess.run([args.tomo, "phantom", "-o", sino_path, "--truth", truth_path,
                     "--size", str(args.size), "--angles", f"0:180:{args.views}",
-                    "--noise", str(args.counts), "--seed", "7"], check=True,
+                    "--noise", str(args.counts), "--seed", "7"] +
+                   (["--detectors", str(args.channels)] if args.channels else []), check=True,
                    capture_output=True)
     truth = np.fromfile(truth_path, dtype=np.float32).reshape(args.size, args.size)
     raw = np.fromfile(sino_path, dtype=np.float32)
