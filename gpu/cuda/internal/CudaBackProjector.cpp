@@ -3,7 +3,6 @@
 #include "gpu/cuda/internal/CudaBackProjector.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <deque>
 

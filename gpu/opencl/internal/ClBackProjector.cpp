@@ -1,9 +1,8 @@
-// ClBackProjector: chunking, staging, double buffering and read-back around a ClKernelLauncher
-// (see ClBackProjector.h).
+// ClBackProjector: planning and the OpenCL queue operations of core's pass driver around a
+// ClKernelLauncher (see ClBackProjector.h).
 #include "gpu/opencl/internal/ClBackProjector.h"
 
 #include <algorithm>
-#include <cmath>
 #include <deque>
 
 #include "core/projectors/PassDriver.h"
