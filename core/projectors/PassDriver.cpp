@@ -15,24 +15,23 @@ namespace {
 /// Enqueues item @p it's launches, keeping two queued, and waits for the last one.
 Status runLaunches(const PassPlan& p, const PassItem& it, PassQueue& queue,
                    const ExecContext& ctx) {
-    int queued = 0;  // launches enqueued and not yet waited for (0 or 1 before each launch)
-    int previousCount = 0;
+    // Projections of the launch enqueued and not yet waited for (0: none).
+    std::uint64_t pending = 0;
+    auto waitPending = [&]() -> Status {
+        if (pending == 0) return Status::ok();
+        TOMO_RETURN_IF_ERROR(queue.waitLaunch());
+        if (ctx.progress) ctx.progress->advance(pending);
+        pending = 0;
+        return Status::ok();
+    };
     for (int begin = 0; begin < it.na; begin += p.projPerLaunch) {
         const int end = std::min(it.na, begin + p.projPerLaunch);
         TOMO_RETURN_IF_ERROR(queue.launch(it, begin, end, it.chunk > 0 || begin > 0));
-        if (queued > 0) {
-            TOMO_RETURN_IF_ERROR(queue.waitLaunch());
-            if (ctx.progress) ctx.progress->advance(static_cast<std::uint64_t>(previousCount));
-        }
+        TOMO_RETURN_IF_ERROR(waitPending());
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-        queued = 1;
-        previousCount = end - begin;
+        pending = static_cast<std::uint64_t>(end - begin);
     }
-    if (queued > 0) {
-        TOMO_RETURN_IF_ERROR(queue.waitLaunch());
-        if (ctx.progress) ctx.progress->advance(static_cast<std::uint64_t>(previousCount));
-    }
-    return Status::ok();
+    return waitPending();
 }
 
 }  // namespace

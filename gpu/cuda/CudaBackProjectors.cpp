@@ -74,8 +74,11 @@ CudaRegistration registerBackProjectors(BackProjectorRegistry& registry,
 namespace tomo::cuda {
 
 Result<CudaLauncher> launcherFor(const std::string& id) {
-    for (const GpuVariant& v : gpuVariants())
-        if (id == "cuda." + v.name && launcherOf(v).support().empty()) return launcherOf(v);
+    for (const GpuVariant& v : gpuVariants()) {
+        if (id != "cuda." + v.name) continue;
+        const CudaLauncher launcher = launcherOf(v);
+        if (launcher.support().empty()) return launcher;
+    }
     return notFound("unknown CUDA back-projector variant '" + id +
                     "' (tomo devices --explain lists them)");
 }

@@ -88,12 +88,10 @@ Status enqueueBlock(Slot& s, const Slot* previous, const CudaDeviceContext::FftP
     return cudaCheck(cudaEventRecord(s.done.get(), stream), "cudaEventRecord");
 }
 
+/// Waits for both streams when leaving run(), whatever the outcome.
 struct SyncStreams {
     const CudaDeviceContext& device;
-    ~SyncStreams() {
-        cudaStreamSynchronize(device.stream(0));
-        cudaStreamSynchronize(device.stream(1));
-    }
+    ~SyncStreams() { device.synchronizeStreams(); }
 };
 
 Status CufftRowFilter::run(const RampFilter& filter, Sinograms& rows, std::size_t block,

@@ -32,10 +32,7 @@ class CudaPassQueue final : public PassQueue {
           m_rowBytes(static_cast<std::size_t>(detectors) * launcher.texelBytes()),
           m_kernelSeconds(kernelSeconds) {}
     /// Nothing enqueued outlives the call's use of the buffers.
-    ~CudaPassQueue() override {
-        cudaStreamSynchronize(m_dev.stream(0));
-        cudaStreamSynchronize(m_dev.stream(1));
-    }
+    ~CudaPassQueue() override { m_dev.synchronizeStreams(); }
 
     Status allocate(const PassPlan& p) override;
 

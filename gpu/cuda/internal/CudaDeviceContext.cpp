@@ -56,6 +56,11 @@ Status CudaDeviceContext::activate() const {
     return cudaCheck(cudaSetDevice(m_traits.index), "cudaSetDevice");
 }
 
+void CudaDeviceContext::synchronizeStreams() const {
+    for (const CudaStream& s : m_streams)
+        cudaStreamSynchronize(s.get());
+}
+
 Result<CudaDeviceContext::FftPlans> CudaDeviceContext::fftPlans(int n, int batch) {
     std::lock_guard lock(m_fftMutex);
     auto key = std::make_pair(n, batch);

@@ -60,6 +60,9 @@ class CudaDeviceContext {
     /// cudaSetDevice for the calling thread.
     Status activate() const;
     cudaStream_t stream(int i) const { return m_streams[i % kStreams].get(); }
+    /// Waits for everything enqueued on both streams (a job's end, whatever its outcome: nothing
+    /// it enqueued may outlive its use of the scratch buffers).
+    void synchronizeStreams() const;
     std::size_t memoryBudget() const { return m_budget; }
     /// A batched in-place real-to-complex and complex-to-real plan pair for @p batch rows of
     /// @p n real samples stored n + 2 floats apart (n / 2 + 1 complex values after the forward
