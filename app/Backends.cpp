@@ -13,12 +13,14 @@
 #include "gpu/cuda/CufftAvailability.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
+#include "gpu/cuda/mbir/CudaIcdDevice.h"
 #endif
 #if TOMO_WITH_OPENCL
 #include "gpu/opencl/OpenClBackProjectors.h"
 #include "gpu/opencl/OpenClDiscovery.h"
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/locality/OpenClLocalityOperator.h"
+#include "gpu/opencl/mbir/OpenClIcdDevice.h"
 #endif
 
 namespace tomo::app {
@@ -175,6 +177,25 @@ decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(
                 TOMO_ASSIGN_OR_RETURN(options.ordering, parseRayOrdering(params.text("ordering")));
             }
             return opencl::makeOpenClLocalityOperator(geom, vol, options);
+        };
+#endif
+    (void)backend;
+    (void)devices;
+    return {};
+}
+
+IcdDeviceFactory icdDeviceFactory(const std::string& backend,
+                                  std::shared_ptr<const DeviceContexts> devices) {
+#if TOMO_WITH_CUDA
+    if (backend == "cuda")
+        return [devices]() -> Result<std::unique_ptr<IcdDevice>> {
+            return cuda::makeCudaIcdDevice(devices ? devices->cuda : nullptr);
+        };
+#endif
+#if TOMO_WITH_OPENCL
+    if (backend == "opencl")
+        return [devices]() -> Result<std::unique_ptr<IcdDevice>> {
+            return opencl::makeOpenClIcdDevice(devices ? devices->opencl : nullptr);
         };
 #endif
     (void)backend;

@@ -89,4 +89,10 @@ std::shared_ptr<RowFilterStage> rowFilterStage(const std::string& backend,
 decltype(IterativeRequest::makeOperator) iterativeOperatorFactory(
     const std::string& backend, std::shared_ptr<const DeviceContexts> devices = nullptr);
 
+/// MBIR's GPU-ICD device factory for IterativeRequest::makeIcdDevice on @p backend: "cuda" or
+/// "opencl" (when compiled in) on that backend's context of @p devices (gpu/cuda/mbir,
+/// gpu/opencl/mbir; the factory answers NotFound without a device); empty otherwise.
+IcdDeviceFactory icdDeviceFactory(const std::string& backend,
+                                  std::shared_ptr<const DeviceContexts> devices = nullptr);
+
 }  // namespace tomo::app

@@ -26,6 +26,10 @@ decltype(IterativeRequest::makeOperator) Engine::operatorFactory(const std::stri
     return iterativeOperatorFactory(backend, m_devices);
 }
 
+IcdDeviceFactory Engine::icdDeviceFactory(const std::string& backend) const {
+    return app::icdDeviceFactory(backend, m_devices);
+}
+
 std::shared_ptr<RowFilterStage> Engine::rowFilter(const std::string& backend) const {
     return rowFilterStage(backend, *m_devices);
 }

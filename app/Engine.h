@@ -47,6 +47,10 @@ class Engine {
     /// core/locality), on the same device contexts as the registry's back-projectors.
     decltype(IterativeRequest::makeOperator) operatorFactory(const std::string& backend) const;
 
+    /// MBIR's GPU-ICD device factory for @p backend (app/Backends.h icdDeviceFactory(); empty
+    /// for "cpu"), on the same device contexts.
+    IcdDeviceFactory icdDeviceFactory(const std::string& backend) const;
+
     /// FBP's row-filter stage for @p backend's back-projectors (app/Backends.h
     /// rowFilterStage(): cuFFT on CUDA; null = the CPU's), on the same device contexts.
     std::shared_ptr<RowFilterStage> rowFilter(const std::string& backend) const;

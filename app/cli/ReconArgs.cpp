@@ -150,7 +150,7 @@ void addReconOptions(ArgParser& args) {
     args.option("shape", "ANGLESxDETECTORS[xSLICES]", "shape of a .raw input");
     args.option("angles", "START:STOP:COUNT", "projection angles in degrees, STOP exclusive");
     args.option("angle-unit", "UNIT", "auto | deg | rad: unit of an HDF5 input's angles", "auto");
-    args.option("algo", "ALGO", "fbp | sirt | os-sirt | sart | cgls | tv | memxct", "fbp");
+    args.option("algo", "ALGO", "fbp | sirt | os-sirt | sart | cgls | tv | memxct | mbir", "fbp");
     args.option("iterations", "N",
                 "iterative algorithms: number of iterations (default per "
                 "algorithm; Ctrl-C stops after the current one and keeps its image)");

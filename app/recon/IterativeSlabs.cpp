@@ -84,10 +84,17 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
                          ReconReport& report, const ExecContext& ctx) {
     const SinogramSource& source = *request.source;
     const std::size_t slices = source.shape()[0];
-    const std::size_t perSlab =
-        request.slabSlices == 0 ? slices : std::min(request.slabSlices, slices);
+    // GPU-ICD solves one slice at a time (paper 004's 2-D slices: no prior across them).
+    const std::size_t perSlab = resolved.makeIcdDevice    ? 1
+                                : request.slabSlices == 0 ? slices
+                                                          : std::min(request.slabSlices, slices);
     const std::size_t slabs = (slices + perSlab - 1) / perSlab;
     report.slabs = slabs;
+    if (resolved.makeIcdDevice && slices > 1) {
+        report.notes.push_back("GPU-ICD: one slice per solve (" + std::to_string(slices) +
+                               " solves; the prior does not couple slices)");
+        if (callbacks.onNote) callbacks.onNote(report.notes.back());
+    }
     report.slabSlices = perSlab;
     // Per-iteration errors need the reference of every slice.
     const Volume* reference =
@@ -125,6 +132,7 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
         solve.algorithm = resolved.spec.id;
         solve.parameters = resolved.params;
         solve.makeOperator = resolved.makeOperator;
+        solve.makeIcdDevice = resolved.makeIcdDevice;
         solve.mbirCache = &engine.mbirCache();
         solve.memoryBudget = request.memoryBudget;
         solve.onNote = [&](const std::string& text) {

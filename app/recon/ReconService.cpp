@@ -75,6 +75,19 @@ void resolveIterative(const Engine& engine, const ReconRequest& request, Resolve
     r.variant = "cpu";
     if (backend == "cpu") return;
     const std::string& id = r.spec.id;
+    if (id == "mbir") {
+        // GPU-ICD when a device backend is named; "auto" keeps PSV-ICD on the CPU until GPU-ICD
+        // has been measured against it on a GPU (docs/mbir.md).
+        if (request.backend == "auto") return;
+        if (const auto device = primaryDevice(backend); !device.isOk()) {
+            note(report, callbacks, device.status().message() + "; mbir runs on the CPU");
+            return;
+        }
+        r.makeIcdDevice = engine.icdDeviceFactory(backend);
+        r.backend = backend;
+        r.variant = backend + ".gpu-icd";
+        return;
+    }
     if (!usesLocalityPair(r.params)) {
         if (request.backend == "auto") return;  // nothing was asked that cannot be done
         note(report, callbacks,

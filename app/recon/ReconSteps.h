@@ -28,6 +28,7 @@ struct Resolved {
     std::string variant;                           ///< FBP back-projector id / operator name
     std::unique_ptr<BackProjector> backProjector;  ///< FBP
     decltype(IterativeRequest::makeOperator) makeOperator;  ///< iterative on a device
+    IcdDeviceFactory makeIcdDevice;                         ///< MBIR as GPU-ICD on a device
 };
 
 /// Resolves @p request against the engine (ReconService.h step 1); notes go to @p report.

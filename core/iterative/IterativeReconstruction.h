@@ -15,6 +15,7 @@
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/iterative/AlgorithmSchema.h"
+#include "core/mbir/GpuIcd.h"
 #include "core/mbir/MbirMatrixCache.h"
 #include "core/solvers/IterationInfo.h"
 #include "core/solvers/LCurve.h"
@@ -39,6 +40,9 @@ struct IterativeRequest {
         makeOperator;
     /// Optional, MBIR: system matrices kept between runs (the Engine's), else built per run.
     MbirMatrixCache* mbirCache = nullptr;
+    /// Optional, MBIR: GPU-ICD on the device this makes (core/mbir/GpuIcd.h; app::
+    /// icdDeviceFactory for --backend cuda|opencl), one slice per solve; empty: PSV-ICD on the CPU.
+    IcdDeviceFactory makeIcdDevice;
     /// MBIR: bytes its system matrix may take (0: MbirOptions' default).
     std::size_t memoryBudget = 0;
     /// Optional: notes for the user as they happen (MBIR: the sigmas and how they were set,

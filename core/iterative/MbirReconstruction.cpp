@@ -144,6 +144,14 @@ AlgorithmSpec mbirAlgorithmSpec() {
                "Warm start: FBP (CPU), zeros, or MBIR on a half-resolution grid (from its FBP)."),
         choice("simd", "SIMD theta sums", {"on", "off"},
                "on: AVX2 gathers over 8 views where the CPU has them; off: scalar (ablation)."),
+        integer("gpu_sv_side", "GPU SV side", 33, 1, 4096,
+                "GPU-ICD (--backend cuda|opencl): SuperVoxel side in voxels."),
+        integer("gpu_batch", "GPU SV batch", 32, 1, 4096,
+                "GPU-ICD: SuperVoxels per launch (deferred write-back after each)."),
+        integer("gpu_blocks", "GPU blocks per SV", 40, 1, 4096,
+                "GPU-ICD: work-groups sharing one SuperVoxel's voxels."),
+        integer("gpu_threads", "GPU threads per block", 256, 32, 1024,
+                "GPU-ICD: work-items sharing one voxel's update (a power of two)."),
     };
     return s;
 }
@@ -171,6 +179,11 @@ Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
     o.psv.batch = params.integer("batch");
     o.entries = params.text("matrix") == "float" ? MbirEntryType::Float : MbirEntryType::Uint8;
     o.vectorised = params.text("simd") == "on";
+    o.gpu.side = params.integer("gpu_sv_side");
+    o.gpu.batch = params.integer("gpu_batch");
+    o.gpu.blocksPerSv = params.integer("gpu_blocks");
+    o.gpu.groupSize = params.integer("gpu_threads");
+    TOMO_RETURN_IF_ERROR(o.gpu.validate());
     QggmrfParams check = o.model.prior;
     check.sigmaX = 1;  // validated once derived
     TOMO_RETURN_IF_ERROR(check.validate());
@@ -184,6 +197,7 @@ Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
                        Volume& out, SolverSummary& summary, const ExecContext& ctx) {
     TOMO_ASSIGN_OR_RETURN(MbirOptions options, mbirOptionsFrom(params));
     if (request.memoryBudget > 0) options.memoryBudget = request.memoryBudget;
+    options.device = request.makeIcdDevice;
     auto note = [&](const std::string& text) {
         if (request.onNote) request.onNote(text);
     };

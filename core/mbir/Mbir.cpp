@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include "core/solvers/SolverSupport.h"
@@ -91,21 +92,56 @@ IcdSettings icdSettings(const MbirSliceGeometry& g, const MbirMatrix& matrix, co
     return settings;
 }
 
+/// One pass of the schedule: PSV-ICD on the CPU, or GPU-ICD on a device.
+using PassFn = std::function<Status(int pass, const ExecContext&, PsvIterationStats&)>;
+
 /// One reported iteration: passes of the schedule until they have visited as many voxels as the
 /// image has (the first pass, or five of 20%), so that the cost comes once per equit and its
 /// evaluation stays a small part of the work.
-Status runPasses(SuperVoxelPlan& plan, const IcdSettings& settings, std::vector<float>& x,
-                 MbirSinograms& sino, const ExecContext& ctx, double voxels, int& pass,
+Status runPasses(const PassFn& onePass, const ExecContext& ctx, double voxels, int& pass,
                  PsvIterationStats& stats) {
     double visited = 0;
     while (visited < 0.999 * voxels) {
         PsvIterationStats one;
-        TOMO_RETURN_IF_ERROR(plan.iterate(++pass, settings, x, sino, ctx, one));
+        TOMO_RETURN_IF_ERROR(onePass(++pass, ctx, one));
+        if (one.visited == 0) break;  // nothing left to visit
         stats.updates += one.updates;
         stats.moved += one.moved;
         visited += double(one.visited);
     }
     return Status::ok();
+}
+
+/// GPU-ICD's state for a solve: the layout, the device holding image and error, the schedule.
+struct DeviceSolve {
+    GpuIcdLayout layout;
+    std::unique_ptr<IcdDevice> device;
+    std::unique_ptr<GpuIcdPlan> plan;
+};
+
+Result<std::unique_ptr<DeviceSolve>> startDevice(
+    const MbirSliceGeometry& g, const MbirMatrix& matrix, const MbirOptions& options,
+    const IcdSettings& settings, const std::vector<float>& x, const MbirSinograms& sino,
+    MbirReport& report, const ExecContext& ctx) {
+    if (sino.slices() != 1)
+        return unsupported("GPU-ICD reconstructs one slice per solve (" +
+                           std::to_string(sino.slices()) + " given)");
+    auto solve = std::make_unique<DeviceSolve>();
+    TOMO_ASSIGN_OR_RETURN(solve->layout,
+                          GpuIcdLayout::build(g, matrix, options.gpu, options.memoryBudget, ctx));
+    TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
+    const IcdKernelConstants constants =
+        icdKernelConstants(*settings.prior, settings.weights, settings.invSigmaY2,
+                           settings.positivity, settings.zeroSkip);
+    TOMO_RETURN_IF_ERROR(
+        solve->device->load(solve->layout, options.gpu, constants, x, sino.error(), sino.weight()));
+    solve->plan = std::make_unique<GpuIcdPlan>(solve->layout, options.gpu, *solve->device);
+    report.notes.push_back(
+        "GPU-ICD on " + solve->device->name() + ": SVs of " + std::to_string(options.gpu.side) +
+        ", " + std::to_string(options.gpu.batch) + " per launch, " +
+        std::to_string(options.gpu.blocksPerSv) + " work-groups each, " +
+        std::to_string(solve->layout.deviceBytes(options.gpu.batch) >> 20) + " MiB on the device");
+    return solve;
 }
 
 /// The relative-update rule (percent of the mean value) or the golden image's HU rule.
@@ -178,6 +214,15 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
 
     const IcdSettings settings = icdSettings(g, *matrix, prior, options, report.sigmas.sigmaY, nz);
     SuperVoxelPlan plan(g, options.psv);
+    std::unique_ptr<DeviceSolve> gpu;
+    if (options.device) {
+        TOMO_ASSIGN_OR_RETURN(gpu,
+                              startDevice(g, *matrix, options, settings, x, sino, report, ctx));
+        if (onNote) onNote(report.notes.back());
+    }
+    const PassFn onePass = [&](int pass, const ExecContext& c, PsvIterationStats& s) {
+        return gpu ? gpu->plan->iterate(pass, c, s) : plan.iterate(pass, settings, x, sino, c, s);
+    };
 
     const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};
     SolverOptions so;
@@ -190,7 +235,8 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     int pass = 0;
     for (;;) {
         PsvIterationStats stats;
-        Status status = runPasses(plan, settings, x, sino, monitor.inner(), voxels, pass, stats);
+        Status status = runPasses(onePass, monitor.inner(), voxels, pass, stats);
+        if (status && gpu) status = gpu->device->read(x, sino.error());
         if (!status) return monitor.fail(status);
         report.equits += double(stats.updates) / voxels;
         double weighted = 0, plain = 0, sumAbs = 0, sumSq = 0;

@@ -12,6 +12,8 @@
 ///    (paper 004: 10 HU), or
 ///  - the iteration count.
 /// An equit is as many voxel updates as the image has voxels (zero-skipped ones not counted).
+/// With MbirOptions::device the passes run as GPU-ICD on that device (one slice per solve:
+/// Unsupported for stacks), the image and error sinogram read back once per iteration.
 
 #include <cstddef>
 #include <functional>
@@ -22,6 +24,7 @@
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
+#include "core/mbir/GpuIcd.h"
 #include "core/mbir/MbirMatrixCache.h"
 #include "core/mbir/MbirModel.h"
 #include "core/mbir/SuperVoxels.h"
@@ -41,6 +44,9 @@ struct MbirOptions {
     bool zeroSkip = true;
     bool vectorised = true;  ///< AVX2 theta sums where the CPU has them (IcdUpdate.h)
     std::size_t memoryBudget = std::size_t(4) << 30;  ///< bytes the system matrix may take
+    /// GPU-ICD (GpuIcd.h) on the device this makes, for single slices; empty: PSV-ICD (`psv`).
+    IcdDeviceFactory device;
+    GpuIcdOptions gpu;
 
     Status validate() const;
 };

@@ -31,6 +31,53 @@ std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
 
 }  // namespace
 
+SvBand superVoxelBand(const MbirSliceGeometry& g, int x0, int y0, int x1, int y1) {
+    SvBand band;
+    for (int v = 0; v < g.views(); ++v) {
+        int lo = 0, hi = 0;
+        for (int corner = 0; corner < 4; ++corner) {
+            const int ix = corner & 1 ? x1 - 1 : x0;
+            const int iy = corner & 2 ? y1 - 1 : y0;
+            const int first = g.firstChannel(v, ix, iy);
+            lo = corner == 0 ? first : std::min(lo, first);
+            hi = corner == 0 ? first + g.count(v) : std::max(hi, first + g.count(v));
+        }
+        // One channel of margin on each side covers rounding between the corners.
+        band.base.push_back(lo - 1);
+        band.width.push_back(hi + 1 - (lo - 1));
+    }
+    return band;
+}
+
+std::vector<std::size_t> chooseSuperVoxels(int iteration, const std::vector<double>& lastMoved,
+                                           const std::vector<int>& colour, double fraction,
+                                           std::uint64_t seed, bool all) {
+    std::vector<std::size_t> chosen(colour.size());
+    std::iota(chosen.begin(), chosen.end(), std::size_t(0));
+    if (iteration > 1 && !all && chosen.size() > 1) {
+        const std::size_t take =
+            std::max<std::size_t>(1, std::size_t(std::ceil(fraction * double(chosen.size()))));
+        if (iteration % 2 == 0) {
+            std::stable_sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) {
+                return lastMoved[a] > lastMoved[b];
+            });
+        } else {
+            shuffle(chosen, mixSeed(seed, std::uint64_t(iteration), 0x5eedu));
+        }
+        chosen.resize(std::min(take, chosen.size()));
+    }
+    std::vector<std::size_t> ordered;
+    for (int c = 0; c < 4; ++c)
+        for (std::size_t i : chosen)
+            if (colour[i] == c) ordered.push_back(i);
+    return ordered;
+}
+
+void shuffleSeeded(std::vector<std::uint32_t>& items, std::uint64_t seed, std::uint64_t a,
+                   std::uint64_t b) {
+    shuffle(items, mixSeed(seed, a, b));
+}
+
 SuperVoxelPlan::SuperVoxelPlan(const MbirSliceGeometry& g, const PsvOptions& options)
     : m_g(g), m_options(options) {
     const int side = options.sequential ? std::max(g.nx(), g.ny()) : std::max(1, options.side);
@@ -41,45 +88,23 @@ SuperVoxelPlan::SuperVoxelPlan(const MbirSliceGeometry& g, const PsvOptions& opt
             sv.y0 = y0;
             sv.x1 = std::min(g.nx(), x0 + side);
             sv.y1 = std::min(g.ny(), y0 + side);
+            SvBand band = superVoxelBand(g, sv.x0, sv.y0, sv.x1, sv.y1);
             for (int v = 0; v < g.views(); ++v) {
-                int lo = 0, hi = 0;
-                for (int corner = 0; corner < 4; ++corner) {
-                    const int ix = corner & 1 ? sv.x1 - 1 : sv.x0;
-                    const int iy = corner & 2 ? sv.y1 - 1 : sv.y0;
-                    const int first = g.firstChannel(v, ix, iy);
-                    lo = corner == 0 ? first : std::min(lo, first);
-                    hi = corner == 0 ? first + g.count(v) : std::max(hi, first + g.count(v));
-                }
-                // One channel of margin on each side covers rounding between the corners.
-                sv.base.push_back(lo - 1);
                 sv.rowStart.push_back(sv.channels);
-                sv.channels += std::size_t(hi + 1 - (lo - 1));
+                sv.channels += std::size_t(band.width[std::size_t(v)]);
             }
+            sv.base = std::move(band.base);
             m_svs.push_back(std::move(sv));
             m_colour.push_back((sx % 2) + 2 * (sy % 2));
         }
 }
 
 std::vector<std::size_t> SuperVoxelPlan::choose(int iteration) const {
-    std::vector<std::size_t> all(m_svs.size());
-    std::iota(all.begin(), all.end(), std::size_t(0));
-    if (iteration > 1 && !m_options.sequential && m_svs.size() > 1) {
-        const std::size_t take = std::max<std::size_t>(
-            1, std::size_t(std::ceil(m_options.fraction * double(m_svs.size()))));
-        if (iteration % 2 == 0) {
-            std::stable_sort(all.begin(), all.end(), [&](std::size_t a, std::size_t b) {
-                return m_svs[a].lastMoved > m_svs[b].lastMoved;
-            });
-        } else {
-            shuffle(all, mixSeed(m_options.seed, std::uint64_t(iteration), 0x5eedu));
-        }
-        all.resize(std::min(take, all.size()));
-    }
-    std::vector<std::size_t> ordered;
-    for (int colour = 0; colour < 4; ++colour)
-        for (std::size_t i : all)
-            if (m_colour[i] == colour) ordered.push_back(i);
-    return ordered;
+    std::vector<double> lastMoved;
+    for (const Sv& sv : m_svs)
+        lastMoved.push_back(sv.lastMoved);
+    return chooseSuperVoxels(iteration, lastMoved, m_colour, m_options.fraction, m_options.seed,
+                             m_options.sequential);
 }
 
 void SuperVoxelPlan::runSv(std::size_t index, int iteration, const IcdSettings& settings,
@@ -110,7 +135,7 @@ void SuperVoxelPlan::runSv(std::size_t index, int iteration, const IcdSettings& 
     for (int iy = sv.y0; iy < sv.y1; ++iy)
         for (int ix = sv.x0; ix < sv.x1; ++ix)
             order.push_back(std::uint32_t(iy) << 16 | std::uint32_t(ix));
-    shuffle(order, mixSeed(m_options.seed, std::uint64_t(iteration), index + 1));
+    shuffleSeeded(order, m_options.seed, std::uint64_t(iteration), index + 1);
     IcdScratch scratch;
     double moved = 0;
     for (std::uint32_t voxel : order)

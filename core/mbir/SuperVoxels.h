@@ -25,6 +25,25 @@
 
 namespace tomo {
 
+/// The sinogram band of the SV of voxel lines [x0, x1) x [y0, y1): per view the first channel
+/// (one channel of margin below the lowest run) and the width (one of margin above the highest).
+struct SvBand {
+    std::vector<int> base, width;
+};
+SvBand superVoxelBand(const MbirSliceGeometry& g, int x0, int y0, int x1, int y1);
+
+/// The SVs a pass of the schedule visits, colour after colour (4-colour checkerboard): every SV
+/// on @p iteration 1 (and with @p all), then alternately the @p fraction with the largest
+/// @p lastMoved (even iterations) and a random @p fraction (odd ones, from @p seed).
+std::vector<std::size_t> chooseSuperVoxels(int iteration, const std::vector<double>& lastMoved,
+                                           const std::vector<int>& colour, double fraction,
+                                           std::uint64_t seed, bool all);
+
+/// @p items in a random order fixed by (@p seed, @p a, @p b) (splitmix64 Fisher-Yates: the same
+/// on every platform).
+void shuffleSeeded(std::vector<std::uint32_t>& items, std::uint64_t seed, std::uint64_t a,
+                   std::uint64_t b);
+
 struct PsvOptions {
     int side = 13;            ///< SV side in voxels (paper 004's CPU value)
     int batch = 16;           ///< SVs updated together before their write-back

@@ -7,6 +7,7 @@
 #include "gpu/cuda/CudaBackProjectors.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
+#include "gpu/cuda/mbir/CudaIcdDevice.h"
 
 namespace tomo::test {
 namespace {
@@ -58,6 +59,11 @@ Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const Paralle
                                                                    const VolumeGeometry& vol,
                                                                    RayOrdering ordering) {
     return cuda::makeCudaLocalityOperator(geom, vol, {.ordering = ordering});
+}
+
+Result<std::unique_ptr<IcdDevice>> makeDeviceIcd() {
+    if (!cudaSetup().context) return notFound("no CUDA device: " + cudaSetup().setup.message);
+    return cuda::makeCudaIcdDevice(cudaSetup().context);
 }
 
 }  // namespace tomo::test

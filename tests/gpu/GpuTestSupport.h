@@ -17,6 +17,7 @@
 
 #include "core/cone/ConeBackProjector.h"
 #include "core/locality/RayOrdering.h"
+#include "core/mbir/GpuIcd.h"
 #include "core/projectors/BackProjector.h"
 #include "core/solvers/SubsetOperator.h"
 
@@ -46,6 +47,10 @@ std::vector<BackProjectorInfo> backendVariants();
 Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const ParallelGeometry& geom,
                                                                    const VolumeGeometry& vol,
                                                                    RayOrdering ordering);
+
+/// A GPU-ICD device (core/mbir/GpuIcd.h) of the executable's backend (GpuIcdTest.cpp); NotFound
+/// without a device.
+Result<std::unique_ptr<IcdDevice>> makeDeviceIcd();
 
 /// The cone-beam (FDK) variants of the executable's backend only, registered on the device
 /// context backendSetup()'s variants share (ConeBackProjectorTest.cpp); empty without a device.

@@ -5,6 +5,7 @@
 #include "OpenClTestSupport.h"
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/locality/OpenClLocalityOperator.h"
+#include "gpu/opencl/mbir/OpenClIcdDevice.h"
 
 namespace tomo::test {
 
@@ -40,6 +41,12 @@ Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const Paralle
     options.ordering = ordering;
     options.cacheDirectory = openClTestCacheDirectory();
     return opencl::makeOpenClLocalityOperator(geom, vol, options);
+}
+
+Result<std::unique_ptr<IcdDevice>> makeDeviceIcd() {
+    if (!openClSetup().report.available)
+        return notFound("no OpenCL device: " + openClSetup().report.message);
+    return opencl::makeOpenClIcdDevice(openClSetup().report.context);
 }
 
 }  // namespace tomo::test

@@ -1,0 +1,201 @@
+#include "core/mbir/GpuIcd.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/base/Parallel.h"
+
+namespace tomo {
+namespace {
+
+bool isPowerOfTwo(int n) {
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+/// The SVs of side @p side: bands, colours and randomised voxel orders.
+void buildSuperVoxels(const MbirSliceGeometry& g, const GpuIcdOptions& options, GpuIcdLayout& l) {
+    const int side = options.side;
+    for (int sy = 0, y0 = 0; y0 < g.ny(); ++sy, y0 += side)
+        for (int sx = 0, x0 = 0; x0 < g.nx(); ++sx, x0 += side) {
+            const int x1 = std::min(g.nx(), x0 + side), y1 = std::min(g.ny(), y0 + side);
+            const SvBand band = superVoxelBand(g, x0, y0, x1, y1);
+            l.svBase.insert(l.svBase.end(), band.base.begin(), band.base.end());
+            l.rows = std::max(l.rows, *std::max_element(band.width.begin(), band.width.end()));
+            std::vector<std::uint32_t> voxels;
+            for (int iy = y0; iy < y1; ++iy)
+                for (int ix = x0; ix < x1; ++ix)
+                    voxels.push_back(std::uint32_t(iy * g.nx() + ix));
+            shuffleSeeded(voxels, options.seed, 0, l.colour.size() + 1);
+            l.svFirst.push_back(std::int32_t(l.order.size()));
+            l.svSize.push_back(std::int32_t(voxels.size()));
+            l.order.insert(l.order.end(), voxels.begin(), voxels.end());
+            l.colour.push_back((sx % 2) + 2 * (sy % 2));
+        }
+}
+
+/// Voxel (ix, iy)'s chunks: rowStart and rowCount against its SV's band (first pass), or the
+/// tiles themselves (second pass, @p tiles not null, tile rows from chunkMeta's first words).
+void voxelChunks(const MbirSliceGeometry& g, const MbirMatrix& a, GpuIcdLayout& l, int ix, int iy,
+                 std::uint8_t* tiles) {
+    const int svx = (g.nx() + l.side - 1) / l.side;
+    const std::size_t sv = std::size_t(iy / l.side) * std::size_t(svx) + std::size_t(ix / l.side);
+    const std::int32_t* base = l.svBase.data() + sv * std::size_t(l.views);
+    const std::size_t j = std::size_t(iy) * std::size_t(g.nx()) + std::size_t(ix);
+    std::uint32_t* meta = l.chunkMeta.data() + 2 * j * std::size_t(l.chunks);
+    for (int c = 0; c < l.chunks; ++c) {
+        const int v0 = c * kIcdChunkViews, v1 = std::min(g.views(), v0 + kIcdChunkViews);
+        if (!tiles) {
+            int lo = 1 << 30, hi = 0;
+            for (int v = v0; v < v1; ++v) {
+                const int r = g.firstChannel(v, ix, iy) - base[v];
+                lo = std::min(lo, r);
+                hi = std::max(hi, r + g.count(v));
+            }
+            if (v1 <= v0) lo = hi = 0;
+            meta[2 * c + 1] = std::uint32_t(lo) | std::uint32_t(hi - lo) << 16;
+            continue;
+        }
+        const int rowStart = int(meta[2 * c + 1] & 0xffffu);
+        std::uint8_t* tile = tiles + std::size_t(meta[2 * c]) * kIcdChunkViews;
+        for (int v = v0; v < v1; ++v) {
+            const int r = g.firstChannel(v, ix, iy) - base[v] - rowStart;
+            const std::uint8_t* codes = a.codes(j) + g.offset(v);
+            for (int k = 0; k < g.count(v); ++k)
+                tile[std::size_t(r + k) * kIcdChunkViews + std::size_t(v - v0)] = codes[k];
+        }
+    }
+}
+
+}  // namespace
+
+Status GpuIcdOptions::validate() const {
+    if (side < 1 || batch < 1 || blocksPerSv < 1)
+        return invalidArgument("GPU-ICD: sv_side, batch and blocks per SV must be at least 1");
+    if (!isPowerOfTwo(groupSize) || groupSize < kIcdLanes || groupSize > 1024)
+        return invalidArgument("GPU-ICD: the work-group size must be a power of two in [16, 1024]");
+    if (!(fraction > 0 && fraction <= 1))
+        return invalidArgument("GPU-ICD: fraction must be in (0, 1]");
+    return Status::ok();
+}
+
+std::size_t GpuIcdLayout::deviceBytes(int batch) const {
+    const std::size_t sino = std::size_t(views) * std::size_t(channels + 2 * padding);
+    const std::size_t svb = std::size_t(batch) * std::size_t(rows) * std::size_t(pitch);
+    return tiles.size() +
+           4 * (chunkMeta.size() + scale.size() + order.size() + svBase.size() + svFirst.size() +
+                svSize.size()) +
+           4 * (voxels() + 2 * sino + 3 * svb) + 8 * svCount();
+}
+
+Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirMatrix& a,
+                                         const GpuIcdOptions& options, std::size_t budget,
+                                         const ExecContext& ctx) {
+    TOMO_RETURN_IF_ERROR(options.validate());
+    if (a.type() != MbirEntryType::Uint8)
+        return invalidArgument("GPU-ICD reads 8-bit matrix entries (matrix=uint8)");
+    if (a.voxels() != g.voxels()) return invalidArgument("GPU-ICD: matrix and geometry differ");
+    GpuIcdLayout l;
+    l.views = g.views();
+    l.channels = g.channels();
+    l.padding = g.padding();
+    l.nx = g.nx();
+    l.ny = g.ny();
+    l.side = options.side;
+    l.chunks = (g.views() + kIcdChunkViews - 1) / kIcdChunkViews;
+    l.pitch = l.chunks * kIcdChunkViews;
+    buildSuperVoxels(g, options, l);
+    if (l.rows >= (1 << 16))
+        return invalidArgument("GPU-ICD: an SV band is " + std::to_string(l.rows) +
+                               " channels wide; use a smaller sv_side");
+    l.scale.resize(g.voxels());
+    for (std::size_t j = 0; j < g.voxels(); ++j)
+        l.scale[j] = a.scale(j);
+    l.chunkMeta.assign(2 * g.voxels() * std::size_t(l.chunks), 0);
+    TOMO_RETURN_IF_ERROR(
+        parallelFor(std::size_t(g.ny()), ctx.threads, ctx.stop, [&](std::size_t iy, int) {
+            for (int ix = 0; ix < g.nx(); ++ix)
+                voxelChunks(g, a, l, ix, int(iy), nullptr);
+        }));
+    std::size_t tileRows = 0;
+    for (std::size_t k = 0; k < l.chunkMeta.size(); k += 2) {
+        l.chunkMeta[k] = std::uint32_t(tileRows);
+        tileRows += l.chunkMeta[k + 1] >> 16;
+    }
+    const std::size_t tileBytes = tileRows * kIcdChunkViews;
+    if (tileBytes > budget || tileRows >= (std::size_t(1) << 32))
+        return outOfMemory("GPU-ICD: the chunked matrix needs " + std::to_string(tileBytes >> 20) +
+                           " MiB, over the budget of " + std::to_string(budget >> 20) + " MiB");
+    l.tiles.assign(tileBytes, 0);
+    TOMO_RETURN_IF_ERROR(
+        parallelFor(std::size_t(g.ny()), ctx.threads, ctx.stop, [&](std::size_t iy, int) {
+            for (int ix = 0; ix < g.nx(); ++ix)
+                voxelChunks(g, a, l, ix, int(iy), l.tiles.data());
+        }));
+    return l;
+}
+
+IcdKernelConstants icdKernelConstants(const Qggmrf& prior, const NeighbourWeights& weights,
+                                      double invSigmaY2, bool positivity, bool zeroSkip) {
+    const QggmrfParams& p = prior.params();
+    IcdKernelConstants k;
+    k.invSigmaY2 = float(invSigmaY2);
+    k.p = float(p.p);
+    k.q = float(p.q);
+    k.invSigmaP = float(std::pow(p.sigmaX, -p.p));
+    k.invTs = float(1.0 / (p.T * p.sigmaX));
+    k.floor = float(1e-6 * p.T * p.sigmaX);
+    k.nearest = weights.nearest;
+    k.diagonal = weights.diagonal;
+    k.positivity = positivity ? 1 : 0;
+    k.zeroSkip = zeroSkip ? 1 : 0;
+    return k;
+}
+
+GpuIcdPlan::GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device)
+    : m_layout(layout), m_options(options), m_device(device), m_lastMoved(layout.svCount(), 0.0) {}
+
+Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats) {
+    const std::vector<std::size_t> chosen = chooseSuperVoxels(
+        iteration, m_lastMoved, m_layout.colour, m_options.fraction, m_options.seed, false);
+    const int batch = m_options.batch, threshold = std::max(1, batch / 4);
+    std::vector<std::int32_t> list;
+    std::vector<std::pair<int, int>> batches;  // (first entry, count)
+    for (std::size_t first = 0; first < chosen.size();) {
+        std::size_t last = first;  // one colour: [first, last)
+        while (last < chosen.size() &&
+               m_layout.colour[chosen[last]] == m_layout.colour[chosen[first]])
+            ++last;
+        for (std::size_t b = first; b < last; b += std::size_t(batch)) {
+            const int n = int(std::min<std::size_t>(std::size_t(batch), last - b));
+            // Paper 004's launch threshold, in partial passes and after a colour's first batch.
+            if (iteration > 1 && b > first && n < threshold) break;
+            batches.emplace_back(int(list.size()), n);
+            for (std::size_t i = b; i < b + std::size_t(n); ++i)
+                list.push_back(std::int32_t(chosen[i]));
+        }
+        first = last;
+    }
+    stats = {};
+    if (list.empty()) return Status::ok();
+    TOMO_RETURN_IF_ERROR(m_device.beginPass(list, std::uint32_t(iteration) * 2654435761u));
+    for (const auto& [first, count] : batches) {
+        if (ctx.stop.stop_requested()) return cancelled();
+        TOMO_RETURN_IF_ERROR(m_device.runBatch(first, count));
+    }
+    std::vector<float> moved;
+    std::vector<std::int32_t> updates;
+    TOMO_RETURN_IF_ERROR(m_device.endPass(moved, updates));
+    if (moved.size() != list.size() || updates.size() != list.size())
+        return internalError("GPU-ICD: the device returned statistics of another pass");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::size_t sv = std::size_t(list[i]);
+        m_lastMoved[sv] = double(moved[i]);
+        stats.moved += double(moved[i]);
+        stats.updates += std::size_t(updates[i]);
+        stats.visited += std::size_t(m_layout.svSize[sv]);
+    }
+    stats.superVoxels = list.size();
+    return Status::ok();
+}
+
+}  // namespace tomo

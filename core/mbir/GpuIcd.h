@@ -1,0 +1,144 @@
+#pragma once
+/// @file GpuIcd.h
+/// @brief GPU-ICD (paper 004, section 4 and Algorithm 3): the host half that every device
+/// backend shares - the data layout, the schedule and the interface a device implements
+/// (gpu/cuda/mbir, gpu/opencl/mbir run the three kernels).
+///
+/// Three levels of parallelism: a launch updates a batch of SVs of one checkerboard colour
+/// (inter-SV), `blocksPerSv` consecutive work-groups per SV take its voxels one at a time from a
+/// per-SV counter (intra-SV, dynamic scheduling, so that zero-skipped voxels do not unbalance
+/// them), and the work-items of a group share one voxel's theta sums (intra-voxel, a tree
+/// reduction); work-item 0 takes the step and all of them write the error back with atomics.
+///
+/// Layout (paper 004 section 4.1, figure 4): an SV's sinogram band (SVB) is stored transposed,
+/// view-major, as `rows` rows (channel offsets from the SV's band start at each view) of `pitch`
+/// views (the views rounded up to the chunk width of 32) and zero-padded to that rectangle.
+/// Voxel j's footprint is cut into chunks of 32 views; chunk c covers the rows
+/// [rowStart, rowStart + rowCount) its runs reach at views 32c..32c+31, and its 8-bit matrix
+/// entries are stored as a zero-padded rowCount x 32 tile, so that the theta sums and the
+/// write-back are row-wise, element-by-element products: coalesced reads of SVB rows, with
+/// zeros cancelling the band's other elements. Work-items read two views at a time (8-byte
+/// words, paper 004 section 4.3.2).
+///
+/// Schedule: passes as PSV-ICD's (chooseSuperVoxels: every SV, then 25% alternately by last
+/// update and at random), colour after colour in batches of `batch` SVs; in a partial pass a
+/// colour's leftover below batch / 4 SVs waits for a later pass (paper 004's launch threshold).
+/// Each batch is three launches: gather the SVBs, update, and add the SVBs' change back to the
+/// error sinogram (deferred, atomic).
+///
+/// Differences from PSV-ICD, by design: voxels of one SV run concurrently against a shared SVB
+/// and neighbours may be read mid-update, theta sums are in float, and the order of a voxel's
+/// visits depends on the device's scheduling - the result equals PSV-ICD's at convergence
+/// within a tolerance (tests/gpu/GpuIcdTest.cpp), not bit for bit.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/ExecContext.h"
+#include "core/base/Status.h"
+#include "core/mbir/MbirMatrix.h"
+#include "core/mbir/Qggmrf.h"
+#include "core/mbir/SuperVoxels.h"
+
+namespace tomo {
+
+inline constexpr int kIcdChunkViews = 32;  ///< chunk width in views (paper 004's best)
+inline constexpr int kIcdLanes = 16;       ///< work-items per chunk (two views each)
+
+struct GpuIcdOptions {
+    int side = 33;           ///< SV side in voxels (paper 004: 33 on a Titan X)
+    int batch = 32;          ///< SVs per launch
+    int blocksPerSv = 40;    ///< work-groups per SV
+    int groupSize = 256;     ///< work-items per work-group (a power of two, >= kIcdLanes)
+    double fraction = 0.25;  ///< share of SVs in the partial passes (paper 004: 25%)
+    std::uint64_t seed = 1;
+
+    Status validate() const;
+};
+
+/// The layout of one slice geometry's matrix for the device (built once per geometry).
+struct GpuIcdLayout {
+    int views = 0, channels = 0, padding = 0, nx = 0, ny = 0;
+    int pitch = 0;   ///< SVB row length: views rounded up to kIcdChunkViews
+    int rows = 0;    ///< SVB rows: the widest band of any SV at any view
+    int chunks = 0;  ///< chunks per voxel (pitch / kIcdChunkViews)
+    int side = 0;
+    std::vector<int> colour;                    ///< per SV, (sx mod 2) + 2 (sy mod 2)
+    std::vector<std::int32_t> svBase;           ///< per SV and view: first channel of its band
+    std::vector<std::int32_t> svFirst, svSize;  ///< per SV: its voxels in `order`
+    std::vector<std::int32_t> order;            ///< voxel indices (iy nx + ix), SV after SV
+    /// Per voxel and chunk, two words: the tile's first row (in rows of 32 bytes), and
+    /// rowStart | rowCount << 16.
+    std::vector<std::uint32_t> chunkMeta;
+    std::vector<std::uint8_t> tiles;  ///< 32 bytes per tile row
+    std::vector<float> scale;         ///< per voxel: the 8-bit entries' scale
+
+    std::size_t svCount() const { return svSize.size(); }
+    std::size_t voxels() const { return std::size_t(nx) * std::size_t(ny); }
+    /// Device bytes: the layout, image, sinograms and `batch` SVB slots.
+    std::size_t deviceBytes(int batch) const;
+
+    /// The layout of @p a (8-bit entries only: InvalidArgument for float) for SVs of
+    /// options.side. OutOfMemory naming both sizes when the tiles would exceed @p budget bytes
+    /// (checked before they are allocated); Cancelled on ctx.stop.
+    static Result<GpuIcdLayout> build(const MbirSliceGeometry& g, const MbirMatrix& a,
+                                      const GpuIcdOptions& options, std::size_t budget,
+                                      const ExecContext& ctx);
+};
+
+/// The constants of the voxel update the kernels need (the q-GGMRF of Qggmrf.h in float).
+struct IcdKernelConstants {
+    float invSigmaY2 = 1;
+    float p = 2, q = 1.2f, invSigmaP = 1, invTs = 1, floor = 0;
+    float nearest = 0, diagonal = 0;
+    int positivity = 1, zeroSkip = 1;
+};
+IcdKernelConstants icdKernelConstants(const Qggmrf& prior, const NeighbourWeights& weights,
+                                      double invSigmaY2, bool positivity, bool zeroSkip);
+
+/// What a device backend supplies: resident image, error sinogram and layout, and the three
+/// kernels per batch. Calls are synchronous where they return data.
+class IcdDevice {
+  public:
+    virtual ~IcdDevice() = default;
+    virtual std::string name() const = 0;
+    /// Uploads @p layout, the image @p x ([iy][ix]) and the error and weight sinograms (the
+    /// padded [view][channel] rows of MbirSinograms with one slice) and allocates `batch` SVB
+    /// slots. OutOfMemory naming the buffer when one does not fit.
+    virtual Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
+                        const IcdKernelConstants& constants, const std::vector<float>& x,
+                        const std::vector<float>& e, const std::vector<float>& w) = 0;
+    /// The SVs of one pass (layout indices); zeroes the pass's statistics. @p rotation shifts
+    /// where each SV's voxel order starts.
+    virtual Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation) = 0;
+    /// Entries [first, first + count) of the pass's list: gather, update, write back.
+    virtual Status runBatch(int first, int count) = 0;
+    /// Per entry of the pass's list: sum |delta| and the voxel updates (zero-skipped ones not
+    /// counted).
+    virtual Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) = 0;
+    /// The image and the error sinogram, back to the host.
+    virtual Status read(std::vector<float>& x, std::vector<float>& e) = 0;
+};
+
+/// Makes a device for a solve (IterativeRequest::makeIcdDevice; empty: PSV-ICD on the CPU).
+using IcdDeviceFactory = std::function<Result<std::unique_ptr<IcdDevice>>()>;
+
+/// The schedule of GPU-ICD over a device that holds the state (see the file comment).
+class GpuIcdPlan {
+  public:
+    GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device);
+    /// Pass @p iteration (1-based). Cancelled on ctx.stop, between batches.
+    Status iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats);
+
+  private:
+    const GpuIcdLayout& m_layout;
+    GpuIcdOptions m_options;
+    IcdDevice& m_device;
+    std::vector<double> m_lastMoved;
+};
+
+}  // namespace tomo

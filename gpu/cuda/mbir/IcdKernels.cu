@@ -1,0 +1,202 @@
+// GPU-ICD kernels on CUDA (IcdKernels.h; core/mbir/GpuIcd.h for the layout).
+#include "gpu/cuda/internal/CudaHandles.h"
+#include "gpu/cuda/mbir/IcdKernels.h"
+
+namespace tomo::cuda {
+namespace kernels {
+namespace {
+
+constexpr int kChunk = kIcdChunkViews;
+constexpr int kLanes = kIcdLanes;
+
+__global__ void icdGather(IcdSheetArgs a) {
+    const int v = int(blockIdx.x * blockDim.x + threadIdx.x);
+    const int r = int(blockIdx.y * blockDim.y + threadIdx.y);
+    const int slot = int(blockIdx.z);
+    if (v >= a.pitch || r >= a.rows) return;
+    const int sv = a.list[a.first + slot];
+    const size_t at = (size_t(slot) * a.rows + r) * a.pitch + v;
+    float ev = 0.f, wv = 0.f;
+    if (v < a.views) {
+        const int c = a.svBase[size_t(sv) * a.views + v] + r + a.padding;
+        if (c >= 0 && c < a.rowLength) {
+            ev = a.e[size_t(v) * a.rowLength + c];
+            wv = a.w[size_t(v) * a.rowLength + c];
+        }
+    }
+    a.svbE[at] = ev;
+    a.svbOld[at] = ev;
+    a.svbW[at] = wv;
+    if (v == 0 && r == 0) a.counters[slot] = 0;
+}
+
+__global__ void icdWriteBack(IcdSheetArgs a) {
+    const int v = int(blockIdx.x * blockDim.x + threadIdx.x);
+    const int r = int(blockIdx.y * blockDim.y + threadIdx.y);
+    const int slot = int(blockIdx.z);
+    if (v >= a.views || r >= a.rows) return;
+    const size_t at = (size_t(slot) * a.rows + r) * a.pitch + v;
+    const float change = a.svbE[at] - a.svbOld[at];
+    if (change == 0.f) return;
+    const int c = a.svBase[size_t(a.list[a.first + slot]) * a.views + v] + r + a.padding;
+    if (c >= 0 && c < a.rowLength) atomicAdd(a.e + size_t(v) * a.rowLength + c, change);
+}
+
+/// rho'(d) / (2 d) of the q-GGMRF (core/mbir/Qggmrf.cpp surrogate()).
+__device__ float surrogate(float d, const IcdKernelConstants& k) {
+    float ad = fabsf(d);
+    if (k.p < 2.f) ad = fmaxf(ad, k.floor);
+    const float u = powf(ad * k.invTs, k.p - k.q);
+    const float near = k.p == 2.f ? 1.f : powf(ad, k.p - 2.f);
+    return 0.5f * near * k.invSigmaP * (1.f + (k.q / k.p) * u) / ((1.f + u) * (1.f + u));
+}
+
+/// One surrogate step of voxel (ix, iy) (core/mbir/IcdUpdate.cpp icdVoxelStep).
+__device__ float voxelStep(const float* x, int ix, int iy, int nx, int ny, float value, float t1,
+                           float t2, const IcdKernelConstants& k) {
+    float num = t1, den = t2;
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+            if ((dx == 0 && dy == 0) || ix + dx < 0 || ix + dx >= nx || iy + dy < 0 ||
+                iy + dy >= ny)
+                continue;
+            const float d = value - __ldcg(x + (iy + dy) * nx + ix + dx);
+            const float b = (dx == 0 || dy == 0) ? k.nearest : k.diagonal;
+            const float s = b * surrogate(d, k);
+            num += 2.f * s * d;
+            den += 2.f * s;
+        }
+    if (!(den > 0.f)) return value;
+    float next = value - num / den;
+    if (k.positivity) next = fmaxf(next, 0.f);
+    return next;
+}
+
+__device__ bool allZero(const float* x, int ix, int iy, int nx, int ny) {
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+            if (ix + dx >= 0 && ix + dx < nx && iy + dy >= 0 && iy + dy < ny &&
+                __ldcg(x + (iy + dy) * nx + ix + dx) != 0.f)
+                return false;
+    return true;
+}
+
+__global__ void icdUpdate(IcdUpdateArgs a) {
+    const int tid = int(threadIdx.x), size = int(blockDim.x);
+    const int slot = int(blockIdx.x) / a.blocksPerSv;
+    const int entry = a.first + slot;
+    const int sv = a.list[entry];
+    const int n = a.svSize[sv];
+    float* e = a.svbE + size_t(slot) * a.rows * a.pitch;
+    const float* w = a.svbW + size_t(slot) * a.rows * a.pitch;
+    const int lane = tid % kLanes, worker = tid / kLanes, workers = size / kLanes;
+    __shared__ int voxel, skip;
+    __shared__ float step, part1[32], part2[32];
+    for (;;) {
+        if (tid == 0) {
+            const int k = atomicAdd(a.counters + slot, 1);
+            int j = -1, s = 0;
+            if (k < n) {
+                j = a.order[a.svFirst[sv] + int((unsigned(k) + a.rotation) % unsigned(n))];
+                s = a.k.zeroSkip && __ldcg(a.x + j) == 0.f &&
+                    allZero(a.x, j % a.nx, j / a.nx, a.nx, a.ny);
+            }
+            voxel = j;
+            skip = s;
+        }
+        __syncthreads();
+        const int j = voxel;
+        if (j < 0) break;
+        if (!skip) {
+            float t1 = 0.f, t2 = 0.f;
+            for (int c = worker; c < a.chunks; c += workers) {
+                const uint2 meta = __ldg(a.chunkMeta + size_t(j) * a.chunks + c);
+                const int row0 = int(meta.y & 0xffffu), count = int(meta.y >> 16);
+                const std::uint8_t* tile = a.tiles + size_t(meta.x) * kChunk + 2 * lane;
+                const size_t col = size_t(c) * kChunk + 2 * lane;
+                for (int r = 0; r < count; ++r) {
+                    const uchar2 code = __ldg(reinterpret_cast<const uchar2*>(tile + r * kChunk));
+                    const float ax = float(code.x), ay = float(code.y);
+                    const size_t at = size_t(row0 + r) * a.pitch + col;
+                    const float2 ev = __ldcg(reinterpret_cast<const float2*>(e + at));
+                    const float2 wv = __ldg(reinterpret_cast<const float2*>(w + at));
+                    t1 += wv.x * ax * ev.x + wv.y * ay * ev.y;
+                    t2 += wv.x * ax * ax + wv.y * ay * ay;
+                }
+            }
+            for (int off = 16; off > 0; off >>= 1) {
+                t1 += __shfl_down_sync(0xffffffffu, t1, off);
+                t2 += __shfl_down_sync(0xffffffffu, t2, off);
+            }
+            if (tid % 32 == 0) {
+                part1[tid / 32] = t1;
+                part2[tid / 32] = t2;
+            }
+            __syncthreads();
+            if (tid == 0) {
+                float s1 = 0.f, s2 = 0.f;
+                for (int i = 0; i < size / 32; ++i) {
+                    s1 += part1[i];
+                    s2 += part2[i];
+                }
+                const float sc = a.scale[j], value = __ldcg(a.x + j);
+                const float next =
+                    voxelStep(a.x, j % a.nx, j / a.nx, a.nx, a.ny, value, -sc * s1 * a.k.invSigmaY2,
+                              sc * sc * s2 * a.k.invSigmaY2, a.k);
+                a.x[j] = next;
+                step = (next - value) * sc;
+                atomicAdd(a.moved + entry, fabsf(next - value));
+                atomicAdd(a.updates + entry, 1);
+            }
+            __syncthreads();
+            const float ds = step;
+            if (ds != 0.f) {
+                for (int c = worker; c < a.chunks; c += workers) {
+                    const uint2 meta = __ldg(a.chunkMeta + size_t(j) * a.chunks + c);
+                    const int row0 = int(meta.y & 0xffffu), count = int(meta.y >> 16);
+                    const std::uint8_t* tile = a.tiles + size_t(meta.x) * kChunk + 2 * lane;
+                    const size_t col = size_t(c) * kChunk + 2 * lane;
+                    for (int r = 0; r < count; ++r) {
+                        const uchar2 code =
+                            __ldg(reinterpret_cast<const uchar2*>(tile + r * kChunk));
+                        const size_t at = size_t(row0 + r) * a.pitch + col;
+                        if (code.x) atomicAdd(e + at, -ds * float(code.x));
+                        if (code.y) atomicAdd(e + at + 1, -ds * float(code.y));
+                    }
+                }
+            }
+        }
+        __syncthreads();  // before thread 0 takes the next voxel
+    }
+}
+
+}  // namespace
+}  // namespace kernels
+
+namespace {
+dim3 sheetGrid(const IcdSheetArgs& a, int count) {
+    return dim3(unsigned((a.pitch + 31) / 32), unsigned((a.rows + 7) / 8), unsigned(count));
+}
+}  // namespace
+
+Status launchIcdGather(const IcdSheetArgs& args, int count, cudaStream_t stream) {
+    if (count <= 0) return Status::ok();
+    kernels::icdGather<<<sheetGrid(args, count), dim3(32, 8), 0, stream>>>(args);
+    return cudaCheck(cudaGetLastError(), "launch of icdGather");
+}
+
+Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stream) {
+    if (count <= 0) return Status::ok();
+    kernels::icdWriteBack<<<sheetGrid(args, count), dim3(32, 8), 0, stream>>>(args);
+    return cudaCheck(cudaGetLastError(), "launch of icdWriteBack");
+}
+
+Status launchIcdUpdate(const IcdUpdateArgs& args, int count, int threads, cudaStream_t stream) {
+    if (count <= 0) return Status::ok();
+    if (threads < 32 || threads > 1024 || (threads & (threads - 1)) != 0)
+        return invalidArgument("GPU-ICD on CUDA: blocks of 32 to 1024 threads, a power of two");
+    kernels::icdUpdate<<<unsigned(count * args.blocksPerSv), unsigned(threads), 0, stream>>>(args);
+    return cudaCheck(cudaGetLastError(), "launch of icdUpdate");
+}
+
+}  // namespace tomo::cuda

@@ -1,0 +1,54 @@
+#pragma once
+/// @file IcdKernels.h
+/// @brief Launch interface of GPU-ICD's three CUDA kernels (paper 004, Algorithm 3; the layout
+/// and schedule are core/mbir/GpuIcd.h's): SVB gather, voxel update, deferred write-back.
+/// Internal to tomo_gpu_cuda (CUDA types); the kernels are IcdKernels.cu, their user
+/// CudaIcdDevice.cpp. The same computation as gpu/opencl/mbir/icd.cl, with CUDA's native float
+/// atomics, warp-shuffle reductions, the 8-bit tiles and weights through the read-only path
+/// (__ldg) and the SVB errors through L2 (__ldcg: other blocks change them with atomics).
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "core/base/Status.h"
+#include "core/mbir/GpuIcd.h"
+
+namespace tomo::cuda {
+
+/// A batch's SVBs and the sinograms they come from (gather and write-back).
+struct IcdSheetArgs {
+    float* e = nullptr;        ///< error sinogram, padded [view][channel] rows
+    const float* w = nullptr;  ///< weight sinogram, same layout
+    int views = 0, rowLength = 0, padding = 0, rows = 0, pitch = 0;
+    const int* list = nullptr;  ///< the pass's SVs
+    int first = 0;              ///< the batch's first entry of `list`
+    const int* svBase = nullptr;
+    float *svbE = nullptr, *svbOld = nullptr, *svbW = nullptr;
+    int* counters = nullptr;  ///< per slot: the next voxel
+};
+
+struct IcdUpdateArgs {
+    float* x = nullptr;
+    float* svbE = nullptr;
+    const float* svbW = nullptr;
+    const std::uint8_t* tiles = nullptr;
+    const uint2* chunkMeta = nullptr;
+    const float* scale = nullptr;
+    const int *order = nullptr, *svFirst = nullptr, *svSize = nullptr, *list = nullptr;
+    int first = 0;
+    int* counters = nullptr;
+    float* moved = nullptr;  ///< per entry of `list`: sum |delta|
+    int* updates = nullptr;  ///< per entry of `list`: voxel updates
+    int blocksPerSv = 1, rows = 0, pitch = 0, chunks = 0, nx = 0, ny = 0;
+    unsigned rotation = 0;
+    IcdKernelConstants k;
+};
+
+/// @p count SVBs (slots): gather (resets the slots' counters) / write back.
+Status launchIcdGather(const IcdSheetArgs& args, int count, cudaStream_t stream);
+Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stream);
+/// @p count SVs x blocksPerSv blocks of @p threads (a power of two, 32..1024).
+Status launchIcdUpdate(const IcdUpdateArgs& args, int count, int threads, cudaStream_t stream);
+
+}  // namespace tomo::cuda

@@ -1,0 +1,190 @@
+#include "gpu/opencl/mbir/OpenClIcdDevice.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "gpu/opencl/internal/ClDeviceContext.h"
+#include "gpu/opencl/internal/ClHandle.h"
+#include "gpu/opencl/internal/KernelSources.h"
+
+namespace tomo::opencl {
+namespace {
+
+std::size_t roundUp(std::size_t n, std::size_t m) {
+    return (n + m - 1) / m * m;
+}
+
+class OpenClIcdDevice final : public IcdDevice {
+  public:
+    explicit OpenClIcdDevice(std::shared_ptr<ClDeviceContext> device)
+        : m_device(std::move(device)) {}
+
+    std::string name() const override { return "OpenCL " + m_device->traits().name; }
+
+    Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
+                const IcdKernelConstants& constants, const std::vector<float>& x,
+                const std::vector<float>& e, const std::vector<float>& w) override {
+        TOMO_RETURN_IF_ERROR(options.validate());
+        if (m_device->traits().maxWorkGroupSize < std::size_t(options.groupSize))
+            return unsupported("GPU-ICD: work-groups of " + std::to_string(options.groupSize) +
+                               " work-items needed, device '" + m_device->traits().name +
+                               "' allows " + std::to_string(m_device->traits().maxWorkGroupSize));
+        const std::size_t need = layout.deviceBytes(options.batch);
+        if (need > m_device->memoryBudget())
+            return outOfMemory("GPU-ICD needs " + std::to_string(need >> 20) + " MiB on " +
+                               m_device->traits().name + ", which allows " +
+                               std::to_string(m_device->memoryBudget() >> 20) + " MiB");
+        m_layout = &layout;
+        m_options = options;
+        m_constants = constants;
+        TOMO_ASSIGN_OR_RETURN(ClProgram program,
+                              m_device->program("icd.cl", kernelSource("icd.cl"),
+                                                "-D CHUNK=" + std::to_string(kIcdChunkViews) +
+                                                    " -D LANES=" + std::to_string(kIcdLanes)));
+        TOMO_ASSIGN_OR_RETURN(m_gather, m_device->kernel(program, "icdGather"));
+        TOMO_ASSIGN_OR_RETURN(m_update, m_device->kernel(program, "icdUpdate"));
+        TOMO_ASSIGN_OR_RETURN(m_writeBack, m_device->kernel(program, "icdWriteBack"));
+        TOMO_ASSIGN_OR_RETURN(m_x, upload(x, "image"));
+        TOMO_ASSIGN_OR_RETURN(m_e, upload(e, "error sinogram"));
+        TOMO_ASSIGN_OR_RETURN(m_w, upload(w, "weight sinogram"));
+        TOMO_ASSIGN_OR_RETURN(m_tiles, upload(layout.tiles, "chunked matrix"));
+        TOMO_ASSIGN_OR_RETURN(m_meta, upload(layout.chunkMeta, "chunk table"));
+        TOMO_ASSIGN_OR_RETURN(m_scale, upload(layout.scale, "voxel scales"));
+        TOMO_ASSIGN_OR_RETURN(m_order, upload(layout.order, "voxel orders"));
+        TOMO_ASSIGN_OR_RETURN(m_svBase, upload(layout.svBase, "SV bands"));
+        TOMO_ASSIGN_OR_RETURN(m_svFirst, upload(layout.svFirst, "SV starts"));
+        TOMO_ASSIGN_OR_RETURN(m_svSize, upload(layout.svSize, "SV sizes"));
+        const std::size_t svs = layout.svCount();
+        TOMO_ASSIGN_OR_RETURN(m_list, buffer(svs * 4, "pass list"));
+        TOMO_ASSIGN_OR_RETURN(m_moved, buffer(svs * 4, "SV updates"));
+        TOMO_ASSIGN_OR_RETURN(m_updates, buffer(svs * 4, "SV counts"));
+        TOMO_ASSIGN_OR_RETURN(m_counters, buffer(std::size_t(options.batch) * 4, "counters"));
+        const std::size_t svb = std::size_t(options.batch) * std::size_t(layout.rows) *
+                                std::size_t(layout.pitch) * sizeof(float);
+        TOMO_ASSIGN_OR_RETURN(m_svbE, buffer(svb, "SVB errors"));
+        TOMO_ASSIGN_OR_RETURN(m_svbOld, buffer(svb, "SVB snapshots"));
+        TOMO_ASSIGN_OR_RETURN(m_svbW, buffer(svb, "SVB weights"));
+        return Status::ok();
+    }
+
+    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation) override {
+        m_passSize = svs.size();
+        m_rotation = rotation;
+        const std::vector<std::int32_t> zeros(svs.size(), 0);
+        TOMO_RETURN_IF_ERROR(write(m_list, svs.data(), svs.size() * 4, "pass list"));
+        TOMO_RETURN_IF_ERROR(write(m_moved, zeros.data(), zeros.size() * 4, "SV updates"));
+        return write(m_updates, zeros.data(), zeros.size() * 4, "SV counts");
+    }
+
+    Status runBatch(int first, int count) override {
+        const GpuIcdLayout& l = *m_layout;
+        const cl_int rowLength = l.channels + 2 * l.padding;
+        const std::size_t sheet[3] = {roundUp(std::size_t(l.pitch), 32),
+                                      roundUp(std::size_t(l.rows), 8), std::size_t(count)};
+        const std::size_t sheetLocal[3] = {32, 8, 1};
+        TOMO_RETURN_IF_ERROR(setKernelArgs(
+            m_gather, m_e.get(), m_w.get(), m_list.get(), cl_int(first), m_svBase.get(),
+            cl_int(l.views), rowLength, cl_int(l.padding), cl_int(l.rows), cl_int(l.pitch),
+            m_svbE.get(), m_svbOld.get(), m_svbW.get(), m_counters.get()));
+        TOMO_RETURN_IF_ERROR(enqueue(m_gather, 3, sheet, sheetLocal, "icdGather"));
+        TOMO_RETURN_IF_ERROR(setUpdateArgs(first));
+        const std::size_t group = std::size_t(m_options.groupSize);
+        const std::size_t global[1] = {std::size_t(count) * std::size_t(m_options.blocksPerSv) *
+                                       group};
+        const std::size_t local[1] = {group};
+        TOMO_RETURN_IF_ERROR(enqueue(m_update, 1, global, local, "icdUpdate"));
+        TOMO_RETURN_IF_ERROR(setKernelArgs(m_writeBack, m_e.get(), m_svbE.get(), m_svbOld.get(),
+                                           m_list.get(), cl_int(first), m_svBase.get(),
+                                           cl_int(l.views), rowLength, cl_int(l.padding),
+                                           cl_int(l.rows), cl_int(l.pitch)));
+        return enqueue(m_writeBack, 3, sheet, sheetLocal, "icdWriteBack");
+    }
+
+    Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) override {
+        moved.resize(m_passSize);
+        updates.resize(m_passSize);
+        TOMO_RETURN_IF_ERROR(read(m_moved, moved.data(), m_passSize * 4, "SV updates"));
+        return read(m_updates, updates.data(), m_passSize * 4, "SV counts");
+    }
+
+    Status read(std::vector<float>& x, std::vector<float>& e) override {
+        x.resize(m_layout->voxels());
+        e.resize(std::size_t(m_layout->views) *
+                 std::size_t(m_layout->channels + 2 * m_layout->padding));
+        TOMO_RETURN_IF_ERROR(read(m_x, x.data(), x.size() * 4, "image"));
+        return read(m_e, e.data(), e.size() * 4, "error sinogram");
+    }
+
+  private:
+    Status setUpdateArgs(int first) {
+        const GpuIcdLayout& l = *m_layout;
+        const IcdKernelConstants& k = m_constants;
+        TOMO_RETURN_IF_ERROR(setKernelArgs(
+            m_update, m_x.get(), m_svbE.get(), m_svbW.get(), m_tiles.get(), m_meta.get(),
+            m_scale.get(), m_order.get(), m_svFirst.get(), m_svSize.get(), m_list.get(),
+            cl_int(first), m_counters.get(), m_moved.get(), m_updates.get(),
+            cl_int(m_options.blocksPerSv), cl_int(l.rows), cl_int(l.pitch), cl_int(l.chunks),
+            cl_int(l.nx), cl_int(l.ny), cl_uint(m_rotation), k.invSigmaY2, k.p, k.q, k.invSigmaP,
+            k.invTs, k.floor, k.nearest, k.diagonal, cl_int(k.positivity), cl_int(k.zeroSkip)));
+        const std::size_t bytes = std::size_t(m_options.groupSize) * sizeof(float);
+        TOMO_RETURN_IF_ERROR(setLocalArg(m_update, 31, bytes));
+        return setLocalArg(m_update, 32, bytes);
+    }
+
+    Status enqueue(const ClKernel& kernel, cl_uint dims, const std::size_t* global,
+                   const std::size_t* local, const char* what) {
+        return clCheck(clEnqueueNDRangeKernel(m_device->queue(1), kernel.get(), dims, nullptr,
+                                              global, local, 0, nullptr, nullptr),
+                       std::string("clEnqueueNDRangeKernel(") + what + ")");
+    }
+
+    Result<ClMem> buffer(std::size_t bytes, const std::string& what) {
+        return m_device->createBuffer(CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 4),
+                                      what + " of GPU-ICD");
+    }
+
+    template <class T>
+    Result<ClMem> upload(const std::vector<T>& data, const std::string& what) {
+        TOMO_ASSIGN_OR_RETURN(ClMem mem, buffer(data.size() * sizeof(T), what));
+        TOMO_RETURN_IF_ERROR(write(mem, data.data(), data.size() * sizeof(T), what));
+        return mem;
+    }
+
+    /// Blocking writes and reads on the kernel queue (in order with the launches).
+    Status write(const ClMem& mem, const void* data, std::size_t bytes, const std::string& what) {
+        if (bytes == 0) return Status::ok();
+        return clCheck(clEnqueueWriteBuffer(m_device->queue(1), mem.get(), CL_TRUE, 0, bytes, data,
+                                            0, nullptr, nullptr),
+                       "clEnqueueWriteBuffer(" + what + ")");
+    }
+    Status read(const ClMem& mem, void* data, std::size_t bytes, const std::string& what) {
+        if (bytes == 0) return Status::ok();
+        return clCheck(clEnqueueReadBuffer(m_device->queue(1), mem.get(), CL_TRUE, 0, bytes, data,
+                                           0, nullptr, nullptr),
+                       "clEnqueueReadBuffer(" + what + ")");
+    }
+
+    std::shared_ptr<ClDeviceContext> m_device;
+    const GpuIcdLayout* m_layout = nullptr;
+    GpuIcdOptions m_options;
+    IcdKernelConstants m_constants;
+    std::size_t m_passSize = 0;
+    std::uint32_t m_rotation = 0;
+    ClKernel m_gather, m_update, m_writeBack;
+    ClMem m_x, m_e, m_w, m_tiles, m_meta, m_scale, m_order, m_svBase, m_svFirst, m_svSize;
+    ClMem m_list, m_moved, m_updates, m_counters, m_svbE, m_svbOld, m_svbW;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<IcdDevice>> makeOpenClIcdDevice(std::shared_ptr<ClDeviceContext> context,
+                                                       const std::string& cacheDirectory) {
+    if (!context) {
+        ClDeviceOptions options;
+        options.cacheDirectory = cacheDirectory;
+        TOMO_ASSIGN_OR_RETURN(context, ClDeviceContext::open(-1, options));
+    }
+    return std::unique_ptr<IcdDevice>(std::make_unique<OpenClIcdDevice>(std::move(context)));
+}
+
+}  // namespace tomo::opencl
