@@ -146,8 +146,9 @@ AlgorithmSpec mbirAlgorithmSpec() {
                "on: AVX2 gathers over 8 views where the CPU has them; off: scalar (ablation)."),
         integer("gpu_sv_side", "GPU SV side", 33, 1, 4096,
                 "GPU-ICD (--backend cuda|opencl): SuperVoxel side in voxels."),
-        integer("gpu_batch", "GPU SV batch", 32, 1, 4096,
-                "GPU-ICD: SuperVoxels per launch (deferred write-back after each)."),
+        integer("gpu_batch", "GPU SV batch", 0, 0, 4096,
+                "GPU-ICD: SuperVoxels per launch (deferred write-back after each); 0: an eighth "
+                "of a colour's."),
         integer("gpu_blocks", "GPU blocks per SV", 40, 1, 4096,
                 "GPU-ICD: work-groups sharing one SuperVoxel's voxels."),
         integer("gpu_threads", "GPU threads per block", 256, 32, 1024,

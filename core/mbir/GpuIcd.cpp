@@ -69,8 +69,10 @@ void voxelChunks(const MbirSliceGeometry& g, const MbirMatrix& a, GpuIcdLayout& 
 }  // namespace
 
 Status GpuIcdOptions::validate() const {
-    if (side < 1 || batch < 1 || blocksPerSv < 1)
-        return invalidArgument("GPU-ICD: sv_side, batch and blocks per SV must be at least 1");
+    if (side < 1 || batch < 0 || blocksPerSv < 1)
+        return invalidArgument(
+            "GPU-ICD: sv_side and blocks per SV must be at least 1, batch 0 "
+            "(automatic) or more");
     if (!isPowerOfTwo(groupSize) || groupSize < kIcdLanes || groupSize > 1024)
         return invalidArgument("GPU-ICD: the work-group size must be a power of two in [16, 1024]");
     if (!(fraction > 0 && fraction <= 1))
@@ -134,6 +136,10 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
     return l;
 }
 
+int automaticBatch(const GpuIcdLayout& layout) {
+    return int(std::clamp<std::size_t>(layout.svCount() / 32, 1, 32));
+}
+
 IcdKernelConstants icdKernelConstants(const Qggmrf& prior, const NeighbourWeights& weights,
                                       double invSigmaY2, bool positivity, bool zeroSkip) {
     const QggmrfParams& p = prior.params();
@@ -155,9 +161,24 @@ GpuIcdPlan::GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options,
     : m_layout(layout), m_options(options), m_device(device), m_lastMoved(layout.svCount(), 0.0) {}
 
 Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats) {
-    const std::vector<std::size_t> chosen = chooseSuperVoxels(
-        iteration, m_lastMoved, m_layout.colour, m_options.fraction, m_options.seed, false);
-    const int batch = m_options.batch, threshold = std::max(1, batch / 4);
+    std::vector<std::size_t> chosen = chooseSuperVoxels(iteration, m_lastMoved, m_layout.colour,
+                                                        m_options.fraction, m_options.seed, false);
+    // Each colour's SVs in a random order, so that a batch is spread over the image rather than
+    // rows of SVs: the SVs of a batch update against the same stale error sinogram, and a ray
+    // through many of them would have its error corrected many times over.
+    for (std::size_t first = 0; first < chosen.size();) {
+        std::size_t last = first;
+        while (last < chosen.size() &&
+               m_layout.colour[chosen[last]] == m_layout.colour[chosen[first]])
+            ++last;
+        std::vector<std::uint32_t> part(chosen.begin() + std::ptrdiff_t(first),
+                                        chosen.begin() + std::ptrdiff_t(last));
+        shuffleSeeded(part, m_options.seed, std::uint64_t(iteration), 0xc01042u + first);
+        std::copy(part.begin(), part.end(), chosen.begin() + std::ptrdiff_t(first));
+        first = last;
+    }
+    const int batch = m_options.batch > 0 ? m_options.batch : automaticBatch(m_layout);
+    const int threshold = std::max(1, batch / 4);
     std::vector<std::int32_t> list;
     std::vector<std::pair<int, int>> batches;  // (first entry, count)
     for (std::size_t first = 0; first < chosen.size();) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -13,16 +14,15 @@ namespace {
 /// theta sums of voxel j over every view: t1 += sum w c e, t2 += sum w c^2 per slice (c the
 /// stored entry; the caller applies the voxel's scale).
 template <class Entry, bool kSingle>
-void accumulateThetas(const MbirSliceGeometry& g, const Entry* column, const SinoBand& band, int ix,
-                      int iy, double* t1, double* t2, std::size_t* starts) {
+void accumulateThetas(const MbirSliceGeometry& g, const Entry* column, const SinoBand& band,
+                      double* t1, double* t2, const std::size_t* starts) {
     const int nz = kSingle ? 1 : band.nz;
     if constexpr (kSingle) {
         // Two accumulators each, for even and odd views: half the add-latency chain.
         double s1[2] = {0, 0}, s2[2] = {0, 0};
         for (int v = 0; v < g.views(); ++v) {
             const Entry* a = column + g.offset(v);
-            const std::size_t base = band.at(v, g.firstChannel(v, ix, iy));
-            starts[v] = base;  // for the write-back
+            const std::size_t base = starts[v];
             const float* e = band.e + base;
             const float* w = band.w + base;
             double p1 = 0, p2 = 0;
@@ -41,8 +41,7 @@ void accumulateThetas(const MbirSliceGeometry& g, const Entry* column, const Sin
     }
     for (int v = 0; v < g.views(); ++v) {
         const Entry* a = column + g.offset(v);
-        const std::size_t base = band.at(v, g.firstChannel(v, ix, iy));
-        starts[v] = base;
+        const std::size_t base = starts[v];
         const float* e = band.e + base;
         const float* w = band.w + base;
         for (int k = 0; k < g.count(v); ++k, e += nz, w += nz) {
@@ -59,6 +58,20 @@ void accumulateThetas(const MbirSliceGeometry& g, const Entry* column, const Sin
 template <class Entry, bool kSingle>
 void writeBack(const MbirSliceGeometry& g, const Entry* column, float scale, const SinoBand& band,
                const std::size_t* starts, const float* delta) {
+    if constexpr (kSingle && std::is_same_v<Entry, std::uint8_t>) {
+        // One slice, 8-bit entries: the 256 possible changes once per voxel, then a lookup.
+        float change[256];
+        const float step = scale * delta[0];
+        for (int c = 0; c < 256; ++c)
+            change[c] = step * float(c);
+        for (int v = 0; v < g.views(); ++v) {
+            const Entry* a = column + g.offset(v);
+            float* e = band.e + starts[v];
+            for (int k = 0; k < g.count(v); ++k)
+                e[k] -= change[a[k]];
+        }
+        return;
+    }
     const int nz = kSingle ? 1 : band.nz;
     for (int v = 0; v < g.views(); ++v) {
         const Entry* a = column + g.offset(v);
@@ -127,26 +140,20 @@ __attribute__((target("avx2,fma"))) void thetasAvx2(const MbirSliceGeometry& g,
 #endif
 
 template <bool kSingle>
-void thetas(const IcdSettings& s, const SinoBand& band, std::size_t j, int ix, int iy, double* t1,
-            double* t2, std::size_t* starts, std::int32_t* s32) {
+void thetas(const IcdSettings& s, const SinoBand& band, std::size_t j, double* t1, double* t2,
+            const std::size_t* starts, const std::int32_t* starts32) {
     const MbirMatrix& a = *s.matrix;
 #ifdef TOMO_MBIR_AVX2
     if (kSingle && s.avx2 && a.type() == MbirEntryType::Uint8) {
-        const MbirSliceGeometry& g = *s.geometry;
-        std::int32_t* starts32 = s32;
-        for (int v = 0; v < g.views(); ++v) {
-            starts[v] = band.at(v, g.firstChannel(v, ix, iy));
-            starts32[v] = std::int32_t(starts[v]);
-        }
-        thetasAvx2(g, a.codes(j), band, starts32, t1[0], t2[0]);
+        thetasAvx2(*s.geometry, a.codes(j), band, starts32, t1[0], t2[0]);
         return;
     }
 #endif
+    (void)starts32;
     if (a.type() == MbirEntryType::Uint8)
-        accumulateThetas<std::uint8_t, kSingle>(*s.geometry, a.codes(j), band, ix, iy, t1, t2,
-                                                starts);
+        accumulateThetas<std::uint8_t, kSingle>(*s.geometry, a.codes(j), band, t1, t2, starts);
     else
-        accumulateThetas<float, kSingle>(*s.geometry, a.floats(j), band, ix, iy, t1, t2, starts);
+        accumulateThetas<float, kSingle>(*s.geometry, a.floats(j), band, t1, t2, starts);
 }
 
 template <bool kSingle>
@@ -236,15 +243,22 @@ double icdUpdateLine(const IcdSettings& s, const SinoBand& band, std::vector<flo
     if (!any) return 0;
     scratch.theta1.assign(std::size_t(nz), 0.0);
     scratch.theta2.assign(std::size_t(nz), 0.0);
-    scratch.starts.resize(std::size_t(s.geometry->views()));
-    scratch.starts32.resize(std::size_t(s.geometry->views()));
+    // Where the voxel's run starts in the band at every view (the first channels 4 views at a
+    // time, MbirSliceGeometry::firstChannels).
+    const int views = s.geometry->views();
+    scratch.starts.resize(std::size_t(views));
+    scratch.starts32.resize(std::size_t(views));
     std::size_t* starts = scratch.starts.data();
     std::int32_t* s32 = scratch.starts32.data();
+    s.geometry->firstChannels(ix, iy, 0, views, s32);
+    for (int v = 0; v < views; ++v) {
+        starts[v] = band.at(v, s32[v]);
+        s32[v] = std::int32_t(starts[v]);
+    }
     if (nz == 1)
-        thetas<true>(s, band, j, ix, iy, scratch.theta1.data(), scratch.theta2.data(), starts, s32);
+        thetas<true>(s, band, j, scratch.theta1.data(), scratch.theta2.data(), starts, s32);
     else
-        thetas<false>(s, band, j, ix, iy, scratch.theta1.data(), scratch.theta2.data(), starts,
-                      s32);
+        thetas<false>(s, band, j, scratch.theta1.data(), scratch.theta2.data(), starts, s32);
     const double scale = s.matrix->scale(j);
     scratch.delta.assign(std::size_t(nz), 0.f);
     double moved = 0;

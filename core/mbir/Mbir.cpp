@@ -129,18 +129,22 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     auto solve = std::make_unique<DeviceSolve>();
     TOMO_ASSIGN_OR_RETURN(solve->layout,
                           GpuIcdLayout::build(g, matrix, options.gpu, options.memoryBudget, ctx));
+    GpuIcdOptions gpu = options.gpu;
+    if (gpu.batch == 0) gpu.batch = automaticBatch(solve->layout);
     TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
     const IcdKernelConstants constants =
         icdKernelConstants(*settings.prior, settings.weights, settings.invSigmaY2,
                            settings.positivity, settings.zeroSkip);
     TOMO_RETURN_IF_ERROR(
-        solve->device->load(solve->layout, options.gpu, constants, x, sino.error(), sino.weight()));
-    solve->plan = std::make_unique<GpuIcdPlan>(solve->layout, options.gpu, *solve->device);
+        solve->device->load(solve->layout, gpu, constants, x, sino.error(), sino.weight()));
+    solve->plan = std::make_unique<GpuIcdPlan>(solve->layout, gpu, *solve->device);
     report.notes.push_back(
-        "GPU-ICD on " + solve->device->name() + ": SVs of " + std::to_string(options.gpu.side) +
-        ", " + std::to_string(options.gpu.batch) + " per launch, " +
-        std::to_string(options.gpu.blocksPerSv) + " work-groups each, " +
-        std::to_string(solve->layout.deviceBytes(options.gpu.batch) >> 20) + " MiB on the device");
+        "GPU-ICD on " + solve->device->name() + ": " + std::to_string(solve->layout.svCount()) +
+        " SVs of " + std::to_string(gpu.side) + ", " + std::to_string(gpu.batch) +
+        (options.gpu.batch == 0 ? " (automatic)" : "") + " per launch, " +
+        std::to_string(gpu.blocksPerSv) + " work-groups of " + std::to_string(gpu.groupSize) +
+        " each, " + std::to_string(solve->layout.deviceBytes(gpu.batch) >> 20) +
+        " MiB on the device");
     return solve;
 }
 

@@ -61,6 +61,10 @@ class MbirSliceGeometry {
         const double u = m_y0 - iy * m_d;
         return int(std::floor(m_lo[s] + (t * m_cos[s] + u * m_sin[s]) * m_invPitch + 0.5));
     }
+    /// firstChannel(v, ix, iy) for the views [v0, v1) into @p out[v - v0]: the same numbers,
+    /// 4 views at a time with AVX2 where the CPU has it (the same double operations in the same
+    /// order, no FMA, so every channel is the scalar one).
+    void firstChannels(int ix, int iy, int v0, int v1, std::int32_t* out) const;
     /// Mean over channel @p c of the footprint of pixel (ix, iy) at view v (length units).
     double entry(int v, int ix, int iy, int c) const;
     /// Channels a band must add on each side of the detector to hold every run.
@@ -76,6 +80,7 @@ class MbirSliceGeometry {
     std::vector<std::int32_t> m_offset32;
     int m_maxCount = 0;
     std::vector<std::size_t> m_offset;
+    bool m_avx2 = false;
 };
 
 /// The stored matrix.

@@ -165,6 +165,31 @@ Status mbirSubtractProjection(const MbirSliceGeometry& g, const MbirMatrix& a,
     std::vector<float>& e = s.error();
     return parallelFor(std::size_t(kBlocks), ctx.threads, ctx.stop, [&](std::size_t block, int) {
         const int v0 = int(block) * perBlock, v1 = std::min(g.views(), v0 + perBlock);
+        if (nz == 1 && a.type() == MbirEntryType::Uint8) {
+            // One slice of 8-bit entries (the common case): the voxel's scale folded into its
+            // value once, no per-entry branch.
+            const std::size_t n = std::size_t(std::max(0, v1 - v0));
+            std::vector<std::int32_t> first(n);
+            std::vector<float*> rows(n);  // channel 0 of each view's row
+            for (int v = v0; v < v1; ++v)
+                rows[std::size_t(v - v0)] = e.data() + s.index(v, 0, 0);
+            for (int iy = 0; iy < g.ny(); ++iy)
+                for (int ix = 0; ix < g.nx(); ++ix) {
+                    const std::size_t j = std::size_t(iy) * g.nx() + ix;
+                    if (x[j] == 0.f) continue;
+                    const float value = x[j] * a.scale(j);
+                    const std::uint8_t* c = a.codes(j) + g.offset(v0);
+                    g.firstChannels(ix, iy, v0, v1, first.data());
+                    for (std::size_t v = 0; v < n; ++v) {
+                        float* row = rows[v] + first[v];
+                        const int count = g.counts()[v0 + int(v)];
+                        for (int k = 0; k < count; ++k)
+                            row[k] -= value * float(c[k]);
+                        c += count;  // a column's runs are stored view after view
+                    }
+                }
+            return;
+        }
         for (int iy = 0; iy < g.ny(); ++iy)
             for (int ix = 0; ix < g.nx(); ++ix) {
                 const std::size_t j = std::size_t(iy) * g.nx() + ix;

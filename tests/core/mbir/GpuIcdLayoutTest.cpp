@@ -1,8 +1,8 @@
 // GPU-ICD's host half (core/mbir/GpuIcd.h), no device needed: the chunked, zero-padded tiles
 // hold exactly the 8-bit matrix (every entry where its view and channel say, nothing else), and
-// the schedule launches batches of one colour, visits every SV in the first pass and keeps
-// paper 004's launch threshold in the partial ones. The kernels themselves are tested against
-// PSV-ICD in tests/gpu/GpuIcdTest.cpp.
+// the schedule launches batches of one colour spread over the image, visits every SV in the
+// first pass and keeps paper 004's launch threshold in the partial ones. The kernels themselves are
+// tested against PSV-ICD in tests/gpu/GpuIcdTest.cpp.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -142,6 +142,12 @@ TEST(GpuIcdPlan, BatchesKeepOneColourAndTheLaunchThreshold) {
             EXPECT_EQ(l->colour[std::size_t(device.list[std::size_t(i)])],
                       l->colour[std::size_t(device.list[std::size_t(first)])]);
     }
+    // A batch is spread over the image (its SVs share one stale error sinogram): the first one
+    // reaches more than half of the 10 SV rows of its colour, where rows in order would be 2.
+    std::set<int> rows;
+    for (int i = 0; i < device.batches.front().second; ++i)
+        rows.insert(device.list[std::size_t(i)] / 20);
+    EXPECT_GT(rows.size(), 5u);
     // Pass 2: the top 25% by update (100 SVs, the highest indices), colour by colour; a colour's
     // leftover below 16 / 4 after its first batch waits.
     ASSERT_TRUE(plan.iterate(2, {}, stats).isOk());
