@@ -100,6 +100,16 @@ std::string defaultStopRule(const std::string& id) {
     return id == "cgls" || id == "memxct" ? "discrepancy" : "none";
 }
 
+/// The warm start of CGLS and TV (@p first is the default): fbp, the FBP image (CPU), or zeros.
+/// TV starts from FBP (it then never ends above FBP on the documented cases); CGLS from zeros,
+/// where its semi-convergence, and so its stopping rules, are measured (docs/algorithms.md).
+ParameterSpec initParam(const std::string& first) {
+    const std::string second = first == "fbp" ? "zero" : "fbp";
+    return choiceParam("init", "Initial image", {first, second},
+                       "fbp: start from the FBP image (CPU); zero: from zeros. An initial image "
+                       "given by the caller (the GUI's warm restart) takes precedence.");
+}
+
 /// The stopping-rule parameters every iterative algorithm takes (core/solvers/StoppingRule.h).
 void addStoppingParams(AlgorithmSpec& s) {
     ParameterSpec rule = choiceParam(
@@ -211,7 +221,7 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
         s.parameters = {iterationsParam(30),
                         realParam("lambda", "Tikhonov lambda", "0", 0, 1e6, true, "",
                                   "Damping: minimises ||Ax - b||^2 + lambda^2 ||x||^2."),
-                        toleranceParam()};
+                        toleranceParam(), initParam("zero")};
         specs.push_back(std::move(s));
     }
     {
@@ -231,7 +241,7 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
                                   "Weight of the total variation: minimises "
                                   "1/2 ||Ax - b||^2 + lambda TV(x); 0: automatic, "
                                   "sigma sqrt(angles) from the data's noise level."),
-                        nonNegativeParam(true), toleranceParam()};
+                        nonNegativeParam(true), toleranceParam(), initParam("fbp")};
         specs.push_back(std::move(s));
     }
     {

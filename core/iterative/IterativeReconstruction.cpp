@@ -1,11 +1,13 @@
 #include "core/iterative/IterativeReconstruction.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "core/iterative/MbirReconstruction.h"
+#include "core/iterative/WarmStart.h"
 #include "core/locality/JosephOperator.h"
 #include "core/locality/LocalityOperator.h"
 #include "core/memxct/MemxctOperator.h"
@@ -140,9 +142,18 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
         TOMO_ASSIGN_OR_RETURN(op, makeOperator(spec, params, geom, vol));
     }
     const std::vector<float> b = toDense(sino);
+    Volume warm;
+    const Volume* initial = request.initial;
+    const bool takesInit =
+        std::any_of(spec.parameters.begin(), spec.parameters.end(),
+                    [](const ParameterSpec& p) { return p.name == "init"; });
+    if (!initial && takesInit && params.text("init") == "fbp") {
+        TOMO_ASSIGN_OR_RETURN(warm, fbpStart(sino, geom, vol, ctx));
+        initial = &warm;
+    }
     std::vector<float> x =
-        request.initial ? toDense(*request.initial)
-                        : std::vector<float>(memxct ? memxct->domainSize() : op->domainSize(), 0.f);
+        initial ? toDense(*initial)
+                : std::vector<float>(memxct ? memxct->domainSize() : op->domainSize(), 0.f);
     const std::vector<float> reference =
         request.reference ? toDense(*request.reference) : std::vector<float>{};
 

@@ -1,7 +1,6 @@
 #include "core/iterative/MbirReconstruction.h"
 
-#include "core/projectors/CpuBackProjectors.h"
-#include "core/recon/Fbp.h"
+#include "core/iterative/WarmStart.h"
 
 namespace tomo {
 namespace {
@@ -47,18 +46,6 @@ ParameterSpec choice(std::string name, std::string label, std::vector<std::strin
             .choices = std::move(choices),
             .units = "",
             .description = std::move(description)};
-}
-
-Result<Volume> fbpStart(const Sinograms& sino, const ParallelGeometry& geom,
-                        const VolumeGeometry& vol, const ExecContext& ctx) {
-    auto simd = makeCpuSimdBackProjector(Interpolation::Linear, bestCpuIsa());
-    std::unique_ptr<BackProjector> bp =
-        simd ? std::move(simd).value() : makeCpuScalarBackProjector(Interpolation::Linear);
-    ExecContext quiet = ctx;
-    quiet.progress = nullptr;
-    Volume out;
-    TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geom, vol, *bp, {}, out, quiet));
-    return out;
 }
 
 /// MBIR on the grid of half the pixels (twice the voxel size, same centre), started from its

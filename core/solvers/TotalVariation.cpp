@@ -88,22 +88,27 @@ Status tvOnce(LinearOperator& op, std::span<const float> b, std::span<float> x,
                                std::to_string(op.domainSize()) + "-voxel image");
     if (!(options.lambda > 0) || !std::isfinite(options.lambda))
         return invalidArgument("lambda: TV needs a finite lambda > 0");
+    if (!(options.stepBalance > 0) || !std::isfinite(options.stepBalance))
+        return invalidArgument("TV: the step balance must be finite and > 0");
     IterationMonitor monitor("tv", options, onIteration, summary, ctx);
     const ExecContext& in = monitor.inner();
     const VolumeShape& shape = options.shape;
     const std::size_t m = op.rangeSize(), n = op.domainSize();
     std::vector<float> sigma(m), tau(n), p(m, 0.f), ax(m), axbar(m), qx(n, 0.f), qy(n, 0.f),
         grad(n), xOld(n);
-    const float sigmaTv = 0.5f, lambda = static_cast<float>(options.lambda);
+    const float balance = static_cast<float>(options.stepBalance);
+    const float sigmaTv = 0.5f / balance, lambda = static_cast<float>(options.lambda);
 
     // sigma = 1 / A 1 on data rows; tau = 1 / (A^T 1 + 4).
     fill(grad, 1.f, in);
     if (Status st = op.forward(grad, ax, in); !st) return monitor.fail(st);
     invertWeights(ax, sigma, 1e-12f, in);
+    for (float& s : sigma)
+        s /= balance;
     fill(p, 1.f, in);
     if (Status st = op.adjoint(p, grad, in); !st) return monitor.fail(st);
     for (std::size_t j = 0; j < n; ++j)
-        tau[j] = 1.f / (std::max(grad[j], 0.f) + 4.f);
+        tau[j] = balance / (std::max(grad[j], 0.f) + 4.f);
     fill(p, 0.f, in);
     monitor.setData(b);
     if (options.nonNegative) clampNonNegative(x, in);

@@ -10,9 +10,13 @@
 /// doi:10.1109/ICCV.2011.6126441 (preconditioning); E. Y. Sidky, J. H. Jorgensen, X. Pan, Phys.
 /// Med. Biol. 57(10), 2012, doi:10.1088/0031-9155/57/10/3065 (its use in CT).
 ///
-/// With K = [A; D] the steps are tau_j = 1 / (sum_i A_ij + 4) (column sums of |K|) and
-/// sigma_i = 1 / sum_j A_ij for data rows, 1/2 for difference rows (row sums of |K|), which
-/// needs no operator-norm estimate. Per iteration:
+/// With K = [A; D] the steps are tau_j = g / (sum_i A_ij + 4) (column sums of |K|) and
+/// sigma_i = 1 / (g sum_j A_ij) for data rows, 1 / (2 g) for difference rows (row sums of |K|),
+/// which needs no operator-norm estimate; g (`stepBalance`) trades primal against dual steps
+/// without changing the convergence condition. g = 1 (the plain preconditioner) oscillated
+/// through errors twice FBP's for hundreds of iterations on noisy Shepp-Logans; g = 0.05 reached
+/// within 3% of the converged error in 100 iterations on 512^2 x 720 and 256^2 x 90 / 180 views
+/// (docs/algorithms.md). Per iteration:
 ///   p = (p + sigma (A xbar - b)) / (1 + sigma)       (prox of the data term's conjugate)
 ///   q = clip_lambda(q + sigma D xbar)                 (projection of each pixel's 2-vector)
 ///   x' = P(x - tau (A^T p + D^T q)),  xbar = 2 x' - x (P: clamp to x >= 0 if requested)
@@ -36,6 +40,7 @@ namespace tomo {
 struct TvOptions : SolverOptions {
     double lambda = 0.01;     ///< TV weight lambda > 0
     bool nonNegative = true;  ///< constrain x >= 0
+    double stepBalance = 0.05;  ///< g above: primal steps times g, dual steps over g (> 0)
 };
 
 /// TV reconstruction; options.shape must give the volume's shape. @p x holds the starting

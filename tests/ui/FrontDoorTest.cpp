@@ -189,6 +189,43 @@ TEST_P(FrontDoor, GuiIterativeOnADeviceBackendRunsItsOperatorPair) {
     EXPECT_TRUE(fromGui == cli("--algo sirt --iterations 4 --backend " + backend));
 }
 
+// MBIR from the GUI on a device backend runs GPU-ICD (core/mbir/GpuIcd.h), one slice per solve,
+// and says so; on the CPU, PSV-ICD. GPU-ICD's device scheduling is not bit-reproducible, so the
+// image is checked against the CLI's within a tolerance, not for the same bits.
+TEST_P(FrontDoor, GuiMbirOnADeviceBackendRunsGpuIcd) {
+    const std::string backend = GetParam();
+    app::IterativeJobSpec spec;
+    spec.algorithm = "mbir";
+    spec.parameters = {{"iterations", "20"},
+                       {"stop_threshold", "0"},
+                       {"gpu_sv_side", "12"},
+                       {"gpu_blocks", "4"},
+                       {"gpu_threads", "64"}};
+    spec.backend = backend;
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.session.startIterative(spec));
+    const std::vector<float> fromGui = gui(finished);
+    EXPECT_EQ(f.session.lastIterativeRun().backend, backend);
+    bool gpuIcd = false, perSlice = false;
+    for (const std::string& note : f.session.lastIterativeRun().notes) {
+        gpuIcd = gpuIcd || note.find("GPU-ICD on") != std::string::npos;
+        perSlice = perSlice || note.find("one slice per solve") != std::string::npos;
+    }
+    EXPECT_EQ(gpuIcd, backend != "cpu");
+    EXPECT_EQ(perSlice, backend != "cpu");
+    const std::vector<float> fromCli =
+        cli("--algo mbir --iterations 20 --param stop_threshold=0,gpu_sv_side=12,gpu_blocks=4,"
+            "gpu_threads=64 --backend " +
+            backend);
+    ASSERT_EQ(fromGui.size(), fromCli.size());
+    double diff = 0, norm = 0;
+    for (std::size_t i = 0; i < fromGui.size(); ++i) {
+        diff += (double(fromGui[i]) - fromCli[i]) * (double(fromGui[i]) - fromCli[i]);
+        norm += double(fromCli[i]) * fromCli[i];
+    }
+    EXPECT_LT(std::sqrt(diff / norm), backend == "cpu" ? 1e-12 : 1e-2);
+}
+
 TEST_P(FrontDoor, OneDeviceContextServesTheBackProjectorsAndTheOperators) {
     const std::string backend = GetParam();
     const app::Engine& engine = f.session.engine();
