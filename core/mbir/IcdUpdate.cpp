@@ -139,6 +139,43 @@ __attribute__((target("avx2,fma"))) void thetasAvx2(const MbirSliceGeometry& g,
 }
 #endif
 
+/// The write-back e -= step c of one slice, 8 views at a time: the error gathered at each view's
+/// run, changed, and scattered back (AVX-512: views' runs lie in different rows, so no two lanes
+/// write one element). The last views % 8 one by one.
+__attribute__((target("avx512f,avx512vl"))) void writeBackAvx512(const MbirSliceGeometry& g,
+                                                                 const std::uint8_t* column,
+                                                                 float step, float* e,
+                                                                 const std::int32_t* starts) {
+    const int views = g.views(), full = views - views % 8;
+    const int* counts = g.counts();
+    const std::int32_t* offsets = g.offsets32();
+    const __m256 vstep = _mm256_set1_ps(step);
+    const __m256i low = _mm256_set1_epi32(0xff);
+    for (int v = 0; v < full; v += 8) {
+        const __m256i start = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(starts + v));
+        const __m256i offset = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offsets + v));
+        const __m256i count = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + v));
+        for (int k = 0; k < g.maxCount(); ++k) {
+            const __m256i kk = _mm256_set1_epi32(k);
+            const __mmask8 live = _mm256_cmpgt_epi32_mask(count, kk);
+            const __m256i at = _mm256_add_epi32(start, kk);
+            const __m256i raw = _mm256_mmask_i32gather_epi32(
+                _mm256_setzero_si256(), live, _mm256_add_epi32(offset, kk),
+                reinterpret_cast<const int*>(column), 1);
+            const __m256 c = _mm256_cvtepi32_ps(_mm256_and_si256(raw, low));
+            const __m256 old = _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), live, at, e, 4);
+            _mm256_mask_i32scatter_ps(e, live, at, _mm256_sub_ps(old, _mm256_mul_ps(vstep, c)), 4);
+        }
+    }
+    for (int v = full; v < views; ++v)
+        for (int k = 0; k < counts[v]; ++k)
+            e[starts[v] + k] -= step * float(column[offsets[v] + k]);
+}
+
+bool avx512Available() {
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+}
+
 template <bool kSingle>
 void thetas(const IcdSettings& s, const SinoBand& band, std::size_t j, double* t1, double* t2,
             const std::size_t* starts, const std::int32_t* starts32) {
@@ -158,8 +195,15 @@ void thetas(const IcdSettings& s, const SinoBand& band, std::size_t j, double* t
 
 template <bool kSingle>
 void subtract(const IcdSettings& s, const SinoBand& band, std::size_t j, const std::size_t* starts,
-              const float* delta) {
+              const std::int32_t* starts32, const float* delta) {
     const MbirMatrix& a = *s.matrix;
+#ifdef TOMO_MBIR_AVX2
+    if (kSingle && s.avx512 && a.type() == MbirEntryType::Uint8) {
+        writeBackAvx512(*s.geometry, a.codes(j), a.scale(j) * delta[0], band.e, starts32);
+        return;
+    }
+#endif
+    (void)starts32;
     if (a.type() == MbirEntryType::Uint8)
         writeBack<std::uint8_t, kSingle>(*s.geometry, a.codes(j), a.scale(j), band, starts, delta);
     else
@@ -192,6 +236,14 @@ int gatherNeighbours(const IcdSettings& s, const std::vector<float>& x, int ix, 
 }
 
 }  // namespace
+
+bool icdAvx512Available() {
+#ifdef TOMO_MBIR_AVX2
+    return avx512Available();
+#else
+    return false;
+#endif
+}
 
 bool icdAvx2Available() {
 #ifdef TOMO_MBIR_AVX2
@@ -279,9 +331,9 @@ double icdUpdateLine(const IcdSettings& s, const SinoBand& band, std::vector<flo
     }
     if (moved == 0) return 0;
     if (nz == 1)
-        subtract<true>(s, band, j, starts, scratch.delta.data());
+        subtract<true>(s, band, j, starts, s32, scratch.delta.data());
     else
-        subtract<false>(s, band, j, starts, scratch.delta.data());
+        subtract<false>(s, band, j, starts, s32, scratch.delta.data());
     return moved;
 }
 

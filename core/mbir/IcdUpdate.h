@@ -42,10 +42,15 @@ struct IcdSettings {
     /// Single slices with 8-bit entries: the theta sums 8 views at a time with AVX2 gathers
     /// (set when the CPU has AVX2 and FMA: icdAvx2Available()).
     bool avx2 = false;
+    /// Single slices with 8-bit entries: the write-back 8 views at a time with AVX-512 scatters
+    /// (set when the CPU has AVX-512F and VL: icdAvx512Available()).
+    bool avx512 = false;
 };
 
 /// Whether this CPU runs the AVX2 theta sums.
 bool icdAvx2Available();
+/// Whether this CPU runs the AVX-512 write-back.
+bool icdAvx512Available();
 
 /// Per-thread scratch of icdUpdateLine.
 struct IcdScratch {
