@@ -84,7 +84,8 @@ TEST(MbirGui, SelectableWithItsFormBuiltFromTheSchema) {
         EXPECT_EQ(advanced->isAncestorOf(editor), hints.advanced.count(p.name) > 0) << p.name;
     }
     for (const char* name :
-         {"method", "sv_side", "batch", "matrix", "p", "q", "T", "sigma_x", "sigma_y", "counts"})
+         {"method", "sv_side", "batch", "matrix", "p", "q", "T", "sigma_x", "sigma_y", "counts",
+          "gpu_sv_side", "gpu_batch", "gpu_blocks", "gpu_threads"})
         EXPECT_TRUE(hints.advanced.count(name)) << name;
     // Advanced starts collapsed; the expander opens it.
     EXPECT_FALSE(advanced->isVisibleTo(form));

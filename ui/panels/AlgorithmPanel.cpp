@@ -19,11 +19,12 @@ namespace tomo::ui {
 FormHints formHintsFor(const std::string& algorithm) {
     if (algorithm != "mbir") return {};
     // Sharpness and SNR are what a user tunes (svmbir's interface); the model's exponents,
-    // explicit sigmas and the SuperVoxel schedule are for experts.
-    return {.advanced = {"method", "sv_side", "batch", "matrix", "p", "q", "T", "sigma_x",
-                         "sigma_y", "counts", "simd"},
-            .sliders = {"sharpness", "snr_db"},
-            .live = {"sharpness", "snr_db"}};
+    // explicit sigmas, the SuperVoxel schedule and GPU-ICD's launch shape are for experts.
+    return {
+        .advanced = {"method", "sv_side", "batch", "matrix", "p", "q", "T", "sigma_x", "sigma_y",
+                     "counts", "simd", "gpu_sv_side", "gpu_batch", "gpu_blocks", "gpu_threads"},
+        .sliders = {"sharpness", "snr_db"},
+        .live = {"sharpness", "snr_db"}};
 }
 
 AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* parent)
