@@ -81,12 +81,41 @@ Status GpuIcdOptions::validate() const {
 }
 
 std::size_t GpuIcdLayout::deviceBytes(int batch) const {
-    const std::size_t sino = std::size_t(views) * std::size_t(channels + 2 * padding);
-    const std::size_t svb = std::size_t(batch) * std::size_t(rows) * std::size_t(pitch);
-    return tiles.size() +
-           4 * (chunkMeta.size() + scale.size() + order.size() + svBase.size() + svFirst.size() +
-                svSize.size()) +
-           4 * (voxels() + 2 * sino + 3 * svb) + 8 * svCount();
+    std::size_t bytes = 0;
+    for (const IcdBufferSpec& b : icdBuffers(*this, batch))
+        bytes += b.bytes;
+    return bytes;
+}
+
+std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& l, int batch,
+                                                      const std::vector<float>* x,
+                                                      const std::vector<float>* e,
+                                                      const std::vector<float>* w) {
+    const std::size_t sino = std::size_t(l.views) * std::size_t(l.channels + 2 * l.padding);
+    const std::size_t svb = std::size_t(batch) * std::size_t(l.rows) * std::size_t(l.pitch) * 4;
+    const std::size_t svs = l.svCount() * 4;
+    auto spec = [](const void* init, std::size_t bytes, const char* what) {
+        return IcdBufferSpec{init, std::max<std::size_t>(bytes, 4), what};
+    };
+    std::array<IcdBufferSpec, kIcdBufferCount> b;
+    b[kIcdImage] = spec(x ? x->data() : nullptr, l.voxels() * 4, "image");
+    b[kIcdError] = spec(e ? e->data() : nullptr, sino * 4, "error sinogram");
+    b[kIcdWeight] = spec(w ? w->data() : nullptr, sino * 4, "weight sinogram");
+    b[kIcdTiles] = spec(l.tiles.data(), l.tiles.size(), "chunked matrix");
+    b[kIcdChunkMeta] = spec(l.chunkMeta.data(), l.chunkMeta.size() * 4, "chunk table");
+    b[kIcdScale] = spec(l.scale.data(), l.scale.size() * 4, "voxel scales");
+    b[kIcdOrder] = spec(l.order.data(), l.order.size() * 4, "voxel orders");
+    b[kIcdSvBase] = spec(l.svBase.data(), l.svBase.size() * 4, "SV bands");
+    b[kIcdSvFirst] = spec(l.svFirst.data(), svs, "SV starts");
+    b[kIcdSvSize] = spec(l.svSize.data(), svs, "SV sizes");
+    b[kIcdPassList] = spec(nullptr, svs, "pass list");
+    b[kIcdMoved] = spec(nullptr, svs, "SV updates");
+    b[kIcdUpdates] = spec(nullptr, svs, "SV update counts");
+    b[kIcdCounters] = spec(nullptr, std::size_t(batch) * 4, "voxel counters");
+    b[kIcdSvbError] = spec(nullptr, svb, "SVB errors");
+    b[kIcdSvbOld] = spec(nullptr, svb, "SVB snapshots");
+    b[kIcdSvbWeight] = spec(nullptr, svb, "SVB weights");
+    return b;
 }
 
 Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirMatrix& a,

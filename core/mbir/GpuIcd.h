@@ -32,6 +32,7 @@
 /// visits depends on the device's scheduling - the result equals PSV-ICD's at convergence
 /// within a tolerance (tests/gpu/GpuIcdTest.cpp), not bit for bit.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -80,7 +81,7 @@ struct GpuIcdLayout {
 
     std::size_t svCount() const { return svSize.size(); }
     std::size_t voxels() const { return std::size_t(nx) * std::size_t(ny); }
-    /// Device bytes: the layout, image, sinograms and `batch` SVB slots.
+    /// Device bytes: the layout, image, sinograms and `batch` SVB slots (icdBuffers()).
     std::size_t deviceBytes(int batch) const;
 
     /// The layout of @p a (8-bit entries only: InvalidArgument for float) for SVs of
@@ -97,6 +98,44 @@ struct GpuIcdLayout {
 /// the first equits converge as PSV-ICD's (docs/mbir.md; 32 there, even spread at random, gave
 /// 0.028 against the phantom after one equit where an eighth gives 0.020 and PSV-ICD 0.022).
 int automaticBatch(const GpuIcdLayout& layout);
+
+/// GPU-ICD's device buffers, the same for every backend (indices into icdBuffers()).
+enum IcdBuffer : int {
+    // State: the image, the error and the weight sinograms.
+    kIcdImage,
+    kIcdError,
+    kIcdWeight,
+    // Per voxel: the chunked matrix, its table and scales, and the SVs' voxel orders.
+    kIcdTiles,
+    kIcdChunkMeta,
+    kIcdScale,
+    kIcdOrder,
+    // Per SV: band starts per view, first voxel in the orders, voxel count.
+    kIcdSvBase,
+    kIcdSvFirst,
+    kIcdSvSize,
+    // Per pass and batch slot: the pass's SVs, their updates, the voxel counters.
+    kIcdPassList,
+    kIcdMoved,
+    kIcdUpdates,
+    kIcdCounters,
+    // The batch's SVBs: errors, their snapshot, weights.
+    kIcdSvbError,
+    kIcdSvbOld,
+    kIcdSvbWeight,
+    kIcdBufferCount
+};
+struct IcdBufferSpec {
+    const void* init = nullptr;  ///< contents to upload; null: none
+    std::size_t bytes = 0;       ///< at least 4
+    const char* what = "";
+};
+/// Every device buffer for @p layout with @p batch SVB slots, with the image @p x and the error
+/// and weight sinograms @p e, @p w as contents when given (null: sizes only).
+std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& layout, int batch,
+                                                      const std::vector<float>* x = nullptr,
+                                                      const std::vector<float>* e = nullptr,
+                                                      const std::vector<float>* w = nullptr);
 
 /// The constants of the voxel update the kernels need (the q-GGMRF of Qggmrf.h in float).
 struct IcdKernelConstants {

@@ -1,6 +1,7 @@
 #include "gpu/opencl/mbir/OpenClIcdDevice.h"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "gpu/opencl/internal/ClDeviceContext.h"
@@ -44,26 +45,16 @@ class OpenClIcdDevice final : public IcdDevice {
         TOMO_ASSIGN_OR_RETURN(m_gather, m_device->kernel(program, "icdGather"));
         TOMO_ASSIGN_OR_RETURN(m_update, m_device->kernel(program, "icdUpdate"));
         TOMO_ASSIGN_OR_RETURN(m_writeBack, m_device->kernel(program, "icdWriteBack"));
-        TOMO_ASSIGN_OR_RETURN(m_x, upload(x, "image"));
-        TOMO_ASSIGN_OR_RETURN(m_e, upload(e, "error sinogram"));
-        TOMO_ASSIGN_OR_RETURN(m_w, upload(w, "weight sinogram"));
-        TOMO_ASSIGN_OR_RETURN(m_tiles, upload(layout.tiles, "chunked matrix"));
-        TOMO_ASSIGN_OR_RETURN(m_meta, upload(layout.chunkMeta, "chunk table"));
-        TOMO_ASSIGN_OR_RETURN(m_scale, upload(layout.scale, "voxel scales"));
-        TOMO_ASSIGN_OR_RETURN(m_order, upload(layout.order, "voxel orders"));
-        TOMO_ASSIGN_OR_RETURN(m_svBase, upload(layout.svBase, "SV bands"));
-        TOMO_ASSIGN_OR_RETURN(m_svFirst, upload(layout.svFirst, "SV starts"));
-        TOMO_ASSIGN_OR_RETURN(m_svSize, upload(layout.svSize, "SV sizes"));
-        const std::size_t svs = layout.svCount();
-        TOMO_ASSIGN_OR_RETURN(m_list, buffer(svs * 4, "pass list"));
-        TOMO_ASSIGN_OR_RETURN(m_moved, buffer(svs * 4, "SV updates"));
-        TOMO_ASSIGN_OR_RETURN(m_updates, buffer(svs * 4, "SV counts"));
-        TOMO_ASSIGN_OR_RETURN(m_counters, buffer(std::size_t(options.batch) * 4, "counters"));
-        const std::size_t svb = std::size_t(options.batch) * std::size_t(layout.rows) *
-                                std::size_t(layout.pitch) * sizeof(float);
-        TOMO_ASSIGN_OR_RETURN(m_svbE, buffer(svb, "SVB errors"));
-        TOMO_ASSIGN_OR_RETURN(m_svbOld, buffer(svb, "SVB snapshots"));
-        TOMO_ASSIGN_OR_RETURN(m_svbW, buffer(svb, "SVB weights"));
+        const auto specs = icdBuffers(layout, options.batch, &x, &e, &w);
+        for (int b = 0; b < kIcdBufferCount; ++b) {
+            const IcdBufferSpec& spec = specs[std::size_t(b)];
+            TOMO_ASSIGN_OR_RETURN(m_buffers[std::size_t(b)],
+                                  m_device->createBuffer(CL_MEM_READ_WRITE, spec.bytes,
+                                                         std::string(spec.what) + " of GPU-ICD"));
+            if (spec.init)
+                TOMO_RETURN_IF_ERROR(
+                    write(m_buffers[std::size_t(b)], spec.init, spec.bytes, spec.what));
+        }
         return Status::ok();
     }
 
@@ -71,9 +62,11 @@ class OpenClIcdDevice final : public IcdDevice {
         m_passSize = svs.size();
         m_rotation = rotation;
         const std::vector<std::int32_t> zeros(svs.size(), 0);
-        TOMO_RETURN_IF_ERROR(write(m_list, svs.data(), svs.size() * 4, "pass list"));
-        TOMO_RETURN_IF_ERROR(write(m_moved, zeros.data(), zeros.size() * 4, "SV updates"));
-        return write(m_updates, zeros.data(), zeros.size() * 4, "SV counts");
+        TOMO_RETURN_IF_ERROR(
+            write(m_buffers[kIcdPassList], svs.data(), svs.size() * 4, "pass list"));
+        TOMO_RETURN_IF_ERROR(
+            write(m_buffers[kIcdMoved], zeros.data(), zeros.size() * 4, "SV updates"));
+        return write(m_buffers[kIcdUpdates], zeros.data(), zeros.size() * 4, "SV counts");
     }
 
     Status runBatch(int first, int count) override {
@@ -82,10 +75,11 @@ class OpenClIcdDevice final : public IcdDevice {
         const std::size_t sheet[3] = {roundUp(std::size_t(l.pitch), 32),
                                       roundUp(std::size_t(l.rows), 8), std::size_t(count)};
         const std::size_t sheetLocal[3] = {32, 8, 1};
-        TOMO_RETURN_IF_ERROR(setKernelArgs(
-            m_gather, m_e.get(), m_w.get(), m_list.get(), cl_int(first), m_svBase.get(),
-            cl_int(l.views), rowLength, cl_int(l.padding), cl_int(l.rows), cl_int(l.pitch),
-            m_svbE.get(), m_svbOld.get(), m_svbW.get(), m_counters.get()));
+        TOMO_RETURN_IF_ERROR(setKernelArgs(m_gather, buf(kIcdError), buf(kIcdWeight),
+                                           buf(kIcdPassList), cl_int(first), buf(kIcdSvBase),
+                                           cl_int(l.views), rowLength, cl_int(l.padding),
+                                           cl_int(l.rows), cl_int(l.pitch), buf(kIcdSvbError),
+                                           buf(kIcdSvbOld), buf(kIcdSvbWeight), buf(kIcdCounters)));
         TOMO_RETURN_IF_ERROR(enqueue(m_gather, 3, sheet, sheetLocal, "icdGather"));
         TOMO_RETURN_IF_ERROR(setUpdateArgs(first));
         const std::size_t group = std::size_t(m_options.groupSize);
@@ -93,36 +87,39 @@ class OpenClIcdDevice final : public IcdDevice {
                                        group};
         const std::size_t local[1] = {group};
         TOMO_RETURN_IF_ERROR(enqueue(m_update, 1, global, local, "icdUpdate"));
-        TOMO_RETURN_IF_ERROR(setKernelArgs(m_writeBack, m_e.get(), m_svbE.get(), m_svbOld.get(),
-                                           m_list.get(), cl_int(first), m_svBase.get(),
-                                           cl_int(l.views), rowLength, cl_int(l.padding),
-                                           cl_int(l.rows), cl_int(l.pitch)));
+        TOMO_RETURN_IF_ERROR(setKernelArgs(m_writeBack, buf(kIcdError), buf(kIcdSvbError),
+                                           buf(kIcdSvbOld), buf(kIcdPassList), cl_int(first),
+                                           buf(kIcdSvBase), cl_int(l.views), rowLength,
+                                           cl_int(l.padding), cl_int(l.rows), cl_int(l.pitch)));
         return enqueue(m_writeBack, 3, sheet, sheetLocal, "icdWriteBack");
     }
 
     Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) override {
         moved.resize(m_passSize);
         updates.resize(m_passSize);
-        TOMO_RETURN_IF_ERROR(read(m_moved, moved.data(), m_passSize * 4, "SV updates"));
-        return read(m_updates, updates.data(), m_passSize * 4, "SV counts");
+        TOMO_RETURN_IF_ERROR(
+            read(m_buffers[kIcdMoved], moved.data(), m_passSize * 4, "SV updates"));
+        return read(m_buffers[kIcdUpdates], updates.data(), m_passSize * 4, "SV counts");
     }
 
     Status read(std::vector<float>& x, std::vector<float>& e) override {
         x.resize(m_layout->voxels());
         e.resize(std::size_t(m_layout->views) *
                  std::size_t(m_layout->channels + 2 * m_layout->padding));
-        TOMO_RETURN_IF_ERROR(read(m_x, x.data(), x.size() * 4, "image"));
-        return read(m_e, e.data(), e.size() * 4, "error sinogram");
+        TOMO_RETURN_IF_ERROR(read(m_buffers[kIcdImage], x.data(), x.size() * 4, "image"));
+        return read(m_buffers[kIcdError], e.data(), e.size() * 4, "error sinogram");
     }
 
   private:
+    cl_mem buf(IcdBuffer b) const { return m_buffers[std::size_t(b)].get(); }
+
     Status setUpdateArgs(int first) {
         const GpuIcdLayout& l = *m_layout;
         const IcdKernelConstants& k = m_constants;
         TOMO_RETURN_IF_ERROR(setKernelArgs(
-            m_update, m_x.get(), m_svbE.get(), m_svbW.get(), m_tiles.get(), m_meta.get(),
-            m_scale.get(), m_order.get(), m_svFirst.get(), m_svSize.get(), m_list.get(),
-            cl_int(first), m_counters.get(), m_moved.get(), m_updates.get(),
+            m_update, buf(kIcdImage), buf(kIcdSvbError), buf(kIcdSvbWeight), buf(kIcdTiles),
+            buf(kIcdChunkMeta), buf(kIcdScale), buf(kIcdOrder), buf(kIcdSvFirst), buf(kIcdSvSize),
+            buf(kIcdPassList), cl_int(first), buf(kIcdCounters), buf(kIcdMoved), buf(kIcdUpdates),
             cl_int(m_options.blocksPerSv), cl_int(l.rows), cl_int(l.pitch), cl_int(l.chunks),
             cl_int(l.nx), cl_int(l.ny), cl_uint(m_rotation), k.invSigmaY2, k.p, k.q, k.invSigmaP,
             k.invTs, k.floor, k.nearest, k.diagonal, cl_int(k.positivity), cl_int(k.zeroSkip)));
@@ -136,18 +133,6 @@ class OpenClIcdDevice final : public IcdDevice {
         return clCheck(clEnqueueNDRangeKernel(m_device->queue(1), kernel.get(), dims, nullptr,
                                               global, local, 0, nullptr, nullptr),
                        std::string("clEnqueueNDRangeKernel(") + what + ")");
-    }
-
-    Result<ClMem> buffer(std::size_t bytes, const std::string& what) {
-        return m_device->createBuffer(CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 4),
-                                      what + " of GPU-ICD");
-    }
-
-    template <class T>
-    Result<ClMem> upload(const std::vector<T>& data, const std::string& what) {
-        TOMO_ASSIGN_OR_RETURN(ClMem mem, buffer(data.size() * sizeof(T), what));
-        TOMO_RETURN_IF_ERROR(write(mem, data.data(), data.size() * sizeof(T), what));
-        return mem;
     }
 
     /// Blocking writes and reads on the kernel queue (in order with the launches).
@@ -171,8 +156,7 @@ class OpenClIcdDevice final : public IcdDevice {
     std::size_t m_passSize = 0;
     std::uint32_t m_rotation = 0;
     ClKernel m_gather, m_update, m_writeBack;
-    ClMem m_x, m_e, m_w, m_tiles, m_meta, m_scale, m_order, m_svBase, m_svFirst, m_svSize;
-    ClMem m_list, m_moved, m_updates, m_counters, m_svbE, m_svbOld, m_svbW;
+    std::array<ClMem, kIcdBufferCount> m_buffers;  ///< indexed by IcdBuffer
 };
 
 }  // namespace
