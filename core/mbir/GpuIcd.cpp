@@ -190,22 +190,8 @@ GpuIcdPlan::GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options,
     : m_layout(layout), m_options(options), m_device(device), m_lastMoved(layout.svCount(), 0.0) {}
 
 Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats) {
-    std::vector<std::size_t> chosen = chooseSuperVoxels(iteration, m_lastMoved, m_layout.colour,
-                                                        m_options.fraction, m_options.seed, false);
-    // Each colour's SVs in a random order, so that a batch is spread over the image rather than
-    // rows of SVs: the SVs of a batch update against the same stale error sinogram, and a ray
-    // through many of them would have its error corrected many times over.
-    for (std::size_t first = 0; first < chosen.size();) {
-        std::size_t last = first;
-        while (last < chosen.size() &&
-               m_layout.colour[chosen[last]] == m_layout.colour[chosen[first]])
-            ++last;
-        std::vector<std::uint32_t> part(chosen.begin() + std::ptrdiff_t(first),
-                                        chosen.begin() + std::ptrdiff_t(last));
-        shuffleSeeded(part, m_options.seed, std::uint64_t(iteration), 0xc01042u + first);
-        std::copy(part.begin(), part.end(), chosen.begin() + std::ptrdiff_t(first));
-        first = last;
-    }
+    const std::vector<std::size_t> chosen = chooseSuperVoxels(
+        iteration, m_lastMoved, m_layout.colour, m_options.fraction, m_options.seed, false);
     const int batch = m_options.batch > 0 ? m_options.batch : automaticBatch(m_layout);
     const int threshold = std::max(1, batch / 4);
     std::vector<std::int32_t> list;
@@ -215,13 +201,19 @@ Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationSt
         while (last < chosen.size() &&
                m_layout.colour[chosen[last]] == m_layout.colour[chosen[first]])
             ++last;
-        for (std::size_t b = first; b < last; b += std::size_t(batch)) {
-            const int n = int(std::min<std::size_t>(std::size_t(batch), last - b));
+        // The colour's SVs in a random order, so that a batch is spread over the image rather
+        // than rows of SVs: the SVs of a batch update against the same stale error sinogram,
+        // and a ray through many of them would have its error corrected many times over.
+        std::vector<std::uint32_t> part(chosen.begin() + std::ptrdiff_t(first),
+                                        chosen.begin() + std::ptrdiff_t(last));
+        shuffleSeeded(part, m_options.seed, std::uint64_t(iteration), 0xc01042u + first);
+        for (std::size_t b = 0; b < part.size(); b += std::size_t(batch)) {
+            const int n = int(std::min<std::size_t>(std::size_t(batch), part.size() - b));
             // Paper 004's launch threshold, in partial passes and after a colour's first batch.
-            if (iteration > 1 && b > first && n < threshold) break;
+            if (iteration > 1 && b > 0 && n < threshold) break;
             batches.emplace_back(int(list.size()), n);
             for (std::size_t i = b; i < b + std::size_t(n); ++i)
-                list.push_back(std::int32_t(chosen[i]));
+                list.push_back(std::int32_t(part[i]));
         }
         first = last;
     }

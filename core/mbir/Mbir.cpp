@@ -128,8 +128,11 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
         return unsupported("GPU-ICD reconstructs one slice per solve (" +
                            std::to_string(sino.slices()) + " given)");
     auto solve = std::make_unique<DeviceSolve>();
+    const auto start = std::chrono::steady_clock::now();
     TOMO_ASSIGN_OR_RETURN(solve->layout,
                           GpuIcdLayout::build(g, matrix, options.gpu, options.memoryBudget, ctx));
+    const double layoutSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     GpuIcdOptions gpu = options.gpu;
     if (gpu.batch == 0) gpu.batch = automaticBatch(solve->layout);
     TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
@@ -145,7 +148,7 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
         (options.gpu.batch == 0 ? " (automatic)" : "") + " per launch, " +
         std::to_string(gpu.blocksPerSv) + " work-groups of " + std::to_string(gpu.groupSize) +
         " each, " + std::to_string(solve->layout.deviceBytes(gpu.batch) >> 20) +
-        " MiB on the device");
+        " MiB on the device (layout " + std::to_string(layoutSeconds).substr(0, 5) + " s)");
     return solve;
 }
 
