@@ -33,32 +33,50 @@ void buildSuperVoxels(const MbirSliceGeometry& g, const GpuIcdOptions& options, 
         }
 }
 
-/// Voxel (ix, iy)'s chunks: rowStart and rowCount against its SV's band (first pass), or the
-/// tiles themselves (second pass, @p tiles not null, tile rows from chunkMeta's first words).
-void voxelChunks(const MbirSliceGeometry& g, const MbirMatrix& a, GpuIcdLayout& l, int ix, int iy,
-                 std::uint8_t* tiles) {
+/// Voxel (ix, iy)'s run starts as rows of its SV's band, per view (into @p rows).
+const std::int32_t* bandRows(const MbirSliceGeometry& g, const GpuIcdLayout& l, int ix, int iy,
+                             std::vector<std::int32_t>& rows) {
     const int svx = (g.nx() + l.side - 1) / l.side;
     const std::size_t sv = std::size_t(iy / l.side) * std::size_t(svx) + std::size_t(ix / l.side);
     const std::int32_t* base = l.svBase.data() + sv * std::size_t(l.views);
+    rows.resize(std::size_t(l.views));
+    g.firstChannels(ix, iy, 0, l.views, rows.data());
+    for (int v = 0; v < l.views; ++v)
+        rows[std::size_t(v)] -= base[v];
+    return rows.data();
+}
+
+/// Voxel (ix, iy)'s chunks: the band rows [rowStart, rowStart + rowCount) its runs reach over
+/// each chunk's views, into chunkMeta's second words.
+void measureChunks(const MbirSliceGeometry& g, GpuIcdLayout& l, int ix, int iy,
+                   std::vector<std::int32_t>& scratch) {
+    const std::int32_t* row = bandRows(g, l, ix, iy, scratch);
     const std::size_t j = std::size_t(iy) * std::size_t(g.nx()) + std::size_t(ix);
     std::uint32_t* meta = l.chunkMeta.data() + 2 * j * std::size_t(l.chunks);
     for (int c = 0; c < l.chunks; ++c) {
         const int v0 = c * kIcdChunkViews, v1 = std::min(g.views(), v0 + kIcdChunkViews);
-        if (!tiles) {
-            int lo = 1 << 30, hi = 0;
-            for (int v = v0; v < v1; ++v) {
-                const int r = g.firstChannel(v, ix, iy) - base[v];
-                lo = std::min(lo, r);
-                hi = std::max(hi, r + g.count(v));
-            }
-            if (v1 <= v0) lo = hi = 0;
-            meta[2 * c + 1] = std::uint32_t(lo) | std::uint32_t(hi - lo) << 16;
-            continue;
-        }
-        const int rowStart = int(meta[2 * c + 1] & 0xffffu);
-        std::uint8_t* tile = tiles + std::size_t(meta[2 * c]) * kIcdChunkViews;
+        int lo = 1 << 30, hi = 0;
         for (int v = v0; v < v1; ++v) {
-            const int r = g.firstChannel(v, ix, iy) - base[v] - rowStart;
+            lo = std::min(lo, row[v]);
+            hi = std::max(hi, row[v] + g.count(v));
+        }
+        if (v1 <= v0) lo = hi = 0;
+        meta[2 * c + 1] = std::uint32_t(lo) | std::uint32_t(hi - lo) << 16;
+    }
+}
+
+/// Voxel (ix, iy)'s 8-bit entries into its tiles (chunkMeta complete).
+void fillTiles(const MbirSliceGeometry& g, const MbirMatrix& a, GpuIcdLayout& l, int ix, int iy,
+               std::vector<std::int32_t>& scratch) {
+    const std::int32_t* row = bandRows(g, l, ix, iy, scratch);
+    const std::size_t j = std::size_t(iy) * std::size_t(g.nx()) + std::size_t(ix);
+    const std::uint32_t* meta = l.chunkMeta.data() + 2 * j * std::size_t(l.chunks);
+    for (int c = 0; c < l.chunks; ++c) {
+        const int v0 = c * kIcdChunkViews, v1 = std::min(g.views(), v0 + kIcdChunkViews);
+        const int rowStart = int(meta[2 * c + 1] & 0xffffu);
+        std::uint8_t* tile = l.tiles.data() + std::size_t(meta[2 * c]) * kIcdChunkViews;
+        for (int v = v0; v < v1; ++v) {
+            const int r = row[v] - rowStart;
             const std::uint8_t* codes = a.codes(j) + g.offset(v);
             for (int k = 0; k < g.count(v); ++k)
                 tile[std::size_t(r + k) * kIcdChunkViews + std::size_t(v - v0)] = codes[k];
@@ -144,8 +162,9 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
     l.chunkMeta.assign(2 * g.voxels() * std::size_t(l.chunks), 0);
     TOMO_RETURN_IF_ERROR(
         parallelFor(std::size_t(g.ny()), ctx.threads, ctx.stop, [&](std::size_t iy, int) {
+            std::vector<std::int32_t> scratch;
             for (int ix = 0; ix < g.nx(); ++ix)
-                voxelChunks(g, a, l, ix, int(iy), nullptr);
+                measureChunks(g, l, ix, int(iy), scratch);
         }));
     std::size_t tileRows = 0;
     for (std::size_t k = 0; k < l.chunkMeta.size(); k += 2) {
@@ -159,8 +178,9 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
     l.tiles.assign(tileBytes, 0);
     TOMO_RETURN_IF_ERROR(
         parallelFor(std::size_t(g.ny()), ctx.threads, ctx.stop, [&](std::size_t iy, int) {
+            std::vector<std::int32_t> scratch;
             for (int ix = 0; ix < g.nx(); ++ix)
-                voxelChunks(g, a, l, ix, int(iy), l.tiles.data());
+                fillTiles(g, a, l, ix, int(iy), scratch);
         }));
     return l;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "core/solvers/SolverSupport.h"
 
@@ -221,15 +222,17 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     TOMO_RETURN_IF_ERROR(mbirSubtractProjection(g, *matrix, x, sino, ctx));
 
     const IcdSettings settings = icdSettings(g, *matrix, prior, options, report.sigmas.sigmaY, nz);
-    SuperVoxelPlan plan(g, options.psv);
-    std::unique_ptr<DeviceSolve> gpu;
+    std::optional<SuperVoxelPlan> plan;  // PSV-ICD on the CPU, or
+    std::unique_ptr<DeviceSolve> gpu;    // GPU-ICD on a device
     if (options.device) {
         TOMO_ASSIGN_OR_RETURN(gpu,
                               startDevice(g, *matrix, options, settings, x, sino, report, ctx));
         if (onNote) onNote(report.notes.back());
+    } else {
+        plan.emplace(g, options.psv);
     }
     const PassFn onePass = [&](int pass, const ExecContext& c, PsvIterationStats& s) {
-        return gpu ? gpu->plan->iterate(pass, c, s) : plan.iterate(pass, settings, x, sino, c, s);
+        return gpu ? gpu->plan->iterate(pass, c, s) : plan->iterate(pass, settings, x, sino, c, s);
     };
 
     const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};
