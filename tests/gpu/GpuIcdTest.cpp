@@ -16,19 +16,8 @@
 namespace tomo {
 namespace {
 
-struct Solved {
-    Volume image;
-    SolverSummary summary;
-    MbirReport report;
-    Status status;
-};
-
-Solved solve(const test::MbirCase& c, const MbirOptions& o) {
-    Solved s;
-    s.status =
-        solveMbir(c.sino, c.geom, c.vol, o, &c.fbp, &c.truth, {}, s.image, s.summary, s.report, {});
-    return s;
-}
+using test::MbirRun;
+using test::solveCase;
 
 MbirOptions cpuOptions(int iterations) {
     MbirOptions o;
@@ -76,8 +65,8 @@ TEST(GpuIcd, ConvergesToThePsvIcdImageWithAConsistentErrorSinogram) {
     std::string why;
     if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
     const test::MbirCase c = test::makeMbirCase(64, 60, 2e4);
-    const Solved cpu = solve(c, cpuOptions(60));
-    const Solved gpu = solve(c, deviceOptions(60));
+    const MbirRun cpu = solveCase(c, cpuOptions(60));
+    const MbirRun gpu = solveCase(c, deviceOptions(60));
     ASSERT_TRUE(cpu.status.isOk()) << cpu.status.message();
     ASSERT_TRUE(gpu.status.isOk()) << gpu.status.message();
     const double diff = test::rmseOf(cpu.image, gpu.image);
@@ -100,7 +89,7 @@ TEST(GpuIcd, CostFallsPositivityHoldsAndStacksAreRefused) {
     std::string why;
     if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
     const test::MbirCase c = test::makeMbirCase(48, 40, 2e4);
-    const Solved gpu = solve(c, deviceOptions(12));
+    const MbirRun gpu = solveCase(c, deviceOptions(12));
     ASSERT_TRUE(gpu.status.isOk()) << gpu.status.message();
     const auto& h = gpu.summary.history;
     ASSERT_EQ(h.size(), 12u);
@@ -111,7 +100,7 @@ TEST(GpuIcd, CostFallsPositivityHoldsAndStacksAreRefused) {
         for (float v : gpu.image.row(0, iy))
             ASSERT_GE(v, 0.f);
     const test::MbirCase stack = test::makeMbirCase(24, 20, 0, 2);
-    const Solved refused = solve(stack, deviceOptions(2));
+    const MbirRun refused = solveCase(stack, deviceOptions(2));
     EXPECT_EQ(refused.status.code(), ErrorCode::Unsupported) << refused.status.message();
 }
 

@@ -15,24 +15,8 @@ namespace tomo {
 namespace {
 
 using test::makeMbirCase;
+using test::MbirRun;
 using test::rmseOf;
-
-struct MbirRun {
-    Volume image;
-    SolverSummary summary;
-    MbirReport report;
-    Status status;
-};
-
-MbirRun run(const test::MbirCase& c, MbirOptions o, int threads = 0,
-            const IterationCallback& callback = {}, const Volume* initial = nullptr) {
-    MbirRun r;
-    ExecContext ctx;
-    ctx.threads = threads;
-    r.status = solveMbir(c.sino, c.geom, c.vol, o, initial ? initial : &c.fbp, &c.truth, callback,
-                         r.image, r.summary, r.report, ctx);
-    return r;
-}
 
 MbirOptions fixedIterations(int iterations) {
     MbirOptions o;
@@ -47,7 +31,7 @@ TEST(Mbir, SequentialIcdNeverRaisesTheCostAndKeepsPositivity) {
     const test::MbirCase c = makeMbirCase(48, 40, 2e4);
     MbirOptions o = fixedIterations(12);
     o.psv.sequential = true;
-    const MbirRun r = run(c, o);
+    const MbirRun r = test::solveCase(c, o);
     ASSERT_TRUE(r.status.isOk()) << r.status.message();
     ASSERT_EQ(r.summary.history.size(), 12u);
     for (std::size_t i = 1; i < r.summary.history.size(); ++i)
@@ -65,8 +49,8 @@ TEST(Mbir, PsvIcdReachesTheSequentialImageAndNeverRaisesTheCost) {
     const test::MbirCase c = makeMbirCase(48, 40, 2e4);
     MbirOptions seq = fixedIterations(40);
     seq.psv.sequential = true;
-    const MbirRun a = run(c, seq);
-    const MbirRun b = run(c, fixedIterations(60));
+    const MbirRun a = test::solveCase(c, seq);
+    const MbirRun b = test::solveCase(c, fixedIterations(60));
     ASSERT_TRUE(a.status.isOk() && b.status.isOk());
     for (std::size_t i = 1; i < b.summary.history.size(); ++i)
         EXPECT_LE(*b.summary.history[i].cost, *b.summary.history[i - 1].cost * (1 + 1e-6))
@@ -86,13 +70,13 @@ TEST(Mbir, EightBitMatrixIsWithinOneHounsfieldUnitOfTheFloatOne) {
     MbirOptions o = fixedIterations(120);
     o.psv.sequential = true;
     o.muWater = 0.2;
-    const MbirRun u8 = run(c, o);
+    const MbirRun u8 = test::solveCase(c, o);
     o.entries = MbirEntryType::Float;
-    const MbirRun f32 = run(c, o);
+    const MbirRun f32 = test::solveCase(c, o);
     ASSERT_TRUE(u8.status.isOk() && f32.status.isOk());
     const double hu = 1000.0 * rmseOf(u8.image, f32.image) / o.muWater;
     o.iterations = 200;
-    const MbirRun longer = run(c, o);
+    const MbirRun longer = test::solveCase(c, o);
     EXPECT_LT(1000.0 * rmseOf(longer.image, f32.image) / o.muWater, 0.05);
     std::printf("8-bit vs float: %.4g HU\n", hu);
     EXPECT_LT(hu, 1.0);
@@ -100,8 +84,8 @@ TEST(Mbir, EightBitMatrixIsWithinOneHounsfieldUnitOfTheFloatOne) {
 
 TEST(Mbir, ResultDoesNotDependOnTheThreadCount) {
     const test::MbirCase c = makeMbirCase(40, 30, 2e4);
-    const MbirRun one = run(c, fixedIterations(5), 1);
-    const MbirRun two = run(c, fixedIterations(5), 2);
+    const MbirRun one = test::solveCase(c, fixedIterations(5), 1);
+    const MbirRun two = test::solveCase(c, fixedIterations(5), 2);
     ASSERT_TRUE(one.status.isOk() && two.status.isOk());
     for (std::size_t iy = 0; iy < 40; ++iy)
         for (std::size_t ix = 0; ix < 40; ++ix)
@@ -114,9 +98,9 @@ TEST(Mbir, VectorisedThetaSumsAndWriteBackGiveTheScalarImage) {
     std::printf("[ note ] AVX-512 write-back: %s\n", icdAvx512Available() ? "yes" : "no");
     const test::MbirCase c = makeMbirCase(40, 45, 2e4);  // 45 views: 5 summed one by one
     MbirOptions o = fixedIterations(8);
-    const MbirRun vector = run(c, o);
+    const MbirRun vector = test::solveCase(c, o);
     o.vectorised = false;
-    const MbirRun scalar = run(c, o);
+    const MbirRun scalar = test::solveCase(c, o);
     ASSERT_TRUE(vector.status.isOk() && scalar.status.isOk());
     // Float products against double ones: the images agree to float rounding, far below the
     // updates themselves (a wrong tap or view would be off by the image's scale, ~0.1).
@@ -127,7 +111,7 @@ TEST(Mbir, VectorisedThetaSumsAndWriteBackGiveTheScalarImage) {
 TEST(Mbir, BeatsFbpOnUndersampledNoisyData) {
     const test::MbirCase c = makeMbirCase(64, 45, 1e3);
     MbirOptions o;
-    const MbirRun r = run(c, o);
+    const MbirRun r = test::solveCase(c, o);
     ASSERT_TRUE(r.status.isOk());
     const double fbp = rmseOf(c.fbp, c.truth), mbir = rmseOf(r.image, c.truth);
     std::printf("FBP %.4g MBIR %.4g after %d iterations, %.2f equits (%s)\n", fbp, mbir,
@@ -140,7 +124,7 @@ TEST(Mbir, BeatsFbpOnUndersampledNoisyData) {
 TEST(Mbir, CancelAndStopAndKeepFromTheCallback) {
     const test::MbirCase c = makeMbirCase(32, 30, 0);
     int calls = 0;
-    const MbirRun kept = run(c, fixedIterations(50), 0, [&](const IterationInfo& info) {
+    const MbirRun kept = test::solveCase(c, fixedIterations(50), 0, [&](const IterationInfo& info) {
         ++calls;
         EXPECT_NE(info.iterate, nullptr);
         return info.iteration == 3 ? IterationAction::StopAndKeep : IterationAction::Continue;
@@ -148,8 +132,8 @@ TEST(Mbir, CancelAndStopAndKeepFromTheCallback) {
     ASSERT_TRUE(kept.status.isOk());
     EXPECT_EQ(calls, 3);
     EXPECT_EQ(kept.summary.reason, TerminationReason::StoppedByCaller);
-    const MbirRun cancelled = run(c, fixedIterations(50), 0,
-                                  [](const IterationInfo&) { return IterationAction::Cancel; });
+    const MbirRun cancelled = test::solveCase(
+        c, fixedIterations(50), 0, [](const IterationInfo&) { return IterationAction::Cancel; });
     EXPECT_EQ(cancelled.status.code(), ErrorCode::Cancelled);
 }
 

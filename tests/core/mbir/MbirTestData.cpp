@@ -39,4 +39,14 @@ double rmseOf(const Volume& a, const Volume& b) {
     return std::sqrt(sum / double(n));
 }
 
+MbirRun solveCase(const MbirCase& c, const MbirOptions& o, int threads,
+                  const IterationCallback& callback, const Volume* initial) {
+    MbirRun r;
+    ExecContext ctx;
+    ctx.threads = threads;
+    r.status = solveMbir(c.sino, c.geom, c.vol, o, initial ? initial : &c.fbp, &c.truth, callback,
+                         r.image, r.summary, r.report, ctx);
+    return r;
+}
+
 }  // namespace tomo::test

@@ -3,6 +3,7 @@
 // Poisson noise from a fixed seed, its ground truth and its FBP.
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
+#include "core/mbir/Mbir.h"
 
 namespace tomo::test {
 
@@ -19,5 +20,16 @@ struct MbirCase {
 MbirCase makeMbirCase(int size, int views, double counts, int slices = 1);
 
 double rmseOf(const Volume& a, const Volume& b);  ///< over every voxel
+
+/// A solveMbir run on a case: its image, summary, report and status.
+struct MbirRun {
+    Volume image;
+    SolverSummary summary;
+    MbirReport report;
+    Status status;
+};
+/// solveMbir on @p c from @p initial (the case's FBP when null) against its truth.
+MbirRun solveCase(const MbirCase& c, const MbirOptions& o, int threads = 0,
+                  const IterationCallback& callback = {}, const Volume* initial = nullptr);
 
 }  // namespace tomo::test
