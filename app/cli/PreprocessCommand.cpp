@@ -126,7 +126,7 @@ Result<PreprocessOptions> preprocessOptionsFromArgs(const ArgParser& args, std::
     return o;
 }
 
-int runPreprocess(int argc, char** argv) {
+ArgParser preprocessParser() {
     ArgParser args("preprocess",
                    "Preprocesses an acquisition (projections [angle][row][column] with flats, "
                    "darks and angles) and writes the projections as a float stack.");
@@ -141,6 +141,11 @@ int runPreprocess(int argc, char** argv) {
     args.epilog("Steps run in this order: angle range, crop, bin, zingers, flat/dark, Paganin, "
                 "-log, rings (docs/preprocessing.md).\nexample:\n  tomo preprocess scan.h5 -o "
                 "proj.tif --flat-dark --zinger 0.3 --rings vo --bin 2");
+    return args;
+}
+
+int runPreprocess(int argc, char** argv) {
+    ArgParser args = preprocessParser();
     return runCommand(args, argc, argv, [&]() -> Status {
         const auto output = args.get("output");
         if (!output) return invalidArgument("missing -o/--output");
