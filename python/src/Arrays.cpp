@@ -99,6 +99,9 @@ Float3 borrowFloat3(py::handle obj, const std::string& what, const std::string& 
         warnConversion(what + ": a " + py::str(py::type::of(obj).attr("__name__")).cast<std::string>() +
                        " was converted to a float32 numpy array");
     }
+    if (a.dtype().kind() == 'c' || a.dtype().kind() == 'O' || a.dtype().kind() == 'U')
+        raise(invalidArgument(what + ": dtype " + py::str(py::handle(a.dtype())).cast<std::string>() +
+                              " has no float32 values"));
     const bool rankOk = a.ndim() == 3 || (allow2d && a.ndim() == 2);
     if (!rankOk)
         raise(invalidArgument(what + ": expected " + layout + ", got an array of shape " +

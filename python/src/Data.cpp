@@ -69,6 +69,14 @@ py::dict describeFile(const std::string& path, const std::vector<std::string>& f
     }
     out["datasets"] = datasets;
     out["metadata"] = d.metadata;
+    if (d.frame) {
+        py::dict f;
+        f["spacing"] = d.frame->spacing;
+        f["origin"] = d.frame->origin;
+        out["frame"] = f;
+    } else {
+        out["frame"] = py::none();
+    }
     if (d.acquisition) {
         py::dict a;
         a["format"] = d.acquisition->format;
