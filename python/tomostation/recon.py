@@ -107,7 +107,8 @@ def _param_text(value):
 
 def fbp(sinogram, angles, *, center=None, filter="ramp", cutoff=None, size=None,
         pixel_size=None, backend="auto", variant=None, **keywords):
-    """Filtered back-projection (``tomo recon --algo fbp``): see :func:`reconstruct`."""
+    """Filtered back-projection (``tomo recon --algo fbp``): see :func:`reconstruct`.
+    """
     return reconstruct(sinogram, angles, "fbp", center=center, filter=filter, cutoff=cutoff,
                        size=size, pixel_size=pixel_size, backend=backend, variant=variant,
                        **keywords)
@@ -170,11 +171,15 @@ def fdk(projections, geometry, *, truth=None, progress=None, return_report=False
 
 def _document():
     options = _core.recon_options()
-    reconstruct.__doc__ += ("\n``tomo recon`` flags (keywords):\n" +
-                            option_help(options, RECON_FLAGS) +
-                            "\nIterative methods also:\n" + option_help(options, ITERATIVE_FLAGS))
-    fbp.__doc__ += "\n\nKeywords:\n" + option_help(options, RECON_FLAGS)
-    fdk.__doc__ += "\n\nKeywords (``tomo recon`` flags):\n" + option_help(options, FDK_FLAGS)
+
+    def section(title, names):
+        return f"\n\n    {title}:\n" + "\n".join("    " + line for line in
+                                                 option_help(options, names).splitlines())
+
+    reconstruct.__doc__ += (section("``tomo recon`` flags (keywords)", RECON_FLAGS) +
+                            section("Iterative methods also", ITERATIVE_FLAGS))
+    fbp.__doc__ += section("Keywords", RECON_FLAGS)
+    fdk.__doc__ += section("Keywords (``tomo recon`` flags)", FDK_FLAGS)
 
 
 _document()
