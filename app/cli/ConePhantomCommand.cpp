@@ -92,9 +92,9 @@ Status conePhantom(const ArgParser& args) {
     InterruptToStop interrupt;
     ProgressBar bar(args.has("quiet"));
     Progress progress(&bar);
-    TOMO_ASSIGN_OR_RETURN(PhantomResult p,
-                          conePhantomFromArgs(args, truthPath.has_value(),
-                                              {threads, interrupt.token(), &progress}));
+    TOMO_ASSIGN_OR_RETURN(
+        PhantomResult p,
+        conePhantomFromArgs(args, truthPath.has_value(), {threads, interrupt.token(), &progress}));
     const ConeGeometry& geometry = *p.cone;
     const ConeVolumeGrid& grid = p.coneGrid;
     TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, app::makeFormatRegistry());

@@ -57,8 +57,7 @@ Result<WriteOptions> writeOptionsFromArgs(const ArgParser& args, const Array3<fl
             }
             if (!(scale > 0) || !std::isfinite(scale) || !std::isfinite(offset))
                 return invalidArgument(
-                    "--uint16 expects SCALE[,OFFSET] with SCALE > 0, or auto; got '" + *map +
-                    "'");
+                    "--uint16 expects SCALE[,OFFSET] with SCALE > 0, or auto; got '" + *map + "'");
             write.tiff16 = Tiff16Scale{scale, offset};
         }
         if (outFormat.name != "tiff" && outFormat.name != "tiff-stack")

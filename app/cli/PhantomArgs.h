@@ -24,8 +24,8 @@ struct PhantomResult {
     Array3<float> data;
     Volume truth;  ///< [z][y][x]; empty unless asked for
     std::optional<ParallelGeometry> parallel;
-    std::string angleSpec;  ///< parallel beam: the --angles value used (degrees)
-    int size = 0;           ///< the image / volume edge
+    std::string angleSpec;    ///< parallel beam: the --angles value used (degrees)
+    int size = 0;             ///< the image / volume edge
     std::size_t clamped = 0;  ///< rays with zero counts under --noise
     std::optional<ConeGeometry> cone;
     ConeVolumeGrid coneGrid;  ///< cone beam: the truth's grid

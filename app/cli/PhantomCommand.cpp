@@ -73,9 +73,9 @@ Status phantomBody(const ArgParser& args) {
     InterruptToStop interrupt;
     ProgressBar bar(args.has("quiet"));
     Progress progress(&bar);
-    TOMO_ASSIGN_OR_RETURN(PhantomResult p,
-                          phantomFromArgs(args, truthPath.has_value(),
-                                          {threads, interrupt.token(), &progress}));
+    TOMO_ASSIGN_OR_RETURN(
+        PhantomResult p,
+        phantomFromArgs(args, truthPath.has_value(), {threads, interrupt.token(), &progress}));
     bar.finish();
     TOMO_RETURN_IF_ERROR(writeVolume(*output, p.data));
     if (truthPath) TOMO_RETURN_IF_ERROR(writeVolume(*truthPath, p.truth));

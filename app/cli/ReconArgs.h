@@ -31,8 +31,7 @@ Result<std::map<std::string, std::string>> collectParams(int argc, char** argv);
 /// algorithm, parameters, backend or variant, memory budget, reference and output. Notes from
 /// opening the input go to @p notes.
 Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
-                                               std::vector<std::string>& notes,
-                                               int ranks = 1);
+                                               std::vector<std::string>& notes, int ranks = 1);
 /// The same for an input opened by the caller (the Python module's array in memory): its
 /// angles (radians, @p input.angles) stand for --angles when that is not given, its
 /// preprocessing goes to the provenance; INPUT is only named in the provenance.

@@ -2,8 +2,8 @@
 // the selection cache (app/Selection.h, docs/selection.md).
 #include <cstdio>
 
-#include "app/Engine.h"
 #include "app/Backends.h"
+#include "app/Engine.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
@@ -90,15 +90,15 @@ void printTable(const SelectionResult& r, const std::string& cachePath, const St
 
 Status tuneBody(const ArgParser& args) {
     InterruptToStop interrupt;  // before any device runtime starts a thread
-    const app::Engine engine;  // the devices, owned once
+    const app::Engine engine;   // the devices, owned once
     const bool json = args.has("json");
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     ProgressBar bar(json || args.has("quiet"));
     Progress progress(&bar);
     Status saved;
-    TOMO_ASSIGN_OR_RETURN(SelectionResult result,
-                          tuneFromArgs(args, engine, {threads, interrupt.token(), &progress},
-                                       &saved));
+    TOMO_ASSIGN_OR_RETURN(
+        SelectionResult result,
+        tuneFromArgs(args, engine, {threads, interrupt.token(), &progress}, &saved));
     bar.finish();
     const std::string cachePath = app::selectionCachePath().string();
     if (json)

@@ -42,9 +42,9 @@ class BorrowedSinograms final : public app::SinogramSource {
     Result<Sinograms> read(std::size_t first, std::size_t count,
                            const ExecContext& ctx) const override {
         if (count == 0 || first > m_a.shape[0] || count > m_a.shape[0] - first)
-            return invalidArgument("slices " + std::to_string(first) + "+" +
-                                   std::to_string(count) + " lie outside the " +
-                                   std::to_string(m_a.shape[0]) + " of the input");
+            return invalidArgument("slices " + std::to_string(first) + "+" + std::to_string(count) +
+                                   " lie outside the " + std::to_string(m_a.shape[0]) +
+                                   " of the input");
         TOMO_ASSIGN_OR_RETURN(Sinograms s, Sinograms::create(count, m_a.shape[1], m_a.shape[2]));
         for (std::size_t i = 0; i < count; ++i) {
             TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
@@ -96,11 +96,13 @@ Float3 borrowFloat3(py::handle obj, const std::string& what, const std::string& 
     } else {
         a = np.attr("asarray")(obj, "float32");
         out.converted = true;
-        warnConversion(what + ": a " + py::str(py::type::of(obj).attr("__name__")).cast<std::string>() +
+        warnConversion(what + ": a " +
+                       py::str(py::type::of(obj).attr("__name__")).cast<std::string>() +
                        " was converted to a float32 numpy array");
     }
     if (a.dtype().kind() == 'c' || a.dtype().kind() == 'O' || a.dtype().kind() == 'U')
-        raise(invalidArgument(what + ": dtype " + py::str(py::handle(a.dtype())).cast<std::string>() +
+        raise(invalidArgument(what + ": dtype " +
+                              py::str(py::handle(a.dtype())).cast<std::string>() +
                               " has no float32 values"));
     const bool rankOk = a.ndim() == 3 || (allow2d && a.ndim() == 2);
     if (!rankOk)
@@ -162,10 +164,10 @@ py::array toNumpy(Array3<float>&& a, int ndim) {
 
 py::array copyToNumpy(const Array3<float>& a, int ndim) {
     const auto d = a.dims();
-    py::array_t<float> out(ndim == 2 && d[0] == 1
-                               ? std::vector<py::ssize_t>{py::ssize_t(d[1]), py::ssize_t(d[2])}
-                               : std::vector<py::ssize_t>{py::ssize_t(d[0]), py::ssize_t(d[1]),
-                                                          py::ssize_t(d[2])});
+    py::array_t<float> out(
+        ndim == 2 && d[0] == 1
+            ? std::vector<py::ssize_t>{py::ssize_t(d[1]), py::ssize_t(d[2])}
+            : std::vector<py::ssize_t>{py::ssize_t(d[0]), py::ssize_t(d[1]), py::ssize_t(d[2])});
     float* dst = out.mutable_data();
     for (std::size_t i = 0; i < d[0]; ++i)
         for (std::size_t r = 0; r < d[1]; ++r)

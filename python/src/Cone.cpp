@@ -11,8 +11,9 @@ namespace {
 /// The validated geometry of @p file (a detector is needed: the file's, else InvalidArgument).
 ConeGeometry geometryOf(const ConeGeometryFile& file) {
     if (!file.detector)
-        raise(invalidArgument("the geometry has no detector grid (RTK XML files have none: give "
-                              "detector_shape and detector_pitch)"));
+        raise(
+            invalidArgument("the geometry has no detector grid (RTK XML files have none: give "
+                            "detector_shape and detector_pitch)"));
     return unwrap(ConeGeometry::create(file.views, *file.detector));
 }
 
@@ -66,8 +67,8 @@ void bindCone(py::module_& m) {
     bindTypes(m);
     m.def(
         "read_cone_geometry",
-        [](const std::string& path) { return unwrap(readConeGeometryFile(path)); },
-        py::arg("path"), "RTK XML or TomoStation JSON (by content).");
+        [](const std::string& path) { return unwrap(readConeGeometryFile(path)); }, py::arg("path"),
+        "RTK XML or TomoStation JSON (by content).");
     m.def(
         "write_cone_geometry",
         [](const std::string& path, const ConeGeometryFile& file) {
@@ -90,8 +91,7 @@ void bindCone(py::module_& m) {
         },
         py::arg("geometry"), "RTK's matrix of every view (world mm -> detector mm).");
     m.def(
-        "describe_cone",
-        [](const ConeGeometryFile& file) { return describe(geometryOf(file)); },
+        "describe_cone", [](const ConeGeometryFile& file) { return describe(geometryOf(file)); },
         py::arg("geometry"));
 }
 

@@ -7,6 +7,7 @@
 #include "app/cli/PhantomArgs.h"
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
+#include "app/jobs/DemoJob.h"
 #include "core/cone/ConeGeometryIo.h"
 #include "python/src/Arrays.h"
 #include "python/src/Bindings.h"
@@ -48,14 +49,16 @@ void writeFile(const std::string& path, py::handle volume, const std::vector<std
     for (const auto& [key, value] : provenance)
         write.provenance[key] = value;
     Runner runner{py::none()};
-    check(runner.run(0, [&](const ExecContext&) { return registry.writeVolume(path, stack, write); }));
+    check(runner.run(0,
+                     [&](const ExecContext&) { return registry.writeVolume(path, stack, write); }));
 }
 
 py::dict describeFile(const std::string& path, const std::vector<std::string>& flags) {
     Argv argv("convert", {path, kArray}, flags);
     const cli::ArgParser args = parse(cli::convertParser(), argv);
     const FormatRegistry registry = unwrap(app::makeFormatRegistry());
-    const FileDescription d = unwrap(registry.describe(path, unwrap(cli::readOptionsFromArgs(args))));
+    const FileDescription d =
+        unwrap(registry.describe(path, unwrap(cli::readOptionsFromArgs(args))));
     py::dict out;
     out["format"] = d.format;
     py::list datasets;
@@ -81,8 +84,8 @@ py::dict describeFile(const std::string& path, const std::vector<std::string>& f
         py::dict a;
         a["format"] = d.acquisition->format;
         a["angles"] = d.acquisition->angles;
-        a["shape"] = py::make_tuple(d.acquisition->angleCount, d.acquisition->rows,
-                                    d.acquisition->columns);
+        a["shape"] =
+            py::make_tuple(d.acquisition->angleCount, d.acquisition->rows, d.acquisition->columns);
         a["flats"] = d.acquisition->flatCount;
         a["darks"] = d.acquisition->darkCount;
         out["acquisition"] = a;
@@ -98,12 +101,13 @@ ProjectionData acquisitionOf(py::handle data, py::handle flats, py::handle darks
                              const std::vector<double>& angles, const cli::ArgParser& args) {
     if (py::isinstance<py::str>(data)) {
         const FormatRegistry registry = unwrap(app::makeFormatRegistry());
-        const auto reader = unwrap(registry.openAcquisition(data.cast<std::string>(),
-                                                            unwrap(cli::readOptionsFromArgs(args))));
+        const auto reader = unwrap(registry.openAcquisition(
+            data.cast<std::string>(), unwrap(cli::readOptionsFromArgs(args))));
         return unwrap(reader->read());
     }
     ProjectionData d;
-    d.projections = copyToArray3(borrowFloat3(data, "projections", "[angles][rows][columns]", true));
+    d.projections =
+        copyToArray3(borrowFloat3(data, "projections", "[angles][rows][columns]", true));
     if (!flats.is_none())
         d.flats = copyToArray3(borrowFloat3(flats, "flats", "[frames][rows][columns]", true));
     if (!darks.is_none())
@@ -124,9 +128,8 @@ py::tuple preprocessData(py::handle data, py::handle flats, py::handle darks,
     const int threads = unwrap(args.getInt("threads", 0, 0, 4096));
     PreprocessSummary summary;
     Runner runner(std::move(progress));
-    check(runner.run(threads, [&](const ExecContext& ctx) {
-        return preprocess(d, options, ctx, &summary);
-    }));
+    check(runner.run(
+        threads, [&](const ExecContext& ctx) { return preprocess(d, options, ctx, &summary); }));
     py::dict s;
     s["steps"] = d.metadata["preprocessing"];
     s["angles"] = d.angles;
@@ -192,7 +195,8 @@ py::tuple phantom(const std::vector<std::string>& flags, bool withTruth, py::obj
         info["center"] = p->parallel->centerOfRotation();
         info["angle_spec"] = p->angleSpec;
     }
-    py::object truth = withTruth ? py::object(toNumpy(std::move(p->truth))) : py::object(py::none());
+    py::object truth =
+        withTruth ? py::object(toNumpy(std::move(p->truth))) : py::object(py::none());
     if (p->cone) {
         ConeGeometryFile file;
         file.views = p->cone->views();
@@ -204,9 +208,20 @@ py::tuple phantom(const std::vector<std::string>& flags, bool withTruth, py::obj
     return py::make_tuple(toNumpy(std::move(p->data)), truth, info);
 }
 
+/// A dataset folder (sinogram, geometry.txt: the bundled demo) as the workstation loads it.
+py::tuple readDataset(const std::string& folder) {
+    app::Dataset d = unwrap(app::loadDataset(folder));
+    py::array angles = py::cast(d.geometry.angles());
+    py::object truth =
+        d.truth.empty() ? py::object(py::none()) : py::object(toNumpy(std::move(d.truth)));
+    return py::make_tuple(toNumpy(std::move(d.sinograms)), angles, truth);
+}
+
 }  // namespace
 
 void bindData(py::module_& m) {
+    m.def("read_dataset", &readDataset, py::arg("folder"));
+    m.def("uniform_angles", &uniformAngles, py::arg("start"), py::arg("stop"), py::arg("count"));
     m.def("read", &readFile, py::arg("path"), py::arg("flags"));
     m.def("write", &writeFile, py::arg("path"), py::arg("volume"), py::arg("flags"),
           py::arg("provenance"));

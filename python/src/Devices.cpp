@@ -95,7 +95,8 @@ py::dict tune(const app::Engine& engine, const std::vector<std::string>& flags,
         py::list table;
         for (const CandidateReport& v : c.table) {
             py::dict t = variantDict(v.info);
-            t["predicted_gups"] = v.hasModel ? py::object(py::float_(v.prediction.gups)) : py::none();
+            t["predicted_gups"] =
+                v.hasModel ? py::object(py::float_(v.prediction.gups)) : py::none();
             t["measured_gups"] = v.state == CandidateState::Measured
                                      ? py::object(py::float_(v.measuredGups))
                                      : py::object(py::none());

@@ -27,7 +27,8 @@ py::list optionList(const cli::ArgParser& parser) {
         d["name"] = o.name;
         d["metavar"] = o.metavar;
         d["help"] = o.help;
-        d["default"] = o.defaultValue ? py::object(py::str(*o.defaultValue)) : py::object(py::none());
+        d["default"] =
+            o.defaultValue ? py::object(py::str(*o.defaultValue)) : py::object(py::none());
         d["flag"] = o.isFlag;
         out.append(d);
     }

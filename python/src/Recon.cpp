@@ -61,11 +61,12 @@ py::tuple runRequest(const app::Engine& engine, const Request& request, int thre
             IterationAction action = IterationAction::Continue;
             const bool ran = runner.callInPython([&] {
                 py::dict metrics = iterationDict(info, slab);
-                py::object answer = callbackIterate && info.iterate
-                                        ? callback(info.iteration, metrics,
-                                                   copyToNumpy(*info.iterate, ndim))
-                                        : callback(info.iteration, metrics);
-                if (!answer.is_none() && !answer.cast<bool>()) action = IterationAction::StopAndKeep;
+                py::object answer =
+                    callbackIterate && info.iterate
+                        ? callback(info.iteration, metrics, copyToNumpy(*info.iterate, ndim))
+                        : callback(info.iteration, metrics);
+                if (!answer.is_none() && !answer.cast<bool>())
+                    action = IterationAction::StopAndKeep;
             });
             return ran ? action : IterationAction::Cancel;
         };
@@ -102,8 +103,8 @@ void writeExtras(const cli::ArgParser& args, const app::ReconReport& report) {
 py::tuple recon(const app::Engine& engine, py::handle sino, std::vector<double> angles,
                 const std::vector<std::string>& flags, py::handle reference, py::handle initial,
                 py::object progress, py::object callback, bool callbackIterate) {
-    const Float3 input = borrowFloat3(sino, "sinogram",
-                                      "[angles][detectors] or [rows][angles][detectors]", true);
+    const Float3 input =
+        borrowFloat3(sino, "sinogram", "[angles][detectors] or [rows][angles][detectors]", true);
     Argv argv("recon", {describeArray(input)}, flags);
     const cli::ArgParser args = parse(cli::reconParser(), argv);
     checkOutputs(args);
@@ -113,8 +114,8 @@ py::tuple recon(const app::Engine& engine, py::handle sino, std::vector<double> 
     std::vector<std::string> notes;
     app::ReconRequest request =
         unwrap(cli::reconRequestFromArgs(args, argv.argc(), argv.argv(), std::move(opened), notes));
-    const std::array<std::size_t, 3> grid{std::size_t(request.grid.nz), std::size_t(request.grid.ny),
-                                          std::size_t(request.grid.nx)};
+    const std::array<std::size_t, 3> grid{
+        std::size_t(request.grid.nz), std::size_t(request.grid.ny), std::size_t(request.grid.nx)};
     if (auto ref = volumeFor(reference, "truth", grid)) request.reference = ref;
     request.initial = volumeFor(initial, "initial", grid);
     const int threads = unwrap(args.getInt("threads", 0, 0, 4096));
@@ -134,10 +135,10 @@ py::tuple fdk(const app::Engine& engine, py::handle projections, const ConeGeome
     const cli::ArgParser args = parse(cli::reconParser(), argv);
     checkOutputs(args);
     std::vector<std::string> notes;
-    app::ConeReconRequest request = unwrap(
-        cli::coneRequestFromArgs(args, borrowedProjections(input), geometry, notes));
-    const std::array<std::size_t, 3> grid{std::size_t(request.grid.nz), std::size_t(request.grid.ny),
-                                          std::size_t(request.grid.nx)};
+    app::ConeReconRequest request =
+        unwrap(cli::coneRequestFromArgs(args, borrowedProjections(input), geometry, notes));
+    const std::array<std::size_t, 3> grid{
+        std::size_t(request.grid.nz), std::size_t(request.grid.ny), std::size_t(request.grid.nx)};
     if (!reference.is_none()) {
         const Float3 a = borrowFloat3(reference, "truth", "[z][y][x]", false);
         if (a.shape != grid) raise(invalidArgument("--truth does not have the volume's shape"));
@@ -166,8 +167,9 @@ void bindRecon(py::module_& m) {
     m.def("fdk", &fdk, py::arg("engine"), py::arg("projections"), py::arg("geometry"),
           py::arg("flags"), py::arg("reference"), py::arg("progress"),
           "Cone-beam FDK through the reconstruction service; returns (volume or None, report).");
-    m.def("recon_options", [] { return optionList(cli::reconParser()); },
-          "The options of `tomo recon` (name, metavar, help, default, flag).");
+    m.def(
+        "recon_options", [] { return optionList(cli::reconParser()); },
+        "The options of `tomo recon` (name, metavar, help, default, flag).");
 }
 
 }  // namespace tomo::python

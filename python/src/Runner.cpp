@@ -89,8 +89,7 @@ Status Runner::run(int threads, const std::function<Status(const ExecContext&)>&
         const auto interval = std::chrono::duration<double>(m_interval);
         std::unique_lock lock(m_mutex);
         while (!m_done) {
-            m_cv.wait_for(lock, interval,
-                          [this] { return m_done || (m_task && !m_taskFinished); });
+            m_cv.wait_for(lock, interval, [this] { return m_done || (m_task && !m_taskFinished); });
             lock.unlock();
             {
                 py::gil_scoped_acquire gil;

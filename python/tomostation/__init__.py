@@ -12,7 +12,7 @@ from .errors import (Cancelled, ConversionWarning, DeviceError, InternalError,
                      OutputError, TomoError, UnsupportedError)
 from ._engine import Engine, default_engine
 from .geometry import ConeGeometry
-from .io import info, read, write
+from .io import info, read, read_dataset, uniform_angles, write
 from .phantoms import Phantom, phantom
 from .preprocessing import find_center, preprocess
 from .recon import (ITERATIVE, cgls, fbp, fdk, mbir, memxct, os_sirt, reconstruct, sart, sirt,
@@ -23,7 +23,7 @@ __version__ = _core.build_info()["version"]
 
 __all__ = [
     "fbp", "sirt", "os_sirt", "sart", "cgls", "tv", "memxct", "mbir", "reconstruct", "fdk",
-    "ITERATIVE", "ConeGeometry", "read", "write", "info", "preprocess", "find_center",
+    "ITERATIVE", "ConeGeometry", "read", "write", "info", "read_dataset", "uniform_angles", "preprocess", "find_center",
     "phantom", "Phantom", "devices", "tune", "algorithms", "build_info", "Engine",
     "default_engine", "Report", "TomoError", "InvalidArgumentError", "InvalidDataError",
     "NotFoundError", "OutputError", "OutOfMemoryError", "UnsupportedError", "DeviceError",

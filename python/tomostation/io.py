@@ -7,7 +7,7 @@ import numpy as np
 from . import _tomostation as _core
 from ._flags import to_flags
 
-__all__ = ["read", "write", "info"]
+__all__ = ["read", "write", "info", "read_dataset", "uniform_angles"]
 
 
 def _shape_flag(shape):
@@ -45,3 +45,16 @@ def write(path, volume, *, provenance=None, voxel_size=None, uint16=None):
 def info(path, *, dataset=None):
     """What ``tomo info`` prints, as a dict: format, datasets, metadata, acquisition."""
     return _core.info(str(path), to_flags({"dataset": dataset}))
+
+
+def read_dataset(folder):
+    """A dataset folder (``sinogram.tif`` or ``.raw`` with ``geometry.txt``, as ``tomo demo
+    --write-data`` writes it and the workstation opens it): (sinograms [slice][angle][detector],
+    angles in radians, the truth [slice][y][x] or None), read as the workstation reads it."""
+    return _core.read_dataset(str(folder))
+
+
+def uniform_angles(start, stop, count):
+    """``count`` angles from ``start`` to ``stop`` radians, ``stop`` excluded, computed as
+    ``tomo recon --angles`` and the workstation compute them (the same doubles)."""
+    return np.asarray(_core.uniform_angles(float(start), float(stop), int(count)))
