@@ -17,9 +17,11 @@ std::string shapeText(const py::array& a) {
 
 /// Why @p a cannot be borrowed as float32 with a contiguous last axis ("" when it can).
 std::string conversionReason(const py::array& a) {
-    const py::dtype dt = a.dtype();
-    if (dt.kind() != 'f' || dt.itemsize() != 4 || !dt.attr("isnative").cast<bool>())
-        return "dtype " + py::str(py::handle(dt)).cast<std::string>() + " is not native float32";
+    // Python-level attributes: the descriptor's C layout differs between numpy 1 and 2.
+    const py::object dt = a.attr("dtype");
+    if (dt.attr("kind").cast<std::string>() != "f" || dt.attr("itemsize").cast<int>() != 4 ||
+        !dt.attr("isnative").cast<bool>())
+        return "dtype " + py::str(dt).cast<std::string>() + " is not native float32";
     if (reinterpret_cast<std::uintptr_t>(a.data()) % alignof(float) != 0)
         return "its data are not aligned to 4 bytes";
     for (py::ssize_t i = 0; i < a.ndim(); ++i) {
@@ -100,9 +102,9 @@ Float3 borrowFloat3(py::handle obj, const std::string& what, const std::string& 
                        py::str(py::type::of(obj).attr("__name__")).cast<std::string>() +
                        " was converted to a float32 numpy array");
     }
-    if (a.dtype().kind() == 'c' || a.dtype().kind() == 'O' || a.dtype().kind() == 'U')
-        raise(invalidArgument(what + ": dtype " +
-                              py::str(py::handle(a.dtype())).cast<std::string>() +
+    const std::string kind = a.attr("dtype").attr("kind").cast<std::string>();
+    if (kind == "c" || kind == "O" || kind == "U" || kind == "S")
+        raise(invalidArgument(what + ": dtype " + py::str(a.attr("dtype")).cast<std::string>() +
                               " has no float32 values"));
     const bool rankOk = a.ndim() == 3 || (allow2d && a.ndim() == 2);
     if (!rankOk)
