@@ -33,57 +33,58 @@ std::string conversionReason(const py::array& a) {
     return "";
 }
 
+/// Planes [first, first + count) of @p a copied into an Array3 (a slab of a source); the
+/// stop token is checked per plane. @p what names the planes in the range error.
+Result<Array3<float>> copyPlanes(const Float3& a, std::size_t first, std::size_t count,
+                                 const char* what, const std::stop_token& stop) {
+    if (count == 0 || first > a.shape[0] || count > a.shape[0] - first)
+        return invalidArgument(std::string(what) + " " + std::to_string(first) + "+" +
+                               std::to_string(count) + " lie outside the " +
+                               std::to_string(a.shape[0]) + " of the input");
+    TOMO_ASSIGN_OR_RETURN(auto out, Array3<float>::create(count, a.shape[1], a.shape[2]));
+    for (std::size_t i = 0; i < count; ++i) {
+        TOMO_RETURN_IF_ERROR(checkStop(stop));
+        for (std::size_t r = 0; r < a.shape[1]; ++r)
+            std::memcpy(out.row(i, r).data(), a.row(first + i, r), a.shape[2] * sizeof(float));
+    }
+    return out;
+}
+
+/// Holds a borrowed array; releases its Python owner with the GIL.
+struct Borrowed {
+    explicit Borrowed(Float3 a_) : a(std::move(a_)) {}
+    ~Borrowed() {
+        py::gil_scoped_acquire gil;
+        a.owner = py::object();
+    }
+    Borrowed(const Borrowed&) = delete;
+    Borrowed& operator=(const Borrowed&) = delete;
+    Float3 a;
+};
+
 class BorrowedSinograms final : public app::SinogramSource {
   public:
-    explicit BorrowedSinograms(Float3 a) : m_a(std::move(a)) {}
-    ~BorrowedSinograms() override {
-        py::gil_scoped_acquire gil;  // the owner is a Python object
-        m_a.owner = py::object();
-    }
-    std::array<std::size_t, 3> shape() const override { return m_a.shape; }
+    explicit BorrowedSinograms(Float3 a) : m(std::move(a)) {}
+    std::array<std::size_t, 3> shape() const override { return m.a.shape; }
     Result<Sinograms> read(std::size_t first, std::size_t count,
                            const ExecContext& ctx) const override {
-        if (count == 0 || first > m_a.shape[0] || count > m_a.shape[0] - first)
-            return invalidArgument("slices " + std::to_string(first) + "+" + std::to_string(count) +
-                                   " lie outside the " + std::to_string(m_a.shape[0]) +
-                                   " of the input");
-        TOMO_ASSIGN_OR_RETURN(Sinograms s, Sinograms::create(count, m_a.shape[1], m_a.shape[2]));
-        for (std::size_t i = 0; i < count; ++i) {
-            TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-            for (std::size_t r = 0; r < m_a.shape[1]; ++r)
-                std::memcpy(s.row(i, r).data(), m_a.row(first + i, r),
-                            m_a.shape[2] * sizeof(float));
-        }
-        return s;
+        return copyPlanes(m.a, first, count, "slices", ctx.stop);
     }
 
   private:
-    Float3 m_a;
+    Borrowed m;
 };
 
 class BorrowedProjections final : public app::ProjectionSource {
   public:
-    explicit BorrowedProjections(Float3 a) : m_a(std::move(a)) {}
-    ~BorrowedProjections() override {
-        py::gil_scoped_acquire gil;
-        m_a.owner = py::object();
-    }
-    std::array<std::size_t, 3> shape() const override { return m_a.shape; }
+    explicit BorrowedProjections(Float3 a) : m(std::move(a)) {}
+    std::array<std::size_t, 3> shape() const override { return m.a.shape; }
     Result<Array3<float>> read(std::size_t first, std::size_t count) const override {
-        if (count == 0 || first > m_a.shape[0] || count > m_a.shape[0] - first)
-            return invalidArgument("views " + std::to_string(first) + "+" + std::to_string(count) +
-                                   " lie outside the " + std::to_string(m_a.shape[0]) +
-                                   " of the input");
-        TOMO_ASSIGN_OR_RETURN(auto s, Array3<float>::create(count, m_a.shape[1], m_a.shape[2]));
-        for (std::size_t i = 0; i < count; ++i)
-            for (std::size_t r = 0; r < m_a.shape[1]; ++r)
-                std::memcpy(s.row(i, r).data(), m_a.row(first + i, r),
-                            m_a.shape[2] * sizeof(float));
-        return s;
+        return copyPlanes(m.a, first, count, "views", {});
     }
 
   private:
-    Float3 m_a;
+    Borrowed m;
 };
 
 }  // namespace
@@ -135,11 +136,7 @@ Float3 borrowFloat3(py::handle obj, const std::string& what, const std::string& 
 }
 
 Array3<float> copyToArray3(const Float3& a) {
-    auto out = unwrap(Array3<float>::create(a.shape[0], a.shape[1], a.shape[2]));
-    for (std::size_t i = 0; i < a.shape[0]; ++i)
-        for (std::size_t r = 0; r < a.shape[1]; ++r)
-            std::memcpy(out.row(i, r).data(), a.row(i, r), a.shape[2] * sizeof(float));
-    return out;
+    return unwrap(copyPlanes(a, 0, a.shape[0], "planes", {}));
 }
 
 std::unique_ptr<app::SinogramSource> borrowedSinograms(const Float3& a) {
