@@ -55,8 +55,8 @@ Result<std::string> dataLines(const ScriptRequest& r) {
     }
     if (r.sampling.angleStep > 1)
         os << "sinogram, angles = sinogram[:, ::" << r.sampling.angleStep
-           << "], angles[::" << r.sampling.angleStep << "]  # every " << r.sampling.angleStep
-           << "th projection, read in place\n";
+           << "], angles[::" << r.sampling.angleStep << "]  # projections 0, "
+           << r.sampling.angleStep << ", ... (read in place)\n";
     return os.str();
 }
 
