@@ -46,33 +46,44 @@ def median_time(fn, repeats):
     return statistics.median(times), out
 
 
-def cli_time(path, n, views, slices, repeats):
+def cli_once(path, n, views, slices, out):
     """`tomo recon`'s own report of the same request: 'in X s' (the service's FBP time)."""
-    times = []
+    text = subprocess.run(
+        [CLI, "recon", path, "--shape", f"{views}x{n}x{slices}", "--angles", f"0:180:{views}",
+         "--size", str(n), "-o", out, "--quiet", "--backend", "cpu"],
+        capture_output=True, text=True, check=True).stdout
+    return float(re.search(r" in ([0-9.]+) s", text).group(1))
+
+
+def tomostation_times(sino, p, n, path, views, slices, repeats):
+    """The CLI and the Python call alternately (the same load for both), medians."""
+    ts.fbp(sino[:1], p.angles, size=n, backend="cpu")  # the engine opened, FFTW plans made
+    cli, wall, service = [], [], []
     with tempfile.TemporaryDirectory() as d:
         for _ in range(repeats):
-            out = subprocess.run(
-                [CLI, "recon", path, "--shape", f"{views}x{n}x{slices}", "--angles",
-                 f"0:180:{views}", "--size", str(n), "-o", os.path.join(d, "r.raw"), "--quiet",
-                 "--backend", "cpu"], capture_output=True, text=True, check=True).stdout
-            times.append(float(re.search(r" in ([0-9.]+) s", out).group(1)))
-    return statistics.median(times)
+            cli.append(cli_once(path, n, views, slices, os.path.join(d, "r.raw")))
+            t = time.perf_counter()
+            image, report = ts.fbp(sino, p.angles, size=n, backend="cpu", return_report=True)
+            wall.append(time.perf_counter() - t)
+            service.append(report.timings["total"])
+    m = statistics.median
+    return m(cli), m(wall), m(service), image
 
 
-def case(n, views, slices, repeats, skimage_slices):
+def case(n, views, slices, repeats, skimage_slices, only_tomostation=False):
     p = ts.phantom(n, angles=views, detectors=n, rays=2)
     sino = np.ascontiguousarray(np.repeat(p.data[None], slices, axis=0))
     truth = p.truth
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "sino.raw")
         sino.astype("<f4").tofile(path)
-        t_cli = cli_time(path, n, views, slices, repeats)
-    ts.fbp(sino[:1], p.angles, size=n, backend="cpu")  # the engine opened, FFTW plans made
-    t_py, (image, report) = median_time(
-        lambda: ts.fbp(sino, p.angles, size=n, backend="cpu", return_report=True), repeats)
+        t_cli, t_py, t_service, image = tomostation_times(sino, p, n, path, views, slices,
+                                                          repeats)
     rows = [("tomostation.fbp (wall, Python call)", t_py, rmse(image[0], truth), ""),
             ("tomo recon (in-process FBP time)", t_cli, None, ""),
-            ("tomostation report.timings.total", report.timings["total"], None, "")]
+            ("tomostation report.timings.total", t_service, None, "")]
+    if only_tomostation:
+        return report_rows(n, views, slices, repeats, t_py, t_cli, rows)
     try:
         import astra
         vg = astra.create_vol_geom(n, n)
@@ -103,7 +114,10 @@ def case(n, views, slices, repeats, skimage_slices):
         from skimage.transform import iradon
         deg = np.degrees(p.angles)
         k = min(slices, skimage_slices)
-        t_sk, out = median_time(lambda: [iradon(sino[s].T, theta=deg, filter_name="ramp",
+        # scikit-image turns about detector n // 2; this sinogram's axis is at (n - 1) / 2:
+        # one zero column in front puts it there (else half a pixel off, blurring the image).
+        padded = np.pad(sino[:k], ((0, 0), (0, 0), (1, 0)))
+        t_sk, out = median_time(lambda: [iradon(padded[s].T, theta=deg, filter_name="ramp",
                                                 output_size=n, circle=True) for s in range(k)],
                                 1)
         rows.append((f"scikit-image {skimage.__version__} iradon (ramp)", t_sk * slices / k,
@@ -111,6 +125,10 @@ def case(n, views, slices, repeats, skimage_slices):
                      else ""))
     except ImportError:
         rows.append(("scikit-image", None, None, "not installed"))
+    report_rows(n, views, slices, repeats, t_py, t_cli, rows)
+
+
+def report_rows(n, views, slices, repeats, t_py, t_cli, rows):
     print(f"\n{n}^2 x {slices} slice(s) from {views} views (median of {repeats}; "
           f"python/cli = {t_py / t_cli:.3f})")
     for name, t, e, note in rows:
@@ -124,12 +142,14 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--skimage-slices", type=int, default=1)
     ap.add_argument("--only", choices=["1024", "2048"])
+    ap.add_argument("--only-tomostation", action="store_true",
+                    help="the CLI and the Python call only (no ASTRA, scikit-image)")
     a = ap.parse_args()
     print(f"tomostation {ts.__version__}; {os.uname().nodename}; load {os.getloadavg()}")
     if a.only != "2048":
-        case(1024, 1024, 1, a.repeats, a.skimage_slices)
+        case(1024, 1024, 1, a.repeats, a.skimage_slices, a.only_tomostation)
     if a.only != "1024":
-        case(2048, 2048, 16, max(1, a.repeats // 2), a.skimage_slices)
+        case(2048, 2048, 16, max(1, a.repeats // 2), a.skimage_slices, a.only_tomostation)
 
 
 if __name__ == "__main__":
