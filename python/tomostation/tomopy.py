@@ -41,6 +41,11 @@ FILTER_NEAREST = {"parzen": "hann", "butterworth": "hann", "none": "ramp", "cust
 _noted = set()
 
 
+def _builtin_algorithms():
+    from . import _tomostation
+    return {a["id"] for a in _tomostation.algorithms()}
+
+
 def _note_once(key, text):
     if key not in _noted:
         _noted.add(key)
@@ -53,6 +58,8 @@ def _algorithm(name):
             f"algorithm must be one of {sorted(ALGORITHMS)} (TomoStation runs no Python method)")
     if name in ALGORITHMS:
         if name == "gridrec":
+            if "gridrec" in _builtin_algorithms():  # the front door's own gridrec (issue 31)
+                return "gridrec"
             _note_once("gridrec", "tomostation.tomopy: 'gridrec' runs TomoStation's FBP (the "
                        "same filter, direct back-projection, not a Fourier-grid method)")
         return ALGORITHMS[name]
@@ -80,7 +87,7 @@ def _keywords(algorithm, kwargs, columns):
         raise UnsupportedError(f"num_gridx {gx} != num_gridy {gy}: TomoStation reconstructs "
                                "square slices")
     out["size"] = int(gx)
-    if algorithm == "fbp":
+    if algorithm in ("fbp", "gridrec"):
         out["filter"] = _filter(kwargs.pop("filter_name", "shepp"))
         kwargs.pop("filter_par", None)
     else:
@@ -116,7 +123,7 @@ def recon(tomo, theta, center=None, sinogram_order=False, algorithm=None, init_r
     centers = np.full(rows, columns / 2.0) if center is None else \
         np.broadcast_to(np.asarray(center, dtype=np.float64).ravel(), (rows,))
     initial = None if init_recon is None else np.asarray(init_recon, dtype=np.float32)
-    if method == "fbp":
+    if method in ("fbp", "gridrec"):
         initial = None
     out = np.empty((rows, options["size"], options["size"]), dtype=np.float32)
     # One request per run of slices with the same centre (TomoPy allows one per slice).
