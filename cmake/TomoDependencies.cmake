@@ -167,6 +167,28 @@ if(NOT TOMO_ENABLE_HDF5 STREQUAL "OFF")
 endif()
 tomo_feature_result(HDF5 ${_found} "${_detail}")
 
+# --- Python module (python/): Python 3 headers and pybind11 ----------------------------------------
+tomo_feature(PYTHON "the Python module tomostation (Python 3 headers, pybind11)")
+set(_found OFF)
+set(_detail "Python 3 headers or pybind11 not found (python3-dev, pybind11-dev)")
+if(NOT TOMO_ENABLE_PYTHON STREQUAL "OFF")
+  # The system's interpreter unless one is named (scikit-build-core names its own): its numpy
+  # and pytest are what the test command's virtual environment uses.
+  if(NOT DEFINED Python_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python 3.9 QUIET COMPONENTS Interpreter Development.Module)
+  if(Python_FOUND)
+    set(PYBIND11_FINDPYTHON ON)
+    find_package(pybind11 2.10 CONFIG QUIET)
+    if(pybind11_FOUND)
+      set(_found ON)
+      set(_detail "Python ${Python_VERSION} (${Python_EXECUTABLE}), pybind11 ${pybind11_VERSION}")
+    endif()
+  endif()
+endif()
+tomo_feature_result(PYTHON ${_found} "${_detail}")
+
 # --- Threads ------------------------------------------------------------------------------------------
 set(THREADS_PREFER_PTHREAD_FLAG ON)
 find_package(Threads REQUIRED)

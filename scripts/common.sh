@@ -21,6 +21,9 @@ tomo_install_deps() {
 }
 
 tomo_build() {
+    # Paths relative to the repository in ccache's keys, so that the Python package's build
+    # (build/wheel, scripts/python-pip-check) reuses this build's objects.
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$TOMO_ROOT}"
     # nvcc from NVIDIA's installer lives in /usr/local/cuda/bin, often not on PATH.
     if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
         export PATH="/usr/local/cuda/bin:$PATH"

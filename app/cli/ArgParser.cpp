@@ -102,6 +102,13 @@ std::string ArgParser::help() const {
     return os.str();
 }
 
+std::vector<ArgParser::OptionInfo> ArgParser::options() const {
+    std::vector<OptionInfo> out;
+    for (const Spec& s : m_specs)
+        out.push_back({s.name, s.metavar, s.help, s.defaultValue, s.isFlag});
+    return out;
+}
+
 bool ArgParser::has(const std::string& name) const {
     return m_values.count(name) > 0;
 }

@@ -31,6 +31,14 @@ class ArgParser {
     /// Parses argv[first..argc). Unknown options, missing values and missing positionals fail.
     Status parse(int argc, char** argv, int first = 2);
 
+    /// One declared option (the Python module lists them to check and document keywords).
+    struct OptionInfo {
+        std::string name, metavar, help;
+        std::optional<std::string> defaultValue;
+        bool isFlag = false;
+    };
+    std::vector<OptionInfo> options() const;
+
     bool helpRequested() const { return m_help; }
     std::string help() const;
 

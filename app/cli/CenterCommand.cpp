@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "app/cli/ArgParser.h"
+#include "app/cli/CenterArgs.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/ReadOptionsArgs.h"
@@ -21,50 +22,87 @@ void print(const Result<CenterEstimate>& e, const char* name) {
 
 }  // namespace
 
-int runCenter(int argc, char** argv) {
+ArgParser centerParser() {
     ArgParser args("center",
                    "Estimates the centre of rotation of one sinogram (line integrals) by Vo's "
                    "Fourier metric, 0/180-degree phase correlation and an FBP sharpness sweep.");
-    args.positional("SINO", "sinogram stack [slice][angle][detector] (.tif, .raw with --shape, .h5)");
+    args.positional("SINO",
+                    "sinogram stack [slice][angle][detector] (.tif, .raw with --shape, .h5)");
     args.option("shape", "ANGLESxDETECTORS[xSLICES]", "shape of a raw input");
     args.option("dataset", "PATH", "HDF5 dataset to read");
     args.option("angles", "START:STOP:COUNT", "projection angles in degrees, STOP exclusive");
     args.option("slice", "S", "slice of the stack to use", "0");
     args.option("radius", "R", "search radius in pixels (0 = width / 8)", "0");
+    args.option("method", "M", "vo-fourier | phase-correlation | sharpness | all", "all");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
-    args.epilog("The centre is in detector pixels from the centre of pixel 0, as tomo recon "
-                "--center takes it (docs/preprocessing.md).\nexample:\n  tomo center sino.tif "
-                "--angles 0:360:720");
+    args.epilog(
+        "The centre is in detector pixels from the centre of pixel 0, as tomo recon "
+        "--center takes it (docs/preprocessing.md).\nexample:\n  tomo center sino.tif "
+        "--angles 0:360:720");
+    return args;
+}
+
+Result<CenterEstimates> centerFromArgs(const ArgParser& args, const Array3<float>& stack,
+                                       const std::vector<double>& angles, const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(int slice, args.getInt("slice", 0, 0, 1 << 30));
+    if (static_cast<std::size_t>(slice) >= stack.dim(0))
+        return invalidArgument("--slice " + std::to_string(slice) + ": the stack has " +
+                               std::to_string(stack.dim(0)) + " slices");
+    TOMO_ASSIGN_OR_RETURN(double radius, args.getDouble("radius", 0, 0, 1e6));
+    const View2<const float> sino = stack.plane(static_cast<std::size_t>(slice));
+    VoCenterOptions vo;
+    vo.searchRadius = radius;
+    SharpnessSweepOptions sweep;
+    sweep.searchRadius = radius;
+    const std::string method = args.getOr("method", "all");
+    if (method != "all" && method != "vo-fourier" && method != "phase-correlation" &&
+        method != "sharpness")
+        return invalidArgument(
+            "--method: expected vo-fourier, phase-correlation, sharpness or "
+            "all, got '" +
+            method + "'");
+    auto run = [&](const std::string& name, auto estimate) -> Result<CenterEstimate> {
+        if (method != "all" && method != name) return unsupported("not asked for (--method)");
+        return estimate();
+    };
+    CenterEstimates e{
+        run("vo-fourier", [&] { return estimateCenterVo(sino, angles, vo, ctx); }),
+        run("phase-correlation",
+            [&] { return estimateCenterPhaseCorrelation(sino, angles, {}, ctx); }),
+        run("sharpness", [&] { return estimateCenterSharpness(sino, angles, sweep, ctx); })};
+    TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
+    return e;
+}
+
+int runCenter(int argc, char** argv) {
+    ArgParser args = centerParser();
     return runCommand(args, argc, argv, [&]() -> Status {
         const auto spec = args.get("angles");
         if (!spec) return invalidArgument("missing --angles START:STOP:COUNT");
         TOMO_ASSIGN_OR_RETURN(std::vector<double> angles, parseAngleSpec(*spec));
         TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
         TOMO_ASSIGN_OR_RETURN(ReadOptions readOptions, readOptionsFromArgs(args));
-        TOMO_ASSIGN_OR_RETURN(Array3<float> stack, registry.readVolume(*args.get("SINO"), readOptions));
-        TOMO_ASSIGN_OR_RETURN(int slice, args.getInt("slice", 0, 0, 1 << 30));
-        if (static_cast<std::size_t>(slice) >= stack.dim(0))
-            return invalidArgument("--slice " + std::to_string(slice) + ": the stack has " +
-                                   std::to_string(stack.dim(0)) + " slices");
-        TOMO_ASSIGN_OR_RETURN(double radius, args.getDouble("radius", 0, 0, 1e6));
+        TOMO_ASSIGN_OR_RETURN(Array3<float> stack,
+                              registry.readVolume(*args.get("SINO"), readOptions));
         TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
         InterruptToStop interrupt;
         ExecContext ctx{threads, interrupt.token(), nullptr};
-        View2<const float> sino = stack.plane(static_cast<std::size_t>(slice));
-        VoCenterOptions vo;
-        vo.searchRadius = radius;
-        SharpnessSweepOptions sweep;
-        sweep.searchRadius = radius;
-        std::printf("centre of rotation of slice %d (%zu angles x %zu pixels; detector centre %.1f):\n",
-                    slice, sino.rows(), sino.cols(), 0.5 * static_cast<double>(sino.cols() - 1));
-        auto a = estimateCenterVo(sino, angles, vo, ctx);
-        print(a, "vo-fourier");
-        auto b = estimateCenterPhaseCorrelation(sino, angles, {}, ctx);
-        print(b, "phase-correlation");
-        auto c = estimateCenterSharpness(sino, angles, sweep, ctx);
-        print(c, "sharpness-entropy");
-        TOMO_RETURN_IF_ERROR(checkStop(interrupt.token()));
-        if (!a.isOk() && !b.isOk() && !c.isOk()) return a.status();
+        TOMO_ASSIGN_OR_RETURN(CenterEstimates e, centerFromArgs(args, stack, angles, ctx));
+        const int slice = *args.getInt("slice", 0, 0, 1 << 30);
+        const View2<const float> sino = stack.plane(static_cast<std::size_t>(slice));
+        std::printf(
+            "centre of rotation of slice %d (%zu angles x %zu pixels; detector centre %.1f):\n",
+            slice, sino.rows(), sino.cols(), 0.5 * static_cast<double>(sino.cols() - 1));
+        const std::string method = args.getOr("method", "all");
+        if (method == "all" || method == "vo-fourier") print(e.vo, "vo-fourier");
+        if (method == "all" || method == "phase-correlation")
+            print(e.phaseCorrelation, "phase-correlation");
+        if (method == "all" || method == "sharpness") print(e.sharpness, "sharpness-entropy");
+        if (!e.vo.isOk() && !e.phaseCorrelation.isOk() && !e.sharpness.isOk())
+            return (method == "phase-correlation" ? e.phaseCorrelation
+                    : method == "sharpness"       ? e.sharpness
+                                                  : e.vo)
+                .status();
         return Status::ok();
     });
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/recon/ReconService.h"
+#include "core/cone/ConeGeometryIo.h"
 
 namespace tomo::cli {
 
@@ -29,6 +30,12 @@ void addConeReconOptions(ArgParser& args);
 bool isConeRequest(const ArgParser& args);
 /// The request of @p args (the projections opened by views).
 Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
+                                                  std::vector<std::string>& notes);
+/// The same for projections and a geometry the caller has (the Python module: an array in
+/// memory and a ConeGeometry object); --geometry/--sid/--sdd/--angles are not read.
+Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
+                                                  std::unique_ptr<app::ProjectionSource> source,
+                                                  ConeGeometryFile file,
                                                   std::vector<std::string>& notes);
 /// `tomo phantom --cone`: exact cone-beam projections of a 3-D phantom, the geometry file and
 /// optionally the truth.

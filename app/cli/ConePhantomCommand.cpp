@@ -6,6 +6,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/ConeArgs.h"
+#include "app/cli/PhantomArgs.h"
 #include "app/data/DataFormats.h"
 #include "core/cone/ConeGeometryIo.h"
 #include "core/cone/ConePhantom.h"
@@ -48,6 +49,36 @@ void addConePhantomOptions(ArgParser& args) {
     args.option("arc", "DEG", "cone beam: arc covered by the views", "360");
 }
 
+Result<PhantomResult> conePhantomFromArgs(const ArgParser& args, bool withTruth,
+                                          const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(ConeSetup s, setupFromArgs(args));
+    int rays = 2;  // per pixel axis: 4 rays per pixel (the parallel-beam default is per bin)
+    if (args.has("rays")) {
+        TOMO_ASSIGN_OR_RETURN(rays, args.getInt("rays", 2, 1, 16));
+    }
+    const std::string name = args.getOr("phantom", "shepp-logan");
+    TOMO_ASSIGN_OR_RETURN(
+        ConePhantom phantom,
+        ConePhantom::fromName(name == "shepp-logan-3d" ? "shepp-logan" : name, 0.5 * s.grid.nx));
+    Progress scope, rscope;
+    ExecContext pctx = ctx, rctx = ctx;
+    if (ctx.progress) {
+        scope = ctx.progress->child(0.0, withTruth ? 0.85 : 1.0, "projecting");
+        rscope = ctx.progress->child(0.85, 1.0, "ground truth");
+        pctx.progress = &scope;
+        rctx.progress = &rscope;
+    }
+    PhantomResult out;
+    TOMO_ASSIGN_OR_RETURN(out.data, phantom.project(s.geometry, rays, pctx));
+    if (withTruth) {
+        TOMO_ASSIGN_OR_RETURN(out.truth, phantom.rasterize(s.grid, 2, rctx));
+    }
+    out.size = s.grid.nx;
+    out.cone = std::move(s.geometry);
+    out.coneGrid = s.grid;
+    return out;
+}
+
 Status conePhantom(const ArgParser& args) {
     auto output = args.get("output");
     auto geometryPath = args.get("geometry");
@@ -57,49 +88,39 @@ Status conePhantom(const ArgParser& args) {
     TOMO_RETURN_IF_ERROR(checkWritableOutput(*geometryPath));
     auto truthPath = args.get("truth");
     if (truthPath) TOMO_RETURN_IF_ERROR(checkWritableOutput(*truthPath));
-    TOMO_ASSIGN_OR_RETURN(ConeSetup s, setupFromArgs(args));
-    int rays = 2;  // per pixel axis: 4 rays per pixel (the parallel-beam default is per bin)
-    if (args.has("rays")) {
-        TOMO_ASSIGN_OR_RETURN(rays, args.getInt("rays", 2, 1, 16));
-    }
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
-    const std::string name = args.getOr("phantom", "shepp-logan");
-    TOMO_ASSIGN_OR_RETURN(
-        ConePhantom phantom,
-        ConePhantom::fromName(name == "shepp-logan-3d" ? "shepp-logan" : name, 0.5 * s.grid.nx));
     InterruptToStop interrupt;
     ProgressBar bar(args.has("quiet"));
     Progress progress(&bar);
-    Progress scope = progress.child(0.0, truthPath ? 0.85 : 1.0, "projecting");
-    TOMO_ASSIGN_OR_RETURN(Array3<float> proj,
-                          phantom.project(s.geometry, rays, {threads, interrupt.token(), &scope}));
+    TOMO_ASSIGN_OR_RETURN(
+        PhantomResult p,
+        conePhantomFromArgs(args, truthPath.has_value(), {threads, interrupt.token(), &progress}));
+    const ConeGeometry& geometry = *p.cone;
+    const ConeVolumeGrid& grid = p.coneGrid;
     TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, app::makeFormatRegistry());
-    const DetectorGrid& d = s.geometry.detector();
+    const DetectorGrid& d = geometry.detector();
     WriteOptions projOptions;
     projOptions.frame = VolumeFrame{{d.pitchU, d.pitchV, 1.0}, {d.originU, d.originV, 0.0}};
-    projOptions.provenance["geometry"] = "cone beam; " + describe(s.geometry);
-    TOMO_RETURN_IF_ERROR(formats.writeVolume(*output, proj, projOptions));
-    TOMO_RETURN_IF_ERROR(writeConeGeometryFile(*geometryPath, s.geometry, &s.grid));
+    projOptions.provenance["geometry"] = "cone beam; " + describe(geometry);
+    TOMO_RETURN_IF_ERROR(formats.writeVolume(*output, p.data, projOptions));
+    TOMO_RETURN_IF_ERROR(writeConeGeometryFile(*geometryPath, geometry, &grid));
     if (truthPath) {
-        Progress rscope = progress.child(0.85, 1.0, "ground truth");
-        TOMO_ASSIGN_OR_RETURN(Volume truth,
-                              phantom.rasterize(s.grid, 2, {threads, interrupt.token(), &rscope}));
         WriteOptions o;
-        o.frame = VolumeFrame{{1, 1, 1}, {s.grid.originX, s.grid.originY, s.grid.originZ}};
-        TOMO_RETURN_IF_ERROR(formats.writeVolume(*truthPath, truth, o));
+        o.frame = VolumeFrame{{1, 1, 1}, {grid.originX, grid.originY, grid.originZ}};
+        TOMO_RETURN_IF_ERROR(formats.writeVolume(*truthPath, p.truth, o));
     }
     bar.finish();
     std::printf("wrote %s: %d views of %d x %d pixels (%.4g mm), float32 [view][v][u]\n",
-                output->c_str(), s.geometry.viewCount(), d.nu, d.nv, d.pitchU);
-    std::printf("wrote %s: %s\n", geometryPath->c_str(), describe(s.geometry).c_str());
+                output->c_str(), geometry.viewCount(), d.nu, d.nv, d.pitchU);
+    std::printf("wrote %s: %s\n", geometryPath->c_str(), describe(geometry).c_str());
     if (truthPath)
         std::printf("wrote %s: %d^3 truth, 1 mm voxels centred on the isocentre\n",
-                    truthPath->c_str(), s.grid.nx);
+                    truthPath->c_str(), grid.nx);
     std::printf(
         "reconstruct with: tomo recon %s --geometry %s --size %d -o rec.mha%s\n", output->c_str(),
-        geometryPath->c_str(), s.grid.nx,
+        geometryPath->c_str(), grid.nx,
         output->size() > 4 && output->substr(output->size() - 4) == ".raw"
-            ? (" --shape " + std::to_string(s.geometry.viewCount()) + "x" + std::to_string(d.nv) +
+            ? (" --shape " + std::to_string(geometry.viewCount()) + "x" + std::to_string(d.nv) +
                "x" + std::to_string(d.nu) + " --detector-pitch " + std::to_string(d.pitchU))
                   .c_str()
             : "");

@@ -164,6 +164,14 @@ Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<app::ProjectionSource> source,
                           app::openProjections(formats, *args.get("INPUT"), read));
     TOMO_ASSIGN_OR_RETURN(ConeGeometryFile file, geometryFromArgs(args, *source, notes));
+    return coneRequestFromArgs(args, std::move(source), std::move(file), notes);
+}
+
+Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
+                                                  std::unique_ptr<app::ProjectionSource> source,
+                                                  ConeGeometryFile file,
+                                                  std::vector<std::string>& notes) {
+    TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, app::makeFormatRegistry());
     TOMO_RETURN_IF_ERROR(applyOffsets(args, file.views));
     if (source->shape()[0] != file.views.size())
         return invalidArgument(*args.get("INPUT") + " holds " + std::to_string(source->shape()[0]) +

@@ -7,20 +7,16 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/ConeArgs.h"
+#include "app/cli/PhantomArgs.h"
 #include "core/io/ImageIO.h"
 #include "core/phantom/Phantom.h"
 
 namespace tomo::cli {
 namespace {
 
-Status phantomBody(const ArgParser& args) {
-    if (args.has("cone")) return conePhantom(args);
-    auto output = args.get("output");
-    if (!output) return invalidArgument("-o SINO is required");
-    TOMO_RETURN_IF_ERROR(checkWritableOutput(*output));
-    auto truthPath = args.get("truth");
-    if (truthPath) TOMO_RETURN_IF_ERROR(checkWritableOutput(*truthPath));
-
+/// The parallel-beam sinograms (and truth) of @p args.
+Result<PhantomResult> parallelPhantom(const ArgParser& args, bool withTruth,
+                                      const ExecContext& ctx) {
     TOMO_ASSIGN_OR_RETURN(int size, args.getInt("size", 256, 4, 1 << 16));
     const int defaultDetectors = (static_cast<int>(std::ceil(size * std::sqrt(2.0))) + 2) | 1;
     TOMO_ASSIGN_OR_RETURN(int detectors, args.getInt("detectors", defaultDetectors, 1, 1 << 20));
@@ -30,12 +26,13 @@ Status phantomBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(double noise, args.getDouble("noise", 0, 0, 1e15));
     TOMO_ASSIGN_OR_RETURN(double attenuation, args.getDouble("attenuation-scale", 0.02, 1e-9, 1e9));
     TOMO_ASSIGN_OR_RETURN(int seed, args.getInt("seed", 1, 0, 2147483647));
-    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     const int defaultAngles = static_cast<int>(std::ceil(size * kPi / 2));
-    std::string angleSpec = args.getOr("angles", "0:180:" + std::to_string(defaultAngles));
+    PhantomResult out;
+    out.size = size;
+    out.angleSpec = args.getOr("angles", "0:180:" + std::to_string(defaultAngles));
 
     ParallelGeometry::Params params;
-    TOMO_ASSIGN_OR_RETURN(params.angles, parseAngleSpec(angleSpec));
+    TOMO_ASSIGN_OR_RETURN(params.angles, parseAngleSpec(out.angleSpec));
     params.detectorCount = detectors;
     params.rows = slices;
     if (args.has("center")) {
@@ -44,46 +41,65 @@ Status phantomBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
     TOMO_ASSIGN_OR_RETURN(Phantom phantom,
                           Phantom::fromName(args.getOr("phantom", "shepp-logan"), 0.5 * size));
+    Progress projectScope, rasterScope;
+    ExecContext pctx = ctx, rctx = ctx;
+    if (ctx.progress) {
+        projectScope = ctx.progress->child(0.0, withTruth ? 0.8 : 1.0, "projecting");
+        rasterScope = ctx.progress->child(0.8, 1.0, "ground truth");
+        pctx.progress = &projectScope;
+        rctx.progress = &rasterScope;
+    }
+    TOMO_RETURN_IF_ERROR(phantom.project(geometry, out.data, rays, pctx));
+    if (noise > 0)
+        TOMO_RETURN_IF_ERROR(addPoissonNoise(out.data, noise, static_cast<std::uint32_t>(seed),
+                                             attenuation, &out.clamped));
+    if (withTruth) {
+        VolumeGeometry grid = VolumeGeometry::forDetector(geometry, size);
+        TOMO_RETURN_IF_ERROR(phantom.rasterize(grid, out.truth, supersample, rctx));
+    }
+    out.parallel = std::move(geometry);
+    return out;
+}
+
+Status phantomBody(const ArgParser& args) {
+    if (args.has("cone")) return conePhantom(args);
+    auto output = args.get("output");
+    if (!output) return invalidArgument("-o SINO is required");
+    TOMO_RETURN_IF_ERROR(checkWritableOutput(*output));
+    auto truthPath = args.get("truth");
+    if (truthPath) TOMO_RETURN_IF_ERROR(checkWritableOutput(*truthPath));
+    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
 
     InterruptToStop interrupt;
     ProgressBar bar(args.has("quiet"));
     Progress progress(&bar);
-    Progress projectScope = progress.child(0.0, truthPath ? 0.8 : 1.0, "projecting");
-    ExecContext ctx{threads, interrupt.token(), &projectScope};
-    Sinograms sino;
-    TOMO_RETURN_IF_ERROR(phantom.project(geometry, sino, rays, ctx));
-    std::size_t clamped = 0;
-    if (noise > 0)
-        TOMO_RETURN_IF_ERROR(
-            addPoissonNoise(sino, noise, static_cast<std::uint32_t>(seed), attenuation, &clamped));
-    Volume truth;
-    if (truthPath) {
-        VolumeGeometry grid = VolumeGeometry::forDetector(geometry, size);
-        Progress rasterScope = progress.child(0.8, 1.0, "ground truth");
-        ExecContext rctx{threads, interrupt.token(), &rasterScope};
-        TOMO_RETURN_IF_ERROR(phantom.rasterize(grid, truth, supersample, rctx));
-    }
+    TOMO_ASSIGN_OR_RETURN(
+        PhantomResult p,
+        phantomFromArgs(args, truthPath.has_value(), {threads, interrupt.token(), &progress}));
     bar.finish();
-    TOMO_RETURN_IF_ERROR(writeVolume(*output, sino));
-    if (truthPath) TOMO_RETURN_IF_ERROR(writeVolume(*truthPath, truth));
+    TOMO_RETURN_IF_ERROR(writeVolume(*output, p.data));
+    if (truthPath) TOMO_RETURN_IF_ERROR(writeVolume(*truthPath, p.truth));
 
+    const ParallelGeometry& geometry = *p.parallel;
+    const int detectors = geometry.detectorCount(), slices = geometry.rows();
     std::printf(
         "wrote %s: %d angles x %d detectors x %d slice(s), float32 [slice][angle][detector]\n",
         output->c_str(), geometry.angleCount(), detectors, slices);
-    if (clamped) std::printf("noise: %zu rays had zero counts (clamped to 0.5 photons)\n", clamped);
+    if (p.clamped)
+        std::printf("noise: %zu rays had zero counts (clamped to 0.5 photons)\n", p.clamped);
     if (truthPath)
-        std::printf("wrote %s: %dx%d x %d slice(s) ground truth\n", truthPath->c_str(), size, size,
-                    slices);
-    std::printf(
-        "reconstruct with: tomo recon %s --shape %dx%d%s --angles %s --size %d -o rec.raw\n",
-        output->c_str(), geometry.angleCount(), detectors,
-        slices > 1 ? ("x" + std::to_string(slices)).c_str() : "", angleSpec.c_str(), size);
+        std::printf("wrote %s: %dx%d x %d slice(s) ground truth\n", truthPath->c_str(), p.size,
+                    p.size, slices);
+    std::string shape = std::to_string(geometry.angleCount()) + "x" + std::to_string(detectors);
+    if (slices > 1) shape += 'x' + std::to_string(slices);
+    std::printf("reconstruct with: tomo recon %s --shape %s --angles %s --size %d -o rec.raw\n",
+                output->c_str(), shape.c_str(), p.angleSpec.c_str(), p.size);
     return Status::ok();
 }
 
 }  // namespace
 
-int runPhantom(int argc, char** argv) {
+ArgParser phantomParser() {
     ArgParser args(
         "phantom",
         "Computes the exact parallel-beam line integrals of an analytic phantom (closed form per\n"
@@ -114,6 +130,17 @@ int runPhantom(int argc, char** argv) {
         "cone beam (RTK's frame, docs/cone-beam.md):\n"
         "  tomo phantom --cone -o proj.mha --geometry geometry.xml --truth truth.mha --size 128 "
         "--views 180");
+    return args;
+}
+
+Result<PhantomResult> phantomFromArgs(const ArgParser& args, bool withTruth,
+                                      const ExecContext& ctx) {
+    return args.has("cone") ? conePhantomFromArgs(args, withTruth, ctx)
+                            : parallelPhantom(args, withTruth, ctx);
+}
+
+int runPhantom(int argc, char** argv) {
+    ArgParser args = phantomParser();
     return runCommand(args, argc, argv, [&] { return phantomBody(args); });
 }
 

@@ -11,13 +11,15 @@
 
 #include <cstddef>
 
+#include "app/cli/ArgParser.h"
 #include "core/base/Status.h"
 #include "core/preprocess/Preprocess.h"
 
 namespace tomo::cli {
 
-class ArgParser;
-
+/// `tomo preprocess`'s parser: INPUT, -o, the read options and the preprocessing options
+/// (the Python module's preprocess() parses its keywords with it).
+ArgParser preprocessParser();
 /// Declares the preprocessing options on @p args.
 void addPreprocessOptions(ArgParser& args);
 /// PreprocessOptions from the parsed @p args; @p flatCount (flat frames of the input) is needed

@@ -7,8 +7,8 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
-#include "app/cli/ReadOptionsArgs.h"
 #include "app/cli/PreprocessArgs.h"
+#include "app/cli/ReadOptionsArgs.h"
 #include "core/geometry/ParallelGeometry.h"
 
 namespace tomo::cli {
@@ -40,8 +40,9 @@ void addPreprocessOptions(ArgParser& args) {
     args.option("flats-before", "N",
                 "the first N flats were taken before the scan, the rest after: interpolate");
     args.flag("no-log", "with --flat-dark: keep transmissions (no -log)");
-    args.option("zinger", "T", "remove zingers differing from the 3x3 median by more than T "
-                               "(a fraction of the median)");
+    args.option("zinger", "T",
+                "remove zingers differing from the 3x3 median by more than T "
+                "(a fraction of the median)");
     args.option("zinger-size", "K", "median window of --zinger (odd)", "3");
     args.option("rings", "METHOD", "ring removal: vo (sorting-based) or fw (Fourier-wavelet)");
     args.option("ring-size", "K",
@@ -81,8 +82,8 @@ Result<PreprocessOptions> preprocessOptionsFromArgs(const ArgParser& args, std::
     if (auto pg = args.get("paganin")) {
         const auto p = split(*pg, ',');
         if (p.size() != 4)
-            return invalidArgument("--paganin: expected E,Z,PIX,DB (keV, mm, um, delta/beta), got '" +
-                                   *pg + "'");
+            return invalidArgument(
+                "--paganin: expected E,Z,PIX,DB (keV, mm, um, delta/beta), got '" + *pg + "'");
         PaganinOptions pag;
         TOMO_ASSIGN_OR_RETURN(pag.energyKeV, number(p[0], "--paganin"));
         TOMO_ASSIGN_OR_RETURN(pag.distanceMm, number(p[1], "--paganin"));
@@ -93,20 +94,23 @@ Result<PreprocessOptions> preprocessOptionsFromArgs(const ArgParser& args, std::
     }
     if (auto bin = args.get("bin")) {
         const auto p = split(*bin, 'x');
-        if (p.empty() || p.size() > 2) return invalidArgument("--bin: expected N or RxC, got '" + *bin + "'");
+        if (p.empty() || p.size() > 2)
+            return invalidArgument("--bin: expected N or RxC, got '" + *bin + "'");
         TOMO_ASSIGN_OR_RETURN(double r, number(p[0], "--bin"));
         double c = r;
         if (p.size() == 2) {
             TOMO_ASSIGN_OR_RETURN(c, number(p[1], "--bin"));
         }
         if (r < 1 || c < 1 || r != std::floor(r) || c != std::floor(c) || r > 1024 || c > 1024)
-            return invalidArgument("--bin: factors must be integers in [1, 1024], got '" + *bin + "'");
+            return invalidArgument("--bin: factors must be integers in [1, 1024], got '" + *bin +
+                                   "'");
         o.binRows = static_cast<int>(r);
         o.binColumns = static_cast<int>(c);
     }
     if (auto crop = args.get("crop")) {
         const auto p = split(*crop, ',');
-        if (p.size() != 2) return invalidArgument("--crop: expected R0:R1,C0:C1, got '" + *crop + "'");
+        if (p.size() != 2)
+            return invalidArgument("--crop: expected R0:R1,C0:C1, got '" + *crop + "'");
         TOMO_ASSIGN_OR_RETURN(o.cropRows, range(p[0], "--crop rows"));
         TOMO_ASSIGN_OR_RETURN(o.cropColumns, range(p[1], "--crop columns"));
     }
@@ -119,28 +123,36 @@ Result<PreprocessOptions> preprocessOptionsFromArgs(const ArgParser& args, std::
             o.angleStep = static_cast<std::size_t>(step);
             p.pop_back();
         }
-        if (p.size() != 2) return invalidArgument("--angle-range: expected FIRST:END[:STEP], got '" + *ar + "'");
+        if (p.size() != 2)
+            return invalidArgument("--angle-range: expected FIRST:END[:STEP], got '" + *ar + "'");
         TOMO_ASSIGN_OR_RETURN(o.angleRange, range(p[0] + ":" + p[1], "--angle-range"));
     }
     TOMO_RETURN_IF_ERROR(o.validate());
     return o;
 }
 
-int runPreprocess(int argc, char** argv) {
+ArgParser preprocessParser() {
     ArgParser args("preprocess",
                    "Preprocesses an acquisition (projections [angle][row][column] with flats, "
                    "darks and angles) and writes the projections as a float stack.");
     args.positional("INPUT", "acquisition (.h5/.nxs DXchange or NXtomo, .tif stack, .raw)");
-    args.option("output", "FILE", "output stack [angle][row][column] (.tif, .raw, .h5)", std::nullopt, "o");
+    args.option("output", "FILE", "output stack [angle][row][column] (.tif, .raw, .h5)",
+                std::nullopt, "o");
     args.option("shape", "ANGLESxROWSxCOLUMNS", "shape of a raw input");
     args.option("angle-unit", "UNIT", "auto | deg | rad: unit of the input's angles", "auto");
     args.option("dataset", "PATH", "HDF5 dataset to read");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.flag("quiet", "no progress bar");
     addPreprocessOptions(args);
-    args.epilog("Steps run in this order: angle range, crop, bin, zingers, flat/dark, Paganin, "
-                "-log, rings (docs/preprocessing.md).\nexample:\n  tomo preprocess scan.h5 -o "
-                "proj.tif --flat-dark --zinger 0.3 --rings vo --bin 2");
+    args.epilog(
+        "Steps run in this order: angle range, crop, bin, zingers, flat/dark, Paganin, "
+        "-log, rings (docs/preprocessing.md).\nexample:\n  tomo preprocess scan.h5 -o "
+        "proj.tif --flat-dark --zinger 0.3 --rings vo --bin 2");
+    return args;
+}
+
+int runPreprocess(int argc, char** argv) {
+    ArgParser args = preprocessParser();
     return runCommand(args, argc, argv, [&]() -> Status {
         const auto output = args.get("output");
         if (!output) return invalidArgument("missing -o/--output");
@@ -148,7 +160,8 @@ int runPreprocess(int argc, char** argv) {
         TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
         TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
         TOMO_ASSIGN_OR_RETURN(ReadOptions readOptions, readOptionsFromArgs(args));
-        TOMO_ASSIGN_OR_RETURN(auto reader, registry.openAcquisition(*args.get("INPUT"), readOptions));
+        TOMO_ASSIGN_OR_RETURN(auto reader,
+                              registry.openAcquisition(*args.get("INPUT"), readOptions));
         TOMO_ASSIGN_OR_RETURN(ProjectionData data, reader->read());
         TOMO_ASSIGN_OR_RETURN(PreprocessOptions options,
                               preprocessOptionsFromArgs(args, data.flats.dim(0)));

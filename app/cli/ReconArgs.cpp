@@ -6,6 +6,7 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ConeArgs.h"
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
 #include "app/data/AcquisitionLoader.h"
@@ -122,6 +123,22 @@ Result<app::ReconRequest> requestFor(const ArgParser& args, app::OpenedSource& i
     return app::ReconRequest(std::move(input.source), std::move(geometry), *grid);
 }
 
+/// --memory-budget (MiB, as bytes), --chunk and --chunk-rows.
+struct SlabArgs {
+    std::size_t budget = 0;
+    int chunk = 0, chunkRows = 0;
+};
+
+Result<SlabArgs> slabArgs(const ArgParser& args) {
+    SlabArgs s;
+    TOMO_ASSIGN_OR_RETURN(int budgetMiB,
+                          args.getInt("memory-budget", kDefaultBudgetMiB, 1, 1 << 24));
+    s.budget = static_cast<std::size_t>(budgetMiB) << 20;
+    TOMO_ASSIGN_OR_RETURN(s.chunk, args.getInt("chunk", 0, 0, 1 << 20));
+    TOMO_ASSIGN_OR_RETURN(s.chunkRows, args.getInt("chunk-rows", 0, 1, 1 << 30));
+    return s;
+}
+
 Status referenceFromArgs(const ArgParser& args, app::ReconRequest& r) {
     const std::string option = args.has("truth") ? "--truth" : "--reference";
     auto path = args.get(option.substr(2));
@@ -204,6 +221,25 @@ void addReconOptions(ArgParser& args) {
     args.flag("quiet", "no progress bar");
 }
 
+ArgParser reconParser() {
+    ArgParser args(
+        "recon",
+        "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection\n"
+        "or an iterative method (SIRT, OS-SIRT, SART, CGLS, TV, MemXCT; docs/algorithms.md),\n"
+        "or a cone-beam projection stack by FDK (with --geometry, or --sid/--sdd/--angles).");
+    addReconOptions(args);
+    addConeReconOptions(args);
+    args.epilog(
+        "example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 "
+        "--detectors 768\n"
+        "  tomo recon sino.raw --shape 720x768 --angles 0:180:720 --size 512 -o rec.raw --truth "
+        "truth.raw --truth-shape 512x512\n"
+        "cone beam (FDK; RTK's geometry and frame, docs/cone-beam.md):\n"
+        "  tomo phantom --cone -o proj.mha --geometry geometry.xml --truth truth.mha --size 128\n"
+        "  tomo recon proj.mha --geometry geometry.xml --size 128 -o rec.mha --filter hann");
+    return args;
+}
+
 Result<std::map<std::string, std::string>> collectParams(int argc, char** argv) {
     std::map<std::string, std::string> params;
     for (int i = 2; i < argc; ++i) {
@@ -220,29 +256,34 @@ Result<std::map<std::string, std::string>> collectParams(int argc, char** argv) 
 
 Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
                                                std::vector<std::string>& notes, int ranks) {
-    TOMO_ASSIGN_OR_RETURN(int budgetMiB,
-                          args.getInt("memory-budget", kDefaultBudgetMiB, 1, 1 << 24));
-    const std::size_t budget = static_cast<std::size_t>(budgetMiB) << 20;
-    TOMO_ASSIGN_OR_RETURN(int chunk, args.getInt("chunk", 0, 0, 1 << 20));
-    TOMO_ASSIGN_OR_RETURN(int chunkRows, args.getInt("chunk-rows", 0, 1, 1 << 30));
+    TOMO_ASSIGN_OR_RETURN(SlabArgs slab, slabArgs(args));
+    auto algo = findAlgorithm(args.getOr("algo", "fbp"));
+    if (!algo) return invalidArgument("--algo: " + algo.status().message());
+    TOMO_ASSIGN_OR_RETURN(app::OpenedSource input, openInput(args, slab.budget, ranks));
+    return reconRequestFromArgs(args, argc, argv, std::move(input), notes);
+}
+
+Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
+                                               app::OpenedSource input,
+                                               std::vector<std::string>& notes) {
+    TOMO_ASSIGN_OR_RETURN(SlabArgs slab, slabArgs(args));
     auto algo = findAlgorithm(args.getOr("algo", "fbp"));
     if (!algo) return invalidArgument("--algo: " + algo.status().message());
     const bool iterative = algo->iterative;
-    TOMO_ASSIGN_OR_RETURN(app::OpenedSource input, openInput(args, budget, ranks));
     notes.insert(notes.end(), input.notes.begin(), input.notes.end());
     const std::string preprocessing = describe(input.preprocessing);
     TOMO_ASSIGN_OR_RETURN(app::ReconRequest r, requestFor(args, input));
     TOMO_RETURN_IF_ERROR(algorithmFromArgs(args, argc, argv, r));
-    r.memoryBudget = budget;
+    r.memoryBudget = slab.budget;
     if (iterative) {
-        r.slabSlices = static_cast<std::size_t>(chunk);  // slices per solve
+        r.slabSlices = static_cast<std::size_t>(slab.chunk);  // slices per solve
         if (args.has("chunk-rows"))
             notes.push_back(
                 "--chunk-rows applies to FBP; iterative methods solve --chunk N "
                 "slices at a time (default: all in one solve)");
     } else {
-        r.fbp.chunkSlices = chunk;
-        r.slabSlices = args.has("chunk-rows") ? static_cast<std::size_t>(chunkRows) : 0;
+        r.fbp.chunkSlices = slab.chunk;
+        r.slabSlices = args.has("chunk-rows") ? static_cast<std::size_t>(slab.chunkRows) : 0;
     }
     r.backend = args.getOr("backend", "auto");
     r.variant = args.getOr("variant", "");

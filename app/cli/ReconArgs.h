@@ -9,15 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/ArgParser.h"
 #include "app/recon/ReconService.h"
 #include "core/base/Status.h"
 
 namespace tomo::cli {
 
-class ArgParser;
-
 /// Declares every option of `tomo recon` on @p args.
 void addReconOptions(ArgParser& args);
+/// `tomo recon`'s parser: every parallel- and cone-beam option declared, with its help text.
+/// The Python module parses its keywords with the same parser (python/src), so a keyword
+/// means what the flag of the same name means and gives the same messages.
+ArgParser reconParser();
 
 /// Every `--param` value of argv (both `--param A=B` and `--param=A=B`; a value may also list
 /// several pairs separated by commas), in order; InvalidArgument for a pair without '=' or a
@@ -28,7 +31,12 @@ Result<std::map<std::string, std::string>> collectParams(int argc, char** argv);
 /// algorithm, parameters, backend or variant, memory budget, reference and output. Notes from
 /// opening the input go to @p notes.
 Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
-                                               std::vector<std::string>& notes,
-                                               int ranks = 1);
+                                               std::vector<std::string>& notes, int ranks = 1);
+/// The same for an input opened by the caller (the Python module's array in memory): its
+/// angles (radians, @p input.angles) stand for --angles when that is not given, its
+/// preprocessing goes to the provenance; INPUT is only named in the provenance.
+Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
+                                               app::OpenedSource input,
+                                               std::vector<std::string>& notes);
 
 }  // namespace tomo::cli

@@ -211,21 +211,7 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
 }  // namespace
 
 int runRecon(int argc, char** argv, Communicator* comm) {
-    ArgParser args(
-        "recon",
-        "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection\n"
-        "or an iterative method (SIRT, OS-SIRT, SART, CGLS, TV, MemXCT; docs/algorithms.md),\n"
-        "or a cone-beam projection stack by FDK (with --geometry, or --sid/--sdd/--angles).");
-    addReconOptions(args);
-    addConeReconOptions(args);
-    args.epilog(
-        "example:\n  tomo phantom -o sino.raw --truth truth.raw --size 512 --angles 0:180:720 "
-        "--detectors 768\n"
-        "  tomo recon sino.raw --shape 720x768 --angles 0:180:720 --size 512 -o rec.raw --truth "
-        "truth.raw --truth-shape 512x512\n"
-        "cone beam (FDK; RTK's geometry and frame, docs/cone-beam.md):\n"
-        "  tomo phantom --cone -o proj.mha --geometry geometry.xml --truth truth.mha --size 128\n"
-        "  tomo recon proj.mha --geometry geometry.xml --size 128 -o rec.mha --filter hann");
+    ArgParser args = reconParser();
     if (Status s = args.parse(argc, argv); !s) return reportError("recon", s);
     if (args.helpRequested()) {
         std::cout << args.help();

@@ -2,12 +2,13 @@
 // the selection cache (app/Selection.h, docs/selection.md).
 #include <cstdio>
 
-#include "app/Engine.h"
 #include "app/Backends.h"
+#include "app/Engine.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/cli/TuneArgs.h"
 
 namespace tomo::cli {
 namespace {
@@ -88,24 +89,16 @@ void printTable(const SelectionResult& r, const std::string& cachePath, const St
 }
 
 Status tuneBody(const ArgParser& args) {
-    const std::string backend = args.getOr("backend", "cpu");
-    SelectorOptions options;
-    TOMO_ASSIGN_OR_RETURN(options.budgetSeconds, args.getDouble("budget", 10.0, 0.1, 3600.0));
-    TOMO_ASSIGN_OR_RETURN(options.repeats, args.getInt("repeats", 3, 1, 9));
-    TOMO_ASSIGN_OR_RETURN(options.imageSize, args.getInt("size", 0, 0, 8192));
-    TOMO_ASSIGN_OR_RETURN(options.slices, args.getInt("slices", 0, 0, 64));
-    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
-    TOMO_RETURN_IF_ERROR(options.validate());
     InterruptToStop interrupt;  // before any device runtime starts a thread
-    const app::Engine engine;  // the devices, owned once
-    const BackProjectorRegistry& registry = engine.registry();
+    const app::Engine engine;   // the devices, owned once
     const bool json = args.has("json");
+    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     ProgressBar bar(json || args.has("quiet"));
     Progress progress(&bar);
     Status saved;
-    TOMO_ASSIGN_OR_RETURN(SelectionResult result,
-                          app::tuneBackend(registry, backend, options,
-                                           {threads, interrupt.token(), &progress}, &saved));
+    TOMO_ASSIGN_OR_RETURN(
+        SelectionResult result,
+        tuneFromArgs(args, engine, {threads, interrupt.token(), &progress}, &saved));
     bar.finish();
     const std::string cachePath = app::selectionCachePath().string();
     if (json)
@@ -118,7 +111,7 @@ Status tuneBody(const ArgParser& args) {
 
 }  // namespace
 
-int runTune(int argc, char** argv) {
+ArgParser tuneParser() {
     ArgParser args(
         "tune",
         "Chooses the back-projector variant for a backend's device per workload class (one\n"
@@ -140,6 +133,23 @@ int runTune(int argc, char** argv) {
     args.flag("json", "print JSON");
     args.flag("quiet", "no progress bar");
     args.epilog("example: tomo tune --backend opencl --budget 20");
+    return args;
+}
+
+Result<SelectionResult> tuneFromArgs(const ArgParser& args, const app::Engine& engine,
+                                     const ExecContext& ctx, Status* saved) {
+    const std::string backend = args.getOr("backend", "cpu");
+    SelectorOptions options;
+    TOMO_ASSIGN_OR_RETURN(options.budgetSeconds, args.getDouble("budget", 10.0, 0.1, 3600.0));
+    TOMO_ASSIGN_OR_RETURN(options.repeats, args.getInt("repeats", 3, 1, 9));
+    TOMO_ASSIGN_OR_RETURN(options.imageSize, args.getInt("size", 0, 0, 8192));
+    TOMO_ASSIGN_OR_RETURN(options.slices, args.getInt("slices", 0, 0, 64));
+    TOMO_RETURN_IF_ERROR(options.validate());
+    return app::tuneBackend(engine.registry(), backend, options, ctx, saved);
+}
+
+int runTune(int argc, char** argv) {
+    ArgParser args = tuneParser();
     return runCommand(args, argc, argv, [&] { return tuneBody(args); });
 }
 

@@ -18,6 +18,7 @@
 #include "tomo/config.h"
 #include "ui/charts/ConvergenceDock.h"
 #include "ui/main/ConeActions.h"
+#include "ui/main/CopyAsPython.h"
 #include "ui/main/FileActions.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/ResultViews.h"
@@ -37,7 +38,9 @@
 namespace tomo::ui {
 
 void MainWindow::createMenus() {
-    m_files->populate(menuBar()->addMenu(tr("&File")));
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_files->populate(file);
+    new CopyAsPython(m_session, file, this);  // File > Copy as Python (issue 30)
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto* maps = new QActionGroup(this);
