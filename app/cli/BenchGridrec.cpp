@@ -1,0 +1,213 @@
+// tomo bench --suite gridrec: Fourier-domain reconstruction (gridrec) against direct FBP on the
+// same analytic data through the front door, side by side in one run: seconds per run and per
+// slice, the speed-up, and each method's RMSE against the phantom (docs/performance.md).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/Engine.h"
+#include "app/cli/ArgParser.h"
+#include "app/cli/CliSupport.h"
+#include "app/cli/Commands.h"
+#include "app/cli/ReconArgs.h"
+#include "app/recon/ReconService.h"
+#include "core/base/Parallel.h"
+#include "core/metrics/Metrics.h"
+#include "core/phantom/Phantom.h"
+
+namespace tomo::cli {
+namespace {
+
+struct Workload {
+    int views = 0, size = 0, slices = 1;  ///< detectors = size
+};
+
+struct Row {
+    Workload w;
+    std::string method, variant, plan;
+    double seconds = 0;  ///< median run: the reconstruction, host to host on a GPU
+    double rmse = 0;     ///< slice 0 against the phantom, inside the inscribed circle
+};
+
+/// A stack of @p w.slices copies of the Shepp-Logan sinogram and the phantom on the grid.
+struct Data {
+    std::shared_ptr<const Sinograms> sino;
+    ParallelGeometry geom;
+    VolumeGeometry grid;
+    Volume truth, circle;
+};
+
+Result<Data> makeData(const Workload& w, int threads) {
+    ParallelGeometry::Params p;
+    p.angles = uniformAngles(0.0, kPi, w.views);
+    p.detectorCount = w.size;
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry one, ParallelGeometry::create(p));
+    const Phantom phantom = Phantom::sheppLogan2d(0.5 * w.size);
+    Sinograms single;
+    TOMO_RETURN_IF_ERROR(phantom.project(one, single, 2, {threads, {}, nullptr}));
+    p.rows = w.slices;
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(p));
+    TOMO_ASSIGN_OR_RETURN(Sinograms stack,
+                          Sinograms::create(std::size_t(w.slices), single.dim(1), single.dim(2)));
+    const std::size_t plane = single.dim(1) * single.pitch();
+    TOMO_RETURN_IF_ERROR(parallelFor(std::size_t(w.slices), threads, {}, [&](std::size_t s, int) {
+        std::copy_n(single.data(), plane, stack.plane(s).data());
+    }));
+    Data d{std::make_shared<const Sinograms>(std::move(stack)),
+           geom,
+           VolumeGeometry::forDetector(one, w.size),
+           {},
+           {}};
+    TOMO_RETURN_IF_ERROR(phantom.rasterize(d.grid, d.truth, 2, {threads, {}, nullptr}));
+    TOMO_ASSIGN_OR_RETURN(d.circle, Volume::create(1, std::size_t(w.size), std::size_t(w.size)));
+    const double r = 0.5 * w.size - 2, c = 0.5 * (w.size - 1);
+    for (int y = 0; y < w.size; ++y)
+        for (int x = 0; x < w.size; ++x)
+            d.circle(0, std::size_t(y), std::size_t(x)) =
+                (x - c) * (x - c) + (y - c) * (y - c) < r * r ? 1.f : 0.f;
+    d.grid.nz = w.slices;
+    return d;
+}
+
+/// The median of @p repeat runs of @p algorithm (GPU: after an untimed warm-up), its RMSE.
+Result<Row> measure(const app::ReconService& service, const Data& d, const Workload& w,
+                    const std::string& algorithm, const std::string& backend,
+                    const std::map<std::string, std::string>& params, int repeat,
+                    const ExecContext& ctx) {
+    app::ReconRequest request(app::memorySource(d.sino), d.geom, d.grid);
+    request.algorithm = algorithm;
+    request.backend = backend;
+    request.parameters = params;
+    request.memoryBudget = std::size_t(1) << 40;  // one slab: the timing is the method's
+    Row row{w, algorithm, "", "", 0, 0};
+    std::vector<double> seconds;
+    Volume image;
+    for (int r = backend == "cpu" ? 0 : -1; r < repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        TOMO_ASSIGN_OR_RETURN(app::ReconReport report, service.run(request, {}, ctx));
+        if (r >= 0)
+            seconds.push_back(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        row.variant = report.variant;
+        for (const std::string& n : report.notes)
+            if (n.rfind("gridrec: ", 0) == 0) row.plan = n.substr(9);
+        image = std::move(report.image);
+    }
+    std::sort(seconds.begin(), seconds.end());
+    row.seconds = seconds[seconds.size() / 2];
+    TOMO_ASSIGN_OR_RETURN(row.rmse, rmse(image.plane(0), d.truth.plane(0), d.circle.plane(0)));
+    return row;
+}
+
+Result<std::vector<Workload>> parseWorkloads(const std::string& text) {
+    std::vector<Workload> out;
+    for (const std::string& item : split(text, ',')) {
+        TOMO_ASSIGN_OR_RETURN(auto dims, parseShape(item));
+        Workload w{int(dims[0]), int(dims[1]), dims.size() == 3 ? int(dims[2]) : 1};
+        if (w.views < 2 || w.size < 16 || w.slices < 1 || w.size > 16384)
+            return invalidArgument("--workload VIEWSxN[xSLICES] out of range ('" + item + "')");
+        out.push_back(w);
+    }
+    return out;
+}
+
+void printRows(const std::vector<Row>& rows, bool json, const std::string& load) {
+    if (json) std::printf("[\n");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        const Row& direct = rows[i - i % 2];  // each workload: direct first, then gridrec
+        const double speedup = direct.seconds / std::max(r.seconds, 1e-12);
+        if (json) {
+            std::printf(
+                "  {\"method\": %s, \"variant\": %s, \"workload\": {\"views\": %d, "
+                "\"image\": %d, \"slices\": %d}, \"seconds\": %s, \"seconds_per_slice\": "
+                "%s, \"speedup\": %s, \"rmse\": %s, \"rmse_over_direct\": %s, \"plan\": "
+                "%s}%s\n",
+                jsonEscape(r.method).c_str(), jsonEscape(r.variant).c_str(), r.w.views, r.w.size,
+                r.w.slices, jsonNumber(r.seconds).c_str(),
+                jsonNumber(r.seconds / r.w.slices).c_str(), jsonNumber(speedup).c_str(),
+                jsonNumber(r.rmse).c_str(), jsonNumber(r.rmse / direct.rmse).c_str(),
+                jsonEscape(r.plan).c_str(), i + 1 < rows.size() ? "," : "");
+            continue;
+        }
+        if (i == 0)
+            std::printf("%-22s %-14s %9s %10s %9s %9s %10s  %s\n", "workload (PxNxN xS)", "variant",
+                        "seconds", "per slice", "speed-up", "RMSE", "RMSE/FBP", "plan");
+        char wl[64];
+        std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.w.views, r.w.size, r.w.size, r.w.slices);
+        std::printf("%-22s %-14s %9.3f %10.4f %9.2f %9.5f %10.3f  %s\n", i % 2 ? "" : wl,
+                    r.variant.c_str(), r.seconds, r.seconds / r.w.slices, speedup, r.rmse,
+                    r.rmse / direct.rmse, r.plan.c_str());
+    }
+    if (json)
+        std::printf("]\n");
+    else
+        std::printf("%s\n", load.c_str());
+}
+
+constexpr const char* kWorkloads =
+    "1024x1024x1,1024x1024x16,2048x2048x1,2048x2048x16,4096x4096x1,4096x4096x16";
+
+Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
+    TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
+    TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 3, 1, 100));
+    TOMO_ASSIGN_OR_RETURN(
+        auto workloads,
+        parseWorkloads(args.has("quick") ? "64x64x1,64x64x3" : args.getOr("workload", kWorkloads)));
+    TOMO_ASSIGN_OR_RETURN(auto params, collectParams(argc, argv));
+    const std::string backend = args.getOr("backend", "cpu");
+    InterruptToStop interrupt;
+    const app::Engine engine;
+    const app::ReconService service(engine);
+    const ExecContext ctx{threads, interrupt.token(), nullptr};
+    std::vector<Row> rows;
+    for (const Workload& w : workloads) {
+        if (!args.has("json"))
+            std::fprintf(stderr, "workload %d views x %dx%d x %d slices on %s\n", w.views, w.size,
+                         w.size, w.slices, backend.c_str());
+        TOMO_ASSIGN_OR_RETURN(Data d, makeData(w, threads));
+        TOMO_ASSIGN_OR_RETURN(Row direct, measure(service, d, w, "fbp", backend, {}, repeat, ctx));
+        TOMO_ASSIGN_OR_RETURN(Row fourier,
+                              measure(service, d, w, "gridrec", backend, params, repeat, ctx));
+        rows.push_back(direct);
+        rows.push_back(fourier);
+    }
+    char load[160] = "";
+    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+        char avg[64] = "";
+        if (std::fgets(avg, sizeof avg, f))
+            std::snprintf(load, sizeof load, "threads: %d; load average at the end: %.40s",
+                          resolveThreads(threads), avg);
+        std::fclose(f);
+    }
+    printRows(rows, args.has("json"), load);
+    return Status::ok();
+}
+
+}  // namespace
+
+int runBenchGridrec(int argc, char** argv) {
+    ArgParser args(
+        "bench --suite gridrec",
+        "Times gridrec (FBP in Fourier space) against direct FBP (the backend's default\n"
+        "variant) through the front door on the same analytic Shepp-Logan sinograms\n"
+        "(N views of N detectors, the slices identical), in one run: the median of the\n"
+        "runs in seconds (a GPU backend host to host, after an untimed warm-up), per\n"
+        "slice, gridrec's speed-up and both RMSEs against the phantom (slice 0, inside\n"
+        "the inscribed circle).");
+    args.option("suite", "gridrec", "this suite");
+    args.option("backend", "B", "cpu | cuda", "cpu");
+    args.option("workload", "PxN[xS],...", "views x image size (= detectors) x slices", kWorkloads);
+    args.option("param", "NAME=VALUE,...",
+                "gridrec's parameters (tolerance, oversampling, kernel-width, precision)");
+    args.option("repeat", "R", "runs per method; the median is reported", "3");
+    args.option("threads", "N", "CPU threads, 0 = all", "0");
+    args.flag("quick", "tiny workloads (64x64x1, 64x64x3), for tests");
+    args.flag("json", "print a JSON array");
+    return runCommand(args, argc, argv, [&] { return benchGridrecBody(args, argc, argv); });
+}
+
+}  // namespace tomo::cli
