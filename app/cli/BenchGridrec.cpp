@@ -72,20 +72,26 @@ Result<Data> makeData(const Workload& w, int threads) {
     return d;
 }
 
-/// The median of @p repeat runs of @p algorithm (GPU: after an untimed warm-up), its RMSE.
+/// How each method runs.
+struct Runs {
+    std::string backend = "cpu";
+    int repeat = 3;
+    bool warmup = false;  ///< an untimed run first (GPU: module loading, plans, clocks)
+};
+
+/// The median of the runs of @p algorithm, its RMSE.
 Result<Row> measure(const app::ReconService& service, const Data& d, const Workload& w,
-                    const std::string& algorithm, const std::string& backend,
-                    const std::map<std::string, std::string>& params, int repeat,
-                    const ExecContext& ctx) {
+                    const std::string& algorithm, const std::map<std::string, std::string>& params,
+                    const Runs& runs, const ExecContext& ctx) {
     app::ReconRequest request(app::memorySource(d.sino), d.geom, d.grid);
     request.algorithm = algorithm;
-    request.backend = backend;
+    request.backend = runs.backend;
     request.parameters = params;
     request.memoryBudget = std::size_t(1) << 40;  // one slab: the timing is the method's
     Row row{w, algorithm, "", "", 0, 0};
     std::vector<double> seconds;
     Volume image;
-    for (int r = backend == "cpu" ? 0 : -1; r < repeat; ++r) {
+    for (int r = runs.warmup ? -1 : 0; r < runs.repeat; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         TOMO_ASSIGN_OR_RETURN(app::ReconReport report, service.run(request, {}, ctx));
         if (r >= 0)
@@ -118,7 +124,12 @@ void printRows(const std::vector<Row>& rows, bool json, const std::string& load)
     if (json) std::printf("[\n");
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
-        const Row& direct = rows[i - i % 2];  // each workload: direct first, then gridrec
+        // Against the workload's direct FBP row when there is one (it comes first).
+        const Row& direct = i > 0 && rows[i - 1].w.views == r.w.views &&
+                                    rows[i - 1].w.size == r.w.size &&
+                                    rows[i - 1].w.slices == r.w.slices
+                                ? rows[i - 1]
+                                : r;
         const double speedup = direct.seconds / std::max(r.seconds, 1e-12);
         if (json) {
             std::printf(
@@ -138,7 +149,7 @@ void printRows(const std::vector<Row>& rows, bool json, const std::string& load)
                         "seconds", "per slice", "speed-up", "RMSE", "RMSE/FBP", "plan");
         char wl[64];
         std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.w.views, r.w.size, r.w.size, r.w.slices);
-        std::printf("%-22s %-14s %9.3f %10.4f %9.2f %9.5f %10.3f  %s\n", i % 2 ? "" : wl,
+        std::printf("%-22s %-14s %9.3f %10.4f %9.2f %9.5f %10.3f  %s\n", &direct != &r ? "" : wl,
                     r.variant.c_str(), r.seconds, r.seconds / r.w.slices, speedup, r.rmse,
                     r.rmse / direct.rmse, r.plan.c_str());
     }
@@ -158,7 +169,15 @@ Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
         auto workloads,
         parseWorkloads(args.has("quick") ? "64x64x1,64x64x3" : args.getOr("workload", kWorkloads)));
     TOMO_ASSIGN_OR_RETURN(auto params, collectParams(argc, argv));
-    const std::string backend = args.getOr("backend", "cpu");
+    Runs runs;
+    runs.backend = args.getOr("backend", "cpu");
+    runs.repeat = repeat;
+    TOMO_ASSIGN_OR_RETURN(int warmup, args.getInt("warmup", runs.backend == "cpu" ? 0 : 1, 0, 1));
+    runs.warmup = warmup == 1;
+    const std::string methods = args.getOr("methods", "direct,gridrec");
+    const bool direct = methods.find("direct") != std::string::npos;
+    if (!direct && methods != "gridrec")
+        return invalidArgument("--methods: direct,gridrec or gridrec (got '" + methods + "')");
     InterruptToStop interrupt;
     const app::Engine engine;
     const app::ReconService service(engine);
@@ -167,12 +186,13 @@ Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
     for (const Workload& w : workloads) {
         if (!args.has("json"))
             std::fprintf(stderr, "workload %d views x %dx%d x %d slices on %s\n", w.views, w.size,
-                         w.size, w.slices, backend.c_str());
+                         w.size, w.slices, runs.backend.c_str());
         TOMO_ASSIGN_OR_RETURN(Data d, makeData(w, threads));
-        TOMO_ASSIGN_OR_RETURN(Row direct, measure(service, d, w, "fbp", backend, {}, repeat, ctx));
-        TOMO_ASSIGN_OR_RETURN(Row fourier,
-                              measure(service, d, w, "gridrec", backend, params, repeat, ctx));
-        rows.push_back(direct);
+        if (direct) {
+            TOMO_ASSIGN_OR_RETURN(Row row, measure(service, d, w, "fbp", {}, runs, ctx));
+            rows.push_back(row);
+        }
+        TOMO_ASSIGN_OR_RETURN(Row fourier, measure(service, d, w, "gridrec", params, runs, ctx));
         rows.push_back(fourier);
     }
     char load[160] = "";
@@ -203,7 +223,9 @@ int runBenchGridrec(int argc, char** argv) {
     args.option("workload", "PxN[xS],...", "views x image size (= detectors) x slices", kWorkloads);
     args.option("param", "NAME=VALUE,...",
                 "gridrec's parameters (tolerance, oversampling, kernel-width, precision)");
+    args.option("methods", "LIST", "direct,gridrec or gridrec alone", "direct,gridrec");
     args.option("repeat", "R", "runs per method; the median is reported", "3");
+    args.option("warmup", "0|1", "an untimed run first (default 1 on a GPU backend)");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.flag("quick", "tiny workloads (64x64x1, 64x64x3), for tests");
     args.flag("json", "print a JSON array");

@@ -23,7 +23,7 @@ struct FourierMethodInfo {
     std::string backend;  ///< "cpu", "cuda"
     std::string description;
     FftSizeRule sizes = FftSizeRule::Smooth;  ///< the lengths its FFT library wants
-    FourierCostModel cost;                    ///< its seconds per tap and per FFT point
+    FourierCostModel cost;                    ///< its seconds per sample, row, tap, FFT point
     /// Seconds per byte of sinogram and image moved to and from the device (0 on the CPU).
     double secondsPerTransferByte = 0;
 };

@@ -31,7 +31,10 @@ double costPerSlice(const FourierCostModel& cost, int width, int mx, int my, int
                     int rowLength) {
     const double samples = 0.5 * views * (rowLength + 1.0);
     const double grid = double(mx) * my * log2d(mx) + double(nx) * my * log2d(my);
-    return cost.secondsPerTap * samples * width * width + cost.secondsPerFftPoint * grid +
+    const double rows = width * (width > 8 ? 2.0 : 1.0);  // vectors of 8 complex per row
+    return samples * (cost.secondsPerSample + cost.secondsPerRow * rows +
+                      cost.secondsPerTap * width * width) +
+           cost.secondsPerFftPoint * grid +
            cost.rowSecondsPerPoint * 0.5 * views * rowLength * log2d(rowLength);
 }
 

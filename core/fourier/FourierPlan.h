@@ -75,11 +75,14 @@ struct GridrecOptions {
 enum class FftSizeRule { PowerOfTwo, Smooth };
 
 /// A backend's cost per slice, for choosing the gridding parameters and for selection: seconds
-/// per kernel tap of one sample (samples x W^2) and per point-log2 of the grid's transforms.
+/// per sample spread, per kernel row of a sample (W rows; two vectors each past W = 8), per
+/// kernel tap (W^2: a gather's cost), and per point-log2 of the grid's and the rows' transforms.
 struct FourierCostModel {
-    double secondsPerTap = 0.6e-9;
-    double secondsPerFftPoint = 0.5e-9;
-    double rowSecondsPerPoint = 0.4e-9;  ///< per point-log2 of the row spectra
+    double secondsPerSample = 0;
+    double secondsPerRow = 0;
+    double secondsPerTap = 0;
+    double secondsPerFftPoint = 0;
+    double rowSecondsPerPoint = 0;  ///< per point-log2 of the row spectra
 };
 
 /// Oversampling and width of a plan and the error they predict.

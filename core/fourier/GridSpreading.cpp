@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "core/devices/CpuFeatures.h"
@@ -12,7 +13,8 @@ namespace tomo::detail {
 namespace {
 
 using cf = std::complex<float>;
-typedef float v16 __attribute__((vector_size(64)));  // NOLINT: GCC/Clang vector extension
+typedef float v16 __attribute__((vector_size(64)));          // NOLINT: GCC/Clang vector extension
+typedef std::uint64_t v8u __attribute__((vector_size(64)));  // NOLINT
 
 // Loads and stores through references: vector arguments and results by value would tie the
 // functions to one vector ABI.
@@ -66,7 +68,11 @@ template <int C>
             const double sx = cx + kk * view.ux;
             const double fx = std::floor(sx - half);
             const int ix0 = static_cast<int>(fx) + 1;
-            const int column = ((ix0 % b.gridX) + b.gridX) % b.gridX;
+            int column = ix0;  // periodic in Mx; rarely more than one grid away
+            while (column < 0)
+                column += b.gridX;
+            while (column >= b.gridX)
+                column -= b.gridX;
             const float zx = 2.f * static_cast<float>(fx + 1 - sx + half) - 1.f;
             const float zy = 2.f * static_cast<float>(fy + 1 - sy + half) - 1.f;
             v16 wx[C], wy, coefficient;
@@ -81,12 +87,13 @@ template <int C>
                 load16(coefficient, &k.y[static_cast<std::size_t>(d) * 16]);
                 wy = wy * zy + coefficient;
             }
-            const cf value = row[kk - b.kFirst];
+            // (re, im) in every pair of lanes: one 64-bit broadcast (an integer add of zero, so
+            // no bits change), not eight stores that a vector load could not forward from.
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, &row[kk - b.kFirst], sizeof bits);
+            const v8u pairs = bits + v8u{};
             v16 cv;
-            for (int i = 0; i < 16; i += 2) {
-                cv[i] = value.real();
-                cv[i + 1] = value.imag();
-            }
+            std::memcpy(&cv, &pairs, sizeof cv);
             for (int c = 0; c < C; ++c)
                 wx[c] *= cv;
             float wyr[16];

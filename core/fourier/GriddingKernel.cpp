@@ -86,12 +86,13 @@ Result<GriddingKernel> GriddingKernel::create(int width, double oversampling) {
     k.m_beta = pi * std::sqrt(std::max(r * r - 0.8, 0.25));
     k.m_i0beta = besselI0(k.m_beta);
 
-    // Aliasing: worst over the image band of sqrt(sum_{n != 0} phihat(f + n)^2) / phihat(f).
+    // Aliasing: worst over the image band of sqrt(sum_{n != 0} phihat(f + n)^2) / phihat(f)
+    // (the worst is at the band's edge; 32 steps, aliases up to |n| = 64, whose tail adds < 1%).
     const double band = 0.5 / oversampling;
-    for (int s = 0; s <= 256; ++s) {
-        const double f = band * s / 256.0;
+    for (int s = 0; s <= 32; ++s) {
+        const double f = band * s / 32.0;
         double sum = 0;
-        for (int n = 1; n <= 400; ++n)
+        for (int n = 1; n <= 64; ++n)
             sum += std::pow(k.transform(f + n), 2) + std::pow(k.transform(f - n), 2);
         k.m_aliasing = std::max(k.m_aliasing, std::sqrt(sum) / std::abs(k.transform(f)));
     }

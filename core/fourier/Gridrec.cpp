@@ -41,10 +41,16 @@ FftSizeRule cpuFftSizeRule() {
 }
 
 FourierCostModel cpuFourierCost() {
-    // Fitted to the stage times of one 2048^2 slice from 2048 views on the 2-core development
-    // machine (AMD EPYC, AVX-512, FFTW 3.3.10; docs/performance.md, "Gridrec"): spreading
-    // ~0.45 ns per kernel tap, the grid's and the rows' transforms ~0.25 ns per point-log2.
-    return {0.45e-9, 0.25e-9, 0.25e-9};
+    // Fitted to the stage times of one slice of 2048^2 and 4096^2 (N views) for widths 2 to 12
+    // on the 2-core development machine (AMD EPYC, AVX-512, FFTW 3.3.10; docs/performance.md,
+    // "Gridrec"): spreading 10.5 ns per sample plus 1.7 ns per kernel row, the grid's
+    // transforms 0.3 ns and the rows' 0.4 ns per point-log2.
+    FourierCostModel cost;
+    cost.secondsPerSample = 10.5e-9;
+    cost.secondsPerRow = 1.7e-9;
+    cost.secondsPerFftPoint = 0.3e-9;
+    cost.rowSecondsPerPoint = 0.4e-9;
+    return cost;
 }
 
 Status reconstructGridrec(const Sinograms& sino, const ParallelGeometry& geom,
@@ -58,7 +64,8 @@ Status reconstructGridrec(const Sinograms& sino, const ParallelGeometry& geom,
         FourierPlan::create(geom, vol, options, cpuFftSizeRule(), cpuFourierCost()));
     if (describe) *describe = plan.describe();
     const int workers = resolveThreads(ctx.threads);
-    TOMO_ASSIGN_OR_RETURN(detail::GridrecWork work, detail::GridrecWork::create(plan, workers));
+    TOMO_ASSIGN_OR_RETURN(detail::GridrecWork work,
+                          detail::GridrecWork::create(plan, workers, vol.nz > 1));
     TOMO_ASSIGN_OR_RETURN(
         out, Volume::create(static_cast<std::size_t>(vol.nz), static_cast<std::size_t>(vol.ny),
                             static_cast<std::size_t>(vol.nx)));

@@ -59,15 +59,15 @@ void packRow(cf* row, std::span<const float> a, std::span<const float> b, std::s
     std::fill(row + n, row + length, cf{});
 }
 
-/// The layout of the working memory of @p plan (no buffers).
-GridrecWork layoutFor(const FourierPlan& plan) {
+/// The layout of the working memory of @p plan (no buffers), whole lines or half lines.
+GridrecWork layoutFor(const FourierPlan& plan, bool pairs = true) {
     GridrecWork w;
     w.plan = &plan;
     const auto l = static_cast<std::size_t>(plan.rowLength());
     w.rowDistance = alignedCount<cf>(l);
     w.columnDistance = alignedCount<cf>(static_cast<std::size_t>(plan.gridY()));
     w.gridStride = alignedCount<cf>(static_cast<std::size_t>(plan.gridX()) + kGuardColumns);
-    w.sampleStride = alignedCount<cf>(l + 1);
+    w.sampleStride = alignedCount<cf>(pairs ? l + 1 : l / 2 + 1);
     return w;
 }
 
@@ -81,8 +81,8 @@ std::size_t workBytes(const GridrecWork& w, int workers) {
 
 }  // namespace
 
-Result<GridrecWork> GridrecWork::create(const FourierPlan& plan, int workers) {
-    GridrecWork w = layoutFor(plan);
+Result<GridrecWork> GridrecWork::create(const FourierPlan& plan, int workers, bool pairs) {
+    GridrecWork w = layoutFor(plan, pairs);
     const auto l = static_cast<std::size_t>(plan.rowLength());
     const auto mx = static_cast<std::size_t>(plan.gridX());
     const auto my = static_cast<std::size_t>(plan.gridY());

@@ -34,8 +34,9 @@ struct GridrecWork {
     std::vector<AlignedBuffer<std::complex<float>>> rowScratch, columnScratch;  ///< per worker
     SpreadCoefficients coefficients;
 
-    /// OutOfMemory naming the buffer and its size.
-    static Result<GridrecWork> create(const FourierPlan& plan, int workers);
+    /// OutOfMemory naming the buffer and its size. @p pairs: room for whole lines (pairs of
+    /// slices); without, half lines only (a one-slice job needs half the samples' memory).
+    static Result<GridrecWork> create(const FourierPlan& plan, int workers, bool pairs = true);
 };
 
 /// The slices of one group: slice a, and slice a + 1 when pair.

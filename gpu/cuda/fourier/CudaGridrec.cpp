@@ -327,8 +327,12 @@ FourierMethodInfo cudaGridrecInfo() {
         "gridrec on CUDA: cuFFT, Kaiser-Bessel gather (one thread per grid point, no atomics), "
         "two slices per complex transform, two streams";
     info.sizes = FftSizeRule::Smooth;
-    // Model values for an H100 (not yet measured: scripts/gpu-check gridrec measures them).
-    info.cost = {2e-12, 1e-12, 1e-12};
+    // Model values for an H100 (not yet measured: scripts/gpu-check gridrec measures them): the
+    // gather costs per tap (each point sums W^2 samples' terms), cuFFT ~1 ns per 1000
+    // point-log2.
+    info.cost.secondsPerTap = 2e-12;
+    info.cost.secondsPerFftPoint = 1e-12;
+    info.cost.rowSecondsPerPoint = 1e-12;
     info.secondsPerTransferByte = 1.0 / 25e9;
     return info;
 }

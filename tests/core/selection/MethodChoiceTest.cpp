@@ -59,7 +59,8 @@ TEST(MethodChoice, AToleranceTheGriddingCannotMeetKeepsDirectFbp) {
 TEST(MethodChoice, TransfersCountOnADevice) {
     FourierMethodInfo gpu = cpuGridrecInfo();
     gpu.id = "gpu.gridrec";
-    gpu.cost = {1e-12, 1e-12, 1e-12};
+    gpu.cost.secondsPerTap = 1e-12;
+    gpu.cost.secondsPerFftPoint = 1e-12;
     gpu.secondsPerTransferByte = 0.0;
     const MethodChoice free = choose(1024, 1024, 3000, 1e-3, gpu);
     gpu.secondsPerTransferByte = 1.0 / 25e9;
