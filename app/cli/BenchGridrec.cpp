@@ -28,8 +28,15 @@ struct Workload {
 struct Row {
     Workload w;
     std::string method, variant, plan;
-    double seconds = 0;  ///< median run: the reconstruction, host to host on a GPU
-    double rmse = 0;     ///< slice 0 against the phantom, inside the inscribed circle
+    double seconds = 0;    ///< median run: the reconstruction, host to host on a GPU
+    double rmse = 0;       ///< slice 0 against the phantom, inside the inscribed circle
+    double gridding = -1;  ///< --gridding-error: max |image - accurate gridrec| / max (slice 0)
+};
+
+/// How the data are acquired: Poisson noise (photons; 0: none) and the axis off the detector's
+/// centre (pixels).
+struct Acquisition {
+    double photons = 0, shift = 0;
 };
 
 /// A stack of @p w.slices copies of the Shepp-Logan sinogram and the phantom on the grid.
@@ -40,14 +47,17 @@ struct Data {
     Volume truth, circle;
 };
 
-Result<Data> makeData(const Workload& w, int threads) {
+Result<Data> makeData(const Workload& w, const Acquisition& a, int threads) {
     ParallelGeometry::Params p;
     p.angles = uniformAngles(0.0, kPi, w.views);
     p.detectorCount = w.size;
+    p.centerOfRotation = 0.5 * (w.size - 1) + a.shift;
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry one, ParallelGeometry::create(p));
     const Phantom phantom = Phantom::sheppLogan2d(0.5 * w.size);
     Sinograms single;
     TOMO_RETURN_IF_ERROR(phantom.project(one, single, 2, {threads, {}, nullptr}));
+    // Attenuation 5 / N per pixel length: the longest path keeps ~e^-1.5 of the photons.
+    if (a.photons > 0) TOMO_RETURN_IF_ERROR(addPoissonNoise(single, a.photons, 1, 5.0 / w.size));
     p.rows = w.slices;
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(p));
     TOMO_ASSIGN_OR_RETURN(Sinograms stack,
@@ -75,22 +85,23 @@ Result<Data> makeData(const Workload& w, int threads) {
 /// How each method runs.
 struct Runs {
     std::string backend = "cpu";
+    FilterOptions filter;  ///< both methods' filter
     int repeat = 3;
     bool warmup = false;  ///< an untimed run first (GPU: module loading, plans, clocks)
 };
 
-/// The median of the runs of @p algorithm, its RMSE.
+/// The median of the runs of @p algorithm, its RMSE; its image in @p image.
 Result<Row> measure(const app::ReconService& service, const Data& d, const Workload& w,
                     const std::string& algorithm, const std::map<std::string, std::string>& params,
-                    const Runs& runs, const ExecContext& ctx) {
+                    const Runs& runs, const ExecContext& ctx, Volume& image) {
     app::ReconRequest request(app::memorySource(d.sino), d.geom, d.grid);
     request.algorithm = algorithm;
     request.backend = runs.backend;
+    request.fbp.filter = runs.filter;
     request.parameters = params;
     request.memoryBudget = std::size_t(1) << 40;  // one slab: the timing is the method's
     Row row{w, algorithm, "", "", 0, 0};
     std::vector<double> seconds;
-    Volume image;
     for (int r = runs.warmup ? -1 : 0; r < runs.repeat; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         TOMO_ASSIGN_OR_RETURN(app::ReconReport report, service.run(request, {}, ctx));
@@ -106,6 +117,17 @@ Result<Row> measure(const app::ReconService& service, const Data& d, const Workl
     row.seconds = seconds[seconds.size() / 2];
     TOMO_ASSIGN_OR_RETURN(row.rmse, rmse(image.plane(0), d.truth.plane(0), d.circle.plane(0)));
     return row;
+}
+
+/// max |a - b| / max |b| over slice 0.
+double relativeMax(const Volume& a, const Volume& b) {
+    double diff = 0, peak = 0;
+    for (std::size_t y = 0; y < b.dim(1); ++y)
+        for (std::size_t x = 0; x < b.dim(2); ++x) {
+            diff = std::max(diff, double(std::abs(a(0, y, x) - b(0, y, x))));
+            peak = std::max(peak, double(std::abs(b(0, y, x))));
+        }
+    return peak > 0 ? diff / peak : diff;
 }
 
 Result<std::vector<Workload>> parseWorkloads(const std::string& text) {
@@ -135,23 +157,27 @@ void printRows(const std::vector<Row>& rows, bool json, const std::string& load)
             std::printf(
                 "  {\"method\": %s, \"variant\": %s, \"workload\": {\"views\": %d, "
                 "\"image\": %d, \"slices\": %d}, \"seconds\": %s, \"seconds_per_slice\": "
-                "%s, \"speedup\": %s, \"rmse\": %s, \"rmse_over_direct\": %s, \"plan\": "
-                "%s}%s\n",
+                "%s, \"speedup\": %s, \"rmse\": %s, \"rmse_over_direct\": %s, "
+                "\"gridding_error\": %s, \"plan\": %s}%s\n",
                 jsonEscape(r.method).c_str(), jsonEscape(r.variant).c_str(), r.w.views, r.w.size,
                 r.w.slices, jsonNumber(r.seconds).c_str(),
                 jsonNumber(r.seconds / r.w.slices).c_str(), jsonNumber(speedup).c_str(),
                 jsonNumber(r.rmse).c_str(), jsonNumber(r.rmse / direct.rmse).c_str(),
+                r.gridding < 0 ? "null" : jsonNumber(r.gridding).c_str(),
                 jsonEscape(r.plan).c_str(), i + 1 < rows.size() ? "," : "");
             continue;
         }
         if (i == 0)
-            std::printf("%-22s %-14s %9s %10s %9s %9s %10s  %s\n", "workload (PxNxN xS)", "variant",
-                        "seconds", "per slice", "speed-up", "RMSE", "RMSE/FBP", "plan");
+            std::printf("%-22s %-14s %9s %10s %9s %9s %10s %9s  %s\n", "workload (PxNxN xS)",
+                        "variant", "seconds", "per slice", "speed-up", "RMSE", "RMSE/FBP",
+                        "gridding", "plan");
         char wl[64];
         std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.w.views, r.w.size, r.w.size, r.w.slices);
-        std::printf("%-22s %-14s %9.3f %10.4f %9.2f %9.5f %10.3f  %s\n", &direct != &r ? "" : wl,
-                    r.variant.c_str(), r.seconds, r.seconds / r.w.slices, speedup, r.rmse,
-                    r.rmse / direct.rmse, r.plan.c_str());
+        char gridding[16] = "-";
+        if (r.gridding >= 0) std::snprintf(gridding, sizeof gridding, "%.1e", r.gridding);
+        std::printf("%-22s %-14s %9.3f %10.4f %9.2f %9.5f %10.3f %9s  %s\n",
+                    &direct != &r ? "" : wl, r.variant.c_str(), r.seconds, r.seconds / r.w.slices,
+                    speedup, r.rmse, r.rmse / direct.rmse, gridding, r.plan.c_str());
     }
     if (json)
         std::printf("]\n");
@@ -174,6 +200,10 @@ Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
     runs.repeat = repeat;
     TOMO_ASSIGN_OR_RETURN(int warmup, args.getInt("warmup", runs.backend == "cpu" ? 0 : 1, 0, 1));
     runs.warmup = warmup == 1;
+    TOMO_ASSIGN_OR_RETURN(runs.filter.window, parseFilterWindow(args.getOr("filter", "ramp")));
+    Acquisition acquisition;
+    TOMO_ASSIGN_OR_RETURN(acquisition.photons, args.getDouble("noise", 0, 0, 1e12));
+    TOMO_ASSIGN_OR_RETURN(acquisition.shift, args.getDouble("shift", 0, -1e4, 1e4));
     const std::string methods = args.getOr("methods", "direct,gridrec");
     const bool direct = methods.find("direct") != std::string::npos;
     if (!direct && methods != "gridrec")
@@ -187,12 +217,26 @@ Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
         if (!args.has("json"))
             std::fprintf(stderr, "workload %d views x %dx%d x %d slices on %s\n", w.views, w.size,
                          w.size, w.slices, runs.backend.c_str());
-        TOMO_ASSIGN_OR_RETURN(Data d, makeData(w, threads));
+        TOMO_ASSIGN_OR_RETURN(Data d, makeData(w, acquisition, threads));
+        Volume image;
         if (direct) {
-            TOMO_ASSIGN_OR_RETURN(Row row, measure(service, d, w, "fbp", {}, runs, ctx));
+            TOMO_ASSIGN_OR_RETURN(Row row, measure(service, d, w, "fbp", {}, runs, ctx, image));
             rows.push_back(row);
         }
-        TOMO_ASSIGN_OR_RETURN(Row fourier, measure(service, d, w, "gridrec", params, runs, ctx));
+        TOMO_ASSIGN_OR_RETURN(Row fourier,
+                              measure(service, d, w, "gridrec", params, runs, ctx, image));
+        if (args.has("gridding-error")) {  // against gridrec at tolerance 1e-6, one run
+            Volume accurate;
+            Runs once = runs;
+            once.repeat = 1;
+            auto exact = params;
+            exact["tolerance"] = "1e-6";
+            exact.erase("oversampling");
+            exact.erase("kernel-width");
+            TOMO_RETURN_IF_ERROR(
+                measure(service, d, w, "gridrec", exact, once, ctx, accurate).status());
+            fourier.gridding = relativeMax(image, accurate);
+        }
         rows.push_back(fourier);
     }
     char load[160] = "";
@@ -217,13 +261,19 @@ int runBenchGridrec(int argc, char** argv) {
         "(N views of N detectors, the slices identical), in one run: the median of the\n"
         "runs in seconds (a GPU backend host to host, after an untimed warm-up), per\n"
         "slice, gridrec's speed-up and both RMSEs against the phantom (slice 0, inside\n"
-        "the inscribed circle).");
+        "the inscribed circle); with --gridding-error its measured gridding error.");
     args.option("suite", "gridrec", "this suite");
     args.option("backend", "B", "cpu | cuda", "cpu");
     args.option("workload", "PxN[xS],...", "views x image size (= detectors) x slices", kWorkloads);
     args.option("param", "NAME=VALUE,...",
                 "gridrec's parameters (tolerance, oversampling, kernel-width, precision)");
     args.option("methods", "LIST", "direct,gridrec or gridrec alone", "direct,gridrec");
+    args.option("filter", "NAME",
+                "both methods' filter: ramp | shepp-logan | cosine | hamming | hann", "ramp");
+    args.option("noise", "PHOTONS", "Poisson noise with this many incident photons (0: none)", "0");
+    args.option("shift", "PIXELS", "rotation axis this far right of the detector centre", "0");
+    args.flag("gridding-error",
+              "also gridrec's largest difference from gridrec at tolerance 1e-6 (slice 0)");
     args.option("repeat", "R", "runs per method; the median is reported", "3");
     args.option("warmup", "0|1", "an untimed run first (default 1 on a GPU backend)");
     args.option("threads", "N", "CPU threads, 0 = all", "0");

@@ -35,6 +35,12 @@ Status resolveFourier(const Engine& engine, const ReconRequest& request, Resolve
         TOMO_ASSIGN_OR_RETURN(o.filter.window, parseFilterWindow(r.params.text("filter")));
     }
     if (request.parameters.count("cutoff")) o.filter.cutoff = r.params.real("cutoff");
+    TOMO_ASSIGN_OR_RETURN(o.interpolation,
+                          parseGridrecInterpolation(r.params.text("interpolation")));
+    if (!request.parameters.count("interpolation") && request.interpolationGiven)
+        o.interpolation = request.interpolation == Interpolation::Nearest
+                              ? GridrecInterpolation::Nearest
+                              : GridrecInterpolation::Linear;  // --interp, as FBP's
     o.tolerance = r.params.real("tolerance");
     o.oversampling = r.params.real("oversampling");
     o.kernelWidth = r.params.integer("kernel-width");
@@ -79,6 +85,8 @@ Status chooseDirectOrFourier(const Engine& engine, const ReconRequest& request, 
     GridrecOptions options;
     options.filter = r.fbp.filter;
     options.tolerance = r.params.real("tolerance");
+    const bool nearest = r.backProjector->info().interpolation == Interpolation::Nearest;
+    options.interpolation = nearest ? GridrecInterpolation::Nearest : GridrecInterpolation::Linear;
     TOMO_ASSIGN_OR_RETURN(
         FourierPlan plan,
         FourierPlan::create(request.geometry, request.grid, options, method->sizes, method->cost));
@@ -94,7 +102,8 @@ Status chooseDirectOrFourier(const Engine& engine, const ReconRequest& request, 
     fourier.variant.clear();
     fourier.parameters = {{"filter", filterChoice(options.filter.window)},
                           {"cutoff", r.params.text("cutoff")},
-                          {"tolerance", r.params.text("tolerance")}};
+                          {"tolerance", r.params.text("tolerance")},
+                          {"interpolation", nearest ? "nearest" : "linear"}};
     TOMO_ASSIGN_OR_RETURN(r.spec, findAlgorithm("gridrec"));
     TOMO_ASSIGN_OR_RETURN(r.params, ParameterValues::resolve(r.spec, fourier.parameters));
     r.backProjector.reset();

@@ -45,7 +45,8 @@ WriteOptions writeOptions(const ReconRequest& request, const Resolved& r) {
         options.provenance["parameters"] =
             std::string("filter ") + filterWindowName(r.fbp.filter.window) + ", cutoff " + cutoff;
         if (r.fourier)  // gridrec: its gridding parameters as given (0: chosen)
-            for (const char* name : {"tolerance", "oversampling", "kernel-width", "precision"})
+            for (const char* name :
+                 {"interpolation", "tolerance", "oversampling", "kernel-width", "precision"})
                 options.provenance["parameters"] +=
                     std::string(", ") + name + " " + r.params.text(name);
         options.provenance["variant"] = r.variant;

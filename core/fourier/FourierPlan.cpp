@@ -66,6 +66,20 @@ Status GridrecOptions::validate() const {
     return Status::ok();
 }
 
+Result<GridrecInterpolation> parseGridrecInterpolation(std::string_view name) {
+    if (name == "linear") return GridrecInterpolation::Linear;
+    if (name == "nearest") return GridrecInterpolation::Nearest;
+    if (name == "trigonometric") return GridrecInterpolation::Trigonometric;
+    return invalidArgument("gridrec interpolation '" + std::string(name) +
+                           "': expected linear, nearest or trigonometric");
+}
+
+double interpolationResponse(GridrecInterpolation interpolation, double f) {
+    if (interpolation == GridrecInterpolation::Trigonometric || f == 0) return 1.0;
+    const double sinc = std::sin(pi * f) / (pi * f);  // the box of nearest; its square: linear
+    return interpolation == GridrecInterpolation::Nearest ? sinc : sinc * sinc;
+}
+
 Result<GridrecPrecision> parseGridrecPrecision(std::string_view name) {
     if (name == "float32") return GridrecPrecision::Float32;
     if (name == "half") return GridrecPrecision::Half;
@@ -131,7 +145,11 @@ Result<FourierPlan> FourierPlan::create(const ParallelGeometry& geom, const Volu
                                std::to_string(vol.ny) + " image is too small for a kernel of " +
                                std::to_string(choice.width) + " points");
     const std::span<const float> response = filter.response();
-    plan.m_response.assign(response.begin(), response.end());
+    plan.m_response.resize(response.size());
+    for (std::size_t k = 0; k < response.size(); ++k)
+        plan.m_response[k] =
+            static_cast<float>(response[k] * interpolationResponse(options.interpolation,
+                                                                   double(k) / plan.m_rowLength));
 
     // Views: positions per k, the phase of the axis and the grid origin, the angular weight.
     const double d = geom.detectorPitch(), v = vol.voxelSize, l = plan.m_rowLength;

@@ -8,9 +8,11 @@
 /// views p, q_p the ramp-filtered row (RampFilter.h: the same filters, windows, cutoff and
 /// scaling). Gridrec evaluates the same sum with q_p's trigonometric interpolant over FBP's
 /// padded row length L (RampFilter::paddedWidth(): the smallest power of two >= 2 detectors),
-///   f(x, y) = sum_p w_p sum_{|k| <= L/2} R[|k|] P_p[k] exp(2 pi i k (c_p + t / d) / L),
-/// P_p the DFT of the zero-padded row p, R the ramp filter's response (its 1/L included), c_p
-/// the axis of view p in pixels from pixel 0, d the pitch, and the two Nyquist terms halved. By
+///   f(x, y) = sum_p w_p sum_{|k| <= L/2} R[|k|] I(k / L) P_p[k] exp(2 pi i k (c_p + t / d) / L),
+/// P_p the DFT of the zero-padded row p, R the ramp filter's response (its 1/L included), I the
+/// response of FBP's interpolation (GridrecInterpolation: by default its linear interpolation,
+/// so the sum is FBP's), c_p the axis of view p in pixels from pixel 0, d the pitch, and the two
+/// Nyquist terms halved. By
 /// the Fourier slice theorem this is a sum of plane waves at the polar points
 /// (k cos t_p, k sin t_p) / (L d): the samples are spread with GriddingKernel onto an
 /// oversampled Cartesian grid of Mx x My points (spacing 1 / (M voxel) in frequency), the grid is
@@ -60,9 +62,21 @@ enum class GridrecPrecision {
 Result<GridrecPrecision> parseGridrecPrecision(std::string_view name);
 const char* gridrecPrecisionName(GridrecPrecision p);
 
+/// How the filtered rows are read between their samples, as a frequency response (FourierPlan.h):
+/// Linear is direct FBP's linear interpolation (sinc^2 of the frequency in cycles per detector
+/// sample: its low-pass, so gridrec gives FBP's image at every noise level), Nearest FBP's
+/// nearest-bin lookup (sinc), Trigonometric none (exact band-limited interpolation: sharper, and
+/// noisier with the ramp filter; TomoPy's gridrec).
+enum class GridrecInterpolation { Linear, Nearest, Trigonometric };
+/// "linear" | "nearest" | "trigonometric"; InvalidArgument otherwise.
+Result<GridrecInterpolation> parseGridrecInterpolation(std::string_view name);
+/// The response of @p interpolation at @p f cycles per detector sample (|f| <= 1/2).
+double interpolationResponse(GridrecInterpolation interpolation, double f);
+
 /// The options of a gridrec reconstruction.
 struct GridrecOptions {
-    FilterOptions filter;     ///< the FBP filter (window, cutoff)
+    FilterOptions filter;  ///< the FBP filter (window, cutoff)
+    GridrecInterpolation interpolation = GridrecInterpolation::Linear;
     double tolerance = 1e-3;  ///< predicted error the gridding may add (GriddingKernel.h)
     double oversampling = 0;  ///< grid / image size in [1.1, 4]; 0: chosen with the width
     int kernelWidth = 0;      ///< grid points in [2, 16]; 0: chosen
@@ -115,7 +129,8 @@ class FourierPlan {
     int ny() const { return m_ny; }
     const GriddingKernel& kernel() const { return m_kernel; }
     GriddingChoice choice() const;
-    /// The ramp filter's response for bins 0..L/2 (RampFilter::response()).
+    /// The ramp filter's response for bins 0..L/2 (RampFilter::response()) times the
+    /// interpolation's (interpolationResponse()).
     std::span<const float> response() const { return m_response; }
     std::span<const View> views() const { return m_views; }
     /// Per output column ix and row iy: (-1)^j / phihat(j / M) (file comment).

@@ -150,6 +150,11 @@ AlgorithmSpec gridrecSpec() {
                                        "Apodisation window of the ramp filter (as FBP's)."));
     s.parameters.push_back(realParam("cutoff", "Cutoff", "1", 0.01, 1, false, "",
                                      "Filter cutoff as a fraction of Nyquist."));
+    s.parameters.push_back(choiceParam(
+        "interpolation", "Interpolation", {"linear", "nearest", "trigonometric"},
+        "How the filtered rows are read between samples: linear and nearest as FBP's (their "
+        "low-pass as a frequency response: FBP's image), trigonometric exactly (sharper, "
+        "noisier with the ramp; TomoPy's gridrec)."));
     s.parameters.push_back(realParam("tolerance", "Tolerance", "0.001", 1e-7, 0.1, true, "",
                                      "Error the gridding may add, relative to the image's "
                                      "largest values; chooses the kernel and oversampling."));

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/fourier/GatherPlan.h"
+#include "core/fourier/Gridrec.h"
 #include "core/fourier/GridrecStages.h"
 
 namespace tomo {
@@ -39,7 +40,7 @@ double gatherAgainstScatter(const Case& c, bool pair, int tile) {
     GridrecOptions options;
     options.kernelWidth = 5;
     options.oversampling = 1.5;
-    const FourierPlan plan = *FourierPlan::create(c.geom, c.vol, options, FftSizeRule::Smooth);
+    const FourierPlan plan = *FourierPlan::create(c.geom, c.vol, options, cpuFftSizeRule());
     auto work = detail::GridrecWork::create(plan, 1);
     EXPECT_TRUE(work.isOk());
     Volume unused;
@@ -78,7 +79,7 @@ TEST(GatherPlan, GatherEqualsTheCpuScatter) {
 
 TEST(GatherPlan, TilesListTheirSegmentsInViewOrder) {
     const Case c = makeCase(1.0, 0.0);
-    const FourierPlan plan = *FourierPlan::create(c.geom, c.vol, {}, FftSizeRule::Smooth);
+    const FourierPlan plan = *FourierPlan::create(c.geom, c.vol, {}, cpuFftSizeRule());
     const GatherPlan gather = *GatherPlan::create(plan, 16);
     ASSERT_EQ(gather.tileStart.size(), std::size_t(gather.tilesX * gather.tilesY) + 1);
     EXPECT_EQ(gather.tileStart.back(), gather.segments.size());

@@ -8,7 +8,8 @@
 namespace tomo::test {
 
 Volume referenceGridrec(const Sinograms& sino, const ParallelGeometry& geom,
-                        const VolumeGeometry& vol, const FilterOptions& filter) {
+                        const VolumeGeometry& vol, const FilterOptions& filter,
+                        GridrecInterpolation interpolation) {
     using std::numbers::pi;
     auto made = RampFilter::create(geom.detectorCount(), geom.detectorPitch(), filter);
     const RampFilter& ramp = *made;
@@ -25,7 +26,8 @@ Volume referenceGridrec(const Sinograms& sino, const ParallelGeometry& geom,
                 std::complex<double> sum = 0;
                 for (int j = 0; j < geom.detectorCount(); ++j)
                     sum += double(row[std::size_t(j)]) * std::polar(1.0, -2 * pi * k * j / l);
-                spectrum[std::size_t(k)] = sum * double(ramp.response()[std::size_t(k)]);
+                spectrum[std::size_t(k)] = sum * double(ramp.response()[std::size_t(k)]) *
+                                           interpolationResponse(interpolation, double(k) / l);
             }
             const double c = std::cos(geom.angle(p)), sn = std::sin(geom.angle(p));
             for (int iy = 0; iy < vol.ny; ++iy)

@@ -4,11 +4,13 @@
 // angular weights at every pixel centre, by direct DFTs and sums (no gridding, no FFT).
 #include "core/data/Array.h"
 #include "core/filter/RampFilter.h"
+#include "core/fourier/FourierPlan.h"
 #include "core/geometry/ParallelGeometry.h"
 
 namespace tomo::test {
 
 Volume referenceGridrec(const Sinograms& sino, const ParallelGeometry& geom,
-                        const VolumeGeometry& vol, const FilterOptions& filter);
+                        const VolumeGeometry& vol, const FilterOptions& filter,
+                        GridrecInterpolation interpolation);
 
 }  // namespace tomo::test

@@ -62,14 +62,20 @@ SmallCase smallCase(double voxel) {
     return c;
 }
 
+// Voxels larger than the pitch put samples past the image's Nyquist (aliased, as point sampling
+// does), smaller ones do not; every interpolation response.
 TEST(Gridrec, MatchesADoublePrecisionEvaluationOfItsDefinition) {
-    for (double voxel : {1.1, 0.7}) {  // samples past the image's Nyquist (aliased) and not
+    for (auto [voxel, interpolation] : {std::pair{1.1, GridrecInterpolation::Trigonometric},
+                                        {0.7, GridrecInterpolation::Linear},
+                                        {1.0, GridrecInterpolation::Nearest}}) {
         SmallCase c = smallCase(voxel);
         FilterOptions filter{FilterWindow::Hamming, 0.9};
-        const Volume reference = test::referenceGridrec(c.sino, c.geom, c.vol, filter);
+        const Volume reference =
+            test::referenceGridrec(c.sino, c.geom, c.vol, filter, interpolation);
         const double peak = maxAbs(reference);
         GridrecOptions accurate;
         accurate.filter = filter;
+        accurate.interpolation = interpolation;
         accurate.tolerance = 1e-6;
         Volume out;
         GridrecTimings t;
@@ -79,7 +85,9 @@ TEST(Gridrec, MatchesADoublePrecisionEvaluationOfItsDefinition) {
         // The default tolerance: within the plan's predicted error, whatever its choice.
         GridrecOptions fast;
         fast.filter = filter;
-        const FourierPlan plan = *FourierPlan::create(c.geom, c.vol, fast, cpuFftSizeRule());
+        fast.interpolation = interpolation;
+        const FourierPlan plan =
+            *FourierPlan::create(c.geom, c.vol, fast, cpuFftSizeRule(), cpuFourierCost());
         ASSERT_TRUE(reconstructGridrec(c.sino, c.geom, c.vol, fast, out, {}).isOk());
         EXPECT_LT(maxDiff(out, reference), plan.choice().predictedError * peak) << plan.describe();
     }
@@ -121,10 +129,13 @@ TEST(Gridrec, RejectsMismatchedInputAndBadOptions) {
     Status s = reconstructGridrec(wrong, c.geom, c.vol, {}, out, {});
     EXPECT_EQ(s.code(), ErrorCode::InvalidArgument);
     EXPECT_NE(s.message().find("does not match"), std::string::npos);
-    for (GridrecOptions bad :
-         {GridrecOptions{{}, 0.0}, GridrecOptions{{}, 1e-3, 0.9}, GridrecOptions{{}, 1e-3, 0, 17},
-          GridrecOptions{{FilterWindow::Hann, 0.0}}})
-        EXPECT_EQ(reconstructGridrec(c.sino, c.geom, c.vol, bad, out, {}).code(),
+    GridrecOptions bad[4];
+    bad[0].tolerance = 0;
+    bad[1].oversampling = 0.9;
+    bad[2].kernelWidth = 17;
+    bad[3].filter = {FilterWindow::Hann, 0.0};
+    for (const GridrecOptions& options : bad)
+        EXPECT_EQ(reconstructGridrec(c.sino, c.geom, c.vol, options, out, {}).code(),
                   ErrorCode::InvalidArgument);
     GridrecOptions tooWide;
     tooWide.kernelWidth = 16;
