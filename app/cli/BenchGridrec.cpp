@@ -103,6 +103,7 @@ Result<Row> measure(const app::ReconService& service, const Data& d, const Workl
     Row row{w, algorithm, "", "", 0, 0};
     std::vector<double> seconds;
     for (int r = runs.warmup ? -1 : 0; r < runs.repeat; ++r) {
+        image = Volume{};  // the previous run's image freed first (2048^3: 32 GiB each)
         const auto t0 = std::chrono::steady_clock::now();
         TOMO_ASSIGN_OR_RETURN(app::ReconReport report, service.run(request, {}, ctx));
         if (r >= 0)

@@ -158,10 +158,10 @@ AlgorithmSpec gridrecSpec() {
     s.parameters.push_back(realParam("tolerance", "Tolerance", "0.001", 1e-7, 0.1, true, "",
                                      "Error the gridding may add, relative to the image's "
                                      "largest values; chooses the kernel and oversampling."));
-    s.parameters.push_back(realParam("oversampling", "Oversampling", "0", 0, 4, false, "",
+    s.parameters.push_back(realParam("oversampling", "Oversampling (0: auto)", "0", 0, 4, false, "",
                                      "Fourier grid size over image size, 1.1 to 4 (0: chosen "
                                      "from the tolerance)."));
-    s.parameters.push_back(integerParam("kernel-width", "Kernel width", 0, 0, 16, "points",
+    s.parameters.push_back(integerParam("kernel-width", "Kernel width (0: auto)", 0, 0, 16, "points",
                                         "Kaiser-Bessel kernel width in grid points, 2 to 16 (0: "
                                         "chosen from the tolerance)."));
     s.parameters.push_back(choiceParam("precision", "GPU precision", {"float32", "half"},
