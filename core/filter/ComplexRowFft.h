@@ -59,8 +59,13 @@ class ComplexRowFft {
 
   private:
     struct Impl;
-    explicit ComplexRowFft(std::unique_ptr<Impl> impl);
+    ComplexRowFft(std::unique_ptr<Impl> impl, std::size_t length, std::size_t batch,
+                  std::size_t distance);
+    /// InvalidArgument unless supportsLength(length), batch >= 1, distance >= length and a
+    /// multiple of 8 (ComplexRowFft.cpp, both backends).
+    static Status checkShape(std::size_t length, std::size_t batch, std::size_t distance);
     std::unique_ptr<Impl> m_impl;
+    std::size_t m_length = 0, m_batch = 0, m_distance = 0;
 };
 
 /// The smallest product of 2, 3 and 5 (an even one when @p even) that is >= @p atLeast: the

@@ -26,7 +26,7 @@ fftwf_complex* asFftw(std::complex<float>* p) {
 }  // namespace
 
 struct ComplexRowFft::Impl {
-    std::size_t length = 0, batch = 0, distance = 0;
+    std::size_t batch = 0, distance = 0;
     fftwf_plan forwardBatch = nullptr, inverseBatch = nullptr;
     fftwf_plan forwardRow = nullptr, inverseRow = nullptr;
 
@@ -49,20 +49,13 @@ struct ComplexRowFft::Impl {
 };
 
 ComplexRowFft::ComplexRowFft() = default;
-ComplexRowFft::ComplexRowFft(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+ComplexRowFft::ComplexRowFft(std::unique_ptr<Impl> impl, std::size_t length, std::size_t batch,
+                             std::size_t distance)
+    : m_impl(std::move(impl)), m_length(length), m_batch(batch), m_distance(distance) {}
 ComplexRowFft::ComplexRowFft(ComplexRowFft&&) noexcept = default;
 ComplexRowFft& ComplexRowFft::operator=(ComplexRowFft&&) noexcept = default;
 ComplexRowFft::~ComplexRowFft() = default;
 
-std::size_t ComplexRowFft::length() const {
-    return m_impl->length;
-}
-std::size_t ComplexRowFft::batch() const {
-    return m_impl->batch;
-}
-std::size_t ComplexRowFft::distance() const {
-    return m_impl->distance;
-}
 const char* ComplexRowFft::backendName() {
     return "fftw3f";
 }
@@ -75,16 +68,8 @@ std::size_t ComplexRowFft::fastLength(std::size_t atLeast, bool even) {
 
 Result<ComplexRowFft> ComplexRowFft::create(std::size_t length, std::size_t batch,
                                             std::size_t distance) {
-    if (!supportsLength(length))
-        return invalidArgument("complex FFT length " + std::to_string(length) +
-                               " is outside [1, 2^30]");
-    if (batch < 1 || distance < length || distance % 8 != 0)
-        return invalidArgument("complex FFT over " + std::to_string(batch) + " rows " +
-                               std::to_string(distance) + " apart (length " +
-                               std::to_string(length) + "): need >= 1 row, a distance >= the " +
-                               "length and a multiple of 8");
+    TOMO_RETURN_IF_ERROR(checkShape(length, batch, distance));
     auto impl = std::make_unique<Impl>();
-    impl->length = length;
     impl->batch = batch;
     impl->distance = distance;
     // FFTW_ESTIMATE never touches the planning array; its alignment is what callers match.
@@ -109,7 +94,7 @@ Result<ComplexRowFft> ComplexRowFft::create(std::size_t length, std::size_t batc
     if (!impl->forwardBatch || !impl->inverseBatch || !impl->forwardRow || !impl->inverseRow)
         return internalError("FFTW could not plan a length-" + std::to_string(length) +
                              " complex transform over " + std::to_string(batch) + " rows");
-    return ComplexRowFft(std::move(impl));
+    return ComplexRowFft(std::move(impl), length, batch, distance);
 }
 
 void ComplexRowFft::forward(std::complex<float>* rows, std::size_t count) const {

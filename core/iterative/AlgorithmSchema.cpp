@@ -132,6 +132,15 @@ void addStoppingParams(AlgorithmSpec& s) {
                                         "before stopping; the corner's iterate is returned."));
 }
 
+/// FBP's filter window and cutoff (FBP's and gridrec's, the same filters).
+void addFilterParams(AlgorithmSpec& s) {
+    s.parameters.push_back(choiceParam("filter", "Filter",
+                                       {"ramp", "shepp-logan", "cosine", "hamming", "hann"},
+                                       "Apodisation window of the ramp filter."));
+    s.parameters.push_back(realParam("cutoff", "Cutoff", "1", 0.01, 1, false, "",
+                                     "Filter cutoff as a fraction of Nyquist."));
+}
+
 /// Gridrec, the Fourier-domain reconstruction (core/fourier): FBP's filters, the gridding's
 /// accuracy and its explicit parameters for studies (docs/accuracy.md).
 AlgorithmSpec gridrecSpec() {
@@ -145,11 +154,7 @@ AlgorithmSpec gridrecSpec() {
     s.reference =
         "B. A. Dowd et al., Proc. SPIE 3772, 1999, doi:10.1117/12.363725; F. Marone, "
         "M. Stampanoni, J. Synchrotron Rad. 19, 2012, doi:10.1107/S0909049512032864";
-    s.parameters.push_back(choiceParam("filter", "Filter",
-                                       {"ramp", "shepp-logan", "cosine", "hamming", "hann"},
-                                       "Apodisation window of the ramp filter (as FBP's)."));
-    s.parameters.push_back(realParam("cutoff", "Cutoff", "1", 0.01, 1, false, "",
-                                     "Filter cutoff as a fraction of Nyquist."));
+    addFilterParams(s);
     s.parameters.push_back(choiceParam(
         "interpolation", "Interpolation", {"linear", "nearest", "trigonometric"},
         "How the filtered rows are read between samples: linear and nearest as FBP's (their "
@@ -190,11 +195,7 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
         s.reference =
             "A. C. Kak, M. Slaney, Principles of Computerized Tomographic Imaging, "
             "1988, doi:10.1137/1.9780898719277";
-        s.parameters.push_back(choiceParam("filter", "Filter",
-                                           {"ramp", "shepp-logan", "cosine", "hamming", "hann"},
-                                           "Apodisation window of the ramp filter."));
-        s.parameters.push_back(realParam("cutoff", "Cutoff", "1", 0.01, 1, false, "",
-                                         "Filter cutoff as a fraction of Nyquist."));
+        addFilterParams(s);
         s.parameters.push_back(choiceParam(
             "method", "Method", {"direct", "auto"},
             "direct: back-projection in image space; auto: gridrec (FBP in Fourier space) "

@@ -67,15 +67,6 @@ Volume run(FourierReconstructor& method, const Acquired& a, const VolumeGeometry
     return out;
 }
 
-double maxAbs(const Volume& v) {
-    double m = 0;
-    for (std::size_t s = 0; s < v.dim(0); ++s)
-        for (std::size_t y = 0; y < v.dim(1); ++y)
-            for (float x : v.row(s, y))
-                m = std::max(m, double(std::abs(x)));
-    return m;
-}
-
 /// The disc inscribed in the image, 2 pixels in: where the metrics are taken.
 Volume circle(int n) {
     Volume m(1, std::size_t(n), std::size_t(n));
@@ -199,7 +190,7 @@ TEST(FourierMethod, SlicesAndGroupsAgreeWithTheCpu) {
     // Groups round differently (and GPUs too): within the plan's predicted error.
     const FourierPlan plan =
         *FourierPlan::create(a.geom, grid, {}, method.info().sizes, method.info().cost);
-    const double bound = plan.choice().predictedError * maxAbs(all);
+    const double bound = plan.choice().predictedError * test::maxAbs(all);
     auto cpu = test::fourierTestRegistry().make("cpu");
     ASSERT_TRUE(cpu.isOk());
     const Volume reference = run(**cpu, a, grid);
@@ -228,7 +219,7 @@ TEST(FourierMethod, HalfPrecisionAndItsError) {
     GridrecReport r32, r16;
     ASSERT_TRUE(method.reconstruct(a.sino, a.geom, grid, {}, single, {}, r32).isOk());
     ASSERT_TRUE(method.reconstruct(a.sino, a.geom, grid, half, binary16, {}, r16).isOk());
-    const double error = *maxAbsError(binary16.plane(0), single.plane(0)) / maxAbs(single);
+    const double error = *maxAbsError(binary16.plane(0), single.plane(0)) / test::maxAbs(single);
     std::printf("%s: precision half changes the image by %.2e of its maximum\n",
                 method.info().id.c_str(), error);
     if (method.info().backend == "cpu") {
@@ -238,15 +229,6 @@ TEST(FourierMethod, HalfPrecisionAndItsError) {
         EXPECT_LT(error, 2e-3);  // 11 significant bits in and out
     }
 }
-
-struct CountingSink : ProgressSink {
-    std::atomic<int> calls{0};
-    std::atomic<double> last{0};
-    void onProgress(double f, std::string_view) override {
-        ++calls;
-        last = f;
-    }
-};
 
 TEST(FourierMethod, ReportsProgressAndStopsPromptlyWhenCancelled) {
     TOMO_FOURIER_METHOD(method);
@@ -258,7 +240,7 @@ TEST(FourierMethod, ReportsProgressAndStopsPromptlyWhenCancelled) {
     Sinograms sino(160, 512, 512);
     sino.fill(1.0f);
     const VolumeGeometry grid = VolumeGeometry::forDetector(geom, 512);
-    CountingSink sink;
+    test::CountingSink sink;
     Progress progress(&sink);
     std::stop_source stop;
     Volume out;

@@ -6,21 +6,13 @@
 #include <random>
 
 #include "GridrecReference.h"
+#include "ReconTestUtil.h"
 #include "core/fourier/Gridrec.h"
 #include "core/metrics/Metrics.h"
 #include "core/projectors/CpuBackProjectors.h"
 
 namespace tomo {
 namespace {
-
-double maxAbs(const Volume& v) {
-    double m = 0;
-    for (std::size_t s = 0; s < v.dim(0); ++s)
-        for (std::size_t y = 0; y < v.dim(1); ++y)
-            for (float x : v.row(s, y))
-                m = std::max(m, double(std::abs(x)));
-    return m;
-}
 
 double maxDiff(const Volume& a, const Volume& b) {
     double m = 0;
@@ -72,7 +64,7 @@ TEST(Gridrec, MatchesADoublePrecisionEvaluationOfItsDefinition) {
         FilterOptions filter{FilterWindow::Hamming, 0.9};
         const Volume reference =
             test::referenceGridrec(c.sino, c.geom, c.vol, filter, interpolation);
-        const double peak = maxAbs(reference);
+        const double peak = test::maxAbs(reference);
         GridrecOptions accurate;
         accurate.filter = filter;
         accurate.interpolation = interpolation;
@@ -108,7 +100,7 @@ TEST(Gridrec, PairsAndSingleSlicesGiveTheSameImage) {
             diff = std::max(diff, double(std::abs(out(0, y, x) - out(2, y, x))));
     const FourierPlan plan =
         *FourierPlan::create(c.geom, c.vol, {}, cpuFftSizeRule(), cpuFourierCost());
-    EXPECT_LT(diff, plan.kernel().roundingError() * maxAbs(out)) << plan.describe();
+    EXPECT_LT(diff, plan.kernel().roundingError() * test::maxAbs(out)) << plan.describe();
     EXPECT_LT(plan.kernel().roundingError(), 0.1 * plan.choice().predictedError);
 }
 
