@@ -100,14 +100,18 @@ Result<GriddingChoice> chooseGridding(const GridrecOptions& options, int nx, int
     if (options.oversampling > 0) candidates = {options.oversampling};
     GriddingChoice best;
     double bestCost = 0;
-    for (double s : candidates) {
+    for (double wanted : candidates) {
+        // The kernel is designed for the oversampling the fast lengths give (a power of two
+        // may give much more than asked for).
+        const int mx = gridLength(nx, wanted, rule), my = gridLength(ny, wanted, rule);
+        const double s =
+            std::min({double(mx) / nx, double(my) / ny, GriddingKernel::kMaxOversampling});
         const int width =
             options.kernelWidth > 0 ? options.kernelWidth : widthForTolerance(options.tolerance, s);
         TOMO_ASSIGN_OR_RETURN(GriddingKernel k, GriddingKernel::create(width, s));
         const double error = k.predictedError();
         const bool meets = error <= options.tolerance || options.kernelWidth > 0;
-        const double c = costPerSlice(cost, width, gridLength(nx, s, rule), gridLength(ny, s, rule),
-                                      nx, views, rowLength);
+        const double c = costPerSlice(cost, width, mx, my, nx, views, rowLength);
         // The cheapest choice that meets the tolerance; while none does, the most accurate.
         const bool bestMeets = best.width > 0 && best.predictedError <= options.tolerance;
         const bool better = best.width == 0 || (meets && !bestMeets) ||

@@ -35,7 +35,8 @@
 /// separates their spectra by Hermitian symmetry and samples half lines (k = 0..L/2, the inner
 /// terms doubled): the image is the real part. Both cost the same per slice.
 ///
-/// Sizes: Mx, My are fast FFT lengths (FftSizeRule) of at least oversampling x nx, ny. The
+/// Sizes: Mx, My are fast FFT lengths (FftSizeRule) of at least oversampling x nx, ny, and the
+/// kernel is designed for the oversampling they give, min(Mx / nx, My / ny). The
 /// oversampling and kernel width are chosen per tolerance unless given: for each candidate
 /// oversampling (1.25, 1.5, 2, 3) the least width whose predicted error meets the tolerance, and
 /// of those the cheapest by the backend's cost model (the most accurate when none meets it).

@@ -73,7 +73,9 @@ Status reconstructGridrec(const Sinograms& sino, const ParallelGeometry& geom,
 
     const auto slices = static_cast<std::size_t>(vol.nz);
     const std::size_t groups = (slices + 1) / 2;
-    if (ctx.progress) ctx.progress->setTotal(groups * kGroupWeight);
+    Progress scope = ctx.progress ? ctx.progress->child(0.0, 1.0, "gridrec") : Progress();
+    Progress* progress = ctx.progress ? &scope : nullptr;
+    if (progress) progress->setTotal(groups * kGroupWeight);
     ExecContext inner{ctx.threads, ctx.stop, nullptr};
     for (std::size_t g = 0; g < groups; ++g) {
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
@@ -81,17 +83,17 @@ Status reconstructGridrec(const Sinograms& sino, const ParallelGeometry& geom,
         auto t = Clock::now();
         TOMO_RETURN_IF_ERROR(detail::computeSpectra(work, group, inner));
         local.spectra += secondsSince(t);
-        if (ctx.progress) ctx.progress->advance(kStageWeights[0]);
+        if (progress) progress->advance(kStageWeights[0]);
         t = Clock::now();
         TOMO_RETURN_IF_ERROR(detail::spreadSamples(work, group.pair, inner));
         local.spreading += secondsSince(t);
-        if (ctx.progress) ctx.progress->advance(kStageWeights[1]);
+        if (progress) progress->advance(kStageWeights[1]);
         t = Clock::now();
         TOMO_RETURN_IF_ERROR(detail::transformGridRows(work, inner));
-        if (ctx.progress) ctx.progress->advance(kStageWeights[2]);
+        if (progress) progress->advance(kStageWeights[2]);
         TOMO_RETURN_IF_ERROR(detail::transformColumns(work, group, inner));
         local.transform += secondsSince(t);
-        if (ctx.progress) ctx.progress->advance(kStageWeights[3]);
+        if (progress) progress->advance(kStageWeights[3]);
     }
     local.total = secondsSince(t0);
     if (timings) *timings = local;

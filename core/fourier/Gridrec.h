@@ -14,10 +14,10 @@
 ///  4. columns: blocks of 16 output columns are gathered from the grid, inverse transformed
 ///     along y, and the image's rows of them deapodised into the output (real part: slice a,
 ///     imaginary part: slice b).
-/// Progress advances per stage (weights 1, 4, 2, 3 per group); ctx.stop is checked between
-/// work items (Cancelled within one item: milliseconds). Memory: the samples (views x (L + 1)
-/// complex), the grid (My x (Mx + 16) complex) and per thread two blocks of 16 rows; no copy of
-/// the sinograms.
+/// Progress advances per stage (weights 1, 4, 2, 3 per group) in a child scope named "gridrec";
+/// ctx.stop is checked between work items (Cancelled within one item: milliseconds). Memory: the
+/// samples (views x (L + 1) complex; (L/2 + 1) for one slice), the grid (My x (Mx + 16) complex)
+/// and per thread two blocks of 16 rows; no copy of the sinograms.
 
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"

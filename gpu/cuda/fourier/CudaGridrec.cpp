@@ -60,8 +60,8 @@ Status Constants::upload(CudaDeviceContext& dev, const FourierPlan& plan,
     TOMO_ASSIGN_OR_RETURN(k.coefficients, put(dev, "kernel", gather.coefficients));
     TOMO_ASSIGN_OR_RETURN(k.deapodX, put(dev, "deapodx", span(plan.deapodisationX())));
     TOMO_ASSIGN_OR_RETURN(k.deapodY, put(dev, "deapody", span(plan.deapodisationY())));
-    TOMO_ASSIGN_OR_RETURN(k.columnOf, put(dev, "columns", columns));
-    TOMO_ASSIGN_OR_RETURN(k.rowOf, put(dev, "rows", rows));
+    TOMO_ASSIGN_OR_RETURN(k.columnOf, put(dev, "column-of", columns));
+    TOMO_ASSIGN_OR_RETURN(k.rowOf, put(dev, "row-of", rows));
     k.tile = gather.tile;
     k.tilesX = gather.tilesX;
     k.tilesY = gather.tilesY;
@@ -245,13 +245,15 @@ Status CudaGridrec::run(Job& job, const GridrecConstants& k, const ExecContext& 
     for (int i = 0; i < static_cast<int>(std::min<std::size_t>(chunks, 2)); ++i)
         TOMO_RETURN_IF_ERROR(prepareSlot(dev, job, i, slots[i]));
     SyncStreams sync{dev};  // after the buffers: runs before they are released
-    if (ctx.progress) ctx.progress->setTotal(chunks);
+    Progress scope = ctx.progress ? ctx.progress->child(0.0, 1.0, "gridrec") : Progress();
+    Progress* progress = ctx.progress ? &scope : nullptr;
+    if (progress) progress->setTotal(chunks);
     for (std::size_t c = 0; c < chunks; ++c) {
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
         Slot& s = slots[c & 1];
         const bool had = s.pending;
         TOMO_RETURN_IF_ERROR(retire(s, job, report));
-        if (had && ctx.progress) ctx.progress->advance();
+        if (had && progress) progress->advance();
         s.first = c * job.chunkSlices;
         s.count = std::min(job.chunkSlices, slices - s.first);
         TOMO_RETURN_IF_ERROR(stage(s, job));
@@ -261,7 +263,7 @@ Status CudaGridrec::run(Job& job, const GridrecConstants& k, const ExecContext& 
     for (Slot& s : slots) {
         const bool had = s.pending;
         TOMO_RETURN_IF_ERROR(retire(s, job, report));
-        if (had && ctx.progress) ctx.progress->advance();
+        if (had && progress) progress->advance();
     }
     return Status::ok();
 }
