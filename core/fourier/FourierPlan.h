@@ -142,7 +142,8 @@ class FourierPlan {
     int gridRow(int iy) const;
     /// Predicted seconds for @p slices slices with @p cost.
     double predictedSeconds(const FourierCostModel& cost, int slices) const;
-    /// "gridrec: kernel W=6, oversampling 1.25 (2560x2560 grid), rows of 4096, error 9e-4".
+    /// "kernel width 6, oversampling 1.25 (2560x2560 grid), rows of 4096, predicted gridding
+    /// error 9.3e-04".
     std::string describe() const;
 
   private:
