@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace tomo {
 namespace {
@@ -166,7 +167,8 @@ AlgorithmSpec gridrecSpec() {
     s.parameters.push_back(realParam("oversampling", "Oversampling (0: auto)", "0", 0, 4, false, "",
                                      "Fourier grid size over image size, 1.1 to 4 (0: chosen "
                                      "from the tolerance)."));
-    s.parameters.push_back(integerParam("kernel-width", "Kernel width (0: auto)", 0, 0, 16, "points",
+    s.parameters.push_back(integerParam("kernel-width", "Kernel width (0: auto)", 0, 0, 16,
+                                        "points",
                                         "Kaiser-Bessel kernel width in grid points, 2 to 16 (0: "
                                         "chosen from the tolerance)."));
     s.parameters.push_back(choiceParam("precision", "GPU precision", {"float32", "half"},
@@ -352,6 +354,13 @@ bool parseNumber(const std::string& text, double& out) {
     return ec == std::errc() && ptr == last && std::isfinite(out);
 }
 
+/// A bound as the user would write it ("1e-07", "0.1"; std::to_string prints 0.000000).
+std::string boundText(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
 Status checkValue(const ParameterSpec& p, const std::string& text) {
     const std::string where = "parameter '" + p.name + "': ";
     switch (p.type) {
@@ -370,8 +379,8 @@ Status checkValue(const ParameterSpec& p, const std::string& text) {
             if (!parseNumber(text, v))
                 return invalidArgument(where + "'" + text + "' is not a number");
             if (v < p.minimum || v > p.maximum)
-                return invalidArgument(where + text + " is outside [" + std::to_string(p.minimum) +
-                                       ", " + std::to_string(p.maximum) + "]");
+                return invalidArgument(where + text + " is outside [" + boundText(p.minimum) +
+                                       ", " + boundText(p.maximum) + "]");
             return Status::ok();
         }
         case ParameterType::Boolean:

@@ -52,8 +52,7 @@ INSTANTIATE_TEST_SUITE_P(EveryView, Screenshot,
                          ::testing::Values("main", "sinogram", "slice", "truth", "difference",
                                            "parameters", "convergence", "lcurve", "center", "sweep",
                                            "devices", "teaching", "compare", "volume", "profile",
-                                           "preprocessing", "teaching-cone", "mbir",
-                                           "gridrec"));
+                                           "preprocessing", "teaching-cone", "mbir", "gridrec"));
 
 #if TOMO_WITH_HDF5
 TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {

@@ -17,9 +17,10 @@
 /// (half the bytes over the bus and in memory; its error in docs/accuracy.md). Chunks fit two
 /// buffer sets in the context's memory budget; an allocation the device refuses frees the
 /// context's scratch and halves the chunk, down to one pair, before OutOfMemory. ctx.stop is
-/// checked per chunk; progress advances per chunk (a child scope named "gridrec"). Stage times (device events) are summed into
-/// the report: spectra (pack, rows, samples), spreading (gather), transform (2-D and images).
-/// Not yet run on a GPU (docs/cuda.md, "Gridrec on CUDA"; scripts/gpu-check gridrec).
+/// checked per chunk; progress advances per chunk (a child scope named "gridrec"). Stage times
+/// (device events) are summed into the report: spectra (pack, rows, samples), spreading (gather),
+/// transform (2-D and images). Not yet run on a GPU (docs/cuda.md, "Gridrec on CUDA";
+/// scripts/gpu-check gridrec).
 
 #include <memory>
 

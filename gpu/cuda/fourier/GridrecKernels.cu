@@ -160,13 +160,13 @@ Status launchGridrecPack(const GridrecChunk& c, const void* sinograms, float2* r
 
 Status launchGridrecSamples(const GridrecChunk& c, const GridrecConstants& k, const float2* rows,
                             float2* samples, cudaStream_t stream) {
-    kernels::gridrecSamples<<<kernels::rowsGrid(c.rowLength + 1, c.views, c.groups), 256, 0,
-                              stream>>>(c, k, rows, samples);
+    const dim3 grid = kernels::rowsGrid(c.rowLength + 1, c.views, c.groups);
+    kernels::gridrecSamples<<<grid, 256, 0, stream>>>(c, k, rows, samples);
     return cudaCheck(cudaGetLastError(), "launch of gridrecSamples");
 }
 
-Status launchGridrecGather(const GridrecChunk& c, const GridrecConstants& k,
-                           const float2* samples, float2* grids, cudaStream_t stream) {
+Status launchGridrecGather(const GridrecChunk& c, const GridrecConstants& k, const float2* samples,
+                           float2* grids, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>(k.tilesX), static_cast<unsigned>(k.tilesY),
                     static_cast<unsigned>(c.groups));
     const dim3 block(static_cast<unsigned>(k.tile), static_cast<unsigned>(k.tile));

@@ -6,9 +6,10 @@
 /// No TomoStation binary links libcufft.so (its SONAME would be a hard dependency that no Debian
 /// package provides). Instead CufftShim.cpp defines the few cufft* entry points the CUDA backend
 /// calls (cufftPlanMany, cufftExecR2C, cufftExecC2R, cufftExecC2C, cufftSetStream,
-/// cufftDestroy, cufftGetVersion) under their own names, as extern "C" functions forwarding to the library that
-/// processCufft() opened; call sites are unchanged. A cufft* function the backend starts to call
-/// and the shim lacks is an "undefined reference" at link time: add it to Api and the shim.
+/// cufftDestroy, cufftGetVersion) under their own names, as extern "C" functions forwarding to the
+/// library that processCufft() opened; call sites are unchanged. A cufft* function the backend
+/// starts to call and the shim lacks is an "undefined reference" at link time: add it to Api and
+/// the shim.
 ///
 /// When no cuFFT library can be opened, every shim entry point returns CUFFT_SETUP_FAILED and
 /// cufftCheck() (CudaHandles.h) turns that into processCufft()'s status: "cuFFT
