@@ -25,6 +25,18 @@ constexpr std::size_t alignedCount(std::size_t n) {
     return (n + per - 1) / per * per;
 }
 
+/// Advises the kernel to back [@p p, @p p + @p bytes) with transparent huge pages (Linux; advice
+/// only: it may be refused, and elsewhere it does nothing). Outside the class so that its
+/// preprocessor branches do not hide the class from clang-format.
+inline void adviseHugePages(void* p, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    (void)madvise(p, bytes, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 template <class T>
 class AlignedBuffer {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -47,9 +59,7 @@ class AlignedBuffer {
         std::size_t bytes = (count * sizeof(T) + align - 1) / align * align;
         void* p = std::aligned_alloc(align, bytes);
         if (!p) return false;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (hugePages) (void)madvise(p, bytes, MADV_HUGEPAGE);  // advice only: may be refused
-#endif
+        if (hugePages) adviseHugePages(p, bytes);
         std::memset(p, 0, bytes);
         m_data.reset(static_cast<T*>(p));
         m_size = count;
