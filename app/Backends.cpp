@@ -12,6 +12,7 @@
 #include "gpu/cuda/CudaRowFilter.h"
 #include "gpu/cuda/CufftAvailability.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
+#include "gpu/cuda/fourier/CudaGridrec.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
 #include "gpu/cuda/mbir/CudaIcdDevice.h"
 #endif
@@ -72,6 +73,17 @@ void registerConeBackends(ConeBackProjectorRegistry& registry, const DeviceConte
 #endif
 #if TOMO_WITH_OPENCL
     opencl::registerOpenClConeBackProjectors(registry, devices.opencl);
+#endif
+    (void)devices;
+}
+
+void registerFourierBackends(FourierRegistry& registry, const DeviceContexts& devices) {
+    registerCpuFourier(registry);
+#if TOMO_WITH_CUDA
+    // With a device and cuFFT: the same context as the back-projectors and the row filter.
+    if (devices.cuda && cuda::makeCudaGridrec(devices.cuda).isOk())
+        registry.add(cuda::cudaGridrecInfo(),
+                     [context = devices.cuda] { return cuda::makeCudaGridrec(context).value(); });
 #endif
     (void)devices;
 }

@@ -10,6 +10,7 @@
 
 #include "core/cone/ConeBackProjector.h"
 #include "core/devices/DeviceInfo.h"
+#include "core/fourier/FourierMethod.h"
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/projectors/BackProjector.h"
 #include "core/recon/Fbp.h"
@@ -38,6 +39,11 @@ std::shared_ptr<DeviceContexts> registerBackends(BackProjectorRegistry& registry
 void registerConeBackends(ConeBackProjectorRegistry& registry, const DeviceContexts& devices);
 /// The contexts of @p devices held open now.
 std::vector<OpenDevice> openDevices(const DeviceContexts& devices);
+
+/// Adds the Fourier-domain (gridrec) implementations of this build to @p registry: the CPU's,
+/// and CUDA's on the context of @p devices when it has a device and cuFFT loads
+/// (gpu/cuda/fourier/CudaGridrec.h).
+void registerFourierBackends(FourierRegistry& registry, const DeviceContexts& devices);
 
 /// A registry of every variant (registerBackends() whose contexts live as long as the
 /// registry's variants): for tools and tests; a process or GUI session uses app::Engine.

@@ -9,6 +9,7 @@ Engine::Engine()
     : m_devices(registerBackends(m_registry)),
       m_mbirCache(std::make_unique<MbirMatrixCache>(defaultMbirCacheDirectory())) {
     registerConeBackends(m_coneRegistry, *m_devices);
+    registerFourierBackends(m_fourier, *m_devices);
 }
 
 Engine::~Engine() = default;

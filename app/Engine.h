@@ -35,6 +35,9 @@ class Engine {
     /// Every cone-beam (FDK) back-projector of this build that has a device, on the same
     /// device contexts.
     const ConeBackProjectorRegistry& coneRegistry() const { return m_coneRegistry; }
+    /// The Fourier-domain (gridrec) implementations: the CPU's, and a GPU's on the same device
+    /// contexts (app/Backends.h registerFourierBackends()).
+    const FourierRegistry& fourierRegistry() const { return m_fourier; }
     /// The backend "auto" stands for (app/Backends.h autoBackend()).
     std::string autoBackend() const;
 
@@ -66,6 +69,7 @@ class Engine {
     BackProjectorRegistry m_registry;
     std::shared_ptr<const DeviceContexts> m_devices;
     ConeBackProjectorRegistry m_coneRegistry;
+    FourierRegistry m_fourier;
     std::unique_ptr<MbirMatrixCache> m_mbirCache;
 };
 

@@ -330,6 +330,8 @@ int runBench(int argc, char** argv) {
             return runBenchMemxct(argc, argv);
         else if (std::string(argv[i]) == "--suite" && std::string(argv[i + 1]) == "fdk")
             return runBenchFdk(argc, argv);
+        else if (std::string(argv[i]) == "--suite" && std::string(argv[i + 1]) == "gridrec")
+            return runBenchGridrec(argc, argv);
         else if (std::string(argv[i]) == "--suite" &&
                  (std::string(argv[i + 1]) == "sirt" || std::string(argv[i + 1]) == "ordering"))
             return runBenchIterative(argc, argv);

@@ -21,6 +21,7 @@ int runBench(int argc, char** argv);
 int runBenchMemxct(int argc, char** argv);     ///< `tomo bench --suite memxct` (BenchMemxct.cpp)
 int runBenchIterative(int argc, char** argv);  ///< `--suite sirt|ordering` (BenchIterative.cpp)
 int runBenchFdk(int argc, char** argv);        ///< `tomo bench --suite fdk` (BenchFdk.cpp)
+int runBenchGridrec(int argc, char** argv);    ///< `--suite gridrec` (BenchGridrec.cpp)
 int runDevices(int argc, char** argv);
 int runDemo(int argc, char** argv);
 int runCompare(int argc, char** argv);

@@ -167,7 +167,10 @@ void addReconOptions(ArgParser& args) {
     args.option("shape", "ANGLESxDETECTORS[xSLICES]", "shape of a .raw input");
     args.option("angles", "START:STOP:COUNT", "projection angles in degrees, STOP exclusive");
     args.option("angle-unit", "UNIT", "auto | deg | rad: unit of an HDF5 input's angles", "auto");
-    args.option("algo", "ALGO", "fbp | sirt | os-sirt | sart | cgls | tv | memxct | mbir", "fbp");
+    args.option("algo", "ALGO",
+                "fbp | gridrec | sirt | os-sirt | sart | cgls | tv | memxct | mbir (gridrec: FBP "
+                "in Fourier space, --param tolerance=1e-3,oversampling=0,kernel-width=0)",
+                "fbp");
     args.option("iterations", "N",
                 "iterative algorithms: number of iterations (default per "
                 "algorithm; Ctrl-C stops after the current one and keeps its image)");
@@ -195,7 +198,9 @@ void addReconOptions(ArgParser& args) {
                 "rotation axis on the detector in pixels from the centre of pixel 0 "
                 "(default: (DETECTORS-1)/2)");
     args.option("backend", "B", "auto | cpu | cuda | opencl", "auto");
-    args.option("variant", "ID", "back-projector variant (see tomo devices --explain)");
+    args.option("variant", "ID",
+                "back-projector variant (see tomo devices --explain); gridrec: cpu.gridrec or "
+                "cuda.gridrec");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.option("chunk", "N",
                 "slices per chunk, 0 = automatic (iterative: slices per solve, 0 = all in one)",
@@ -225,7 +230,8 @@ ArgParser reconParser() {
     ArgParser args(
         "recon",
         "Reconstructs every slice of a parallel-beam sinogram stack by filtered back-projection\n"
-        "or an iterative method (SIRT, OS-SIRT, SART, CGLS, TV, MemXCT; docs/algorithms.md),\n"
+        "(direct, or gridrec in Fourier space) or an iterative method (SIRT, OS-SIRT, SART,\n"
+        "CGLS, TV, MemXCT, MBIR; docs/algorithms.md),\n"
         "or a cone-beam projection stack by FDK (with --geometry, or --sid/--sdd/--angles).");
     addReconOptions(args);
     addConeReconOptions(args);

@@ -102,14 +102,17 @@ void printFbp(const app::ReconReport& report, const app::ReconRequest& request,
               const ArgParser& args) {
     const double updates =
         double(request.grid.nx) * request.grid.ny * request.grid.nz * request.geometry.angleCount();
+    // Gridrec: its spectra and its gridding and transforms; GU/s as direct FBP would need.
+    const bool fourier = report.algorithm == "gridrec";
     std::printf(
         "reconstructed %d slice(s) of %dx%d from %d angles with %s in %.3f s "
-        "(filtering %.3f s, back-projection %.3f s, %.2f GU/s) -> %s\n",
+        "(%s %.3f s, %s %.3f s, %.2f GU/s%s) -> %s\n",
         request.grid.nz, request.grid.nx, request.grid.ny, request.geometry.angleCount(),
-        report.variant.c_str(), report.timings.total, report.timings.filtering,
+        report.variant.c_str(), report.timings.total, fourier ? "spectra" : "filtering",
+        report.timings.filtering, fourier ? "gridding and transforms" : "back-projection",
         report.timings.backProjection,
         updates / std::max(report.timings.backProjection, 1e-9) * 1e-9,
-        args.get("output")->c_str());
+        fourier ? " equivalent" : "", args.get("output")->c_str());
 }
 
 /// The ranks of the run and whether this rank has entered the service (whose failures every

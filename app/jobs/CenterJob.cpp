@@ -32,7 +32,7 @@ Sinograms sliceStack(const Dataset& data, int slice) {
 Result<SliceImage> reconstructOne(const Engine& engine, const Dataset& data,
                                   std::shared_ptr<const Sinograms> one, double center,
                                   const FilterOptions& filter, const std::string& variantId,
-                                  const ExecContext& ctx) {
+                                  const ExecContext& ctx, const AnalyticMethod& method = {}) {
     const int width = data.geometry.detectorCount();
     if (!std::isfinite(center) || center < 0 || center > width - 1)
         return invalidArgument("centre " + std::to_string(center) +
@@ -45,7 +45,7 @@ Result<SliceImage> reconstructOne(const Engine& engine, const Dataset& data,
     grid.nz = 1;
     ReconRequest request(memorySource(std::move(one)), std::move(geometry), grid);
     request.fbp.filter = filter;
-    request.variant = variantId;
+    applyMethod(request, variantId, method);
     TOMO_ASSIGN_OR_RETURN(ReconReport report, ReconService(engine).run(request, {}, ctx));
     return SliceImage::copyOf(report.image.plane(0));
 }
@@ -59,10 +59,11 @@ Result<std::unique_ptr<BackProjector>> makeBackProjector(const Engine& engine,
 
 Result<SliceImage> reconstructSliceAtCenter(const Engine& engine, const Dataset& data, int slice,
                                             double center, const FilterOptions& filter,
-                                            const std::string& variantId, const ExecContext& ctx) {
+                                            const std::string& variantId, const ExecContext& ctx,
+                                            const AnalyticMethod& method) {
     TOMO_RETURN_IF_ERROR(checkSlice(data, slice));
     return reconstructOne(engine, data, std::make_shared<const Sinograms>(sliceStack(data, slice)),
-                          center, filter, variantId, ctx);
+                          center, filter, variantId, ctx, method);
 }
 
 Result<CenterEstimate> estimateDatasetCenter(const Dataset& data, int slice,

@@ -27,11 +27,13 @@
 
 namespace tomo::app {
 
-/// Slice @p slice of @p data reconstructed by FBP with the rotation axis at @p center.
-/// InvalidArgument when the slice or centre is outside the data.
+/// Slice @p slice of @p data reconstructed by FBP (or @p method: gridrec for the live preview,
+/// DemoJob.h) with the rotation axis at @p center. InvalidArgument when the slice or centre is
+/// outside the data.
 Result<SliceImage> reconstructSliceAtCenter(const Engine& engine, const Dataset& data, int slice,
                                             double center, const FilterOptions& filter,
-                                            const std::string& variantId, const ExecContext& ctx);
+                                            const std::string& variantId, const ExecContext& ctx,
+                                            const AnalyticMethod& method = {});
 
 /// Vo's Fourier-metric estimate on slice @p slice's sinogram (core/centering).
 Result<CenterEstimate> estimateDatasetCenter(const Dataset& data, int slice,

@@ -144,18 +144,30 @@ ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::stri
     return request;
 }
 
+void applyMethod(ReconRequest& request, const std::string& variantId,
+                 const AnalyticMethod& method) {
+    request.algorithm = method.algorithm;
+    if (method.algorithm == "fbp") {
+        request.variant = variantId;
+        return;
+    }
+    request.parameters = method.parameters;
+    request.backend = method.backend;
+}
+
 Result<ReconOutcome> reconstructDataset(const ReconService& service,
                                         std::shared_ptr<const Dataset> data,
                                         const FbpOptions& options, const std::string& variantId,
-                                        const ExecContext& ctx) {
+                                        const ExecContext& ctx, const AnalyticMethod& method) {
     ReconRequest request = datasetRequest(std::move(data), "fbp");
     request.fbp = options;
-    request.variant = variantId;
+    applyMethod(request, variantId, method);
     TOMO_ASSIGN_OR_RETURN(ReconReport report, service.run(request, {}, ctx));
     ReconOutcome outcome;
     outcome.image = std::move(report.image);
     outcome.timings = report.timings;
     outcome.variant = report.variant;
+    outcome.algorithm = report.algorithm;
     outcome.provenance = std::move(report.provenance);
     if (report.metrics) {
         outcome.metrics = *report.metrics;

@@ -62,11 +62,22 @@ Result<Dataset> makeDemoDataset(const DemoSpec& spec, const ExecContext& ctx);
 Status saveDataset(const Dataset& data, const std::filesystem::path& dir);
 Result<Dataset> loadDataset(const std::filesystem::path& dir);
 
-/// An FBP reconstruction with its timings, variant and (when truth is known) metrics.
+/// A one-pass reconstruction method besides FBP's filter and back-projector: FBP itself (the
+/// default) or gridrec (FBP in Fourier space) with its schema values (AlgorithmSchema.h, which
+/// include its filter) and the backend it runs on.
+struct AnalyticMethod {
+    std::string algorithm = "fbp";                  ///< "fbp" or "gridrec"
+    std::map<std::string, std::string> parameters;  ///< by ParameterSpec::name
+    std::string backend = "auto";
+};
+
+/// An FBP (or gridrec) reconstruction with its timings, variant and (when truth is known)
+/// metrics.
 struct ReconOutcome {
     Volume image;
     FbpTimings timings;
     std::string variant;
+    std::string algorithm;  ///< "fbp" or "gridrec" (reconstructDataset); empty otherwise
     bool hasMetrics = false;
     ImageMetrics metrics;  ///< of slice 0 against the truth, inside the reconstruction circle
     /// What a writer stores with the result (ReconReport::provenance).
@@ -78,11 +89,14 @@ struct ReconOutcome {
 ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::string& algorithm);
 
 /// Reconstructs @p data with FBP through @p service (ReconService.h) using the back-projector
-/// @p variantId ("" = the engine's default for the data's shape) and compares slice 0 with the
-/// truth when present.
+/// @p variantId ("" = the engine's default for the data's shape), or by @p method (gridrec: the
+/// variant is not used), and compares slice 0 with the truth when present.
 Result<ReconOutcome> reconstructDataset(const ReconService& service,
                                         std::shared_ptr<const Dataset> data,
                                         const FbpOptions& options, const std::string& variantId,
-                                        const ExecContext& ctx);
+                                        const ExecContext& ctx, const AnalyticMethod& method = {});
+/// @p request made to run @p method (FBP keeps @p variantId; gridrec takes its parameters and
+/// backend): the one place both the full reconstruction and the live preview set it.
+void applyMethod(ReconRequest& request, const std::string& variantId, const AnalyticMethod& method);
 
 }  // namespace tomo::app

@@ -15,10 +15,11 @@ std::string sliceText(std::size_t first, std::size_t count) {
 /// Slices per slab: given (rounded up to whole FBP batches), else as many whole batches as keep
 /// one slab's memory under the budget, at least one batch (ReconService.h step 2);
 /// @p overBudget tells when even one batch does not fit. A slab of s slices holds its input
-/// and its output (s x (sinogram + read overhead + slice)); reconstructFbp adds per batch of b
-/// slices a filtered copy, the back-projector's packed copy and the batch's output
-/// (b x (2 sinograms + slice)).
-std::size_t slabSlices(const ReconRequest& request, std::size_t batch, bool& overBudget) {
+/// and its output (s x (sinogram + read overhead + slice)); the method adds @p batchBytes:
+/// FBP per batch of b slices a filtered copy, the back-projector's packed copy and the batch's
+/// output (b x (2 sinograms + slice)), gridrec its working memory (samples and grid).
+std::size_t slabSlices(const ReconRequest& request, std::size_t batch, std::size_t batchBytes,
+                       bool& overBudget) {
     const auto [slices, angles, detectors] = request.source->shape();
     overBudget = false;
     if (request.slabSlices > 0)
@@ -26,11 +27,10 @@ std::size_t slabSlices(const ReconRequest& request, std::size_t batch, bool& ove
     const std::size_t sinogram = sizeof(float) * angles * detectors;
     const std::size_t slice = sizeof(float) * std::size_t(request.grid.nx) * request.grid.ny;
     const std::size_t perSlice = sinogram + slice + request.source->readOverheadPerSlice();
-    const std::size_t perBatch = batch * (2 * sinogram + slice);
     std::size_t slab = batch;
-    while (slab < slices && (slab + batch) * perSlice + perBatch <= request.memoryBudget)
+    while (slab < slices && (slab + batch) * perSlice + batchBytes <= request.memoryBudget)
         slab += batch;
-    overBudget = std::min(slab, slices) * perSlice + perBatch > request.memoryBudget;
+    overBudget = std::min(slab, slices) * perSlice + batchBytes > request.memoryBudget;
     return std::min(slices, slab);
 }
 
@@ -41,15 +41,24 @@ FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& re
     // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
     FbpPlan plan;
     plan.batched = resolved.fbp;
+    // Gridrec pairs slices 0-1, 2-3, ...: slabs of whole pairs pair them as one call does.
     const std::size_t batch =
-        fbpChunkSlices(resolved.fbp, *resolved.backProjector, slices, angles, detectors);
+        resolved.fourier
+            ? 2
+            : fbpChunkSlices(resolved.fbp, *resolved.backProjector, slices, angles, detectors);
     plan.batched.chunkSlices = static_cast<int>(batch);
+    const std::size_t sliceBytes =
+        sizeof(float) * (2 * angles * detectors + std::size_t(request.grid.nx) * request.grid.ny);
     bool overBudget = false;
-    plan.slabSlices = slabSlices(request, batch, overBudget);
+    plan.slabSlices =
+        slabSlices(request, batch,
+                   resolved.fourier ? resolved.gridrecWorkBytes : batch * sliceBytes, overBudget);
     if (overBudget)
-        report.notes.push_back("one FBP batch of " + std::to_string(plan.slabSlices) +
-                               " slices needs more than the memory budget; slabs of " +
-                               std::to_string(plan.slabSlices) + " slices");
+        report.notes.push_back(
+            std::string(resolved.fourier ? "gridrec's working memory" : "one FBP batch") +
+            " and a slab of " + std::to_string(plan.slabSlices) +
+            " slices need more than the memory budget; slabs of " +
+            std::to_string(plan.slabSlices) + " slices");
     if (ranks > 1) {  // at least one slab per rank where the slices allow it
         const std::size_t share = (slices + std::size_t(ranks) - 1) / std::size_t(ranks);
         plan.slabSlices =
@@ -59,6 +68,20 @@ FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& re
     report.slabs = plan.slabs;
     report.slabSlices = plan.slabSlices;
     return plan;
+}
+
+Status reconstructAnalytic(Resolved& resolved, const FbpPlan& plan, const Sinograms& sino,
+                           const ParallelGeometry& geom, const VolumeGeometry& grid, Volume& out,
+                           const ExecContext& ctx, FbpTimings& timings) {
+    if (!resolved.fourier)
+        return reconstructFbp(sino, geom, grid, *resolved.backProjector, plan.batched, out, ctx,
+                              &timings);
+    GridrecReport run;
+    TOMO_RETURN_IF_ERROR(
+        resolved.fourier->reconstruct(sino, geom, grid, resolved.gridrec, out, ctx, run));
+    timings = {run.timings.spectra, run.timings.spreading + run.timings.transform,
+               run.timings.total};
+    return Status::ok();
 }
 
 Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolved,
@@ -82,8 +105,7 @@ Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolve
     grid.nz = static_cast<int>(count);
     Volume part;
     FbpTimings t;
-    TOMO_RETURN_IF_ERROR(reconstructFbp(sino, geometry, grid, *resolved.backProjector, plan.batched,
-                                        part, fbpCtx, &t)
+    TOMO_RETURN_IF_ERROR(reconstructAnalytic(resolved, plan, sino, geometry, grid, part, fbpCtx, t)
                              .withContext(label));
     report.timings.filtering += t.filtering;
     report.timings.backProjection += t.backProjection;
@@ -98,9 +120,8 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
     if (plan.slabs == 1 && source.whole()) {
         // The stack is in memory and one slab: reconstruct it in place (no copy).
         Volume image;
-        TOMO_RETURN_IF_ERROR(reconstructFbp(*source.whole(), request.geometry, request.grid,
-                                            *resolved.backProjector, plan.batched, image, ctx,
-                                            &report.timings));
+        TOMO_RETURN_IF_ERROR(reconstructAnalytic(resolved, plan, *source.whole(), request.geometry,
+                                                 request.grid, image, ctx, report.timings));
         return out.put(0, std::move(image));
     }
     const std::size_t slices = source.shape()[0];

@@ -7,15 +7,23 @@
 #include "app/Backends.h"
 #include "app/Selection.h"
 #include "app/recon/ReconSteps.h"
+#include "core/base/Parallel.h"
 
 namespace tomo::app {
 namespace detail {
-namespace {
 
 void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text) {
     if (callbacks.onNote) callbacks.onNote(text);
     report.notes.push_back(std::move(text));
 }
+
+std::string whyNoDevice(const std::string& backend) {
+    for (const DeviceDiscovery& d : discoverAllDevices())
+        if (d.backend == backend && !d.available && !d.message.empty()) return d.message;
+    return "no back-projector variants for it";
+}
+
+namespace {
 
 Status checkBackend(const std::string& backend) {
     if (backend == "auto") return Status::ok();
@@ -24,13 +32,6 @@ Status checkBackend(const std::string& backend) {
     if (backend == "cpu" || backend == "cuda" || backend == "opencl")
         return unsupported("backend " + backend + ": not compiled into this build");
     return invalidArgument("backend must be auto, cpu, cuda or opencl (got '" + backend + "')");
-}
-
-/// Why @p backend has no device ("" when unknown).
-std::string whyNoDevice(const std::string& backend) {
-    for (const DeviceDiscovery& d : discoverAllDevices())
-        if (d.backend == backend && !d.available && !d.message.empty()) return d.message;
-    return "no back-projector variants for it";
 }
 
 Status resolveFbp(const Engine& engine, const ReconRequest& request, Resolved& r,
@@ -65,6 +66,9 @@ Status resolveFbp(const Engine& engine, const ReconRequest& request, Resolved& r
     r.backend = r.backProjector->info().backend;
     r.variant = variant;
     if (!r.fbp.rowFilter) r.fbp.rowFilter = engine.rowFilter(r.backend);
+    // method auto: gridrec instead when predicted faster within the tolerance (MethodChoice.h).
+    if (r.params.text("method") == "auto" && request.variant.empty())
+        return chooseDirectOrFourier(engine, request, r, report, callbacks);
     return Status::ok();
 }
 
@@ -129,6 +133,8 @@ Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, Reco
     r.params = std::move(*params);
     if (r.spec.iterative)
         resolveIterative(engine, request, r, report, callbacks);
+    else if (r.spec.id == "gridrec")
+        TOMO_RETURN_IF_ERROR(resolveFourier(engine, request, r, report, callbacks));
     else
         TOMO_RETURN_IF_ERROR(resolveFbp(engine, request, r, report, callbacks));
     report.algorithm = r.spec.id;

@@ -10,6 +10,7 @@
 
 #include "app/recon/ReconService.h"
 #include "core/dataset/VolumeStream.h"
+#include "core/fourier/FourierMethod.h"
 #include "core/iterative/AlgorithmSchema.h"
 #include "core/iterative/IterativeReconstruction.h"
 
@@ -23,14 +24,30 @@ namespace tomo::app::detail {
 struct Resolved {
     AlgorithmSpec spec;
     ParameterValues params;
-    FbpOptions fbp;                                ///< with "filter"/"cutoff" applied
-    std::string backend;                           ///< "cpu", "cuda", "opencl"
-    std::string variant;                           ///< FBP back-projector id / operator name
-    std::unique_ptr<BackProjector> backProjector;  ///< FBP
+    FbpOptions fbp;                                 ///< with "filter"/"cutoff" applied
+    std::string backend;                            ///< "cpu", "cuda", "opencl"
+    std::string variant;                            ///< FBP back-projector id / operator name
+    std::unique_ptr<BackProjector> backProjector;   ///< FBP
+    std::unique_ptr<FourierReconstructor> fourier;  ///< gridrec
+    GridrecOptions gridrec;                         ///< gridrec: its parameters resolved
+    std::size_t gridrecWorkBytes = 0;               ///< gridrec: its working memory
     decltype(IterativeRequest::makeOperator) makeOperator;  ///< iterative on a device
     IcdDeviceFactory makeIcdDevice;                         ///< MBIR as GPU-ICD on a device
 };
 
+/// A note for the user: to @p callbacks' onNote as it happens and into @p report.
+void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text);
+/// Why @p backend has no device (its discovery's message, else a generic reason).
+std::string whyNoDevice(const std::string& backend);
+/// Gridrec's resolution (ResolveFourier.cpp): its parameters (FBP's filter flags, then the
+/// schema's values) and the Fourier implementation of the backend (auto: a GPU's when
+/// registered, else the CPU's with a note), its working memory for the slab plan.
+Status resolveFourier(const Engine& engine, const ReconRequest& request, Resolved& r,
+                      ReconReport& report, const ReconCallbacks& callbacks);
+/// FBP with method auto (ResolveFourier.cpp): direct FBP as resolved in @p r, or gridrec on the
+/// same backend when MethodChoice.h predicts it faster within the tolerance; the reason noted.
+Status chooseDirectOrFourier(const Engine& engine, const ReconRequest& request, Resolved& r,
+                             ReconReport& report, const ReconCallbacks& callbacks);
 /// Resolves @p request against the engine (ReconService.h step 1); notes go to @p report.
 Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, ReconReport& report,
                          const ReconCallbacks& callbacks);
@@ -75,8 +92,9 @@ class SlabOutput {
     std::unique_ptr<State> m_state;
 };
 
-/// How FBP cuts a request into slabs (ReconService.h step 2): slab c holds slices
-/// [c slabSlices, min((c + 1) slabSlices, slices)), every slab whole FBP batches.
+/// How FBP (and gridrec) cut a request into slabs (ReconService.h step 2): slab c holds slices
+/// [c slabSlices, min((c + 1) slabSlices, slices)), every slab whole FBP batches (gridrec:
+/// whole pairs of slices, so that every slab pairs slices as one call does).
 struct FbpPlan {
     FbpOptions batched;  ///< with chunkSlices set to the batch
     std::size_t slabSlices = 0, slabs = 0;
@@ -85,6 +103,12 @@ struct FbpPlan {
 /// no larger than a rank's share (rounded up to whole batches), so every rank gets work.
 FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report,
                 int ranks = 1);
+/// Reconstructs one stack by FBP (reconstructFbp with the resolved back-projector and
+/// @p plan's batches) or gridrec (the resolved FourierReconstructor); @p timings: gridrec's
+/// spectra count as filtering, its spreading and transforms as back-projection.
+Status reconstructAnalytic(Resolved& resolved, const FbpPlan& plan, const Sinograms& sino,
+                           const ParallelGeometry& geom, const VolumeGeometry& grid, Volume& out,
+                           const ExecContext& ctx, FbpTimings& timings);
 /// Reads and reconstructs slab @p c of @p plan (its timings added to @p report).
 Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolved,
                                   const FbpPlan& plan, std::size_t c, ReconReport& report,

@@ -44,6 +44,11 @@ WriteOptions writeOptions(const ReconRequest& request, const Resolved& r) {
         std::snprintf(cutoff, sizeof cutoff, "%g", r.fbp.filter.cutoff);
         options.provenance["parameters"] =
             std::string("filter ") + filterWindowName(r.fbp.filter.window) + ", cutoff " + cutoff;
+        if (r.fourier)  // gridrec: its gridding parameters as given (0: chosen)
+            for (const char* name :
+                 {"interpolation", "tolerance", "oversampling", "kernel-width", "precision"})
+                options.provenance["parameters"] +=
+                    std::string(", ") + name + " " + r.params.text(name);
         options.provenance["variant"] = r.variant;
     }
     return options;

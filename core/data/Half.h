@@ -1,7 +1,8 @@
 #pragma once
 /// @file Half.h
 /// @brief IEEE 754 binary16 ("half") conversion for the half-precision sinogram storage of the
-/// GPU back-projectors (paper 002's half variants), one function for CUDA and OpenCL.
+/// GPU back-projectors (paper 002's half variants), one function for CUDA and OpenCL, and back
+/// (gridrec's half images on CUDA).
 
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,31 @@ inline std::uint16_t floatToHalf(float value) {
     const std::uint32_t rem = absBits & 0x1fffu;
     if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
     return static_cast<std::uint16_t>(sign | h);
+}
+
+/// The float value of binary16 bits @p h (exact: every half is a float).
+inline float halfToFloat(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+    std::uint32_t bits = 0;
+    if (exponent == 0x1fu) {  // Inf or NaN
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    } else if (exponent != 0) {
+        bits = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+    } else if (mantissa != 0) {  // subnormal half: normalise
+        int shift = 0;
+        std::uint32_t m = mantissa;
+        while ((m & 0x400u) == 0) {
+            m <<= 1;
+            ++shift;
+        }
+        bits = sign | ((113u - static_cast<std::uint32_t>(shift)) << 23) | ((m & 0x3ffu) << 13);
+    } else {
+        bits = sign;
+    }
+    float value = 0;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
 }
 
 }  // namespace tomo

@@ -17,7 +17,7 @@
 // machine give identical volumes.
 //
 // FFTW's planner (plan creation and destruction) is process-global state and not thread-safe;
-// plannerMutex() is the one process-wide lock that mirrors it. Execution needs no lock.
+// FftwPlanner.h holds the one process-wide lock that mirrors it. Execution needs no lock.
 
 #include <fftw3.h>
 
@@ -26,15 +26,11 @@
 #include <mutex>
 #include <string>
 
+#include "core/filter/FftwPlanner.h"
 #include "core/filter/SpectralRowFilter.h"
 
 namespace tomo {
 namespace {
-
-std::mutex& plannerMutex() {
-    static std::mutex mutex;  // guards FFTW's own global planner state, see above
-    return mutex;
-}
 
 constexpr std::size_t kRowAlignFloats = 16;  // 64 bytes
 
@@ -59,7 +55,7 @@ struct SpectralRowFilter::Impl {
     fftwf_plan inverseRow = nullptr;
 
     ~Impl() {
-        std::lock_guard lock(plannerMutex());
+        std::lock_guard lock(detail::fftwPlannerMutex());
         for (fftwf_plan p : {forwardBlock, inverseBlock, forwardRow, inverseRow})
             if (p) fftwf_destroy_plan(p);
     }
@@ -122,7 +118,7 @@ Result<SpectralRowFilter> SpectralRowFilter::create(std::size_t length, std::siz
     const int complexDist = static_cast<int>(impl->complexStride);
     const unsigned flags = FFTW_ESTIMATE | FFTW_DESTROY_INPUT;
     {
-        std::lock_guard lock(plannerMutex());
+        std::lock_guard lock(detail::fftwPlannerMutex());
         impl->forwardBlock =
             fftwf_plan_many_dft_r2c(1, &n, howMany, real.get(), nullptr, 1, realDist,
                                     spectrum.get(), nullptr, 1, complexDist, flags);

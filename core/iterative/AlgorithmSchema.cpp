@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace tomo {
 namespace {
@@ -132,6 +133,51 @@ void addStoppingParams(AlgorithmSpec& s) {
                                         "before stopping; the corner's iterate is returned."));
 }
 
+/// FBP's filter window and cutoff (FBP's and gridrec's, the same filters).
+void addFilterParams(AlgorithmSpec& s) {
+    s.parameters.push_back(choiceParam("filter", "Filter",
+                                       {"ramp", "shepp-logan", "cosine", "hamming", "hann"},
+                                       "Apodisation window of the ramp filter."));
+    s.parameters.push_back(realParam("cutoff", "Cutoff", "1", 0.01, 1, false, "",
+                                     "Filter cutoff as a fraction of Nyquist."));
+}
+
+/// Gridrec, the Fourier-domain reconstruction (core/fourier): FBP's filters, the gridding's
+/// accuracy and its explicit parameters for studies (docs/accuracy.md).
+AlgorithmSpec gridrecSpec() {
+    AlgorithmSpec s;
+    s.id = "gridrec";
+    s.label = "Gridrec (Fourier)";
+    s.iterative = false;
+    s.description =
+        "FBP computed in Fourier space (TomoPy's default): O(N^2 log N) per slice instead of "
+        "N^3, for large images and live previews; FBP's filters, quantitative like FBP.";
+    s.reference =
+        "B. A. Dowd et al., Proc. SPIE 3772, 1999, doi:10.1117/12.363725; F. Marone, "
+        "M. Stampanoni, J. Synchrotron Rad. 19, 2012, doi:10.1107/S0909049512032864";
+    addFilterParams(s);
+    s.parameters.push_back(choiceParam(
+        "interpolation", "Interpolation", {"linear", "nearest", "trigonometric"},
+        "How the filtered rows are read between samples: linear and nearest as FBP's (their "
+        "low-pass as a frequency response: FBP's image), trigonometric exactly (sharper, "
+        "noisier with the ramp; TomoPy's gridrec)."));
+    s.parameters.push_back(realParam("tolerance", "Tolerance", "0.001", 1e-7, 0.1, true, "",
+                                     "Error the gridding may add, relative to the image's "
+                                     "largest values; chooses the kernel and oversampling."));
+    s.parameters.push_back(realParam("oversampling", "Oversampling (0: auto)", "0", 0, 4, false, "",
+                                     "Fourier grid size over image size, 1.1 to 4 (0: chosen "
+                                     "from the tolerance)."));
+    s.parameters.push_back(integerParam("kernel-width", "Kernel width (0: auto)", 0, 0, 16,
+                                        "points",
+                                        "Kaiser-Bessel kernel width in grid points, 2 to 16 (0: "
+                                        "chosen from the tolerance)."));
+    s.parameters.push_back(choiceParam("precision", "GPU precision", {"float32", "half"},
+                                       "half: sinograms and images stored as binary16 on a GPU "
+                                       "(half the transfers; error in docs/accuracy.md); the "
+                                       "CPU computes in float32."));
+    return s;
+}
+
 const char* kPaper001 =
     "W. J. Palenstijn, K. J. Batenburg, J. Sijbers, J. Struct. Biol. 176(2), 2011, "
     "doi:10.1016/j.jsb.2011.07.017";
@@ -151,13 +197,19 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
         s.reference =
             "A. C. Kak, M. Slaney, Principles of Computerized Tomographic Imaging, "
             "1988, doi:10.1137/1.9780898719277";
-        s.parameters.push_back(choiceParam("filter", "Filter",
-                                           {"ramp", "shepp-logan", "cosine", "hamming", "hann"},
-                                           "Apodisation window of the ramp filter."));
-        s.parameters.push_back(realParam("cutoff", "Cutoff", "1", 0.01, 1, false, "",
-                                         "Filter cutoff as a fraction of Nyquist."));
+        addFilterParams(s);
+        s.parameters.push_back(choiceParam(
+            "method", "Method", {"direct", "auto"},
+            "direct: back-projection in image space; auto: gridrec (FBP in Fourier space) "
+            "instead when predicted faster for the job within the tolerance "
+            "(docs/selection.md)."));
+        s.parameters.push_back(realParam("tolerance", "Tolerance (auto)", "0.001", 1e-7, 0.1, true,
+                                         "",
+                                         "method auto: the error gridrec may add, relative to "
+                                         "the image's largest values."));
         specs.push_back(std::move(s));
     }
+    specs.push_back(gridrecSpec());
     {
         AlgorithmSpec s;
         s.id = "sirt";
@@ -302,6 +354,13 @@ bool parseNumber(const std::string& text, double& out) {
     return ec == std::errc() && ptr == last && std::isfinite(out);
 }
 
+/// A bound as the user would write it ("1e-07", "0.1"; std::to_string prints 0.000000).
+std::string boundText(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
 Status checkValue(const ParameterSpec& p, const std::string& text) {
     const std::string where = "parameter '" + p.name + "': ";
     switch (p.type) {
@@ -320,8 +379,8 @@ Status checkValue(const ParameterSpec& p, const std::string& text) {
             if (!parseNumber(text, v))
                 return invalidArgument(where + "'" + text + "' is not a number");
             if (v < p.minimum || v > p.maximum)
-                return invalidArgument(where + text + " is outside [" + std::to_string(p.minimum) +
-                                       ", " + std::to_string(p.maximum) + "]");
+                return invalidArgument(where + text + " is outside [" + boundText(p.minimum) +
+                                       ", " + boundText(p.maximum) + "]");
             return Status::ok();
         }
         case ParameterType::Boolean:

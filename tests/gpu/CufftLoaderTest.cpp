@@ -68,6 +68,7 @@ TEST(CufftLoader, ToolkitLibraryLoadsAndShimForwardsToIt) {
     ASSERT_NE(a.planMany, nullptr);
     ASSERT_NE(a.execR2C, nullptr);
     ASSERT_NE(a.execC2R, nullptr);
+    ASSERT_NE(a.execC2C, nullptr);
     ASSERT_NE(a.setStream, nullptr);
     ASSERT_NE(a.destroy, nullptr);
     int version = 0;

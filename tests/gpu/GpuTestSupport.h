@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "DeviceSkip.h"
 #include "core/cone/ConeBackProjector.h"
 #include "core/locality/RayOrdering.h"
 #include "core/mbir/GpuIcd.h"
@@ -111,28 +112,6 @@ double expectMatchesReference(const BackProjectorInfo& info, const Volume& out, 
 double exactTolerance(const BackProjectorInfo& info);
 
 }  // namespace tomo::test
-
-namespace tomo::test {
-
-/// TOMO_REQUIRE_DEVICE set to anything but "" or "0": a GPU machine's run, where a missing or
-/// invisible device (broken driver, container without the GPU) is a defect, not a reason to
-/// skip. Read on every call (tests may change it).
-inline bool deviceRequired() {
-    const char* v = std::getenv("TOMO_REQUIRE_DEVICE");
-    return v != nullptr && *v != '\0' && std::string(v) != "0";
-}
-
-}  // namespace tomo::test
-
-/// Every "no device" skip of the GPU tests goes through this: skips with @p why, or fails the
-/// test (fatally, returning from the function) when deviceRequired().
-#define TOMO_DEVICE_SKIP(why)                                                     \
-    do {                                                                          \
-        if (::tomo::test::deviceRequired())                                       \
-            GTEST_FAIL() << "TOMO_REQUIRE_DEVICE is set, but no device: " << why; \
-        else                                                                      \
-            GTEST_SKIP() << why;                                                  \
-    } while (false)
 
 /// Skips the test when the executable's backend found no device (the runtime's reason).
 #define TOMO_SKIP_WITHOUT_BACKEND()                                                        \

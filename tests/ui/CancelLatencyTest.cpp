@@ -62,6 +62,7 @@ std::vector<CancelCase> cancelCases() {
             {"cgls", "", 1024, 2},
             {"tv", "", 1024, 2},
             {"mbir", "", 384, 1},
+            {"gridrec", "gridrec", 1024, 64},
             {"memxct", "MemXCT: tracing rays", 384, 1},
             {"memxct", "MemXCT: transposing", 384, 1},
             {"memxct", "MemXCT: staging buffers", 384, 1}};
@@ -100,7 +101,7 @@ TEST_P(CancelLatency, CancelReturnsWithinOneSecondInsideTheLongPhase) {
     });
     QSignalSpy finished(&f.session, &Session::jobFinished);
     std::map<std::string, std::string> values;
-    if (c.algorithm != "fbp") {
+    if (findAlgorithm(c.algorithm)->iterative) {
         values["iterations"] = "100000";
         // No stopping rule may end the run before the cancel (MBIR has only its own rules).
         if (c.algorithm == "mbir")

@@ -1,7 +1,7 @@
 // The one front door (app/recon/ReconService.h) seen from both front ends: the same request
 // made with `tomo recon` and through the GUI session (File > Open, then Reconstruct) gives the
-// same bits, for FBP and CGLS, on every backend with a device; and the GUI's iterative job on a
-// device backend runs that device's operator pair.
+// same bits, for FBP, gridrec and CGLS, on every backend with a device; and the GUI's iterative
+// job on a device backend runs that device's operator pair.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -132,6 +132,21 @@ TEST_P(FrontDoor, FbpThroughTheCliAndTheGuiIsBitIdentical) {
     ASSERT_EQ(fromGui.size(), std::size_t(kSlices) * detectors * detectors);
     EXPECT_TRUE(fromGui == fromCli) << variant;
     EXPECT_EQ(f.session.reconstruction()->variant, variant);
+}
+
+TEST_P(FrontDoor, GridrecThroughTheCliAndTheGuiIsBitIdentical) {
+    // Gridrec on the backend (OpenCL has none: both fall back to the CPU's, with a note).
+    const std::string backend = GetParam();
+    FbpOptions options;
+    options.filter.window = FilterWindow::Hann;
+    const app::AnalyticMethod method{"gridrec", {{"filter", "hann"}}, backend};
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.session.startReconstruct(options, "", method));
+    const std::vector<float> fromGui = gui(finished);
+    const std::vector<float> fromCli = cli("--algo gridrec --filter hann --backend " + backend);
+    ASSERT_EQ(fromGui.size(), std::size_t(kSlices) * detectors * detectors);
+    EXPECT_TRUE(fromGui == fromCli) << backend;
+    EXPECT_EQ(f.session.reconstruction()->algorithm, "gridrec");
 }
 
 TEST_P(FrontDoor, ARegionOfInterestThroughTheCliAndTheGuiIsBitIdentical) {

@@ -52,7 +52,7 @@ INSTANTIATE_TEST_SUITE_P(EveryView, Screenshot,
                          ::testing::Values("main", "sinogram", "slice", "truth", "difference",
                                            "parameters", "convergence", "lcurve", "center", "sweep",
                                            "devices", "teaching", "compare", "volume", "profile",
-                                           "preprocessing", "teaching-cone", "mbir"));
+                                           "preprocessing", "teaching-cone", "mbir", "gridrec"));
 
 #if TOMO_WITH_HDF5
 TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
@@ -90,8 +90,8 @@ TEST(Screenshot, ADxchangeFileOnTheCommandLineIsOpenedAndReconstructed) {
 #endif
 
 TEST(Screenshot, TheTestCoversEveryViewName) {
-    // 17 here, "cone" and "open-cone" in ConeBeamTest (they need cone-beam data).
-    EXPECT_EQ(screenshotViews().size(), 20);
+    // 19 here, "cone" and "open-cone" in ConeBeamTest (they need cone-beam data).
+    EXPECT_EQ(screenshotViews().size(), 21);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 
+#include "core/iterative/AlgorithmSchema.h"
 #include "tests/ui/JobPathSupport.h"
 #include "tests/ui/UiTestSupport.h"
 
@@ -74,7 +75,7 @@ TEST(Soak, HundredReconstructionsKeepResidentMemoryFlat) {
         auto before = f.session.reconstruction();
         QSignalSpy finished(&f.session, &Session::jobFinished);
         std::map<std::string, std::string> values;
-        if (algorithm != "fbp") values["iterations"] = iterations;
+        if (findAlgorithm(algorithm)->iterative) values["iterations"] = iterations;
         ASSERT_TRUE(test::reconstructWith(*f.window, algorithm, values)) << algorithm;
         ASSERT_TRUE(waitFor(finished, 1, 120000)) << "run " << k << " (" << algorithm << ")";
         ASSERT_TRUE(finished.at(0).at(1).toBool())

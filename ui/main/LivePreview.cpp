@@ -20,8 +20,9 @@ LivePreview::LivePreview(Session& session, QObject* parent) : QObject(parent), m
     connect(&m_runner, &app::JobRunner::finished, this, &LivePreview::onFinished);
 }
 
-void LivePreview::request(const FbpOptions& options, const std::string& variantId, int slice) {
-    m_pending = Request{options, variantId, slice};
+void LivePreview::request(const FbpOptions& options, const std::string& variantId, int slice,
+                          const app::AnalyticMethod& method) {
+    m_pending = Request{options, variantId, slice, method};
     m_debounce.start();
 }
 
@@ -51,7 +52,7 @@ void LivePreview::start() {
             TOMO_ASSIGN_OR_RETURN(app::SliceImage s,
                                   app::reconstructSliceAtCenter(
                                       *engine, *data, r.slice, data->geometry.centerOfRotation(),
-                                      r.options.filter, r.variantId, ctx));
+                                      r.options.filter, r.variantId, ctx, r.method));
             out->set(std::move(s));
             return Status::ok();
         },
@@ -71,9 +72,11 @@ void LivePreview::onFinished(bool ok, const QString& message) {
     }
     if (!image) return;
     const FilterOptions& f = m_running.options.filter;
-    emit ready(
-        image, m_running.slice, nowSeconds() - m_startedAt,
-        tr("%1, cutoff %2").arg(QString::fromLatin1(filterWindowName(f.window))).arg(f.cutoff));
+    emit ready(image, m_running.slice, nowSeconds() - m_startedAt,
+               tr("%1 %2, cutoff %3")
+                   .arg(m_running.method.algorithm == "gridrec" ? tr("gridrec") : tr("FBP"))
+                   .arg(QString::fromLatin1(filterWindowName(f.window)))
+                   .arg(f.cutoff));
 }
 
 }  // namespace tomo::ui

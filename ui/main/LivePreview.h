@@ -1,7 +1,8 @@
 #pragma once
 /// @file LivePreview.h
-/// @brief The live preview: one slice reconstructed by FBP with the Parameters dock's settings
-/// on every change, without pressing Reconstruct (the full run still is Reconstruct).
+/// @brief The live preview: one slice reconstructed by FBP (or gridrec, FBP in Fourier space)
+/// with the Parameters dock's settings on every change, without pressing Reconstruct (the full
+/// run still is Reconstruct).
 ///
 /// request() restarts a debounce timer (kDebounceMs); when it fires, the slice is reconstructed
 /// on this object's own JobRunner (app/jobs CenterJob's reconstructSliceAtCenter: the front
@@ -19,6 +20,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include "app/jobs/DemoJob.h"
 #include "app/jobs/SliceImage.h"
 #include "app/qt/JobRunner.h"
 #include "core/recon/Fbp.h"
@@ -36,7 +38,8 @@ class LivePreview : public QObject {
     explicit LivePreview(Session& session, QObject* parent = nullptr);
 
     /// Asks for a preview of slice @p slice with @p options and @p variantId (debounced).
-    void request(const FbpOptions& options, const std::string& variantId, int slice);
+    void request(const FbpOptions& options, const std::string& variantId, int slice,
+                 const app::AnalyticMethod& method = {});
     /// Drops a pending request and cancels a running preview, whose image is then never shown
     /// (a new dataset, or Reconstruct: the full run supersedes it).
     void cancel();
@@ -55,6 +58,7 @@ class LivePreview : public QObject {
         FbpOptions options;
         std::string variantId;
         int slice = 0;
+        app::AnalyticMethod method;
     };
     void start();
     void onFinished(bool ok, const QString& message);

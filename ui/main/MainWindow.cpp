@@ -168,15 +168,15 @@ void MainWindow::settingsChanged() {
         return;
     }
     if (!m_session.dataset() || m_algorithm->isIterative()) return;
-    m_live->request(paramsPanel()->options(), paramsPanel()->variantId(),
-                    m_reconTab->currentSlice());
+    m_live->request(m_algorithm->analyticOptions(), paramsPanel()->variantId(),
+                    m_reconTab->currentSlice(), m_algorithm->analyticMethod());
 }
 
 void MainWindow::onLivePreview(std::shared_ptr<const app::SliceImage> image, int slice,
                                double seconds, const QString& description) {
     if (slice != m_reconTab->currentSlice() || m_session.isBusy()) return;
     m_reconTab->showIterate(image->view(),
-                            tr("Preview: FBP %1, slice %2 (%3 s). Reconstruct runs every slice")
+                            tr("Preview: %1, slice %2 (%3 s). Reconstruct runs every slice")
                                 .arg(description)
                                 .arg(slice + 1)
                                 .arg(seconds, 0, 'f', 2));
@@ -228,7 +228,8 @@ void MainWindow::reconstruct() {
     const bool started =
         m_algorithm->isIterative()
             ? startIterative()
-            : m_session.startReconstruct(paramsPanel()->options(), paramsPanel()->variantId());
+            : m_session.startReconstruct(m_algorithm->analyticOptions(), paramsPanel()->variantId(),
+                                         m_algorithm->analyticMethod());
     if (!started)
         m_statusLabel->setText(m_session.dataset() ? tr("Busy: wait for the running job")
                                                    : tr("Open a dataset first"));
@@ -357,7 +358,7 @@ void MainWindow::onReconstructionChanged() {
     }
     m_metrics->showOutcome(*recon);
     m_statusLabel->setToolTip(QString());
-    if (m_session.registry().contains(recon->variant)) {
+    if (m_session.registry().contains(recon->variant) || recon->algorithm == "gridrec") {
         m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));
     } else {
         const SolverSummary& summary = m_session.lastSummary();

@@ -33,7 +33,7 @@ QStringList screenshotViews() {
         QStringLiteral("sweep"),         QStringLiteral("devices"),    QStringLiteral("teaching"),
         QStringLiteral("compare"),       QStringLiteral("volume"),     QStringLiteral("profile"),
         QStringLiteral("preprocessing"), QStringLiteral("cone"),       QStringLiteral("open-cone"),
-        QStringLiteral("teaching-cone"), QStringLiteral("mbir")};
+        QStringLiteral("teaching-cone"), QStringLiteral("mbir"),       QStringLiteral("gridrec")};
 }
 
 ScreenshotMode::ScreenshotMode(MainWindow& window, QString view, QString file, QSize size)
@@ -46,6 +46,7 @@ ScreenshotMode::ScreenshotMode(MainWindow& window, QString view, QString file, Q
     connect(&window.session(), &Session::jobFinished, this,
             [this](Session::JobKind kind, bool ok, const QString& message) {
                 if (!ok) return fail(1, message);
+                if (kind == Session::JobKind::Reconstruct && m_prepared) capture();  // gridrec
                 if (kind == Session::JobKind::Reconstruct && !m_prepared) onFirstReconstruction();
                 if (kind == Session::JobKind::Iterate) capture();
             });
@@ -72,6 +73,11 @@ void ScreenshotMode::onFirstReconstruction() {
         AlgorithmPanel* a = m_window.algorithmPanel();
         a->setAlgorithm("mbir");
         a->form()->setValues({{"iterations", "12"}, {"mu_water", "0.2"}, {"sharpness", "0.5"}});
+        m_window.reconstruct();  // capture() follows its jobFinished
+    } else if (m_view == QStringLiteral("gridrec")) {
+        AlgorithmPanel* a = m_window.algorithmPanel();
+        a->setAlgorithm("gridrec");
+        a->form()->setValues({{"filter", "hann"}});
         m_window.reconstruct();  // capture() follows its jobFinished
     } else if (m_view == QStringLiteral("center") || m_view == QStringLiteral("sweep")) {
         m_window.showPanel(QStringLiteral("center"));

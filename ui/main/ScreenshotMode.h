@@ -18,7 +18,8 @@
 /// small (4: the message names its minimum size).
 ///
 /// "mbir" runs MBIR (12 iterations; mu_water 0.2, the demo's soft tissue, for the HU curve)
-/// and shows the whole window: its form, the live image and the cost and HU chart.
+/// and shows the whole window: its form, the live image and the cost and HU chart. "gridrec"
+/// reconstructs by gridrec (Hann filter) and shows the whole window with its form.
 ///
 /// Threading: GUI thread.
 

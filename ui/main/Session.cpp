@@ -74,15 +74,16 @@ bool Session::startLoadFile(const app::LoadRequest& given, const QString& name) 
         request);
 }
 
-bool Session::startReconstruct(const FbpOptions& options, const std::string& variantId) {
+bool Session::startReconstruct(const FbpOptions& options, const std::string& variantId,
+                               const app::AnalyticMethod& method) {
     if (isBusy() || !m_dataset) return false;
     auto output = std::make_shared<app::JobOutput<app::ReconOutcome>>();
     std::shared_ptr<const app::Dataset> data = m_dataset;
     bool started = m_runner.start(
-        [this, data, options, variantId, output](const ExecContext& ctx) -> Status {
+        [this, data, options, variantId, method, output](const ExecContext& ctx) -> Status {
             TOMO_ASSIGN_OR_RETURN(
                 app::ReconOutcome outcome,
-                app::reconstructDataset(m_service, data, options, variantId, ctx));
+                app::reconstructDataset(m_service, data, options, variantId, ctx, method));
             output->set(std::move(outcome));
             return Status::ok();
         },

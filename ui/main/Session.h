@@ -94,8 +94,10 @@ class Session : public QObject {
     /// a cone-beam dataset.
     bool startCone(const app::ConeJobSpec& spec);
 
-    /// Starts an FBP reconstruction of the active dataset. False when busy or without a dataset.
-    bool startReconstruct(const FbpOptions& options, const std::string& variantId);
+    /// Starts an FBP reconstruction of the active dataset (or @p method's: gridrec, with its
+    /// filter in @p options). False when busy or without a dataset.
+    bool startReconstruct(const FbpOptions& options, const std::string& variantId,
+                          const app::AnalyticMethod& method = {});
 
     /// Starts an iterative reconstruction (app/jobs/IterativeJob.h) of the active dataset.
     /// Per iteration `iterationReported` follows, and `previewChanged` at the throttled rate.

@@ -158,17 +158,37 @@ bool AlgorithmPanel::setAlgorithm(const std::string& id) {
 }
 
 bool AlgorithmPanel::isIterative() const {
-    return m_pages->currentIndex() == 1;
+    for (const AlgorithmSpec& s : m_specs)
+        if (s.id == m_current) return s.iterative;
+    return false;
 }
 
 std::map<std::string, std::string> AlgorithmPanel::values() const {
-    return isIterative() ? m_form->values() : std::map<std::string, std::string>{};
+    return m_pages->currentIndex() == 1 ? m_form->values() : std::map<std::string, std::string>{};
 }
 
 std::map<std::string, std::map<std::string, std::string>> AlgorithmPanel::parameters() const {
     auto all = m_remembered;
-    if (isIterative()) all[m_current] = m_form->values();
+    if (m_pages->currentIndex() == 1) all[m_current] = m_form->values();
     return all;
+}
+
+app::AnalyticMethod AlgorithmPanel::analyticMethod() const {
+    if (m_current != "gridrec") return {};
+    return {m_current, m_form->values(), backend()};
+}
+
+FbpOptions AlgorithmPanel::analyticOptions() const {
+    FbpOptions options = m_fbp->options();
+    if (m_current != "gridrec") return options;
+    for (const AlgorithmSpec& s : m_specs)  // gridrec's own filter and cutoff, as validated
+        if (s.id == m_current)
+            if (auto values = ParameterValues::resolve(s, m_form->values()); values.isOk()) {
+                if (auto w = parseFilterWindow(values->text("filter")); w.isOk())
+                    options.filter.window = *w;
+                options.filter.cutoff = values->real("cutoff");
+            }
+    return options;
 }
 
 std::vector<std::string> AlgorithmPanel::setParameters(

@@ -20,6 +20,7 @@
 
 #include <QWidget>
 
+#include "app/jobs/DemoJob.h"
 #include "core/iterative/AlgorithmSchema.h"
 #include "core/projectors/BackProjector.h"
 #include "ui/panels/ParameterForm.h"
@@ -42,14 +43,21 @@ class AlgorithmPanel : public QWidget {
   public:
     explicit AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* parent = nullptr);
 
-    /// The selected algorithm id ("fbp", "sirt", ...).
+    /// The selected algorithm id ("fbp", "gridrec", "sirt", ...).
     std::string algorithm() const;
     /// Selects @p id; false when this build has no such algorithm, or for an iterative one
     /// while the data are cone beam (setConeBeam).
     bool setAlgorithm(const std::string& id);
+    /// The selected algorithm iterates (the iterative job); FBP and gridrec do not.
     bool isIterative() const;
+    /// How Reconstruct and the live preview run a one-pass method: FBP (the default), or gridrec
+    /// with its form's values and the Device box's backend.
+    app::AnalyticMethod analyticMethod() const;
+    /// FBP's options (the FBP page), or for gridrec its form's filter and cutoff.
+    FbpOptions analyticOptions() const;
 
-    /// The current algorithm's parameter values (empty for FBP, see fbpPanel()).
+    /// The current algorithm's parameter values (empty for FBP, see fbpPanel(); gridrec's and
+    /// the iterative methods' from the generic form).
     std::map<std::string, std::string> values() const;
     /// Values of every algorithm touched so far, the current one's up to date.
     std::map<std::string, std::map<std::string, std::string>> parameters() const;

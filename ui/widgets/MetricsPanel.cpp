@@ -13,11 +13,13 @@ const QString kDash = QStringLiteral("\u2013");
 }  // namespace
 
 QString reconSummary(const app::ReconOutcome& outcome, const FbpOptions& options) {
-    QString line = QStringLiteral("FBP %1, %2 %3: %4")
-                       .arg(QString::fromStdString(outcome.variant),
-                            QString::fromLatin1(filterWindowName(options.filter.window)))
-                       .arg(options.filter.cutoff, 0, 'f', 2)
-                       .arg(seconds(outcome.timings.total));
+    QString line =
+        QStringLiteral("%1 %2, %3 %4: %5")
+            .arg(outcome.algorithm == "gridrec" ? QStringLiteral("Gridrec") : QStringLiteral("FBP"),
+                 QString::fromStdString(outcome.variant),
+                 QString::fromLatin1(filterWindowName(options.filter.window)))
+            .arg(options.filter.cutoff, 0, 'f', 2)
+            .arg(seconds(outcome.timings.total));
     if (outcome.hasMetrics)
         line += QStringLiteral("   RMSE %1   PSNR %2 dB   SSIM %3")
                     .arg(outcome.metrics.rmse, 0, 'g', 4)

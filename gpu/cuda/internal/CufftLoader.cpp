@@ -82,6 +82,8 @@ Result<CufftLibrary> CufftLibrary::open(const std::vector<std::string>& candidat
             missing = "cufftExecR2C";
         else if (!resolve(raw, "cufftExecC2R", a.execC2R))
             missing = "cufftExecC2R";
+        else if (!resolve(raw, "cufftExecC2C", a.execC2C))
+            missing = "cufftExecC2C";
         else if (!resolve(raw, "cufftSetStream", a.setStream))
             missing = "cufftSetStream";
         else if (!resolve(raw, "cufftDestroy", a.destroy))

@@ -5,10 +5,11 @@
 ///
 /// No TomoStation binary links libcufft.so (its SONAME would be a hard dependency that no Debian
 /// package provides). Instead CufftShim.cpp defines the few cufft* entry points the CUDA backend
-/// calls (cufftPlanMany, cufftExecR2C, cufftExecC2R, cufftSetStream, cufftDestroy,
-/// cufftGetVersion) under their own names, as extern "C" functions forwarding to the library that
-/// processCufft() opened; call sites are unchanged. A cufft* function the backend starts to call
-/// and the shim lacks is an "undefined reference" at link time: add it to Api and the shim.
+/// calls (cufftPlanMany, cufftExecR2C, cufftExecC2R, cufftExecC2C, cufftSetStream,
+/// cufftDestroy, cufftGetVersion) under their own names, as extern "C" functions forwarding to the
+/// library that processCufft() opened; call sites are unchanged. A cufft* function the backend
+/// starts to call and the shim lacks is an "undefined reference" at link time: add it to Api and
+/// the shim.
 ///
 /// When no cuFFT library can be opened, every shim entry point returns CUFFT_SETUP_FAILED and
 /// cufftCheck() (CudaHandles.h) turns that into processCufft()'s status: "cuFFT
@@ -39,6 +40,7 @@ class CufftLibrary {
         decltype(&::cufftPlanMany) planMany = nullptr;
         decltype(&::cufftExecR2C) execR2C = nullptr;
         decltype(&::cufftExecC2R) execC2R = nullptr;
+        decltype(&::cufftExecC2C) execC2C = nullptr;  ///< gridrec (gpu/cuda/fourier)
         decltype(&::cufftSetStream) setStream = nullptr;
         decltype(&::cufftDestroy) destroy = nullptr;
         decltype(&::cufftGetVersion) getVersion = nullptr;

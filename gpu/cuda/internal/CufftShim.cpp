@@ -35,6 +35,12 @@ cufftResult CUFFTAPI cufftExecC2R(cufftHandle plan, cufftComplex* idata, cufftRe
     return a ? a->execC2R(plan, idata, odata) : CUFFT_SETUP_FAILED;
 }
 
+cufftResult CUFFTAPI cufftExecC2C(cufftHandle plan, cufftComplex* idata, cufftComplex* odata,
+                                  int direction) {
+    const auto* a = api();
+    return a ? a->execC2C(plan, idata, odata, direction) : CUFFT_SETUP_FAILED;
+}
+
 cufftResult CUFFTAPI cufftSetStream(cufftHandle plan, cudaStream_t stream) {
     const auto* a = api();
     return a ? a->setStream(plan, stream) : CUFFT_SETUP_FAILED;

@@ -234,6 +234,11 @@ TEST(AlgorithmSchema, SpecsAndValidation) {
     ASSERT_FALSE(unknown.isOk());
     EXPECT_NE(unknown.status().message().find("relaxation"), std::string::npos);
     EXPECT_EQ(findAlgorithm("nope").status().code(), ErrorCode::NotFound);
+    // A bound is printed as the user would write it, not as std::to_string's 0.000000.
+    auto small = ParameterValues::resolve(*findAlgorithm("gridrec"), {{"tolerance", "0.5"}});
+    ASSERT_FALSE(small.isOk());
+    EXPECT_NE(small.status().message().find("outside [1e-07, 0.1]"), std::string::npos)
+        << small.status().message();
 }
 
 }  // namespace

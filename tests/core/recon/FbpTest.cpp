@@ -88,15 +88,6 @@ TEST(Fbp, NearestAndLinearAgreeOnSmoothData) {
     EXPECT_NEAR(test::patchMean(b, 64 + 6, 64 - 6, 2), 1.0, 0.03);
 }
 
-struct CountingSink : ProgressSink {
-    std::atomic<int> calls{0};
-    std::atomic<double> last{0};
-    void onProgress(double f, std::string_view) override {
-        ++calls;
-        last = f;
-    }
-};
-
 TEST(Fbp, ReportsProgressAndStopsPromptlyWhenCancelled) {
     ParallelGeometry::Params p;
     p.angles = uniformAngles(0, kPi, 1024);
@@ -112,7 +103,7 @@ TEST(Fbp, ReportsProgressAndStopsPromptlyWhenCancelled) {
     auto bp = registry.make("cpu.simd.lin");
     ASSERT_TRUE(bp.isOk());
 
-    CountingSink sink;
+    test::CountingSink sink;
     Progress progress(&sink);
     std::stop_source stop;
     Volume out;

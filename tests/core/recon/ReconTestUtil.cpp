@@ -1,5 +1,8 @@
 #include "ReconTestUtil.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/projectors/CpuBackProjectors.h"
 
 namespace tomo::test {
@@ -38,6 +41,15 @@ std::pair<double, double> centroid(const Volume& image, double threshold) {
             s += v;
         }
     return {sx / s, sy / s};
+}
+
+double maxAbs(const Volume& v) {
+    double m = 0;
+    for (std::size_t s = 0; s < v.dim(0); ++s)
+        for (std::size_t y = 0; y < v.dim(1); ++y)
+            for (float x : v.row(s, y))
+                m = std::max(m, double(std::abs(x)));
+    return m;
 }
 
 double patchMean(const Volume& image, int ix, int iy, int r) {

@@ -1,5 +1,6 @@
 #pragma once
 // Shared set-up for the FBP tests: analytic sinograms and reconstructions with the CPU variants.
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,5 +37,18 @@ std::pair<double, double> centroid(const Volume& image, double threshold = 0.5);
 
 /// Mean of a (2r+1)^2 patch of slice 0 centred on pixel (ix, iy).
 double patchMean(const Volume& image, int ix, int iy, int r = 2);
+
+/// Largest |value| over every slice of @p v.
+double maxAbs(const Volume& v);
+
+/// A progress sink that counts its calls and keeps the last fraction (the cancel tests).
+struct CountingSink : ProgressSink {
+    std::atomic<int> calls{0};
+    std::atomic<double> last{0};
+    void onProgress(double f, std::string_view) override {
+        ++calls;
+        last = f;
+    }
+};
 
 }  // namespace tomo::test
