@@ -19,6 +19,10 @@
 #if TOMO_WITH_OPENCL
 #include "gpu/opencl/OpenClBackProjectors.h"
 #include "gpu/opencl/OpenClDiscovery.h"
+#if TOMO_WITH_VKFFT
+#include "gpu/opencl/OpenClRowFilter.h"
+#include "gpu/opencl/internal/ClDeviceContext.h"
+#endif
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/locality/OpenClLocalityOperator.h"
 #include "gpu/opencl/mbir/OpenClIcdDevice.h"
@@ -158,6 +162,14 @@ std::shared_ptr<RowFilterStage> rowFilterStage(const std::string& backend,
     // Without cuFFT (no CUDA toolkit) the CUDA back-projector still runs, under the CPU filter.
     if (backend == "cuda" && devices.cuda)
         if (auto stage = cuda::makeCufftRowFilter(devices.cuda); stage.isOk())
+            return std::move(*stage);
+#endif
+#if TOMO_WITH_VKFFT
+    // VkFFT on OpenCL GPUs. On a CPU device (PoCL) the CPU's FFTW filters each chunk on the
+    // packing thread beside the device's back-projection: faster there than VkFFT's kernels
+    // on the same cores (docs/opencl.md), and the default.
+    if (backend == "opencl" && devices.opencl && devices.opencl->traits().isGpu)
+        if (auto stage = opencl::makeOpenClRowFilter(devices.opencl); stage.isOk())
             return std::move(*stage);
 #endif
     (void)backend;

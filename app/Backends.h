@@ -82,9 +82,9 @@ std::vector<BackProjectorInfo> compiledVariants(const std::string& backend,
 /// FBP's row-filter stage for the back-projectors of @p backend (core/recon/Fbp.h
 /// RowFilterStage), the one place that knows which backend filters on its device: on "cuda" with
 /// cuFFT loaded, the cuFFT stage on the CUDA context of @p devices (gpu/cuda/CudaRowFilter.h);
-/// null otherwise, which reconstructFbp reads as the CPU's FFTW stage (OpenCL's too: no FFT
-/// library for OpenCL is among the project's packages, and the CPU stage is a few per cent of
-/// an OpenCL back-projection, docs/performance.md).
+/// on "opencl" with VkFFT in the build and a GPU device, VkFFT's (gpu/opencl/OpenClRowFilter.h);
+/// null otherwise, which reconstructFbp reads as the CPU's FFTW stage (for a GPU back-projector
+/// run on the pipeline's packing thread, beside the device's work).
 std::shared_ptr<RowFilterStage> rowFilterStage(const std::string& backend,
                                                const DeviceContexts& devices);
 

@@ -71,6 +71,21 @@ if(NOT TOMO_ENABLE_OPENCL STREQUAL "OFF")
 endif()
 tomo_feature_result(OPENCL ${_found} "${_detail}")
 
+# --- VkFFT (header-only, its OpenCL backend) -----------------------------------------------------
+tomo_feature(VKFFT "VkFFT for FBP's row filter on OpenCL devices (header-only, libvkfft-dev)")
+set(_found OFF)
+set(_detail "vkFFT.h not found (libvkfft-dev): OpenCL FBP filters on the CPU")
+if(NOT TOMO_ENABLE_VKFFT STREQUAL "OFF" AND TOMO_WITH_OPENCL)
+  find_path(VKFFT_INCLUDE_DIR vkFFT.h)
+  if(VKFFT_INCLUDE_DIR)
+    set(_found ON)
+    set(_detail "${VKFFT_INCLUDE_DIR}/vkFFT.h")
+  endif()
+elseif(NOT TOMO_WITH_OPENCL)
+  set(_detail "needs OpenCL")
+endif()
+tomo_feature_result(VKFFT ${_found} "${_detail}")
+
 # --- FFTW (float) --------------------------------------------------------------------------------
 tomo_feature(FFTW "FFTW3 single precision for ramp filtering (else a built-in radix-2 FFT)")
 set(_found OFF)

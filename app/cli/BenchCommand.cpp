@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "app/Backends.h"
 #include "app/Engine.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
+#include "app/cli/BenchTimeline.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/recon/ReconService.h"
@@ -38,6 +40,7 @@ struct Row {
     double filterSeconds = 0, bpSeconds = 0, totalSeconds = 0, gups = 0, maxRelError = 0;
     double e2eGups = 0;  ///< updates / whole FBP seconds (filtering and transfers included)
     bool selected = false;
+    TimelineReport timeline;  ///< of the median run
 };
 
 /// Error of slice 0 of @p image against the double-precision reference variant on a 48x48 region
@@ -193,6 +196,7 @@ Result<Row> measureVariant(const BenchRun& run, const BackProjectorInfo& info, c
     std::sort(runs.begin(), runs.end(),
               [](auto& a, auto& b) { return a.backProjection < b.backProjection; });
     const FbpTimings& median = runs[runs.size() / 2];
+    row.timeline = median.timeline;
     row.filterSeconds = median.filtering;
     row.bpSeconds = median.backProjection;
     row.totalSeconds = median.total;
@@ -253,7 +257,7 @@ void printJson(const std::vector<Row>& rows, const std::string& device) {
             "%d, "
             "\"detectors\": %d, \"image\": %d, \"slices\": %d}, \"gups\": %s, \"seconds\": %s, "
             "\"filter_seconds\": %s, \"total_seconds\": %s, \"max_rel_error\": %s, "
-            "\"selected\": %s, \"kernel_gups\": %s, \"e2e_gups\": %s}%s\n",
+            "\"selected\": %s, \"kernel_gups\": %s, \"e2e_gups\": %s, %s}%s\n",
             jsonEscape(r.info.backend).c_str(), jsonEscape(device).c_str(),
             jsonEscape(r.info.id).c_str(), jsonEscape(r.info.family).c_str(),
             jsonEscape(interpolationName(r.info.interpolation)).c_str(), r.info.slicesPerPass,
@@ -263,9 +267,40 @@ void printJson(const std::vector<Row>& rows, const std::string& device) {
             jsonNumber(r.filterSeconds).c_str(), jsonNumber(r.totalSeconds).c_str(),
             jsonNumber(r.maxRelError).c_str(), r.selected ? "true" : "false",
             jsonNumber(r.gups).c_str(), jsonNumber(r.e2eGups).c_str(),
-            i + 1 < rows.size() ? "," : "");
+            timelineJsonMembers(r.timeline).c_str(), i + 1 < rows.size() ? "," : "");
     }
     std::printf("]\n");
+}
+
+/// The timeline of every row (the median run's), then the link of a GPU backend.
+void printTimelines(const std::vector<Row>& rows, const std::optional<LinkBandwidth>& link,
+                    const std::string& linkWhy) {
+    std::printf(
+        "timeline (busy seconds per stage; efficiency = sum of busy / wall; bound = the "
+        "busiest queue):\n");
+    for (const Row& r : rows) {
+        char wl[64];
+        std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.workload.projections, r.workload.size,
+                      r.workload.size, r.workload.slices);
+        std::printf("%s\n", timelineLine(r.info.id, wl, r.timeline).c_str());
+    }
+    if (link) {
+        std::printf("%s\n", formatLink(*link).c_str());
+        for (const Row& r : rows) {
+            using S = TimelineStage;
+            const TimelineReport& t = r.timeline;
+            const double up = double(t.bytes[std::size_t(S::Upload)]);
+            const double down = double(t.bytes[std::size_t(S::Download)]);
+            std::printf(
+                "  %s: transfers at the link's rate: upload %.3f s, download %.3f s; "
+                "measured %.3f s, %.3f s\n",
+                r.info.id.c_str(), up / std::max(link->hostToDevice, 1.0),
+                down / std::max(link->deviceToHost, 1.0), t.busyOf(S::Upload),
+                t.busyOf(S::Download));
+        }
+    } else if (!linkWhy.empty()) {
+        std::printf("link: not measured (%s)\n", linkWhy.c_str());
+    }
 }
 
 void printTable(const std::vector<Row>& rows, const std::string& device, int threads,
@@ -315,10 +350,16 @@ Status benchBody(const ArgParser& args) {
         TOMO_RETURN_IF_ERROR(benchWorkload(run, w, variants, device, json, rows));
     const double processSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - processStart).count();
-    if (json)
+    if (json) {
         printJson(rows, device);
-    else
+    } else {
         printTable(rows, device, threads, processSeconds);
+        std::string why;
+        const auto link = backend == "cpu" || args.has("no-link")
+                              ? std::nullopt
+                              : measureBackendLink(registry, variants.front().id, why);
+        printTimelines(rows, link, why);
+    }
     return Status::ok();
 }
 
@@ -341,10 +382,13 @@ int runBench(int argc, char** argv) {
         "sinogram (no I/O): GU/s = projections x N^2 x slices / back-projection seconds (10^9\n"
         "pixel updates per second), with the filtering time, the whole FBP time and each\n"
         "variant's maximum relative error against the double-precision reference on a region.\n"
-        "GU/s counts the back-projection stage (on a GPU with its transfers; kernel-only\n"
-        "figures: tomo_cuda_selfcheck --bench); e2e GU/s the whole FBP, filtering included.\n"
+        "GU/s counts the back-projection stage's busy time (on a GPU its kernels, measured by\n"
+        "device events; transfers overlap them); e2e GU/s the whole FBP, filtering included.\n"
         "CUDA filters by cuFFT on the device; its default workload is paper 002's\n"
-        "2048x2048x64, median of 3 after a warm-up.");
+        "2048x2048x64, median of 3 after a warm-up. After the table: each variant's timeline\n"
+        "(wall, busy time of upload, filter, kernels, download and host work, overlap\n"
+        "efficiency, the busiest queue as the bound) and, on a GPU backend, the pinned\n"
+        "host-device link (H2D, D2H) beside the transfers of the run.");
     args.option("backend", "B", "cpu | cuda | opencl", "cpu");
     args.option("variants", "ID,ID", "only these variants");
     args.option("workload", "PxN[xS],...", "projections x image size (= detectors) x slices",
@@ -353,6 +397,7 @@ int runBench(int argc, char** argv) {
     args.option("repeat", "R", "runs per variant; the median is reported", "1");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.flag("json", "print a JSON array (fields as in docs/performance.md)");
+    args.flag("no-link", "skip the host-device link measurement of a GPU backend");
     return runCommand(args, argc, argv, [&] { return benchBody(args); });
 }
 

@@ -57,7 +57,8 @@ Result<ConeGeometry> geometryFor(const Workload& w) {
 
 /// One FDK run from memory into a discarding sink.
 Result<FdkReport> runOnce(const ConeGeometry& g, const ConeVolumeGrid& grid,
-                          const Array3<float>& views, ConeBackProjector& bp, int threads) {
+                          const Array3<float>& views, ConeBackProjector& bp,
+                          const FdkOptions& options, int threads) {
     auto read = [&](int first, int count, Array3<float>& out) -> Status {
         TOMO_ASSIGN_OR_RETURN(
             out, Array3<float>::create(std::size_t(count), views.dim(1), views.dim(2)));
@@ -67,7 +68,7 @@ Result<FdkReport> runOnce(const ConeGeometry& g, const ConeVolumeGrid& grid,
         return Status::ok();
     };
     auto sink = [](int, Volume&&) { return Status::ok(); };
-    return runFdk(g, grid, FdkOptions{}, bp, read, sink, ExecContext{threads, {}, nullptr});
+    return runFdk(g, grid, options, bp, read, sink, ExecContext{threads, {}, nullptr});
 }
 
 /// Paper 003's model on one node: T_flt = Np / TH_flt, T_bp = Np / TH_bp (+ H2D on devices),
@@ -104,11 +105,15 @@ Result<Row> benchVariant(const app::Engine& engine, const std::string& id, const
     TOMO_ASSIGN_OR_RETURN(ConeGeometry microG,
                           ConeGeometry::circular(1000, 1500, microViews, 0, 360, g.detector()));
     // Twice: the first run also builds device programs and fills caches (a warm-up).
-    TOMO_RETURN_IF_ERROR(runOnce(microG, grid, views, *bp, threads).status());
-    TOMO_ASSIGN_OR_RETURN(FdkReport micro, runOnce(microG, grid, views, *bp, threads));
+    // The ramp on the device where the backend filters there (the reconstruction service's
+    // choice, app/Backends.h rowFilterStage).
+    FdkOptions options;
+    options.rowFilter = engine.rowFilter(bp->info().backend);
+    TOMO_RETURN_IF_ERROR(runOnce(microG, grid, views, *bp, options, threads).status());
+    TOMO_ASSIGN_OR_RETURN(FdkReport micro, runOnce(microG, grid, views, *bp, options, threads));
     std::vector<FdkReport> runs;
     for (int i = 0; i < repeat; ++i) {
-        TOMO_ASSIGN_OR_RETURN(FdkReport r, runOnce(g, grid, views, *bp, threads));
+        TOMO_ASSIGN_OR_RETURN(FdkReport r, runOnce(g, grid, views, *bp, options, threads));
         runs.push_back(std::move(r));
     }
     std::sort(runs.begin(), runs.end(), [](const FdkReport& a, const FdkReport& b) {
@@ -134,7 +139,7 @@ void printRows(const std::vector<Row>& rows, bool json) {
                 "\"total_s\": %s, \"gups\": %s, \"bp_gups\": %s, \"model\": {\"read_s\": %s, "
                 "\"filter_s\": %s, \"backprojection_s\": %s, \"store_s\": %s, \"total_s\": "
                 "%s}, \"device\": {\"upload_s\": %s, \"kernel_s\": %s, \"transpose_s\": %s, "
-                "\"download_s\": %s}}%s\n",
+                "\"download_s\": %s}, \"timeline\": %s}%s\n",
                 jsonEscape(r.variant).c_str(), r.w.n, r.w.views, r.w.detector,
                 jsonNumber(r.t.read).c_str(), jsonNumber(r.t.filter).c_str(),
                 jsonNumber(r.t.backProject).c_str(), jsonNumber(r.t.store).c_str(),
@@ -144,7 +149,7 @@ void printRows(const std::vector<Row>& rows, bool json) {
                 jsonNumber(r.model.store).c_str(), jsonNumber(r.modelTotal).c_str(),
                 jsonNumber(r.t.device.upload).c_str(), jsonNumber(r.t.device.kernel).c_str(),
                 jsonNumber(r.t.device.transpose).c_str(), jsonNumber(r.t.device.download).c_str(),
-                i + 1 < rows.size() ? "," : "");
+                timelineJson(fdkTimeline(r.t)).c_str(), i + 1 < rows.size() ? "," : "");
         }
         std::printf("]\n");
         return;
@@ -165,6 +170,7 @@ void printRows(const std::vector<Row>& rows, bool json) {
                 "%-22s device: upload %.3f s, kernels %.3f s, transpose %.3f s, "
                 "download %.3f s\n",
                 "", d.upload, d.kernel, d.transpose, d.download);
+        std::printf("%-22s timeline: %s\n", "", formatTimeline(fdkTimeline(r.t)).c_str());
     }
 }
 

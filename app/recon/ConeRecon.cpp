@@ -145,8 +145,11 @@ Result<ReconReport> ReconService::run(const ConeReconRequest& request,
     auto sink = [&](int first, Volume&& slab) {
         return out.put(static_cast<std::size_t>(first), std::move(slab));
     };
-    TOMO_ASSIGN_OR_RETURN(
-        FdkReport fdk, runFdk(request.geometry, request.grid, request.fdk, *bp, read, sink, ctx));
+    // The ramp on the back-projector's device where its backend filters there (cuFFT, VkFFT).
+    FdkOptions options = request.fdk;
+    if (!options.rowFilter) options.rowFilter = m_engine.rowFilter(report.backend);
+    TOMO_ASSIGN_OR_RETURN(FdkReport fdk,
+                          runFdk(request.geometry, request.grid, options, *bp, read, sink, ctx));
     detail::takeFdkReport(report, std::move(fdk), callbacks);
     TOMO_RETURN_IF_ERROR(out.commit(report));
     return report;

@@ -110,6 +110,7 @@ Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolve
     report.timings.filtering += t.filtering;
     report.timings.backProjection += t.backProjection;
     report.timings.total += t.total;
+    report.timings.timeline += t.timeline;
     return part;
 }
 

@@ -26,6 +26,7 @@
 #include "core/base/Status.h"
 #include "core/cone/ConeGeometry.h"
 #include "core/data/Array.h"
+#include "core/pipeline/ChunkPipeline.h"
 
 namespace tomo {
 
@@ -42,6 +43,24 @@ struct ConeBackProjectorInfo {
     ConeSymmetry needs = ConeSymmetry::General;  ///< least symmetry the variant handles
     std::string description;                     ///< one line for lists and --explain
     int preference = 0;  ///< higher wins the automatic choice among those that apply
+};
+
+/// @brief The device side of a GPU cone back-projector (ConeBackProjector::device()), for
+/// core's pipeline (core/pipeline/ChunkPipeline.h; issue 27 item 3): the slab begun with
+/// begin() stays on the device while batches of views enter it once - uploaded from pinned
+/// staging, ramp-filtered on the device where the row filter has a device stage, packed on the
+/// device into the kernels' padded (and transposed) layout - and the slab leaves once, at
+/// finish(). runFdk composes these stages; add() runs the same stage on views in memory.
+class ConeDeviceBackProjection {
+  public:
+    virtual ~ConeDeviceBackProjection() = default;
+    /// The device's queues for one run; the device is held until they go (finish() after).
+    virtual Result<std::unique_ptr<DeviceQueues>> openQueues() = 0;
+    /// The back-projection into the begun slab of the views [firstView + chunk.first,
+    /// firstView + chunk.first + chunk.count) a chunk holds in the pipeline's input buffer
+    /// ([count][nv][pitch] floats, filtered), on @p queues (from openQueues()).
+    virtual Result<std::unique_ptr<ChunkStage>> stage(DeviceQueues& queues, int firstView,
+                                                      std::size_t pitch) = 0;
 };
 
 class ConeBackProjector {
@@ -67,6 +86,8 @@ class ConeBackProjector {
     virtual int preferredBatch() const { return 16; }
     /// The device stages of the slab just finished (valid after finish()).
     virtual ConeDeviceTimes deviceTimes() const { return {}; }
+    /// GPU variants: their device side for core's pipeline; null on the CPU.
+    virtual ConeDeviceBackProjection* device() { return nullptr; }
 };
 
 /// @brief The cone-beam variants of this build (CPU always; OpenCL and CUDA as registered).

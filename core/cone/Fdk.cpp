@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <future>
 #include <memory>
 #include <optional>
+
+#include "core/recon/Fbp.h"
 
 namespace tomo {
 namespace {
@@ -61,6 +64,24 @@ Plan planFdk(const ConeGeometry& g, const ConeVolumeGrid& grid, const FdkOptions
 
 }  // namespace
 
+TimelineReport fdkTimeline(const FdkTimings& t) {
+    TimelineReport r;
+    r.wall = t.total;
+    const ConeDeviceTimes& d = t.device;
+    const bool device = d.upload + d.kernel + d.transpose + d.download > 0;
+    auto set = [&r](TimelineStage s, double seconds) {
+        r.busy[static_cast<std::size_t>(s)] = seconds;
+        r.spans[static_cast<std::size_t>(s)] = seconds > 0 ? 1 : 0;
+    };
+    set(TimelineStage::Read, t.read);
+    set(TimelineStage::Filter, t.filter);
+    set(TimelineStage::Upload, d.upload);
+    set(TimelineStage::Kernels, device ? d.kernel + d.transpose : t.backProject);
+    set(TimelineStage::Download, d.download);
+    set(TimelineStage::Write, device ? std::max(0.0, t.store - d.download - d.transpose) : t.store);
+    return r;
+}
+
 Status FdkOptions::validate() const {
     TOMO_RETURN_IF_ERROR(filter.validate());
     TOMO_RETURN_IF_ERROR(weights.validate());
@@ -98,9 +119,13 @@ Status FdkFilter::readAndApply(const ConeViewReader& read, int first, int count,
     return Status::ok();
 }
 
-Status FdkFilter::apply(int first, Array3<float>& views, const ExecContext& ctx) const {
+void FdkFilter::weigh(int first, Array3<float>& views) const {
     for (std::size_t p = 0; p < views.dim(0); ++p)
         m_weights.apply(first + static_cast<int>(p), views.plane(p));
+}
+
+Status FdkFilter::apply(int first, Array3<float>& views, const ExecContext& ctx) const {
+    weigh(first, views);
     ExecContext inner = ctx;
     inner.progress = nullptr;
     return m_ramp.apply(views.rows(), inner);
@@ -154,7 +179,7 @@ class FdkRun {
                 continue;
             }
             TOMO_RETURN_IF_ERROR(began);
-            TOMO_RETURN_IF_ERROR(backProjectSlab());
+            TOMO_RETURN_IF_ERROR(backProjectSlab(m_report.slabs, slabs));
             const auto t0 = Clock::now();
             TOMO_ASSIGN_OR_RETURN(Volume volume, m_bp.finish(m_ctx));
             const ConeDeviceTimes d = m_bp.deviceTimes();
@@ -203,10 +228,74 @@ class FdkRun {
         return out;
     }
 
+    /// Every batch of the begun slab through core's pipeline on a GPU back-projector's device
+    /// (the file comment of Fdk.h): read and weighted (and ramp-filtered by the CPU when the
+    /// device has no filter stage) on the packing thread, then upload, device ramp, device
+    /// back-projection into the resident slab.
+    Status backProjectSlabOnDevice(ConeDeviceBackProjection& device, int slab, int slabs) {
+        const DetectorGrid& d = m_g.detector();
+        const std::size_t pitch = alignedCount<float>(static_cast<std::size_t>(d.nu));
+        TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, device.openQueues());
+        const SinogramChunkLayout layout{d.nv, d.nu, pitch};  // a view: nv rows of nu pixels
+        std::unique_ptr<ChunkStage> ramp;
+        if (m_options.rowFilter) {
+            TOMO_ASSIGN_OR_RETURN(
+                ramp, m_options.rowFilter->deviceStage(*queues, m_parts.filter->ramp(), layout));
+        }
+        TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ChunkStage> bp,
+                              device.stage(*queues, m_extent.firstView, pitch));
+        std::vector<ChunkStage*> stages;
+        if (ramp) stages.push_back(ramp.get());
+        stages.push_back(bp.get());
+        PipelineIo io;
+        io.items = static_cast<std::size_t>(m_extent.views);
+        io.chunkItems = static_cast<std::size_t>(m_plan.batch);
+        io.inputBytesPerItem = layout.bytesPerSlice();
+        FdkTimings host;  // read and weights (and the CPU ramp) on the packing thread
+        io.hostStage = [&](const PipelineChunk& c, std::byte* staging) -> Status {
+            const int first = m_extent.firstView + static_cast<int>(c.first);
+            Array3<float> views;
+            auto t0 = Clock::now();
+            TOMO_RETURN_IF_ERROR((*m_parts.read)(first, static_cast<int>(c.count), views));
+            host.read += since(t0);
+            if (views.dim(0) != c.count || views.dim(1) != std::size_t(d.nv) ||
+                views.dim(2) != std::size_t(d.nu))
+                return internalError("the view reader returned views of another shape");
+            t0 = Clock::now();
+            if (ramp)
+                m_parts.filter->weigh(first, views);
+            else
+                TOMO_RETURN_IF_ERROR(m_parts.filter->apply(first, views, m_ctx));
+            host.filter += since(t0);
+            std::memcpy(staging, views.data(), c.count * io.inputBytesPerItem);
+            return Status::ok();
+        };
+        // A slab reduced on the device's refusal adds slabs: the fractions stay within [0, 1].
+        const double from = std::min(1.0, double(slab) / slabs);
+        const double to = std::min(1.0, double(slab + 1) / slabs);
+        Progress scope =
+            m_ctx.progress ? m_ctx.progress->child(from, to, "back-projection") : Progress();
+        const ExecContext ctx{m_ctx.threads, m_ctx.stop, m_ctx.progress ? &scope : nullptr,
+                              m_ctx.across};
+        Timeline timeline;
+        const auto t0 = Clock::now();
+        TOMO_RETURN_IF_ERROR(runPipeline(queues.get(), io, stages, ctx, &timeline));
+        const TimelineReport r = timeline.report();
+        FdkTimings& t = m_report.timings;
+        t.backProject += since(t0);
+        t.read += host.read;
+        t.filter += host.filter + r.busyOf(TimelineStage::Filter);
+        t.device.upload += r.busyOf(TimelineStage::Upload);
+        t.device.kernel += r.busyOf(TimelineStage::Kernels);
+        return Status::ok();
+    }
+
     /// Every batch of the begun slab. Devices back-project while the CPU reads and filters the
     /// next batch (two in flight); the CPU's own back-projector takes them one after the other.
-    Status backProjectSlab() {
+    Status backProjectSlab(int slab, int slabs) {
         if (m_plan.batches == 0) return Status::ok();  // a rank with no views: zeros
+        if (ConeDeviceBackProjection* device = m_bp.device(); device && m_parts.read)
+            return backProjectSlabOnDevice(*device, slab, slabs);
         const auto policy =
             m_bp.info().backend == "cpu" ? std::launch::deferred : std::launch::async;
         auto next = std::async(policy, [this] { return produce(0); });

@@ -6,18 +6,23 @@
 /// a slab of the volume at a time.
 ///
 /// Pipeline (runFdk): per slab of z planes, views are read and filtered in batches and handed to
-/// the back-projector. When the back-projector runs on a device the next batch is read and
-/// filtered on CPU threads while the device back-projects the current one (two batches in
-/// flight; paper 003's filtering thread). Slabs are sized so that the back-projector's slab and
-/// batch (ConeBackProjector::bytesFor, paper 003's memory inequality) and the host's copies fit
-/// the memory budget; with more than one slab the filtered views are kept in memory when they
-/// fit half the budget, else read and filtered again per slab. Each finished slab goes to the
-/// sink and is freed, so a volume larger than the budget streams to its file.
+/// the back-projector. On the CPU the batches go one after the other through add(). A GPU
+/// back-projector (ConeBackProjector::device()) runs the slab through core's pipeline
+/// (core/pipeline/ChunkPipeline.h, issue 27 item 3): a host thread reads batch b + 1 and applies
+/// the weights (and the CPU ramp when the device has no filter stage) in pinned staging while
+/// batch b is uploaded, ramp-filtered on the device (FdkOptions::rowFilter: cuFFT, VkFFT) and
+/// back-projected into the resident slab, which leaves the device once at finish(). Slabs are sized
+/// so that the back-projector's slab and batch (ConeBackProjector::bytesFor, paper 003's memory
+/// inequality) and the host's copies fit the memory budget; with more than one slab the filtered
+/// views are kept in memory when they fit half the budget, else read and filtered again per slab.
+/// Each finished slab goes to the sink and is freed, so a volume larger than the budget streams to
+/// its file.
 ///
 /// Output: attenuation per unit length (mm^-1 when projections are line integrals in mm^-1 *
 /// mm), as RTK's FDK: a uniform ball of density 1 reconstructs to 1.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,8 +31,11 @@
 #include "core/cone/ConeBackProjector.h"
 #include "core/cone/FdkWeights.h"
 #include "core/filter/RampFilter.h"
+#include "core/pipeline/Timeline.h"
 
 namespace tomo {
+
+class RowFilterStage;  // core/recon/Fbp.h
 
 struct FdkOptions {
     FilterOptions filter;
@@ -35,6 +43,9 @@ struct FdkOptions {
     int batch = 0;                                    ///< views per batch; 0 = the variant's
     std::size_t memoryBudget = std::size_t(1) << 30;  ///< bytes for a slab and its batches
     int slabPlanes = 0;                               ///< z planes per slab; 0 = from budget
+    /// The ramp filter's device stage for a GPU back-projector (RowFilterStage::deviceStage:
+    /// cuFFT, VkFFT); null, or none on that device: the CPU filters each batch before upload.
+    std::shared_ptr<RowFilterStage> rowFilter;
     Status validate() const;
 };
 
@@ -47,6 +58,12 @@ struct FdkTimings {
     ConeDeviceTimes
         device;  ///< inside backProject and store on a device: H2D, kernel, transpose, D2H
 };
+
+/// The timeline report of @p t (core/pipeline/Timeline.h), the form `tomo bench` and
+/// scripts/gpu-check print for every path: wall = total, read, filter, on a device its upload,
+/// kernels (transposes included) and download, else the back-projection as kernels, store as
+/// write. Busy times are the stages' sums (FDK's stages report sums, not intervals).
+TimelineReport fdkTimeline(const FdkTimings& t);
 
 struct FdkReport {
     std::string variant;
@@ -100,7 +117,10 @@ class FdkFilter {
   public:
     static Result<FdkFilter> create(const ConeGeometry& geometry, const FdkOptions& options);
     Status apply(int first, Array3<float>& views, const ExecContext& ctx) const;
+    /// The weights alone (the ramp then runs on the device).
+    void weigh(int first, Array3<float>& views) const;
     const FdkWeights& weights() const { return m_weights; }
+    const RampFilter& ramp() const { return m_ramp; }
 
     /// Reads views [first, first + count) with @p read and filters them (one batch of runFdk);
     /// adds the seconds to timings.read and timings.filter.

@@ -38,6 +38,8 @@
 
 namespace tomo {
 
+class DeviceBackProjection;
+
 enum class Interpolation { Linear, Nearest };
 Result<Interpolation> parseInterpolation(std::string_view name);  ///< "linear" | "nearest"
 const char* interpolationName(Interpolation i);
@@ -74,6 +76,9 @@ class BackProjector {
     virtual Status backProject(const Sinograms& sino, const ParallelGeometry& geom,
                                const VolumeGeometry& vol, std::span<const float> weights,
                                Volume& out, const ExecContext& ctx) = 0;
+    /// GPU variants: their device side for core's pipeline (DeviceBackProjection.h), through
+    /// which FBP keeps a chunk on the device between its stages; null on the CPU.
+    virtual DeviceBackProjection* device() { return nullptr; }
 };
 
 /// Checks the shapes and weights passed to BackProjector::backProject (matching dimensions,

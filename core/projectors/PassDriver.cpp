@@ -1,46 +1,16 @@
-// The item loop of a GPU back-projection, written once (PassDriver.h).
+// The launch sequence of a GPU back-projection stage, written once (PassDriver.h).
 #include "core/projectors/PassDriver.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstring>
-#include <thread>
 
-#include "core/base/Progress.h"
 #include "core/data/Half.h"
 
 namespace tomo {
-namespace {
-
-/// Enqueues item @p it's launches, keeping two queued, and waits for the last one.
-Status runLaunches(const PassPlan& p, const PassItem& it, PassQueue& queue,
-                   const ExecContext& ctx) {
-    // Projections of the launch enqueued and not yet waited for (0: none).
-    std::uint64_t pending = 0;
-    auto waitPending = [&]() -> Status {
-        if (pending == 0) return Status::ok();
-        TOMO_RETURN_IF_ERROR(queue.waitLaunch());
-        if (ctx.progress) ctx.progress->advance(pending);
-        pending = 0;
-        return Status::ok();
-    };
-    for (int begin = 0; begin < it.na; begin += p.projPerLaunch) {
-        const int end = std::min(it.na, begin + p.projPerLaunch);
-        TOMO_RETURN_IF_ERROR(queue.launch(it, begin, end, it.chunk > 0 || begin > 0));
-        TOMO_RETURN_IF_ERROR(waitPending());
-        TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-        pending = static_cast<std::uint64_t>(end - begin);
-    }
-    return waitPending();
-}
-
-}  // namespace
 
 PassItem passItem(const PassPlan& p, const PassJob& job, int k) {
     PassItem it;
     it.index = k;
-    it.slot = k & 1;
-    it.outputSlot = (k / p.angleChunks) & 1;
     it.chunk = k % p.angleChunks;
     const int band = (k / p.angleChunks) % p.bands, pass = k / (p.angleChunks * p.bands);
     it.s0 = pass * p.slicesPerPass;
@@ -53,48 +23,39 @@ PassItem passItem(const PassPlan& p, const PassJob& job, int k) {
     return it;
 }
 
-Status runPasses(const PassPlan& p, const PassJob& job, PassQueue& queue, const PassPacker& pack,
-                 const ExecContext& ctx) {
-    TOMO_RETURN_IF_ERROR(queue.allocate(p));
-    const int items = p.passes * p.bands * p.angleChunks;
-    if (ctx.progress)
-        ctx.progress->setTotal(static_cast<std::uint64_t>(p.passes) * p.bands *
-                               static_cast<std::uint64_t>(job.angles));
-    if (items == 0) return queue.finish();
-    {
-        const PassItem first = passItem(p, job, 0);
-        TOMO_ASSIGN_OR_RETURN(void* staging, queue.beginStaging(first));
-        pack(first, staging);
-        TOMO_RETURN_IF_ERROR(queue.upload(first));
-    }
+std::vector<PassStep> passSteps(const PassPlan& p, const PassJob& job, int nx) {
+    std::vector<PassStep> steps;
+    const int passes = (job.slices + p.slicesPerPass - 1) / p.slicesPerPass;
+    const int items = std::min(passes, p.passes) * p.bands * p.angleChunks;
+    int packedPass = -1, packedChunk = -1;
     for (int k = 0; k < items; ++k) {
         const PassItem it = passItem(p, job, k);
-        // Pack item k + 1 on a host thread while the device works on item k.
-        PassItem next;
-        void* nextStaging = nullptr;
-        std::jthread packer;
-        if (k + 1 < items) {
-            next = passItem(p, job, k + 1);
-            TOMO_ASSIGN_OR_RETURN(nextStaging, queue.beginStaging(next));
-            packer = std::jthread([&pack, next, nextStaging] { pack(next, nextStaging); });
+        const int pass = it.s0 / p.slicesPerPass;
+        for (int begin = 0; begin < it.na; begin += p.projPerLaunch) {
+            PassStep s;
+            s.item = it;
+            s.begin = begin;
+            s.end = std::min(it.na, begin + p.projPerLaunch);
+            s.pack = begin == 0 && (pass != packedPass || it.chunk != packedChunk);
+            s.accumulate = it.chunk > 0 || begin > 0;
+            s.bandDone = it.lastChunk && s.end == it.na;
+            s.updates = double(s.end - s.begin) * it.rows * nx * p.slicesPerPass;
+            steps.push_back(s);
         }
-        Status status = runLaunches(p, it, queue, ctx);
-        if (status.isOk() && it.lastChunk) status = queue.download(it);
-        if (packer.joinable()) packer.join();
-        if (nextStaging != nullptr && status.isOk()) status = queue.upload(next);
-        TOMO_RETURN_IF_ERROR(status);
+        packedPass = pass;
+        packedChunk = it.chunk;
     }
-    return queue.finish();
+    return steps;
 }
 
 Status runWithRetry(const std::function<Result<PassPlan>(int shrink)>& plan,
-                    const std::function<Status(const PassPlan&)>& run,
+                    const std::function<Status(const PassPlan&)>& allocate,
                     const std::function<void()>& releaseKept) {
     Status status;
     bool released = false;
     for (int shrink = 0; shrink < 32; ++shrink) {
         TOMO_ASSIGN_OR_RETURN(PassPlan p, plan(shrink));
-        status = run(p);
+        status = allocate(p);
         if (status.code() != ErrorCode::OutOfMemory) return status;
         if (releaseKept) {
             releaseKept();

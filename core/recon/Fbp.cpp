@@ -1,40 +1,178 @@
 #include "core/recon/Fbp.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
+
+#include "core/pipeline/ChunkPipeline.h"
 
 namespace tomo {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+/// What the stages of one FBP call share.
+struct FbpJob {
+    const Sinograms& sino;
+    const ParallelGeometry& geom;
+    const VolumeGeometry& vol;
+    const RampFilter& filter;
+    const std::vector<float>& weights;
+    const FbpOptions& options;
+    std::size_t chunk;
+};
 
-double secondsSince(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
+/// Progress units of a chunk's back-projection (its pixel updates); filtering counts a ninth
+/// of that (about a tenth of the work of back-projection for square images).
+double bpWork(const FbpJob& job, const PipelineChunk& c) {
+    return double(job.vol.nx) * job.vol.ny * job.geom.angleCount() * double(c.count);
+}
+
+/// Host mode: the CPU's (or a host RowFilterStage's) filter in place on the scratch chunk.
+class HostFilterStage final : public ChunkStage {
+  public:
+    HostFilterStage(const FbpJob& job, Sinograms& scratch) : m_job(job), m_scratch(scratch) {}
+    TimelineStage timelineStage() const override { return TimelineStage::Filter; }
+    std::string label() const override { return "filtering"; }
+    Status prepare(std::size_t, std::size_t) override { return Status::ok(); }
+    int steps(const PipelineChunk&) const override { return 1; }
+    double work(const PipelineChunk& c, int) const override { return bpWork(m_job, c) / 9; }
+    Status run(const PipelineChunk&, const ChunkBuffers&, int, const ExecContext& ctx) override {
+        const auto& stage = m_job.options.rowFilter;
+        return stage ? stage->apply(m_job.filter, m_scratch, ctx)
+                     : m_job.filter.apply(m_scratch.rows(), ctx);
+    }
+
+  private:
+    const FbpJob& m_job;
+    Sinograms& m_scratch;
+};
+
+/// Host mode: the back-projector from the scratch chunk into the chunk's volume.
+class HostBackProjectionStage final : public ChunkStage {
+  public:
+    HostBackProjectionStage(const FbpJob& job, BackProjector& bp, Sinograms& scratch,
+                            Volume& chunkOut)
+        : m_job(job), m_bp(bp), m_scratch(scratch), m_out(chunkOut) {}
+    TimelineStage timelineStage() const override { return TimelineStage::Kernels; }
+    std::string label() const override { return "back-projection"; }
+    Status prepare(std::size_t, std::size_t) override { return Status::ok(); }
+    int steps(const PipelineChunk&) const override { return 1; }
+    double work(const PipelineChunk& c, int) const override { return bpWork(m_job, c); }
+    Status run(const PipelineChunk& c, const ChunkBuffers&, int, const ExecContext& ctx) override {
+        VolumeGeometry grid = m_job.vol;
+        grid.nz = static_cast<int>(c.count);
+        return m_bp.backProject(m_scratch, m_job.geom, grid, m_job.weights, m_out, ctx);
+    }
+
+  private:
+    const FbpJob& m_job;
+    BackProjector& m_bp;
+    Sinograms& m_scratch;
+    Volume& m_out;
+};
+
+/// The CPU: each chunk copied into scratch, filtered in place, back-projected into the chunk's
+/// volume and copied into @p out.
+Status fbpOnHost(const FbpJob& job, BackProjector& bp, Volume& out, const ExecContext& ctx,
+                 Timeline& timeline) {
+    const Sinograms& sino = job.sino;
+    TOMO_ASSIGN_OR_RETURN(Sinograms scratch,
+                          Sinograms::create(job.chunk, sino.dim(1), sino.dim(2)));
+    Volume chunkOut;
+    HostFilterStage filter(job, scratch);
+    HostBackProjectionStage backProjection(job, bp, scratch, chunkOut);
+    PipelineIo io;
+    io.items = sino.dim(0);
+    io.chunkItems = job.chunk;
+    io.load = [&](const PipelineChunk& c) -> Status {
+        if (scratch.dim(0) != c.count) {
+            TOMO_ASSIGN_OR_RETURN(scratch, Sinograms::create(c.count, sino.dim(1), sino.dim(2)));
+        }
+        std::memcpy(scratch.data(), sino.plane(c.first).data(),
+                    c.count * sino.dim(1) * sino.pitch() * sizeof(float));
+        return Status::ok();
+    };
+    io.store = [&](const PipelineChunk& c) {
+        std::memcpy(out.plane(c.first).data(), chunkOut.data(),
+                    c.count * out.dim(1) * out.pitch() * sizeof(float));
+        return Status::ok();
+    };
+    return runPipeline(nullptr, io, {&filter, &backProjection}, ctx, &timeline);
+}
+
+/// A GPU back-projector: the chunk uploaded once, filtered on the device (or by the CPU on the
+/// packing thread, before its upload), back-projected there and downloaded once.
+Status fbpOnDevice(const FbpJob& job, DeviceBackProjection& device, std::size_t slicesPerPass,
+                   Volume& out, const ExecContext& ctx, Timeline& timeline) {
+    const Sinograms& sino = job.sino;
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, device.openQueues());
+    const SinogramChunkLayout in{static_cast<int>(sino.dim(1)), static_cast<int>(sino.dim(2)),
+                                 sino.pitch()};
+    TOMO_ASSIGN_OR_RETURN(
+        std::unique_ptr<ChunkStage> backProjection,
+        device.stage(*queues, in, {job.vol.nx, job.vol.ny}, job.geom, job.vol, job.weights));
+    std::unique_ptr<ChunkStage> filter;
+    if (job.options.rowFilter) {
+        TOMO_ASSIGN_OR_RETURN(filter, job.options.rowFilter->deviceStage(*queues, job.filter, in));
+    }
+    std::vector<ChunkStage*> stages;
+    if (filter) stages.push_back(filter.get());
+    stages.push_back(backProjection.get());
+    PipelineIo io = stackPipelineIo(sino, out, job.chunk);
+    if (!filter)
+        io.hostStage = [&job, in, &ctx](const PipelineChunk& c, std::byte* staging) {
+            const View2<float> rows(reinterpret_cast<float*>(staging), c.count * in.angles,
+                                    static_cast<std::size_t>(in.detectors), in.pitch);
+            return job.filter.apply(rows, {ctx.threads, ctx.stop, nullptr});
+        };
+    return runPipelineWithRetry(*queues, std::move(io), slicesPerPass, [&](const PipelineIo& i) {
+        return runPipeline(queues.get(), i, stages, ctx, &timeline);
+    });
 }
 
 }  // namespace
+
+Status filterRowsOnDevice(DeviceQueues& queues, RowFilterStage& filter, const RampFilter& ramp,
+                          Sinograms& rows, const ExecContext& ctx) {
+    if (rows.dim(2) != static_cast<std::size_t>(ramp.width()))
+        return invalidArgument(filter.name() + ": rows of " + std::to_string(rows.dim(2)) +
+                               " detectors, the filter is for " + std::to_string(ramp.width()));
+    const SinogramChunkLayout in{static_cast<int>(rows.dim(1)), static_cast<int>(rows.dim(2)),
+                                 rows.pitch()};
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ChunkStage> stage, filter.deviceStage(queues, ramp, in));
+    if (!stage) return unsupported(filter.name() + ": no stage on " + queues.deviceName());
+    const std::size_t slice = in.bytesPerSlice();
+    PipelineIo io;
+    io.items = rows.dim(0);
+    io.chunkItems = stackChunkSlices(1, rows.dim(0), slice);
+    io.inputBytesPerItem = io.outputBytesPerItem = slice;
+    io.inPlace = true;
+    auto* base = reinterpret_cast<std::byte*>(rows.data());
+    io.pack = [base, slice](const PipelineChunk& c, std::size_t offset, std::size_t bytes,
+                            std::byte* dst) {
+        std::memcpy(dst, base + c.first * slice + offset, bytes);
+    };
+    io.unpack = [base, slice](const PipelineChunk& c, std::size_t offset, std::size_t bytes,
+                              const std::byte* src) {
+        std::memcpy(base + c.first * slice + offset, src, bytes);
+    };
+    const std::vector<ChunkStage*> stages{stage.get()};
+    return runPipelineWithRetry(queues, std::move(io), 1, [&](const PipelineIo& i) {
+        return runPipeline(&queues, i, stages, ctx);
+    });
+}
 
 std::size_t fbpChunkSlices(const FbpOptions& options, const BackProjector& backProjector,
                            std::size_t slices, std::size_t angles, std::size_t detectors) {
     if (options.chunkSlices > 0)
         return std::min(static_cast<std::size_t>(options.chunkSlices), slices);
-    const std::size_t pass =
-        static_cast<std::size_t>(std::max(1, backProjector.info().slicesPerPass));
-    const std::size_t bytesPerSlice = angles * alignedCount<float>(detectors) * sizeof(float);
-    const std::size_t memoryCap = std::max<std::size_t>(
-        1, (std::size_t{256} << 20) / std::max<std::size_t>(bytesPerSlice, 1));
-    std::size_t chunk = std::max(pass, 8 / pass * pass);
-    chunk = std::max(pass, std::min(chunk, memoryCap / pass * pass));
-    return std::min(chunk, slices);
+    return stackChunkSlices(static_cast<std::size_t>(backProjector.info().slicesPerPass), slices,
+                            angles * alignedCount<float>(detectors) * sizeof(float));
 }
 
 Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                       const VolumeGeometry& vol, BackProjector& backProjector,
                       const FbpOptions& options, Volume& out, const ExecContext& ctx,
                       FbpTimings* timings) {
-    const auto t0 = Clock::now();
-    FbpTimings local;
+    const double t0 = timelineNow();
     TOMO_RETURN_IF_ERROR(options.filter.validate());
     TOMO_RETURN_IF_ERROR(vol.validate());
     if (options.chunkSlices < 0) return invalidArgument("FBP: chunk size must not be negative");
@@ -52,65 +190,24 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
         RampFilter::create(geom.detectorCount(), geom.detectorPitch(), options.filter));
     const std::vector<double> w = geom.angularWeights();
     const std::vector<float> weights(w.begin(), w.end());
-
-    const int nz = vol.nz;
-    const int chunk = static_cast<int>(
-        fbpChunkSlices(options, backProjector, sino.dim(0), sino.dim(1), sino.dim(2)));
-    const int chunks = (nz + chunk - 1) / chunk;
+    const std::size_t chunk =
+        fbpChunkSlices(options, backProjector, sino.dim(0), sino.dim(1), sino.dim(2));
     TOMO_ASSIGN_OR_RETURN(
-        out, Volume::create(static_cast<std::size_t>(nz), static_cast<std::size_t>(vol.ny),
+        out, Volume::create(static_cast<std::size_t>(vol.nz), static_cast<std::size_t>(vol.ny),
                             static_cast<std::size_t>(vol.nx)));
-    TOMO_ASSIGN_OR_RETURN(Sinograms scratch, Sinograms::create(static_cast<std::size_t>(chunk),
-                                                               sino.dim(1), sino.dim(2)));
-    Volume chunkOut;
-
-    // Filtering is about a tenth of the work of back-projection for square images.
-    constexpr double kFilterShare = 0.1;
-    for (int c = 0; c < chunks; ++c) {
-        TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-        const int z0 = c * chunk;
-        const int nc = std::min(chunk, nz - z0);
-        const double from = static_cast<double>(c) / chunks,
-                     to = static_cast<double>(c + 1) / chunks;
-
-        // Stage 1: copy the chunk's sinograms and ramp-filter every row in place (the row-filter
-        // stage of the backend, or the CPU's).
-        auto tf = Clock::now();
-        if (scratch.dim(0) != static_cast<std::size_t>(nc)) {
-            TOMO_ASSIGN_OR_RETURN(
-                scratch, Sinograms::create(static_cast<std::size_t>(nc), sino.dim(1), sino.dim(2)));
-        }
-        std::memcpy(scratch.data(), sino.plane(static_cast<std::size_t>(z0)).data(),
-                    static_cast<std::size_t>(nc) * sino.dim(1) * sino.pitch() * sizeof(float));
-        {
-            Progress filterScope =
-                ctx.progress
-                    ? ctx.progress->child(from, from + (to - from) * kFilterShare, "filtering")
-                    : Progress();
-            ExecContext fctx{ctx.threads, ctx.stop, ctx.progress ? &filterScope : nullptr};
-            TOMO_RETURN_IF_ERROR(options.rowFilter ? options.rowFilter->apply(filter, scratch, fctx)
-                                                   : filter.apply(scratch.rows(), fctx));
-        }
-        local.filtering += secondsSince(tf);
-
-        // Stage 2: back-project the filtered chunk with the angular weights.
-        auto tb = Clock::now();
-        VolumeGeometry chunkGrid = vol;
-        chunkGrid.nz = nc;
-        {
-            Progress bpScope = ctx.progress ? ctx.progress->child(from + (to - from) * kFilterShare,
-                                                                  to, "back-projection")
-                                            : Progress();
-            ExecContext bctx{ctx.threads, ctx.stop, ctx.progress ? &bpScope : nullptr};
-            TOMO_RETURN_IF_ERROR(
-                backProjector.backProject(scratch, geom, chunkGrid, weights, chunkOut, bctx));
-        }
-        std::memcpy(out.plane(static_cast<std::size_t>(z0)).data(), chunkOut.data(),
-                    static_cast<std::size_t>(nc) * out.dim(1) * out.pitch() * sizeof(float));
-        local.backProjection += secondsSince(tb);
+    const FbpJob job{sino, geom, vol, filter, weights, options, chunk};
+    Timeline timeline;
+    const std::size_t pass =
+        static_cast<std::size_t>(std::max(1, backProjector.info().slicesPerPass));
+    TOMO_RETURN_IF_ERROR(backProjector.device()
+                             ? fbpOnDevice(job, *backProjector.device(), pass, out, ctx, timeline)
+                             : fbpOnHost(job, backProjector, out, ctx, timeline));
+    if (timings) {
+        timings->timeline = timeline.report();
+        timings->filtering = timings->timeline.busyOf(TimelineStage::Filter);
+        timings->backProjection = timings->timeline.busyOf(TimelineStage::Kernels);
+        timings->total = timelineNow() - t0;
     }
-    local.total = secondsSince(t0);
-    if (timings) *timings = local;
     return Status::ok();
 }
 

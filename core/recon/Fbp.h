@@ -6,9 +6,16 @@
 ///
 /// FBP is two stages composed here, the same way on every backend (issue 12; as RTK's CUDA FDK
 /// swaps in only its GPU sub-filters): a row-filter stage (RowFilterStage: the CPU's FFTW or
-/// radix-2 RampFilter when none is given, cuFFT on CUDA) and the back-projection stage (any
-/// BackProjector). A backend's registration (app/Backends.h rowFilterStage()) decides which
-/// row filter goes with its back-projectors; nothing here knows a backend's name.
+/// radix-2 RampFilter when none is given, cuFFT on CUDA, VkFFT on OpenCL) and the
+/// back-projection stage (any BackProjector). A backend's registration (app/Backends.h
+/// rowFilterStage()) decides which row filter goes with its back-projectors; nothing here knows
+/// a backend's name. Both stages run through core's pipeline driver (core/pipeline/
+/// ChunkPipeline.h, issue 27): on a GPU back-projector (BackProjector::device()) a chunk of
+/// sinograms is uploaded once, filtered on the device when the row filter has a device stage
+/// there (else by the CPU on the packing thread, before the upload), back-projected from the
+/// device and its image downloaded once, while the next chunk uploads and the previous one
+/// downloads; on the CPU the chunk is copied into scratch, filtered in place and back-projected
+/// (host mode). The timings carry the run's timeline (wall, busy time per stage, overlap).
 
 #include <memory>
 #include <string>
@@ -18,7 +25,9 @@
 #include "core/data/Array.h"
 #include "core/filter/RampFilter.h"
 #include "core/geometry/ParallelGeometry.h"
+#include "core/pipeline/Timeline.h"
 #include "core/projectors/BackProjector.h"
+#include "core/projectors/DeviceBackProjection.h"
 
 namespace tomo {
 
@@ -35,7 +44,23 @@ class RowFilterStage {
     /// place. Progress: setTotal and advance on ctx.progress; Cancelled on ctx.stop (checked at
     /// least per block of rows); OutOfMemory naming the sizes when even one row does not fit.
     virtual Status apply(const RampFilter& filter, Sinograms& rows, const ExecContext& ctx) = 0;
+    /// The same filter as a stage of a device pipeline on @p queues, in place on the chunk's
+    /// input rows (layout @p in), when this filter runs on that device; null otherwise (the
+    /// CPU's filter then runs on each chunk before its upload).
+    virtual Result<std::unique_ptr<ChunkStage>> deviceStage(DeviceQueues& queues,
+                                                            const RampFilter& filter,
+                                                            const SinogramChunkLayout& in) {
+        (void)queues, (void)filter, (void)in;
+        return std::unique_ptr<ChunkStage>();
+    }
 };
+
+/// A device row filter's host form (RowFilterStage::apply for GPU filters): @p rows go through
+/// core's pipeline on @p queues with @p filter's device stage alone (uploaded, filtered in place,
+/// downloaded back into @p rows, chunk after chunk, copies beside the transforms). Unsupported
+/// when the filter has no stage on those queues.
+Status filterRowsOnDevice(DeviceQueues& queues, RowFilterStage& filter, const RampFilter& ramp,
+                          Sinograms& rows, const ExecContext& ctx);
 
 struct FbpOptions {
     FilterOptions filter;
@@ -46,11 +71,13 @@ struct FbpOptions {
     int chunkSlices = 0;
 };
 
-/// Time spent per stage (seconds of wall clock).
+/// Time spent per stage: busy seconds of the filter and back-projection stages (on a GPU their
+/// device time, transfers not included), the wall seconds of the whole call, and the timeline.
 struct FbpTimings {
     double filtering = 0;
     double backProjection = 0;
     double total = 0;
+    TimelineReport timeline;
 };
 
 /// Slices per chunk reconstructFbp uses for a stack of @p slices sinograms of @p angles x

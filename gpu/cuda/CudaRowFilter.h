@@ -1,27 +1,22 @@
 #pragma once
 /// @file CudaRowFilter.h
 /// @brief FBP's row-filter stage on a CUDA GPU (core/recon/Fbp.h RowFilterStage): batched cuFFT
-/// ramp filtering of detector rows, host rows in, host rows out (no CUDA types in this header).
+/// ramp filtering of detector rows, as a stage of core's pipeline (no CUDA types in this header).
 ///
-/// Per block of rows, on stream k mod 2 with buffer set k mod 2 (two blocks in flight: the
-/// copies of one overlap the transforms of the other):
-///  1. the block's rows are copied into pinned memory and uploaded;
-///  2. rows are zero-padded to N (RampFilter::paddedWidth(): the smallest power of two
-///     >= 2 x detectors), transformed in place by one batched cuFFT R2C plan, multiplied by
-///     RampFilter::response() (the same filter definitions, windows, cutoff and scaling as the
-///     CPU stage, core/filter/RampFilter.h), transformed back (C2R) and unpadded;
-///  3. the filtered rows are downloaded into pinned memory and copied back into the chunk
-///     when the set is next needed (or at the end).
+/// deviceStage(): on a CUDA back-projector's queues (CudaQueues.h), the filter runs in place on
+/// the chunk's rows the pipeline uploaded, on the compute stream, before the back-projection
+/// stage reads them: the rows never leave the device between the two (issue 27 item 1). Per
+/// block of at most 4096 rows (one step): zero padding to N (RampFilter::paddedWidth(): the
+/// smallest power of two >= 2 x detectors), one batched in-place cuFFT R2C, multiplication by
+/// RampFilter::response() (the same filter definitions, windows, cutoff and scaling as the CPU
+/// stage, core/filter/RampFilter.h), C2R, unpadding into the rows (their pitch kept).
+/// apply() (host rows in and out) runs the same stage alone through core's pipeline
+/// (filterRowsOnDevice): uploads, transforms and downloads of successive chunks overlap.
 /// The result equals RampFilter::apply to float rounding (cuFFT and FFTW/radix-2 round
 /// differently: relative differences ~1e-6 of the row maximum).
-/// Buffers and plans are the device context's (CudaDeviceContext: made once per context,
-/// reused by every call; keys of their own, pinned.rows.k, device.rows.k, device.spectra.k, so
-/// that the back-projection's staging between two filter calls does not resize them); a block is at
-/// most 4096 rows (32 MiB of 2048-pixel rows: an FBP chunk of 8 such slices is 4 blocks, whose
-/// copies overlap) and two blocks stay within the context's memory budget. An allocation the device
-/// refuses frees the context's kept buffers and halves the block, down to one row, before
-/// OutOfMemory. Progress advances per block; ctx.stop is checked between blocks. Threading:
-/// synchronous on the calling thread; holds the context's scratch lock.
+/// Plans, response and work buffers are the device context's (CudaDeviceContext: made once per
+/// shape and kept, so a second call of the same shape creates nothing); the block fits the
+/// budget the pipeline leaves. Not yet run on a GPU in this form.
 
 #include <memory>
 

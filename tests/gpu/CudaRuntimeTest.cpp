@@ -163,7 +163,7 @@ FbpOptions cufftOptions(BackProjector& bp) {
     FbpOptions options;
     auto* cuda = dynamic_cast<cuda::CudaBackProjector*>(&bp);
     if (cuda == nullptr) return options;
-    auto stage = cuda::makeCufftRowFilter(cuda->device());
+    auto stage = cuda::makeCufftRowFilter(cuda->context());
     EXPECT_TRUE(stage.isOk()) << stage.status().toString();
     if (stage.isOk()) options.rowFilter = *stage;
     return options;
@@ -253,7 +253,7 @@ TEST(CudaDeviceContext, BuffersAndPlansAreReusedAcrossCalls) {
     auto bp = registry.make("cuda.texture.lin.2s").value();
     auto* cuda = dynamic_cast<cuda::CudaBackProjector*>(bp.get());
     ASSERT_NE(cuda, nullptr);
-    cuda::CudaDeviceContext& dev = *cuda->device();
+    cuda::CudaDeviceContext& dev = *cuda->context();
     Volume a, b;
     ASSERT_TRUE(bp->backProject(p.sino, p.geom, p.vol, p.weights, a, {}).isOk());
     const std::size_t allocations = dev.scratchAllocations();
@@ -263,7 +263,7 @@ TEST(CudaDeviceContext, BuffersAndPlansAreReusedAcrossCalls) {
     EXPECT_EQ(test::maxRelError(b, a), 0.0);
     // Another variant from the registry shares the context.
     auto other = registry.make("cuda.alu.lin.2s.32x32").value();
-    EXPECT_EQ(dynamic_cast<cuda::CudaBackProjector*>(other.get())->device().get(), &dev);
+    EXPECT_EQ(dynamic_cast<cuda::CudaBackProjector*>(other.get())->context().get(), &dev);
     Volume f1, f2;
     const FbpOptions options = cufftOptions(*bp);
     ASSERT_TRUE(reconstructFbp(p.sino, p.geom, p.vol, *bp, options, f1, {}).isOk());

@@ -4,10 +4,12 @@
 #include "gpu/cuda/cone/CudaConeBackProjector.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
+#include "gpu/cuda/internal/CudaQueues.h"
 
 namespace tomo::cuda {
 namespace {
@@ -161,24 +163,6 @@ Status CudaConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolu
     return Status::ok();
 }
 
-Status CudaConeBackProjector::uploadViews(int c, int count, cudaStream_t stream) {
-    const std::size_t image = m_packed.imageSize();
-    const float* src = m_packed.data.data() + image * static_cast<std::size_t>(c);
-    if (m_config.fetch == ConeFetch::Ldg)
-        return cudaCheck(cudaMemcpyAsync(m_proj.get(), src, image * count * sizeof(float),
-                                         cudaMemcpyHostToDevice, stream),
-                         "cudaMemcpyAsync(cone projections)");
-    cudaMemcpy3DParms p{};
-    p.srcPtr.ptr = const_cast<float*>(src);
-    p.srcPtr.pitch = m_packed.stride() * sizeof(float);
-    p.srcPtr.xsize = m_packed.stride();
-    p.srcPtr.ysize = image / m_packed.stride();
-    p.dstArray = m_array.get();
-    p.extent = {m_packed.stride(), image / m_packed.stride(), static_cast<std::size_t>(count)};
-    p.kind = cudaMemcpyHostToDevice;
-    return cudaCheck(cudaMemcpy3DAsync(&p, stream), "cudaMemcpy3DAsync(cone projections)");
-}
-
 Status CudaConeBackProjector::launch(const float* matrices, int count, cudaStream_t stream) {
     const DetectorGrid& d = m_geometry->detector();
     ConeLaunchArgs a;
@@ -187,8 +171,9 @@ Status CudaConeBackProjector::launch(const float* matrices, int count, cudaStrea
     a.proj = m_proj.as<const float>();
     a.texture = m_texture.get();
     a.views = count;
-    a.stride = static_cast<int>(m_packed.stride());
-    a.image = m_packed.imageSize();
+    a.stride = m_fast + cone::kPadBefore + cone::kPadAfter;
+    a.image = static_cast<std::size_t>(a.stride) *
+              static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter);
     a.maxU = static_cast<float>(d.nu);
     a.maxV = static_cast<float>(d.nv);
     a.nv1 = static_cast<float>(d.nv - 1);
@@ -207,25 +192,25 @@ Status CudaConeBackProjector::add(int first, const Array3<float>& views, const E
     if (first < 0 || first + n > m_geometry->viewCount() || views.dim(1) != std::size_t(d.nv) ||
         views.dim(2) != std::size_t(d.nu))
         return invalidArgument(m_info.id + ": views do not match the geometry");
-    cone::packViews(views, m_config.symmetric, m_packed);
-    const std::vector<float> mats = cone::batchMatrices(*m_geometry, m_grid, first, n);
-    const auto lock = m_device->lockScratch();  // the __constant__ matrices are per device
-    TOMO_RETURN_IF_ERROR(m_device->activate());
-    const cudaStream_t stream = m_device->stream(0);
-    SyncStream sync{stream};
-    TOMO_ASSIGN_OR_RETURN(StageClock clock, StageClock::create());
-    for (int c = 0; c < n; c += kConeBatch) {
-        if (ctx.stop.stop_requested()) return cancelled();
-        const int count = std::min(kConeBatch, n - c);
-        TOMO_RETURN_IF_ERROR(clock.start(stream));
-        TOMO_RETURN_IF_ERROR(uploadViews(c, count, stream));
-        TOMO_ASSIGN_OR_RETURN(const double upload, clock.lap(stream));
-        TOMO_RETURN_IF_ERROR(launch(mats.data() + 12 * static_cast<std::size_t>(c), count, stream));
-        TOMO_ASSIGN_OR_RETURN(const double kernel, clock.lap(stream));
-        m_times.upload += upload;
-        m_times.kernel += kernel;
-    }
-    return cudaCheck(cudaStreamSynchronize(stream), m_info.id + " kernels");
+    // The views through core's pipeline with the back-projection stage alone.
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, openQueues());
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ChunkStage> bp, stage(*queues, first, views.pitch()));
+    const std::size_t image = views.dim(1) * views.pitch() * sizeof(float);
+    PipelineIo io;
+    io.items = static_cast<std::size_t>(n);
+    io.chunkItems = static_cast<std::size_t>(std::max(1, std::min(n, 4 * kConeBatch)));
+    io.inputBytesPerItem = image;
+    const auto* base = reinterpret_cast<const std::byte*>(views.data());
+    io.pack = [base, image](const PipelineChunk& c, std::size_t offset, std::size_t bytes,
+                            std::byte* dst) {
+        std::memcpy(dst, base + c.first * image + offset, bytes);
+    };
+    Timeline timeline;
+    TOMO_RETURN_IF_ERROR(runPipeline(queues.get(), io, {bp.get()}, ctx, &timeline));
+    const TimelineReport r = timeline.report();
+    m_times.upload += r.busyOf(TimelineStage::Upload);
+    m_times.kernel += r.busyOf(TimelineStage::Kernels);
+    return Status::ok();
 }
 
 Status CudaConeBackProjector::download(Volume& out, cudaStream_t stream) {
@@ -281,6 +266,11 @@ Result<Volume> CudaConeBackProjector::finish(const ExecContext&) {
     reset();
     TOMO_RETURN_IF_ERROR(status);
     return out;
+}
+
+Result<std::unique_ptr<DeviceQueues>> CudaConeBackProjector::openQueues() {
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<CudaQueues> q, CudaQueues::open(m_device));
+    return std::unique_ptr<DeviceQueues>(std::move(q));
 }
 
 // Registration (CudaConeBackProjectors.h).

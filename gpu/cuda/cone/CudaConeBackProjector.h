@@ -9,9 +9,12 @@
 /// launch (kConeBatch views: a layered texture array or a linear buffer), and for the shfl
 /// kernels a staging buffer for the transpose back to [plane][y][x] of at most 16 Mi floats.
 /// begin() returns OutOfMemory when that exceeds the context's budget or an allocation fails
-/// (runFdk then halves the slab). add() holds the context's scratch lock (the __constant__
-/// matrices are per device, ConeKernels.h), uploads each group of 32 views, launches, and waits
-/// for stream 0 before returning; the caller filters the next batch meanwhile.
+/// (runFdk then halves the slab). Batches of views reach the slab through core's pipeline
+/// (device(): CudaConeStage.cpp): uploaded from pinned staging on stream 0, padded (and
+/// transposed) on the device into the launch's storage and back-projected on stream 1 in groups
+/// of 32 views, while the next batch uploads; runFdk puts the cuFFT ramp stage before it, add()
+/// runs the stage alone on views in memory. The pipeline's queues hold the context's scratch lock
+/// (the __constant__ matrices are per device, ConeKernels.h). Not yet run on a GPU in this form.
 
 #include <memory>
 #include <optional>
@@ -34,7 +37,7 @@ struct ArrayDeleter {
 };
 using CudaArray = CudaHandle<cudaArray_t, ArrayDeleter>;
 
-class CudaConeBackProjector final : public ConeBackProjector {
+class CudaConeBackProjector final : public ConeBackProjector, public ConeDeviceBackProjection {
   public:
     CudaConeBackProjector(ConeBackProjectorInfo info, std::shared_ptr<CudaDeviceContext> device,
                           CudaConeConfig config);
@@ -49,10 +52,14 @@ class CudaConeBackProjector final : public ConeBackProjector {
     int preferredBatch() const override { return kConeBatch; }
     /// The slab's uploads, kernels, transposes and downloads, timed with CUDA events.
     ConeDeviceTimes deviceTimes() const override { return m_times; }
+    ConeDeviceBackProjection* device() override { return this; }
+    Result<std::unique_ptr<DeviceQueues>> openQueues() override;
+    Result<std::unique_ptr<ChunkStage>> stage(DeviceQueues& queues, int firstView,
+                                              std::size_t pitch) override;
 
   private:
+    friend class CudaConeStage;
     Status allocateViews(const DetectorGrid& d);
-    Status uploadViews(int c, int count, cudaStream_t stream);
     Status launch(const float* matrices, int count, cudaStream_t stream);
     Status download(Volume& out, cudaStream_t stream);
     void reset();
@@ -71,7 +78,6 @@ class CudaConeBackProjector final : public ConeBackProjector {
     DeviceBuffer m_proj;         ///< Ldg
     CudaArray m_array;           ///< Texture: kConeBatch layers
     TextureObject m_texture;
-    cone::PaddedViews m_packed;
     ConeDeviceTimes m_times;  ///< since begin()
 };
 

@@ -1,34 +1,28 @@
 #pragma once
 /// @file CudaBackProjector.h
-/// @brief The CUDA implementation of core's BackProjector: host sinograms in, host volume out,
-/// any kernel family (CudaLauncher) on one CudaDeviceContext. Internal (CUDA types).
+/// @brief The CUDA implementation of core's BackProjector: any kernel family (CudaLauncher) on
+/// one CudaDeviceContext, run through core's pipeline (core/pipeline/ChunkPipeline.h, issue 27),
+/// the host code every GPU backend and the simulated device of the tests share.
 ///
-/// Data flow of backProject() (paper 002 §4: chunks of slices, double buffering, pinned
-/// memory, event-ordered asynchronous copies; doi:10.1007/s11554-019-00883-w):
-///  1. per-projection constants {cx, cy, a, w} computed in double, uploaded once as floats;
-///  2. items = (pass of slicesPerPass slices, band of rows, chunk of angles), run by core's
-///     pass driver (core/projectors/PassDriver.h), the loop every GPU backend shares: item k+1
-///     is packed on a host thread into pinned staging while the device runs item k; this
-///     file supplies the queue operations: stream 0 uploads into the set's pitched device
-///     sinogram (after the set's previous kernels), stream 1 runs the kernels (after the
-///     upload) and the read-backs; two sinogram sets alternate per item, two output bands per
-///     band;
-///  3. kernels run in launches of about options.updatesPerLaunch updates, each bracketed by
-///     timing events (lastKernelSeconds());
-///  4. a finished band is downloaded into pinned memory and copied into the volume when its
-///     read-back buffer is next needed (or at the end). Both streams are synchronised before
-///     backProject returns, whatever the outcome.
-/// Buffers: the context's scratch buffers (CudaDeviceContext.h), reused across calls and
-/// grown on demand; the call holds the context's scratch lock throughout.
-/// Memory: the plan keeps 2 x (sinogram chunk + output band) + constants under the context's
-/// budget, halving the angle chunk, then the band; an allocation the device still refuses
-/// frees the context's scratch buffers (other jobs' sizes) and retries the same plan once, then
-/// makes the plan shrink step by step before OutOfMemory is returned naming the buffer
-/// (runWithRetry, PassDriver.h).
+/// Data flow of backProject() (paper 002 §4: chunks of slices, double buffering, pinned memory,
+/// event-ordered asynchronous copies; doi:10.1007/s11554-019-00883-w): chunks of slices are
+/// copied into pinned staging by host threads and uploaded on stream 0 while stream 1
+/// back-projects the previous chunk (CudaBackProjectionStage.h: packed on the device into the
+/// pitched texture layout, launches of about options.updatesPerLaunch updates) and stream 2
+/// downloads the one before into pinned memory, from which host threads copy it into the volume.
+/// Per-projection constants {cx, cy, a, w} are computed in double and uploaded once per call.
+/// FBP (core/recon) puts the cuFFT filter stage (CudaRowFilter.h) before the back-projection on
+/// the same chunk (device()): the chunk enters the device once and its image leaves once.
+/// Kernel time: the timeline's kernel busy time (events around every launch).
+/// Memory: the pipeline's rings (two chunks of rows in and of volume out) and the stage's
+/// pitched sinogram, band and constants within the context's budget; the pipeline halves its
+/// chunk and the stage its items when the device refuses an allocation, then OutOfMemory
+/// names the buffer. Not yet run on a GPU in this form.
 
 #include <memory>
 
 #include "core/projectors/BackProjector.h"
+#include "core/projectors/DeviceBackProjection.h"
 #include "core/projectors/PassPlan.h"
 #include "gpu/cuda/internal/CudaDeviceContext.h"
 #include "gpu/cuda/internal/CudaLauncher.h"
@@ -47,7 +41,7 @@ struct CudaBackProjectorOptions {
 std::vector<float> projectionConstants(const ParallelGeometry& geom, const VolumeGeometry& vol,
                                        std::span<const float> weights);
 
-class CudaBackProjector final : public BackProjector {
+class CudaBackProjector final : public BackProjector, public DeviceBackProjection {
   public:
     CudaBackProjector(BackProjectorInfo info, std::shared_ptr<CudaDeviceContext> device,
                       CudaLauncher launcher, CudaBackProjectorOptions options = {});
@@ -58,24 +52,30 @@ class CudaBackProjector final : public BackProjector {
                        const VolumeGeometry& vol, std::span<const float> weights, Volume& out,
                        const ExecContext& ctx) override;
 
-    /// Seconds the last backProject() spent in kernels (sum of launch intervals measured by
-    /// events on the device), for kernel-only throughput.
-    double lastKernelSeconds() const { return m_kernelSeconds; }
+    DeviceBackProjection* device() override { return this; }
+    Result<std::unique_ptr<DeviceQueues>> openQueues() override;
+    Result<std::unique_ptr<ChunkStage>> stage(DeviceQueues& queues, const SinogramChunkLayout& in,
+                                              const VolumeChunkLayout& out,
+                                              const ParallelGeometry& geom,
+                                              const VolumeGeometry& vol,
+                                              std::span<const float> weights) override;
+
+    /// Seconds the last backProject() spent in kernels (the timeline's kernel busy time, from
+    /// events around every launch), for kernel-only throughput.
+    double lastKernelSeconds() const { return m_timeline.busyOf(TimelineStage::Kernels); }
+    /// The timeline of the last backProject().
+    const TimelineReport& lastTimeline() const { return m_timeline; }
     /// The device context (shared with the registry's other variants and the FBP pipeline)
     /// and the kernel family this back-projector launches.
-    const std::shared_ptr<CudaDeviceContext>& device() const { return m_device; }
+    const std::shared_ptr<CudaDeviceContext>& context() const { return m_device; }
     const CudaLauncher& launcher() const { return m_launcher; }
 
   private:
-    Result<PassPlan> plan(const Sinograms& sino, const VolumeGeometry& vol, int shrink) const;
-    Status run(const Sinograms& sino, const VolumeGeometry& vol, const std::vector<float>& consts,
-               const PassPlan& plan, Volume& out, const ExecContext& ctx);
-
     BackProjectorInfo m_info;
     std::shared_ptr<CudaDeviceContext> m_device;
     CudaLauncher m_launcher;
     CudaBackProjectorOptions m_options;
-    double m_kernelSeconds = 0;
+    TimelineReport m_timeline;
 };
 
 }  // namespace tomo::cuda

@@ -6,18 +6,18 @@
 /// open(index) selects the device (cudaSetDevice), reads the limits the launchers need (compute
 /// capability, SMs, shared memory per block incl. the opt-in maximum, texture limits for
 /// pitch-linear 2-D textures, texture pitch alignment) and creates kStreams non-blocking
-/// streams. memoryBudget() is 85% of the free memory at open() (the rest for the CUDA context,
-/// cuFFT work areas and other processes): callers size their chunks against it and fall back
-/// to smaller chunks when an allocation still fails.
-/// Scratch memory: pinned staging, device buffers (plain and pitched) and cuFFT plans are made
-/// once per context and reused by every back-projection and FBP on it, grown on demand (a
-/// buffer too small is freed before its larger replacement is allocated) and kept until the
-/// context goes or releaseScratch() is called (after an allocation failure, before the caller
-/// retries with smaller chunks). Buffers are named by role and stream slot ("pinned.in.0"), so a
-/// back-projection and an FBP on the same context share them.
-/// Threading: the context is shared (shared_ptr) by every back-projector made by the registry
-/// and by the FBP pipeline. A job takes lockScratch() for its whole run: jobs on one device run
-/// one after the other (they share the two streams and the scratch buffers); the scratch
+/// streams: stream(0) uploads, stream(1) kernels, stream(2) downloads (the roles of core's
+/// queue operations, CudaQueues.h). memoryBudget() is 85% of the free memory at open() (the rest
+/// for the CUDA context, cuFFT work areas and other processes): callers size their chunks against
+/// it and fall back to smaller chunks when an allocation still fails. Scratch memory: pinned
+/// staging, device buffers (plain and pitched) and cuFFT plans are made once per context and reused
+/// by every back-projection and FBP on it, grown on demand (a buffer too small is freed before its
+/// larger replacement is allocated) and kept until the context goes or releaseScratch() is called
+/// (after an allocation failure, before the caller retries with smaller chunks). Buffers are named
+/// by role and stream slot ("pinned.in.0"), so a back-projection and an FBP on the same context
+/// share them. Threading: the context is shared (shared_ptr) by every back-projector made by the
+/// registry and by the FBP pipeline. A job takes lockScratch() for its whole run: jobs on one
+/// device run one after the other (they share the two streams and the scratch buffers); the scratch
 /// accessors require that lock. fftPlans() is thread-safe (its own mutex). activate() must be
 /// called on each host thread before CUDA calls.
 
@@ -50,7 +50,7 @@ struct CudaDeviceTraits {
 
 class CudaDeviceContext {
   public:
-    static constexpr int kStreams = 2;
+    static constexpr int kStreams = 3;
 
     /// Opens device @p index (-1 = device 0). NotFound when there is no CUDA device (the
     /// runtime's reason in the message), DeviceError for other failures.
@@ -60,7 +60,7 @@ class CudaDeviceContext {
     /// cudaSetDevice for the calling thread.
     Status activate() const;
     cudaStream_t stream(int i) const { return m_streams[i % kStreams].get(); }
-    /// Waits for everything enqueued on both streams (a job's end, whatever its outcome: nothing
+    /// Waits for everything enqueued on every stream (a job's end, whatever its outcome: nothing
     /// it enqueued may outlive its use of the scratch buffers).
     void synchronizeStreams() const;
     std::size_t memoryBudget() const { return m_budget; }

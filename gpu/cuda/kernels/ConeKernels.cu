@@ -167,6 +167,41 @@ unsigned blocks(int n, int per) {
 }  // namespace
 }  // namespace kernels
 
+namespace kernels {
+namespace {
+
+/// core/cone/ConeKernelSupport.h's packViews on the device: view p's rows ([nv][pitch]) into a
+/// padded image of (slow + 3) x stride floats, transposed (slow = u) or not (slow = v).
+__global__ void padKernel(const float* rows, size_t pitch, int nu, int nv, bool transposed,
+                          float* out, int stride, size_t image) {
+    const int p = blockIdx.y;
+    const float* view = rows + static_cast<size_t>(p) * nv * pitch;
+    float* dst = out + static_cast<size_t>(p) * image;
+    const int slow = transposed ? nu : nv, fast = transposed ? nv : nu;
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < image;
+         i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+        const int s = static_cast<int>(i / stride) - 1, f = static_cast<int>(i % stride) - 1;
+        float v = 0.0f;
+        if (s >= 0 && s < slow && f >= 0 && f < fast)
+            v = transposed ? view[static_cast<size_t>(f) * pitch + s]
+                           : view[static_cast<size_t>(s) * pitch + f];
+        dst[i] = v;
+    }
+}
+
+}  // namespace
+}  // namespace kernels
+
+Status launchConePad(const ConePadArgs& a, cudaStream_t stream) {
+    if (a.views < 1 || a.views > 65535)
+        return invalidArgument("cone padding of " + std::to_string(a.views) + " views");
+    const unsigned perImage =
+        static_cast<unsigned>(std::min<std::size_t>((a.image + 255) / 256, 1024));
+    kernels::padKernel<<<dim3(perImage, static_cast<unsigned>(a.views)), 256, 0, stream>>>(
+        a.rows, a.pitch, a.nu, a.nv, a.transposed, a.out, a.stride, a.image);
+    return cudaCheck(cudaGetLastError(), "launch of the cone padding");
+}
+
 Status launchConeBackProjection(const ConeLaunchArgs& a, const float* matrices,
                                 cudaStream_t stream) {
     using namespace kernels;

@@ -62,6 +62,20 @@ struct ConeLaunchArgs {
 Status launchConeBackProjection(const ConeLaunchArgs& args, const float* matrices,
                                 cudaStream_t stream);
 
+/// A batch of filtered views on the device ([views][nv][pitch] floats) into the padded images
+/// the kernels read (core/cone/ConeKernelSupport.h packViews: 1 zero row/column before, 2 after,
+/// transposed to [u][v] for the shfl kernels).
+struct ConePadArgs {
+    const float* rows = nullptr;
+    std::size_t pitch = 0;  ///< floats per detector row
+    int nu = 0, nv = 0, views = 0;
+    bool transposed = false;
+    float* out = nullptr;
+    int stride = 0;         ///< floats per padded row
+    std::size_t image = 0;  ///< floats per padded image
+};
+Status launchConePad(const ConePadArgs& args, cudaStream_t stream);
+
 /// Planes [kBegin, kBegin + planes) of @p columns ([plane][x][y]) into @p out ([planes][y][x]).
 Status launchConeTranspose(const float* columns, float* out, int nx, int ny, int kBegin, int planes,
                            cudaStream_t stream);

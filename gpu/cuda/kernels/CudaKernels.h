@@ -79,17 +79,32 @@ Status launchHybrid(const AluConfig& config, const LaunchArgs& args, cudaStream_
 /// Why the texture config is not compiled (empty when it is).
 std::string textureSupport(const TextureConfig& config);
 
-/// FBP's row filter (kernels/FilterKernels.cu): rows [rows][detectors] of raw sinograms in
+/// A pass packed on the device (kernels/PackKernels.cu): the layout of core's packPassSlices.
+struct PackArgs {
+    const float* rows = nullptr;  ///< the chunk's rows [slices][angles][pitch]
+    std::size_t pitch = 0;        ///< floats per row
+    int angles = 0;               ///< rows per slice
+    int s0 = 0, count = 0;        ///< the pass's slices in the chunk
+    int a0 = 0, na = 0;           ///< its angle chunk
+    int detectors = 0;
+    int channels = 1;          ///< values per texel (half storage: 4 binary16)
+    bool half = false;         ///< binary16 values (else float)
+    void* out = nullptr;       ///< na pitched rows
+    std::size_t outPitch = 0;  ///< bytes between them
+};
+Status launchPackPass(const PackArgs& args, cudaStream_t stream);
+
+/// FBP's row filter (kernels/FilterKernels.cu): rows [rows][rowPitch floats] of sinograms in
 /// @p raw are zero-padded to @p padded (>= 2 detectors) into @p work (real, padded + 2 floats
 /// per row for the in-place R2C), so cuFFT can transform them in place.
-Status launchPadRows(const float* raw, float* work, int rows, int detectors, int padded,
-                     cudaStream_t stream);
+Status launchPadRows(const float* raw, std::size_t rowPitch, float* work, int rows, int detectors,
+                     int padded, cudaStream_t stream);
 /// Multiplies the spectra (complex, padded / 2 + 1 per row) by the real @p response.
 Status launchMultiplySpectra(float* work, const float* response, int rows, int padded,
                              cudaStream_t stream);
 /// Copies the first @p detectors samples of each padded row of @p work (padded + 2 floats
-/// apart) into @p rows ([rows][detectors], unpadded): the filtered rows.
-Status launchUnpadRows(const float* work, float* rows, int count, int detectors, int padded,
-                       cudaStream_t stream);
+/// apart) into @p rows ([rows][rowPitch floats]): the filtered rows.
+Status launchUnpadRows(const float* work, float* rows, std::size_t rowPitch, int count,
+                       int detectors, int padded, cudaStream_t stream);
 
 }  // namespace tomo::cuda

@@ -2,10 +2,12 @@
 // (default 2048 projections x 2048^2 x 64 slices, random filtered-like data): one warm-up
 // pass, then --repeat timed runs; kernel-only GU/s from device events, end-to-end GU/s (host
 // sinograms to host volume) from the wall clock, and the model's prediction (core/selection)
-// for the device; then FBP (core's reconstructFbp: the cuFFT row-filter stage, CudaRowFilter.h,
-// and --fbp-variant) on --fbp-slices slices, host to host. Correctness is the check mode's
-// (SelfCheckMain.cpp). Prints a table, writes JSON. Exit status: 0 all timed, 1 a variant or the
-// FBP failed, 2 no CUDA device.
+// for the device; then FBP (core's reconstructFbp through core's pipeline: the cuFFT filter
+// stage, CudaRowFilter.h, and --fbp-variant's back-projection stage on each chunk between its
+// upload and its download) on --fbp-slices slices, host to host, with its timeline (busy time of
+// every stage, overlap efficiency, the busiest queue) and the pinned host-device link measured on
+// the same queues. Correctness is the check mode's (SelfCheckMain.cpp). Prints a table, writes
+// JSON. Exit status: 0 all timed, 1 a variant or the FBP failed, 2 no CUDA device.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/pipeline/LinkBandwidth.h"
 #include "core/projectors/CpuBackProjectors.h"
 #include "core/selection/DeviceTraits.h"
 #include "core/selection/VariantCost.h"
@@ -23,6 +26,7 @@
 #include "gpu/cuda/CudaDiscovery.h"
 #include "gpu/cuda/CudaRowFilter.h"
 #include "gpu/cuda/internal/CudaBackProjector.h"
+#include "gpu/cuda/internal/CudaQueues.h"
 #include "gpu/cuda/selfcheck/SelfCheckOptions.h"
 
 namespace tomo::cuda {
@@ -116,7 +120,7 @@ int runBench(const SelfCheckOptions& so) {
         auto made = registry.make(info.id);
         Status s = made.status();
         if (auto* bp = made.isOk() ? dynamic_cast<CudaBackProjector*>(made->get()) : nullptr)
-            s = timeVariant(bp->device(), o, sino, geom, row);
+            s = timeVariant(bp->context(), o, sino, geom, row);
         if (!s.isOk()) row.status = "FAILED: " + s.message();
         allGood = allGood && row.status == "ok";
         std::fprintf(stderr, "  %-34s %s\n", info.id.c_str(), row.status.c_str());
@@ -124,6 +128,7 @@ int runBench(const SelfCheckOptions& so) {
     }
     // The whole FBP (cuFFT filtering + back-projection), host memory to host memory.
     FbpTimings fbp;
+    LinkBandwidth link;
     Status fbpStatus = [&]() -> Status {
         ParallelGeometry::Params fp = params;
         fp.rows = o.fbpSlices;
@@ -138,9 +143,12 @@ int runBench(const SelfCheckOptions& so) {
         auto* cuda = dynamic_cast<CudaBackProjector*>(bp.get());
         if (cuda == nullptr) return invalidArgument(o.fbpVariant + " is not a CUDA variant");
         FbpOptions options;
-        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->device()));
-        return reconstructFbp(s, g, VolumeGeometry::forDetector(g, o.size), *bp, options, out, {},
-                              &fbp);
+        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->context()));
+        TOMO_RETURN_IF_ERROR(reconstructFbp(s, g, VolumeGeometry::forDetector(g, o.size), *bp,
+                                            options, out, {}, &fbp));
+        TOMO_ASSIGN_OR_RETURN(auto queues, CudaQueues::open(cuda->context()));
+        TOMO_ASSIGN_OR_RETURN(link, measureLink(*queues));
+        return Status::ok();
     }();
 
     std::ofstream json(o.json);
@@ -161,20 +169,26 @@ int runBench(const SelfCheckOptions& so) {
          << ", \"ok\": " << (fbpStatus.isOk() ? "true" : "false")
          << ", \"total_seconds\": " << fbp.total
          << ", \"backprojection_seconds\": " << fbp.backProjection
-         << ", \"filter_seconds\": " << fbp.filtering << "}}\n";
+         << ", \"filter_seconds\": " << fbp.filtering
+         << ", \"timeline\": " << timelineJson(fbp.timeline)
+         << ", \"bound_seconds\": " << pipelineBound(fbp.timeline)
+         << ", \"h2d_bytes_per_second\": " << link.hostToDevice
+         << ", \"d2h_bytes_per_second\": " << link.deviceToHost << "}}\n";
 
     std::printf("\n%-34s %10s %-11s %10s %10s  %s\n", "variant", "model GU/s", "bottleneck",
                 "kernel", "end-to-end", "status");
     for (const Row& r : rows)
         std::printf("%-34s %10.0f %-11s %10.0f %10.0f  %s\n", r.info.id.c_str(), r.predicted,
                     r.bottleneck.c_str(), r.kernelGups, r.endToEndGups, r.status.c_str());
-    if (fbpStatus.isOk())
+    if (fbpStatus.isOk()) {
         std::printf(
             "FBP %s, %d slices of %d^2 from %d projections: %.2f s host to host "
             "(cuFFT filter stage %.2f s, back-projection stage %.2f s)\n",
             o.fbpVariant.c_str(), o.fbpSlices, o.size, o.projections, fbp.total, fbp.filtering,
             fbp.backProjection);
-    else
+        std::printf("FBP timeline: %s | bound %.2f s\n%s\n", formatTimeline(fbp.timeline).c_str(),
+                    pipelineBound(fbp.timeline), formatLink(link).c_str());
+    } else
         std::printf("FBP %s failed: %s\n", o.fbpVariant.c_str(), fbpStatus.message().c_str());
     std::printf("device: %s; JSON: %s\n", report.device.c_str(), o.json.c_str());
     return allGood && fbpStatus.isOk() ? 0 : 1;

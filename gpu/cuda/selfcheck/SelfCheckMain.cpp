@@ -78,7 +78,7 @@ Status checkOne(Checker& c, BackProjector& bp, BackProjector* forFbp, CheckRow& 
     FbpOptions options;
     BackProjector* fbpBackProjector = &bp;  // --cpu-candidate: the CPU filter with the candidate
     if (auto* cuda = dynamic_cast<CudaBackProjector*>(forFbp)) {
-        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->device()));
+        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->context()));
         fbpBackProjector = forFbp;
     }
     TOMO_RETURN_IF_ERROR(
@@ -185,7 +185,7 @@ int runCheck(const SelfCheckOptions& o) {
                 CudaBackProjectorOptions split;
                 split.maxBandRows = o.effectiveBandRows();
                 split.maxAngleChunk = o.effectiveAngleChunk();
-                CudaBackProjector bp(info, whole->device(), whole->launcher(), split);
+                CudaBackProjector bp(info, whole->context(), whole->launcher(), split);
                 s = checkOne(c, bp, whole, row);
             } else {
                 s = checkOne(c, **made, nullptr, row);

@@ -3,8 +3,11 @@
 #include "gpu/opencl/cone/ClConeBackProjector.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "core/pipeline/Timeline.h"
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
+#include "gpu/opencl/internal/ClQueues.h"
 #include "gpu/opencl/internal/KernelSources.h"
 
 namespace tomo::opencl {
@@ -28,6 +31,18 @@ Status enqueue3d(cl_command_queue queue, const ClKernel& kernel, const std::size
     return clCheck(clEnqueueNDRangeKernel(queue, kernel.get(), 3, nullptr, global, local, 0,
                                           nullptr, done.out()),
                    std::string("clEnqueueNDRangeKernel(") + name + ")");
+}
+
+/// Seconds between the start and the end of a completed, profiled command (0 when the device
+/// does not say).
+double eventSeconds(const ClEvent& e) {
+    cl_ulong begin = 0, end = 0;
+    if (clGetEventProfilingInfo(e.get(), CL_PROFILING_COMMAND_START, sizeof begin, &begin,
+                                nullptr) != CL_SUCCESS ||
+        clGetEventProfilingInfo(e.get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+            CL_SUCCESS)
+        return 0.0;
+    return end > begin ? static_cast<double>(end - begin) * 1e-9 : 0.0;
 }
 
 /// Reads @p rows rows of @p nx floats (dense on the device from @p offset floats) into
@@ -85,6 +100,7 @@ Status ClConeBackProjector::prepare() {
     if (m_config.symmetric) {
         TOMO_ASSIGN_OR_RETURN(m_transpose, m_device->kernel(program, "coneColumnsToVolume"));
     }
+    TOMO_ASSIGN_OR_RETURN(m_pad, m_device->kernel(program, "conePad"));
     return Status::ok();
 }
 
@@ -101,6 +117,7 @@ void ClConeBackProjector::reset() {
 Status ClConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid,
                                   int firstPlane, int planes, const ExecContext&) {
     reset();
+    m_times = {};
     TOMO_ASSIGN_OR_RETURN(const ConeSymmetry has,
                           cone::checkBegin(m_info, geometry, grid, firstPlane, planes));
     TOMO_RETURN_IF_ERROR(prepare());
@@ -125,11 +142,11 @@ Status ClConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolume
     m_first = firstPlane;
     m_planes = planes;
     m_mirror = has == ConeSymmetry::Mirror;
-    if (m_batchCapacity == 0 || m_packed.slow != (m_config.symmetric ? d.nu : d.nv) ||
-        m_packed.fast != (m_config.symmetric ? d.nv : d.nu)) {
+    if (m_batchCapacity == 0 || m_slow != (m_config.symmetric ? d.nu : d.nv) ||
+        m_fast != (m_config.symmetric ? d.nv : d.nu)) {
         m_batchCapacity = 0;  // another detector: the batch buffers are remade
-        m_packed.slow = m_config.symmetric ? d.nu : d.nv;
-        m_packed.fast = m_config.symmetric ? d.nv : d.nu;
+        m_slow = m_config.symmetric ? d.nu : d.nv;
+        m_fast = m_config.symmetric ? d.nv : d.nu;
     }
     Status batch = allocateBatch(kBatch);
     if (!batch.isOk()) reset();
@@ -142,9 +159,9 @@ Status ClConeBackProjector::allocateBatch(int views) {
     m_mats.reset();
     m_batchCapacity = 0;
     const std::size_t n = static_cast<std::size_t>(views);
-    TOMO_ASSIGN_OR_RETURN(
-        m_proj, m_device->createBuffer(CL_MEM_READ_ONLY, n * m_packed.imageSize() * sizeof(float),
-                                       "cone projection batch"));
+    TOMO_ASSIGN_OR_RETURN(m_proj,
+                          m_device->createBuffer(CL_MEM_READ_WRITE, n * imageSize() * sizeof(float),
+                                                 "cone projection batch"));
     TOMO_ASSIGN_OR_RETURN(
         m_mats, m_device->createBuffer(CL_MEM_READ_ONLY, n * 12 * sizeof(float), "cone matrices"));
     m_batchCapacity = views;
@@ -153,8 +170,8 @@ Status ClConeBackProjector::allocateBatch(int views) {
 
 Status ClConeBackProjector::enqueueBackProjection(int views, ClEvent& done) {
     const DetectorGrid& d = m_geometry->detector();
-    const int stride = static_cast<int>(m_packed.stride());
-    const int image = static_cast<int>(m_packed.imageSize());
+    const int stride = m_fast + cone::kPadBefore + cone::kPadAfter;
+    const int image = static_cast<int>(imageSize());
     const float maxU = static_cast<float>(d.nu), maxV = static_cast<float>(d.nv);
     const cl_mem proj = m_proj.get(), mats = m_mats.get(), acc = m_acc.get();
     const int nx = m_grid.nx, ny = m_grid.ny;
@@ -186,34 +203,33 @@ Status ClConeBackProjector::add(int first, const Array3<float>& views, const Exe
     if (first < 0 || first + n > m_geometry->viewCount() || views.dim(1) != std::size_t(d.nv) ||
         views.dim(2) != std::size_t(d.nu))
         return invalidArgument(m_info.id + ": views do not match the geometry");
-    const std::size_t constViews = m_device->traits().constantBufferBytes / (12 * sizeof(float));
-    const int perLaunch = static_cast<int>(std::clamp<std::size_t>(constViews, 1, kLaunchViewsMax));
-    TOMO_RETURN_IF_ERROR(allocateBatch(std::min(n, perLaunch)));
-    cone::packViews(views, m_config.symmetric, m_packed);
-    for (int c = 0; c < n; c += perLaunch) {
-        if (ctx.stop.stop_requested()) return cancelled();
-        const int count = std::min(perLaunch, n - c);
-        const std::vector<float> mats = cone::batchMatrices(*m_geometry, m_grid, first + c, count);
-        const std::size_t image = m_packed.imageSize();
-        TOMO_RETURN_IF_ERROR(clCheck(
-            clEnqueueWriteBuffer(
-                m_device->queue(0), m_proj.get(), CL_TRUE, 0, image * count * sizeof(float),
-                m_packed.data.data() + image * static_cast<std::size_t>(c), 0, nullptr, nullptr),
-            "clEnqueueWriteBuffer(cone projections)"));
-        TOMO_RETURN_IF_ERROR(clCheck(
-            clEnqueueWriteBuffer(m_device->queue(0), m_mats.get(), CL_TRUE, 0,
-                                 mats.size() * sizeof(float), mats.data(), 0, nullptr, nullptr),
-            "clEnqueueWriteBuffer(cone matrices)"));
-        ClEvent done;
-        TOMO_RETURN_IF_ERROR(enqueueBackProjection(count, done));
-        TOMO_RETURN_IF_ERROR(waitFor(done, m_info.id + " kernel"));
-    }
+    // The views through core's pipeline with the back-projection stage alone.
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, openQueues());
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ChunkStage> bp, stage(*queues, first, views.pitch()));
+    const std::size_t image = views.dim(1) * views.pitch() * sizeof(float);
+    PipelineIo io;
+    io.items = static_cast<std::size_t>(n);
+    io.chunkItems = static_cast<std::size_t>(std::max(1, std::min(n, 4 * kBatch)));
+    io.inputBytesPerItem = image;
+    const auto* base = reinterpret_cast<const std::byte*>(views.data());
+    io.pack = [base, image](const PipelineChunk& c, std::size_t offset, std::size_t bytes,
+                            std::byte* dst) {
+        std::memcpy(dst, base + c.first * image + offset, bytes);
+    };
+    Timeline timeline;
+    TOMO_RETURN_IF_ERROR(runPipeline(queues.get(), io, {bp.get()}, ctx, &timeline));
+    const TimelineReport r = timeline.report();
+    m_times.upload += r.busyOf(TimelineStage::Upload);
+    m_times.kernel += r.busyOf(TimelineStage::Kernels);
     return Status::ok();
 }
 
 Status ClConeBackProjector::readStandard(Volume& out) {
-    return readRows(m_device->queue(1), m_acc.get(), 0, out, 0,
-                    static_cast<std::size_t>(m_planes) * m_grid.ny);
+    const double t0 = timelineNow();
+    TOMO_RETURN_IF_ERROR(readRows(m_device->queue(1), m_acc.get(), 0, out, 0,
+                                  static_cast<std::size_t>(m_planes) * m_grid.ny));
+    m_times.download += timelineNow() - t0;
+    return Status::ok();
 }
 
 Status ClConeBackProjector::readSymmetric(Volume& out) {
@@ -233,10 +249,13 @@ Status ClConeBackProjector::readSymmetric(Volume& out) {
         ClEvent done;
         TOMO_RETURN_IF_ERROR(
             enqueue3d(m_device->queue(1), m_transpose, global, local, done, "coneColumnsToVolume"));
-        // The in-order queue runs the read after the transpose.
+        TOMO_RETURN_IF_ERROR(waitFor(done, "the cone transpose"));
+        m_times.transpose += eventSeconds(done);
+        const double t0 = timelineNow();
         TOMO_RETURN_IF_ERROR(readRows(m_device->queue(1), dst, 0, out,
                                       static_cast<std::size_t>(k0) * m_grid.ny,
                                       static_cast<std::size_t>(count) * m_grid.ny));
+        m_times.download += timelineNow() - t0;
     }
     return Status::ok();
 }
@@ -250,6 +269,15 @@ Result<Volume> ClConeBackProjector::finish(const ExecContext&) {
     reset();
     TOMO_RETURN_IF_ERROR(read);
     return out;
+}
+
+Result<std::unique_ptr<DeviceQueues>> ClConeBackProjector::openQueues() {
+    return std::unique_ptr<DeviceQueues>(std::make_unique<ClQueues>(m_device));
+}
+
+std::size_t ClConeBackProjector::imageSize() const {
+    return static_cast<std::size_t>(m_fast + cone::kPadBefore + cone::kPadAfter) *
+           static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter);
 }
 
 // Registration (OpenClConeBackProjectors.h).

@@ -8,8 +8,11 @@
 /// slab's voxels, the padded projections of one batch and their matrices, and for the symmetric
 /// kernel a staging buffer for the transpose back to [plane][y][x] of at most 16 Mi floats.
 /// begin() returns OutOfMemory when that exceeds the device's budget or an allocation fails, so
-/// that runFdk halves the slab. add() uploads the batch (queue 0, blocking), runs the kernel on
-/// queue 1 and waits for it: the caller reads and filters the next batch meanwhile.
+/// that runFdk halves the slab. Batches reach the slab through core's pipeline (device(),
+/// ClConeStage.cpp): uploaded on queue(0) from pinned staging while queue(1) pads them on the
+/// device (conePad, transposed for the symmetric kernel), writes each launch's matrices and runs
+/// the kernel; runFdk puts a device ramp stage before it where there is one (VkFFT), add() runs
+/// the stage alone on views in memory.
 
 #include <memory>
 #include <optional>
@@ -37,7 +40,7 @@ struct ClConeConfig {
     bool barrierPerView = false;
 };
 
-class ClConeBackProjector final : public ConeBackProjector {
+class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBackProjection {
   public:
     ClConeBackProjector(ConeBackProjectorInfo info, std::shared_ptr<ClDeviceContext> device,
                         ClConeConfig config);
@@ -50,14 +53,23 @@ class ClConeBackProjector final : public ConeBackProjector {
     Result<Volume> finish(const ExecContext& ctx) override;
     std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
     int preferredBatch() const override { return kBatch; }
+    /// add()'s uploads and kernels (the pipeline's events), finish()'s transposes (their
+    /// events) and read-back (host clock, blocking reads).
+    ConeDeviceTimes deviceTimes() const override { return m_times; }
 
     /// Builds the program (cached by the context) and makes this object's kernels.
     Status prepare();
     const ClConeConfig& config() const { return m_config; }
+    ConeDeviceBackProjection* device() override { return this; }
+    Result<std::unique_ptr<DeviceQueues>> openQueues() override;
+    Result<std::unique_ptr<ChunkStage>> stage(DeviceQueues& queues, int firstView,
+                                              std::size_t pitch) override;
 
   private:
+    friend class ClConeStage;
     static constexpr int kBatch = 32;
     Status allocateBatch(int views);
+    std::size_t imageSize() const;  ///< floats per padded projection
     Status enqueueBackProjection(int views, ClEvent& done);
     Status readStandard(Volume& out);
     Status readSymmetric(Volume& out);
@@ -66,16 +78,17 @@ class ClConeBackProjector final : public ConeBackProjector {
     ConeBackProjectorInfo m_info;
     std::shared_ptr<ClDeviceContext> m_device;
     ClConeConfig m_config;
-    ClKernel m_kernel, m_transpose;
+    ClKernel m_kernel, m_transpose, m_pad;
 
     std::optional<ConeGeometry> m_geometry;
     ConeVolumeGrid m_grid;  ///< the whole volume
     int m_first = 0, m_planes = 0;
     bool m_mirror = false;
-    ClMem m_acc;              ///< standard: [plane][y][x]; symmetric: [plane][x][y]
-    ClMem m_proj, m_mats;     ///< one batch's padded projections and index matrices
-    int m_batchCapacity = 0;  ///< views m_proj and m_mats hold
-    cone::PaddedViews m_packed;
+    ClMem m_acc;                 ///< standard: [plane][y][x]; symmetric: [plane][x][y]
+    ClMem m_proj, m_mats;        ///< one batch's padded projections and index matrices
+    int m_batchCapacity = 0;     ///< views m_proj and m_mats hold
+    int m_slow = 0, m_fast = 0;  ///< unpadded sizes of the padded projections
+    ConeDeviceTimes m_times;     ///< since begin()
 };
 
 }  // namespace tomo::opencl

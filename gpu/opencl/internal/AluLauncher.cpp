@@ -201,10 +201,6 @@ std::size_t AluLauncher::packedBytes(int angles, int detectors) const {
            static_cast<std::size_t>(channels()) * sizeof(float);
 }
 
-void AluLauncher::pack(const Sinograms& sino, int s0, int count, int a0, int na, void* dst) const {
-    packPassSlices(sino, s0, count, a0, na, channels(), false, dst);
-}
-
 Result<ClMem> AluLauncher::createSinogram(ClDeviceContext& dev, int angles, int detectors) {
     if (m_config.imageSinogram())
         return dev.createImage2d(m_config.channelOrder, CL_FLOAT,

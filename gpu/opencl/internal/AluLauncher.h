@@ -66,7 +66,8 @@ class AluLauncher final : public ClKernelLauncher {
     int slicesPerPass() const override { return m_config.slices; }
     bool usesImage() const override { return m_config.imageSinogram(); }
     std::size_t packedBytes(int angles, int detectors) const override;
-    void pack(const Sinograms& sino, int s0, int count, int a0, int na, void* dst) const override;
+    int channels() const override;
+    bool halfStorage() const override { return false; }
     Result<ClMem> createSinogram(ClDeviceContext& dev, int angles, int detectors) override;
     Status enqueueKernel(cl_command_queue queue, const ClPassShape& shape, const ClLaunch& launch,
                          const std::vector<cl_event>& wait, ClEvent& done) override;
@@ -76,7 +77,6 @@ class AluLauncher final : public ClKernelLauncher {
     Result<unsigned> violationCount(ClDeviceContext& dev) const;
 
   private:
-    int channels() const;
     AluConfig m_config;
     ClKernel m_kernel;
     ClMem m_violations;

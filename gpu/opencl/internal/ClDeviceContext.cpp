@@ -131,7 +131,7 @@ Result<std::shared_ptr<ClDeviceContext>> ClDeviceContext::open(int index, ClDevi
     ctx->m_context = ClContext(clCreateContext(props, 1, &d, nullptr, nullptr, &err));
     TOMO_RETURN_IF_ERROR(clCheck(err, "clCreateContext(" + t.name + ")"));
     for (ClQueue& q : ctx->m_queues) {
-        q = ClQueue(clCreateCommandQueue(ctx->m_context.get(), d, 0, &err));
+        q = ClQueue(clCreateCommandQueue(ctx->m_context.get(), d, CL_QUEUE_PROFILING_ENABLE, &err));
         TOMO_RETURN_IF_ERROR(clCheck(err, "clCreateCommandQueue(" + t.name + ")"));
     }
     if (t.imageSupport) {
@@ -153,6 +153,55 @@ Result<std::shared_ptr<ClDeviceContext>> ClDeviceContext::open(int index, ClDevi
 ClDeviceContext::~ClDeviceContext() {
     for (ClQueue& q : m_queues)
         if (q) clFinish(q.get());
+    releaseScratch();
+}
+
+Result<cl_mem> ClDeviceContext::scratchBuffer(const std::string& key, std::size_t bytes) {
+    ClMem& b = m_scratch[key];
+    std::size_t& have = m_scratchBytes[key];
+    if (!b || have < bytes) {
+        b = ClMem();  // free first: the old and the new one need not fit together
+        have = 0;
+        TOMO_ASSIGN_OR_RETURN(
+            b, createBuffer(CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 4), key));
+        have = bytes;
+        ++m_scratchAllocations;
+    }
+    return b.get();
+}
+
+Result<void*> ClDeviceContext::pinnedScratch(const std::string& key, std::size_t bytes) {
+    Pinned& p = m_pinned[key];
+    if (!p.buffer || p.bytes < bytes) {
+        if (p.host) clEnqueueUnmapMemObject(queue(0), p.buffer.get(), p.host, 0, nullptr, nullptr);
+        clFinish(queue(0));
+        p = Pinned();
+        const std::size_t size = std::max<std::size_t>(bytes, 4);
+        TOMO_ASSIGN_OR_RETURN(p.buffer,
+                              createBuffer(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, key));
+        cl_int err = CL_SUCCESS;
+        p.host = clEnqueueMapBuffer(queue(0), p.buffer.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                    0, size, 0, nullptr, nullptr, &err);
+        TOMO_RETURN_IF_ERROR(clCheck(err, "clEnqueueMapBuffer(" + key + ")"));
+        p.bytes = size;
+        ++m_scratchAllocations;
+    }
+    return p.host;
+}
+
+cl_mem ClDeviceContext::pinnedBufferOf(const void* host) const {
+    for (const auto& [key, p] : m_pinned)
+        if (p.host == host) return p.buffer.get();
+    return nullptr;
+}
+
+void ClDeviceContext::releaseScratch() {
+    for (auto& [key, p] : m_pinned)
+        if (p.host) clEnqueueUnmapMemObject(queue(0), p.buffer.get(), p.host, 0, nullptr, nullptr);
+    if (m_queues[0]) clFinish(queue(0));
+    m_pinned.clear();
+    m_scratch.clear();
+    m_scratchBytes.clear();
 }
 
 std::size_t ClDeviceContext::memoryBudget() const {

@@ -4,9 +4,13 @@
 /// device's traits and memory budget, and the program cache (built once per option set in
 /// memory, and as binaries on disk). Internal to tomo_gpu_opencl (see ClHandle.h).
 ///
-/// Queue rules (STYLE.md #7): queue(0) carries uploads (host staging buffer to device image or
-/// buffer), queue(1) carries kernels and downloads. Both are in-order; work that crosses queues
-/// waits on events (an upload event is passed to the kernel's wait list), never on queue order.
+/// Queue rules (STYLE.md #7; core/pipeline/DeviceQueues.h's roles): queue(0) carries uploads
+/// (host to device), queue(1) kernels, queue(2) downloads (device to host). All are in-order
+/// and profiled (the timeline's device spans); work that crosses queues waits on events (a
+/// wait list, or a barrier with a wait list), never on queue order.
+/// Scratch: device buffers and pinned host buffers (CL_MEM_ALLOC_HOST_PTR, mapped once) kept
+/// by key and grown on demand, as CudaDeviceContext's, under lockScratch() for a job's run
+/// (ClQueues.h: core's queue operations on this context).
 /// Callers that share one ClDeviceContext between jobs must use their own buffers and events;
 /// the context, the queues and the program cache are safe to share between threads.
 ///
@@ -19,6 +23,7 @@
 /// described in gpu/opencl/README.md.
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -91,8 +96,35 @@ class ClDeviceContext {
     int index() const { return m_index; }
     cl_device_id device() const { return m_device; }
     cl_context context() const { return m_context.get(); }
-    /// queue(0): uploads; queue(1): kernels and downloads. In-order.
-    cl_command_queue queue(int i) const { return m_queues[i & 1].get(); }
+    static constexpr int kQueues = 3;
+    /// queue(0): uploads; queue(1): kernels; queue(2): downloads. In-order, profiled.
+    cl_command_queue queue(int i) const { return m_queues[i % kQueues].get(); }
+
+    /// Held by a job for its whole run (the scratch accessors below require it).
+    [[nodiscard]] std::unique_lock<std::mutex> lockScratch() {
+        return std::unique_lock(m_scratchMutex);
+    }
+    /// The device buffer @p key with at least @p bytes, kept until releaseScratch().
+    Result<cl_mem> scratchBuffer(const std::string& key, std::size_t bytes);
+    /// The page-locked host buffer @p key (CL_MEM_ALLOC_HOST_PTR, mapped): its host pointer.
+    Result<void*> pinnedScratch(const std::string& key, std::size_t bytes);
+    /// The buffer behind pinnedScratch()'s pointer @p host (for transfers), or null.
+    cl_mem pinnedBufferOf(const void* host) const;
+    void releaseScratch();
+    /// Allocations made by the scratch accessors so far (tests of reuse).
+    std::size_t scratchAllocations() const { return m_scratchAllocations; }
+    /// An object kept for the context's lifetime under @p key (FFT applications by shape),
+    /// made by @p make on the first call (lockScratch() held).
+    template <class T, class Make>
+    Result<std::shared_ptr<T>> cached(const std::string& key, Make&& make) {
+        auto it = m_cached.find(key);
+        if (it == m_cached.end()) {
+            Result<std::shared_ptr<T>> made = make();
+            if (!made.isOk()) return made.status();
+            it = m_cached.emplace(key, std::static_pointer_cast<void>(*made)).first;
+        }
+        return std::static_pointer_cast<T>(it->second);
+    }
 
     /// Bytes one job may allocate on the device in total: 3/4 of global memory (1/2 on a CPU
     /// device, whose "global memory" is the host's RAM shared with the host-side data).
@@ -129,7 +161,18 @@ class ClDeviceContext {
     cl_platform_id m_platform = nullptr;
     cl_device_id m_device = nullptr;
     ClContext m_context;
-    ClQueue m_queues[2];
+    ClQueue m_queues[kQueues];
+    struct Pinned {
+        ClMem buffer;
+        void* host = nullptr;
+        std::size_t bytes = 0;
+    };
+    std::mutex m_scratchMutex;
+    std::map<std::string, ClMem> m_scratch;
+    std::map<std::string, std::size_t> m_scratchBytes;
+    std::map<std::string, Pinned> m_pinned;
+    std::size_t m_scratchAllocations = 0;
+    std::map<std::string, std::shared_ptr<void>> m_cached;  // released before the context
     ClDeviceTraits m_traits;
     ClDeviceOptions m_options;
     std::string m_cacheDir;

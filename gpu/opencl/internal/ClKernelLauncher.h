@@ -1,8 +1,9 @@
 #pragma once
 /// @file ClKernelLauncher.h
 /// @brief The part of an OpenCL back-projector that differs between kernel families: how a pass
-/// of sinograms is stored on the device and how the kernel is launched. ClBackProjector drives a
-/// launcher (chunking, staging, double buffering, constants, read-back, progress, cancellation).
+/// of sinograms is stored on the device and how the kernel is launched. ClBackProjectionStage
+/// drives a launcher on core's pipeline (chunks, transfers, packing on the device, constants,
+/// progress and cancellation are not the launcher's).
 ///
 /// Coordinates every kernel uses (BackProjector.h): pixel (ix, iy) of the image reads detector
 /// index u = (a + iy * cy) + ix * cx, with the per-projection constants
@@ -62,10 +63,11 @@ class ClKernelLauncher {
     virtual bool usesImage() const = 0;
     /// Bytes of one packed pass: angles x detectors x slicesPerPass in the family's storage.
     virtual std::size_t packedBytes(int angles, int detectors) const = 0;
-    /// Packs slices [s0, s0 + count) and angles [a0, a0 + na) of @p sino into @p dst
-    /// (packedBytes(na, detectors) bytes); slices beyond count (a partial last pass) are zero.
-    virtual void pack(const Sinograms& sino, int s0, int count, int a0, int na,
-                      void* dst) const = 0;
+    /// Values per texel of a packed pass (core/projectors/PassDriver.h packPassSlices: slice c
+    /// in channel c, channels beyond the pass's slices zero), packed on the device by pack.cl.
+    virtual int channels() const = 0;
+    /// Whether the packed values are binary16 (else float).
+    virtual bool halfStorage() const { return false; }
     /// A device sinogram for @p angles x @p detectors.
     virtual Result<ClMem> createSinogram(ClDeviceContext& dev, int angles, int detectors) = 0;
     /// Enqueues the copy of a packed pass from @p staging into @p sinogram on @p queue after

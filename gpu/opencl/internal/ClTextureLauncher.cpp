@@ -88,11 +88,6 @@ std::size_t ClTextureLauncher::packedBytes(int angles, int detectors) const {
            static_cast<std::size_t>(channels()) * (m_config.half ? 2 : 4);
 }
 
-void ClTextureLauncher::pack(const Sinograms& sino, int s0, int count, int a0, int na,
-                             void* dst) const {
-    packPassSlices(sino, s0, count, a0, na, channels(), m_config.half, dst);
-}
-
 Result<ClMem> ClTextureLauncher::createSinogram(ClDeviceContext& dev, int angles, int detectors) {
     if (m_config.half)
         return dev.createBuffer(CL_MEM_READ_ONLY, packedBytes(angles, detectors), "half sinogram");

@@ -44,13 +44,13 @@ class ClTextureLauncher final : public ClKernelLauncher {
     int slicesPerPass() const override { return m_config.slices; }
     bool usesImage() const override { return !m_config.half; }
     std::size_t packedBytes(int angles, int detectors) const override;
-    void pack(const Sinograms& sino, int s0, int count, int a0, int na, void* dst) const override;
+    int channels() const override;
+    bool halfStorage() const override { return m_config.half; }
     Result<ClMem> createSinogram(ClDeviceContext& dev, int angles, int detectors) override;
     Status enqueueKernel(cl_command_queue queue, const ClPassShape& shape, const ClLaunch& launch,
                          const std::vector<cl_event>& wait, ClEvent& done) override;
 
   private:
-    int channels() const;
     TextureConfig m_config;
     ClKernel m_kernel;
 };

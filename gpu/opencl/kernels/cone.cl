@@ -187,3 +187,19 @@ __kernel void coneColumnsToVolume(__global const float* cols, __global float* ou
     if (i0 + a < nx && j0 + b < ny)
         out[(size_t)kk * plane + (size_t)(j0 + b) * nx + (i0 + a)] = tile[a][b];
 }
+
+// A batch of filtered views ([views][nv][pitch] floats, from `first`) padded into the images
+// the kernels read (core/cone/ConeKernelSupport.h packViews: 1 zero row/column before, 2 after;
+// transposed to [u][v] for coneSymmetric): image p has (slow + 3) rows of `stride` floats.
+__kernel void conePad(__global const float* rows, int pitch, int first, int nu, int nv,
+                      int transposed, __global float* out, int stride, int image) {
+    const int i = get_global_id(0), p = get_global_id(1);
+    if (i >= image) return;
+    const int slow = transposed ? nu : nv, fast = transposed ? nv : nu;
+    const int s = i / stride - 1, f = i % stride - 1;
+    __global const float* view = rows + (size_t)(first + p) * nv * pitch;
+    float v = 0.0f;
+    if (s >= 0 && s < slow && f >= 0 && f < fast)
+        v = transposed ? view[(size_t)f * pitch + s] : view[(size_t)s * pitch + f];
+    out[(size_t)p * image + i] = v;
+}

@@ -30,7 +30,8 @@ ConeCase coneCase(const std::string& phantom, double arcDeg, int views, double p
     return {std::move(g), grid, std::move(proj), std::move(truth), FdkOptions{}};
 }
 
-Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPlanes) {
+Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPlanes,
+                           FdkReport* report) {
     FdkOptions o = c.options;
     o.slabPlanes = slabPlanes;
     TOMO_ASSIGN_OR_RETURN(Volume out, Volume::create(static_cast<std::size_t>(c.grid.nz),
@@ -57,8 +58,8 @@ Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPla
             }
         return Status::ok();
     };
-    TOMO_ASSIGN_OR_RETURN(FdkReport report, runFdk(c.geometry, c.grid, o, bp, read, sink, {}));
-    (void)report;
+    TOMO_ASSIGN_OR_RETURN(FdkReport r, runFdk(c.geometry, c.grid, o, bp, read, sink, {}));
+    if (report) *report = std::move(r);
     return out;
 }
 

@@ -26,7 +26,8 @@ ConeCase coneCase(const std::string& phantom, double arcDeg, int views, double p
                   std::vector<double> angles = {});
 
 /// FDK of @p c through runFdk with @p bp into one volume.
-Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPlanes = 0);
+Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPlanes = 0,
+                           FdkReport* report = nullptr);
 
 /// |a - b| / |b| over all voxels (root of sums of squares).
 double relativeRmse(const Volume& a, const Volume& b);

@@ -1,121 +1,22 @@
-// The GPU item loop written once (core/projectors/PassDriver.h), driven through a simulated
-// device: launches run only when the driver waits for them, as on a real queue, so an upload
-// that overwrites a sinogram a queued launch still reads, or a read-back of a band before its
-// launches ran, is caught. The simulated kernel adds the packed samples of its projections to
-// every pixel of its band, so the volume tells whether every item reached its place.
+// The launch sequence of every GPU back-projection stage (core/projectors/PassDriver.h
+// passSteps), the retry of a stage's buffers and the one packing of a pass. A stage's steps are
+// replayed here on host arrays: the packing of each step that packs, the launches adding the
+// packed samples of their projections to their band, bands copied into the volume when done;
+// the volume tells whether every launch reached its place exactly once and read what was packed
+// for it. The driver that runs the steps (core/pipeline/ChunkPipeline.h) is tested on the
+// simulated device (tests/core/pipeline).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
-#include <deque>
-#include <stop_token>
 #include <string>
 #include <vector>
 
-#include "core/base/Progress.h"
 #include "core/data/Half.h"
 #include "core/projectors/PassDriver.h"
 
 namespace tomo {
 namespace {
-
-struct Launch {
-    PassItem item;
-    int begin = 0, end = 0;
-    bool accumulate = false;
-};
-
-class SimulatedQueue final : public PassQueue {
-  public:
-    SimulatedQueue(int nx, int detectors, int channels, Volume& out)
-        : m_nx(nx), m_det(detectors), m_ch(channels), m_out(out) {}
-
-    Status allocate(const PassPlan& p) override {
-        m_plan = p;
-        const std::size_t floats = p.sinogramBytes / sizeof(float);
-        for (int s = 0; s < 2; ++s) {
-            m_staging[s].assign(floats, -1.0f);
-            m_sinogram[s].assign(floats, 0.0f);
-            m_band[s].assign(p.outputBytes / sizeof(float), 0.0f);
-        }
-        return Status::ok();
-    }
-    Result<void*> beginStaging(const PassItem& it) override {
-        order.push_back("stage " + std::to_string(it.index));
-        return static_cast<void*>(m_staging[it.slot].data());
-    }
-    Status upload(const PassItem& it) override {
-        for (const Launch& l : m_queued)
-            if (l.item.slot == it.slot) hazards.push_back("upload over a queued launch");
-        m_sinogram[it.slot] = m_staging[it.slot];
-        order.push_back("upload " + std::to_string(it.index));
-        return Status::ok();
-    }
-    Status launch(const PassItem& it, int begin, int end, bool accumulate) override {
-        if (failAtLaunch == launches) return internalError("simulated launch failure");
-        ++launches;
-        m_queued.push_back({it, begin, end, accumulate});
-        maxQueued = std::max(maxQueued, static_cast<int>(m_queued.size()));
-        return Status::ok();
-    }
-    Status waitLaunch() override {
-        if (m_queued.empty()) return internalError("waited with nothing queued");
-        run(m_queued.front());
-        m_queued.pop_front();
-        return Status::ok();
-    }
-    Status download(const PassItem& it) override {
-        for (const Launch& l : m_queued)
-            if (l.item.outputSlot == it.outputSlot) hazards.push_back("read-back before kernels");
-        const std::vector<float>& band = m_band[it.outputSlot];
-        for (int s = 0; s < it.count; ++s)
-            for (int r = 0; r < it.rows; ++r)
-                std::memcpy(&m_out(static_cast<std::size_t>(it.s0 + s),
-                                   static_cast<std::size_t>(it.rowBegin + r), 0),
-                            &band[(static_cast<std::size_t>(s) * it.rows + r) * m_nx],
-                            sizeof(float) * static_cast<std::size_t>(m_nx));
-        order.push_back("download " + std::to_string(it.index));
-        return Status::ok();
-    }
-    Status finish() override {
-        finished = true;
-        return Status::ok();
-    }
-
-    std::vector<std::string> order, hazards;
-    int launches = 0, maxQueued = 0, failAtLaunch = -1;
-    bool finished = false;
-
-  private:
-    /// Pixel x of every row of slice s gets the packed samples at detector x mod det.
-    void run(const Launch& l) {
-        const PassItem& it = l.item;
-        std::vector<float>& band = m_band[it.outputSlot];
-        const std::vector<float>& sino = m_sinogram[it.slot];
-        for (int s = 0; s < m_plan.slicesPerPass; ++s)
-            for (int r = 0; r < it.rows; ++r)
-                for (int x = 0; x < m_nx; ++x) {
-                    float sum = l.accumulate
-                                    ? band[(static_cast<std::size_t>(s) * it.rows + r) * m_nx + x]
-                                    : 0.0f;
-                    for (int p = l.begin; p < l.end; ++p)
-                        sum += sino[(static_cast<std::size_t>(p) * m_det + x % m_det) * m_ch + s];
-                    band[(static_cast<std::size_t>(s) * it.rows + r) * m_nx + x] = sum;
-                }
-    }
-
-    int m_nx, m_det, m_ch;
-    Volume& m_out;
-    PassPlan m_plan;
-    std::vector<float> m_staging[2], m_sinogram[2], m_band[2];
-    std::deque<Launch> m_queued;
-};
-
-/// Records the fractions the sink sees.
-struct RecordingSink final : ProgressSink {
-    std::vector<double> fractions;
-    void onProgress(double fraction, std::string_view) override { fractions.push_back(fraction); }
-};
 
 struct Job {
     int nz = 5, ny = 40, nx = 7, angles = 23, det = 6, channels = 2;
@@ -151,67 +52,75 @@ struct Job {
             sum += sino(s, a, x % det);
         return sum;
     }
-    PassPacker packer() const {
-        return [this](const PassItem& it, void* staging) {
-            packPassSlices(sino, it.s0, it.count, it.a0, it.na, channels, false, staging);
-        };
-    }
 };
 
-TEST(PassDriver, EveryItemReachesItsBandWithoutHazards) {
-    Job job;
-    const PassPlan p = job.plan(/*angleChunk=*/5, /*bandRows=*/16, /*perLaunch=*/2);
-    ASSERT_EQ(p.passes, 3);  // 2 + 2 + 1 slices
-    ASSERT_EQ(p.bands, 3);   // 16 + 16 + 8 rows
-    ASSERT_EQ(p.angleChunks, 5);
-    SimulatedQueue queue(job.nx, job.det, job.channels, job.out);
-    RecordingSink sink;
-    Progress progress(&sink);
-    const ExecContext ctx{1, {}, &progress};
-    ASSERT_TRUE(runPasses(p, {job.nz, job.ny, job.angles}, queue, job.packer(), ctx).isOk());
-    EXPECT_TRUE(queue.hazards.empty()) << queue.hazards.front();
-    EXPECT_TRUE(queue.finished);
-    EXPECT_LE(queue.maxQueued, 2);
-    // One report per launch (9 bands x chunks of 5, 5, 5, 5, 3 projections in launches of 2),
-    // rising to the end.
-    ASSERT_EQ(sink.fractions.size(), 9u * 14u);
-    EXPECT_TRUE(std::is_sorted(sink.fractions.begin(), sink.fractions.end()));
-    EXPECT_DOUBLE_EQ(sink.fractions.back(), 1.0);
-    for (int s = 0; s < job.nz; ++s)
-        for (int r = 0; r < job.ny; ++r)
-            for (int x = 0; x < job.nx; ++x)
-                ASSERT_FLOAT_EQ(job.out(s, r, x), job.expected(s, x)) << s << " " << r << " " << x;
-    // Item k + 1 is staged before item k's band is read back, and uploaded after it.
-    const auto at = [&](const std::string& what) {
-        return std::find(queue.order.begin(), queue.order.end(), what) - queue.order.begin();
-    };
-    EXPECT_LT(at("stage 5"), at("download 4"));
-    EXPECT_LT(at("download 4"), at("upload 5"));
-    EXPECT_EQ(std::count_if(queue.order.begin(), queue.order.end(),
-                            [](const std::string& o) { return o.rfind("download", 0) == 0; }),
-              9);
+/// Replays @p steps: packs where a step packs, launches add the packed samples at x mod det.
+void replay(const std::vector<PassStep>& steps, const PassPlan& p, Job& job) {
+    std::vector<float> packed(p.sinogramBytes / sizeof(float), -1.0f);
+    std::vector<float> band(p.outputBytes / sizeof(float), 1e30f);
+    for (const PassStep& s : steps) {
+        const PassItem& it = s.item;
+        if (s.pack)
+            packPassSlices(job.sino, it.s0, it.count, it.a0, it.na, job.channels, false,
+                           packed.data());
+        for (int c = 0; c < p.slicesPerPass; ++c)
+            for (int r = 0; r < it.rows; ++r)
+                for (int x = 0; x < job.nx; ++x) {
+                    float& v = band[(std::size_t(c) * it.rows + r) * job.nx + x];
+                    float sum = s.accumulate ? v : 0.0f;
+                    for (int q = s.begin; q < s.end; ++q)
+                        sum += packed[(std::size_t(q) * job.det + x % job.det) * job.channels + c];
+                    v = sum;
+                }
+        if (!s.bandDone) continue;
+        for (int c = 0; c < it.count; ++c)
+            for (int r = 0; r < it.rows; ++r)
+                std::memcpy(&job.out(std::size_t(it.s0 + c), std::size_t(it.rowBegin + r), 0),
+                            &band[(std::size_t(c) * it.rows + r) * job.nx],
+                            sizeof(float) * std::size_t(job.nx));
+    }
 }
 
-TEST(PassDriver, AStopRequestEndsTheRunWithinALaunch) {
-    Job job;
-    const PassPlan p = job.plan(23, 40, 1);
-    SimulatedQueue queue(job.nx, job.det, job.channels, job.out);
-    std::stop_source stop;
-    stop.request_stop();
-    const ExecContext ctx{1, stop.get_token(), nullptr};
-    const Status s = runPasses(p, {job.nz, job.ny, job.angles}, queue, job.packer(), ctx);
-    EXPECT_EQ(s.code(), ErrorCode::Cancelled);
-    EXPECT_EQ(queue.launches, 1);
+TEST(PassDriver, EveryLaunchReachesItsBandOnceAfterItsPacking) {
+    for (int angleChunk : {5, 23})
+        for (int bandRows : {16, 40}) {
+            SCOPED_TRACE(std::to_string(angleChunk) + " projections, bands of " +
+                         std::to_string(bandRows));
+            Job job;
+            const PassPlan p = job.plan(angleChunk, bandRows, 2);
+            const std::vector<PassStep> steps = passSteps(p, {job.nz, job.ny, job.angles}, job.nx);
+            replay(steps, p, job);
+            for (int s = 0; s < job.nz; ++s)
+                for (int r = 0; r < job.ny; ++r)
+                    for (int x = 0; x < job.nx; ++x)
+                        ASSERT_FLOAT_EQ(job.out(s, r, x), job.expected(s, x)) << s << " " << r;
+            // Launches of 2 projections: ceil(na / 2) per item; bands complete once each.
+            const int bands = (job.ny + p.bandRows - 1) / p.bandRows;
+            EXPECT_EQ(std::count_if(steps.begin(), steps.end(),
+                                    [](const PassStep& s) { return s.bandDone; }),
+                      3 * bands);
+            double updates = 0;
+            for (const PassStep& s : steps)
+                updates += s.updates;
+            EXPECT_DOUBLE_EQ(updates, 3.0 * job.angles * job.ny * job.nx * job.channels);
+            // One angle chunk: each pass is packed once for all its bands.
+            const auto packs =
+                std::count_if(steps.begin(), steps.end(), [](const PassStep& s) { return s.pack; });
+            EXPECT_EQ(packs, angleChunk == 23 ? 3 : 3 * bands * p.angleChunks);
+        }
 }
 
-TEST(PassDriver, AQueueErrorIsReturnedAsIs) {
+TEST(PassDriver, AShorterChunkHasFewerPasses) {
     Job job;
-    SimulatedQueue queue(job.nx, job.det, job.channels, job.out);
-    queue.failAtLaunch = 7;
-    const Status s = runPasses(job.plan(5, 16, 2), {job.nz, job.ny, job.angles}, queue,
-                               job.packer(), ExecContext{});
-    EXPECT_EQ(s.code(), ErrorCode::Internal);
-    EXPECT_NE(s.message().find("simulated launch failure"), std::string::npos);
+    const PassPlan p = job.plan(23, 40, 23);  // planned for 5 slices: 3 passes
+    EXPECT_EQ(passSteps(p, {job.nz, job.ny, job.angles}, job.nx).size(), 3u);
+    const std::vector<PassStep> two = passSteps(p, {2, job.ny, job.angles}, job.nx);
+    ASSERT_EQ(two.size(), 1u);
+    EXPECT_EQ(two[0].item.count, 2);
+    const std::vector<PassStep> three = passSteps(p, {3, job.ny, job.angles}, job.nx);
+    ASSERT_EQ(three.size(), 2u);
+    EXPECT_EQ(three[1].item.s0, 2);
+    EXPECT_EQ(three[1].item.count, 1);
 }
 
 TEST(PassDriver, RetryReleasesKeptBuffersOnceThenShrinksUntilTheSmallestItems) {

@@ -1,0 +1,47 @@
+// `tomo bench`'s timeline report (BenchTimeline.h).
+#include "app/cli/BenchTimeline.h"
+
+#include <cstdio>
+
+#include "core/projectors/DeviceBackProjection.h"
+
+namespace tomo::cli {
+
+std::optional<LinkBandwidth> measureBackendLink(const BackProjectorRegistry& registry,
+                                                const std::string& variant, std::string& why) {
+    auto bp = registry.make(variant);
+    if (!bp.isOk()) {
+        why = bp.status().message();
+        return std::nullopt;
+    }
+    DeviceBackProjection* device = (*bp)->device();
+    if (!device) return std::nullopt;  // the CPU: no link
+    auto queues = device->openQueues();
+    if (!queues.isOk()) {
+        why = queues.status().message();
+        return std::nullopt;
+    }
+    auto link = measureLink(**queues);
+    if (!link.isOk()) {
+        why = link.status().message();
+        return std::nullopt;
+    }
+    return *link;
+}
+
+std::string timelineLine(const std::string& variant, const std::string& workload,
+                         const TimelineReport& timeline) {
+    const double bound = pipelineBound(timeline);
+    char tail[96];
+    std::snprintf(tail, sizeof tail, " | bound %.3f s (%.0f%% of the wall)", bound,
+                  timeline.wall > 0 ? 100.0 * bound / timeline.wall : 0.0);
+    return "  " + variant + " " + workload + ": " + formatTimeline(timeline) + tail;
+}
+
+std::string timelineJsonMembers(const TimelineReport& timeline) {
+    char bound[64];
+    std::snprintf(bound, sizeof bound, ", \"bound_seconds\": %.6g", pipelineBound(timeline));
+    return "\"timeline\": " + timelineJson(timeline) + bound;
+}
+
+}  // namespace tomo::cli

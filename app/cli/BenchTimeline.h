@@ -1,0 +1,26 @@
+#pragma once
+// `tomo bench`'s timeline report (issue 27 item 5): for every variant, the FBP's wall time,
+// each stage's busy time and the overlap efficiency (core/pipeline/Timeline.h), the pipeline's
+// bound (its busiest queue) and, on a GPU backend, the host-device link measured on the same
+// queues (core/pipeline/LinkBandwidth.h).
+#include <optional>
+#include <string>
+
+#include "core/pipeline/LinkBandwidth.h"
+#include "core/projectors/BackProjector.h"
+
+namespace tomo::cli {
+
+/// The link of @p variant's device (measured on its queues), or none on the CPU or when the
+/// device's queues cannot be opened (the reason in @p why).
+std::optional<LinkBandwidth> measureBackendLink(const BackProjectorRegistry& registry,
+                                                const std::string& variant, std::string& why);
+
+/// "  <variant> <workload>: wall ... | efficiency 1.57 | bound 0.91 s (62% of the wall)".
+std::string timelineLine(const std::string& variant, const std::string& workload,
+                         const TimelineReport& timeline);
+
+/// The JSON members of a row's timeline: "timeline": {...}, "bound_seconds": ...
+std::string timelineJsonMembers(const TimelineReport& timeline);
+
+}  // namespace tomo::cli
