@@ -60,7 +60,9 @@ void finishCurve(const std::vector<Combined>& combined, std::size_t solved, Reco
         std::all_of(kept.begin(), kept.end(), [&](int k) { return k == kept[0]; }) &&
         kept[0] >= 1 && std::size_t(kept[0]) <= report.curve.size())
         report.kept = std::size_t(kept[0] - 1);
-    if (auto corner = lcurveCorner(report.curve); corner)
+    auto spec = findAlgorithm(report.algorithm);
+    if (!spec) return;
+    if (auto corner = iterationCornerOf(*spec, report.curve); corner)
         report.corner = *corner;
     else
         report.cornerNote = corner.status().message();

@@ -22,7 +22,7 @@ std::size_t plane(std::size_t rows, std::size_t cols) {
 /// The vectors every iterative solve holds per slice, in floats of the data (m) and the image
 /// (n): the data as a dense copy and as read, the iterate, the output and the preview copy
 /// (IterationMonitor), the reference and the initial image when given, the stopping rule's
-/// copies (StoppingRule.h: rel-change one image, corner two and the start's copy).
+/// copies (StoppingRule.h: rel-change one image, corner three and the start's copy).
 struct Vectors {
     std::size_t m = 0, n = 0;
 };
@@ -33,7 +33,7 @@ Vectors commonVectors(const ReconRequest& request, const ParameterValues& params
     if (request.initial) v.n += 2;
     const std::string& rule = params.text("stop");
     if (rule == "rel-change") v.n += 1;
-    if (rule == "corner") v.n += 3;
+    if (rule == "corner") v.n += 4;  // previous, corner, discrepancy iterates, the start
     return v;
 }
 

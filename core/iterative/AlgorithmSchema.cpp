@@ -1,6 +1,7 @@
 #include "core/iterative/AlgorithmSchema.h"
 
 #include "core/iterative/MbirReconstruction.h"
+#include "core/solvers/IterationCorner.h"
 
 #include <charconv>
 #include <cmath>
@@ -112,8 +113,10 @@ ParameterSpec initParam(const std::string& first) {
 
 /// The stopping-rule parameters every iterative algorithm takes (core/solvers/StoppingRule.h).
 void addStoppingParams(AlgorithmSpec& s) {
+    std::vector<std::string> rules{"none", "corner", "discrepancy", "rel-change"};
+    if (!s.cornerWhyNot.empty()) rules.erase(rules.begin() + 1);
     ParameterSpec rule = choiceParam(
-        "stop", "Stopping rule", {"none", "corner", "discrepancy", "rel-change"},
+        "stop", "Stopping rule", std::move(rules),
         "none: run the iterations; corner: return the iterate at the L-curve corner (after "
         "running stop-patience iterations past it); discrepancy: stop when ||Ax - b|| reaches "
         "1.05 times the noise norm; rel-change: stop when ||x_k - x_k-1|| / ||x_k|| falls to "
@@ -242,6 +245,11 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
                                   "1/2 ||Ax - b||^2 + lambda TV(x); 0: automatic, "
                                   "sigma sqrt(angles) from the data's noise level."),
                         nonNegativeParam(true), toleranceParam(), initParam("fbp")};
+        s.cornerWhyNot =
+            "no L-curve corner for TV: its iterations converge to the minimum of 1/2 ||Ax - b||^2 "
+            "+ lambda TV(x) instead of semi-converging, so the curve of its iterates has no "
+            "corner that picks an image; lambda is its regularisation (an L-curve over lambda: "
+            "sweepRegularization)";
         specs.push_back(std::move(s));
     }
     {
@@ -282,6 +290,12 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
     // MBIR runs to the minimum of its cost: its own rules (relative update, golden image).
     specs.push_back(mbirAlgorithmSpec());
     return specs;
+}
+
+Result<std::size_t> iterationCornerOf(const AlgorithmSpec& spec,
+                                      std::span<const LCurvePoint> points) {
+    if (!spec.cornerWhyNot.empty()) return invalidArgument(spec.cornerWhyNot);
+    return iterationCorner(points);
 }
 
 Result<AlgorithmSpec> findAlgorithm(std::string_view id) {
@@ -356,6 +370,8 @@ Result<ParameterValues> ParameterValues::resolve(const AlgorithmSpec& spec,
             return invalidArgument("unknown parameter '" + key + "' for " + spec.id +
                                    " (parameters: " + (names.empty() ? "none" : names) + ")");
         }
+        if (key == "stop" && text == "corner" && !spec.cornerWhyNot.empty())
+            return invalidArgument("parameter 'stop': corner does not apply: " + spec.cornerWhyNot);
         TOMO_RETURN_IF_ERROR(checkValue(*found, text));
         values.m_values[key] = found->type == ParameterType::Boolean
                                    ? (text == "true" || text == "1" ? "true" : "false")

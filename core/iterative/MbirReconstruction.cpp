@@ -96,6 +96,10 @@ AlgorithmSpec mbirAlgorithmSpec() {
         "A. Sabne et al., Model-based Iterative CT Image Reconstruction on GPUs, PPoPP'17, "
         "doi:10.1145/3018743.3018765; J.-B. Thibault et al., Med. Phys. 34(11), 2007, "
         "doi:10.1118/1.2789499";
+    s.cornerWhyNot =
+        "no L-curve corner for MBIR: ICD minimises its cost (data term + q-GGMRF prior) to "
+        "convergence instead of semi-converging, so the curve of its iterates has no corner "
+        "that picks an image; sharpness and snr_db set its regularisation";
     s.parameters = {
         integer("iterations", "Iterations", 100, 1, 100000,
                 "Iterations at most, each about one equit (every SV, or five passes of 20%)."),
