@@ -128,10 +128,18 @@ SlabChoice chooseSlab(const StepMemory& step, std::size_t slices, std::size_t bu
         return c;
     }
     std::size_t slab = g;
+    if (held + step.bytes(g) > budget) {
+        // Even the minimum is over: the fixed part (a system matrix, a batch's scratch) is paid
+        // once per step whatever its slices, so the budget bounds the part that grows with them.
+        while (slab < slices && (slab + g) * step.perSlice <= budget)
+            slab += g;
+        c.slices = std::min(slices, slab);
+        c.overBudget = true;
+        return c;
+    }
     while (slab < slices && held + step.bytes(slab + g) <= budget)
         slab += g;
     c.slices = std::min(slices, slab);
-    c.overBudget = held + step.bytes(c.slices) > budget;
     return c;
 }
 

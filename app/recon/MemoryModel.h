@@ -39,7 +39,8 @@ std::size_t heldInputBytes(const ReconRequest& request);
 
 /// Slices per step: @p given (> 0, rounded up to whole granules), else the most whole granules
 /// whose memory plus @p held fits @p budget, at least one granule and at most @p slices.
-/// @p overBudget: even that minimum does not fit.
+/// @p overBudget: even one granule does not fit; then the part that grows with the slices is
+/// kept within the budget (the fixed part, e.g. MemXCT's matrix, is paid once per step).
 struct SlabChoice {
     std::size_t slices = 0;
     bool overBudget = false;

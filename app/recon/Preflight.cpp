@@ -197,11 +197,17 @@ Result<PreflightReport> preflight(const ReconRequest& request, Resolved& resolve
     p.slabBytes = step.bytes(p.slabSlices);
     p.peakBytes = held + p.slabBytes;
     if (choice.overBudget)
-        p.notes.push_back("one " + step.what + " of " + to_string(p.slabSlices) +
-                          " slice(s) needs " + formatSize(double(p.slabBytes + p.heldInputBytes)) +
+        p.notes.push_back("one " + step.what + " of " + to_string(p.minimumSlices) +
+                          " slice(s) needs " +
+                          formatSize(double(p.minimumBytes + p.heldInputBytes)) +
                           (p.heldInputBytes ? " with the input held in memory" : "") +
                           ", more than the memory budget of " +
-                          formatSize(double(resolved.budget)) + ": using that minimum");
+                          formatSize(double(resolved.budget)) + ": using that minimum" +
+                          (p.slabSlices > p.minimumSlices
+                               ? " and " + to_string(p.slabSlices) + " slices per step (" +
+                                     formatSize(double(p.slabBytes)) + "; " +
+                                     formatSize(double(step.fixed)) + " of it once per step)"
+                               : ""));
     return p;
 }
 

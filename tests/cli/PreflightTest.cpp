@@ -9,8 +9,11 @@
 #include <filesystem>
 
 #include "CliTestSupport.h"
+#include "app/Backends.h"
 #include "app/Engine.h"
+#include "app/Selection.h"
 #include "app/recon/ReconService.h"
+#include "core/iterative/AlgorithmSchema.h"
 #include "core/phantom/Phantom.h"
 
 namespace tomo {
@@ -52,6 +55,7 @@ TEST_F(Preflight, AnOutputLargerThanTheFreeDiskIsRefusedNamingBothSizes) {
     const app::ReconService service(engine);
     // 1024 slices of 5800^2 floats: 137.8 GB (128.33 GiB) on a disk with 68 GB free.
     app::ReconRequest r = request(1024, 5800);
+    r.memoryBudget = kGiB;
     r.output.path = path("big.raw");
     auto p = service.preflight(r, machine(64 * kGiB, 68'000'000'000ull));
     ASSERT_FALSE(p.isOk());
@@ -61,7 +65,7 @@ TEST_F(Preflight, AnOutputLargerThanTheFreeDiskIsRefusedNamingBothSizes) {
               std::string::npos)
         << p.status().message();
     // With room on the disk the same job passes, streamed by slabs of one batch (16 slices: the
-    // minimum, 4.02 GiB, above the default 1 GiB budget, said in a note).
+    // minimum, 4.02 GiB, above a 1 GiB budget, said in a note).
     auto ok = service.preflight(r, machine(64 * kGiB, 200'000'000'000ull));
     ASSERT_TRUE(ok.isOk()) << ok.status().message();
     EXPECT_EQ(ok->outputFileBytes, 1024ull * 5800 * 5800 * 4);
@@ -173,6 +177,34 @@ TEST_F(Preflight, IterativeSolvesAreCutWithinTheBudget) {
     for (const std::string& n : run->notes)
         told = told || n.find("holds 5 of the 20 slices per sirt solve") != std::string::npos;
     EXPECT_TRUE(told);
+}
+
+// Issue 27: `tomo recon --backend cuda --algo mbir` without a GPU fell back to the CPU without
+// a word. Every algorithm the front door serves, asked for a compiled device backend that has
+// no device here (or an exactly matched pair the device does not have), runs on the CPU and
+// says so in a note naming the backend. Skips when every compiled backend has a device.
+TEST(FrontDoorFallback, EveryFallbackToTheCpuIsSaid) {
+    const app::Engine engine;
+    const app::ReconService service(engine);
+    int checked = 0;
+    for (const std::string& backend : app::compiledBackends()) {
+        if (backend == "cpu" || app::primaryDevice(backend).isOk()) continue;
+        for (const AlgorithmSpec& spec : algorithmSpecs()) {
+            app::ReconRequest r = request(1, 32, spec.id);
+            r.backend = backend;
+            if (spec.iterative) r.parameters["iterations"] = "1";
+            auto report = service.run(r, {}, {});
+            ASSERT_TRUE(report.isOk()) << spec.id << ": " << report.status().message();
+            EXPECT_EQ(report->backend, "cpu") << spec.id;
+            bool said = false;
+            for (const std::string& note : report->notes)
+                said = said || (note.find(backend) != std::string::npos &&
+                                note.find("CPU") != std::string::npos);
+            EXPECT_TRUE(said) << spec.id << " on " << backend << " fell back without a note";
+            ++checked;
+        }
+    }
+    if (checked == 0) GTEST_SKIP() << "every compiled backend has a device";
 }
 
 }  // namespace
