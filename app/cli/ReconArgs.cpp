@@ -9,12 +9,16 @@
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
 #include "app/data/AcquisitionLoader.h"
+#include "app/recon/Preflight.h"
 #include "app/recon/ReconGrid.h"
 
 namespace tomo::cli {
 namespace {
 
-constexpr int kDefaultBudgetMiB = 1024;
+/// --memory-budget's default: half of the memory available now (app/recon/Preflight.h).
+int defaultBudgetMiB() {
+    return static_cast<int>(std::min<std::size_t>(app::defaultMemoryBudget() >> 20, 1 << 24));
+}
 
 Status addPairs(const std::string& text, std::map<std::string, std::string>& out) {
     std::size_t start = 0;
@@ -196,12 +200,13 @@ void addReconOptions(ArgParser& args) {
                 "reconstruct and write a slab, then the next, rounded up to whole FBP batches "
                 "(--chunk) so that the result is bit-identical (default: as many as fit in "
                 "--memory-budget)");
-    args.option(
-        "memory-budget", "MIB",
-        "memory for one slab's input, sinograms and output, in MiB; outputs of .raw, "
-        ".tif, .h5 and TIFF folders are written a slab at a time, so volumes larger than memory "
-        "complete",
-        std::to_string(kDefaultBudgetMiB));
+    args.option("memory-budget", "MIB",
+                "memory for one step (an FBP slab's input, sinograms and output, an iterative "
+                "solve), in MiB; outputs of .raw, .tif, .h5 and TIFF folders are written a slab "
+                "at a time, so volumes larger than memory complete; the run checks before it "
+                "starts that a step, its output and the disk fit (default: half of the memory "
+                "available now, " +
+                    std::to_string(defaultBudgetMiB()) + " MiB)");
     args.flag("quiet", "no progress bar");
 }
 
@@ -222,7 +227,7 @@ Result<std::map<std::string, std::string>> collectParams(int argc, char** argv) 
 Result<app::ReconRequest> reconRequestFromArgs(const ArgParser& args, int argc, char** argv,
                                                std::vector<std::string>& notes, int ranks) {
     TOMO_ASSIGN_OR_RETURN(int budgetMiB,
-                          args.getInt("memory-budget", kDefaultBudgetMiB, 1, 1 << 24));
+                          args.getInt("memory-budget", defaultBudgetMiB(), 1, 1 << 24));
     const std::size_t budget = static_cast<std::size_t>(budgetMiB) << 20;
     TOMO_ASSIGN_OR_RETURN(int chunk, args.getInt("chunk", 0, 0, 1 << 20));
     TOMO_ASSIGN_OR_RETURN(int chunkRows, args.getInt("chunk-rows", 0, 1, 1 << 30));

@@ -99,8 +99,9 @@ struct ReconRequest {
     Interpolation interpolation = Interpolation::Linear;
     bool interpolationGiven = false;  ///< a named variant of another interpolation is an error
     /// Bytes for one step (an FBP slab, an iterative solve); checked before the run starts
-    /// (Preflight.h): below one step the minimum is used, said in a note.
-    std::size_t memoryBudget = std::size_t(1) << 30;
+    /// (Preflight.h): below one step the minimum is used, said in a note; above what the
+    /// machine has available it is lowered to that.
+    std::size_t memoryBudget = defaultMemoryBudget();  ///< half of the memory available now
     std::size_t slabSlices = 0;  ///< slices per slab (FBP: rounded to batches), 0 = from budget
     std::shared_ptr<const Volume> reference;  ///< [slice][y][x]; optional
     /// Iterative methods: the starting image ([slice][y][x] of all slices, the output grid),
