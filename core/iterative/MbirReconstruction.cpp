@@ -107,6 +107,9 @@ AlgorithmSpec mbirAlgorithmSpec() {
              "sigma_x = 0.2 x 2^sharpness x typical attenuation: > 0 sharper, < 0 smoother."),
         real("snr_db", "SNR", "30", -20, 120, "dB",
              "Assumed signal-to-noise ratio of the data, setting sigma_y."),
+        choice("noise_adapt", "Noise adaptation", {"on", "off"},
+               "on: where the data's own noise (estimated) exceeds the sigma_y of snr_db, a "
+               "stronger prior: sigma_x x (noise / sigma_y)^-0.375; off: svmbir's rules."),
         real("sigma_x", "sigma_x", "0", 0, 1e9, "1/length", "Prior scale; 0: from the sharpness.",
              true),
         real("sigma_y", "sigma_y", "0", 0, 1e9, "", "Noise scale; 0: from the SNR.", true),
@@ -153,6 +156,7 @@ Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
     o.iterations = params.integer("iterations");
     o.model.sharpness = params.real("sharpness");
     o.model.snrDb = params.real("snr_db");
+    o.model.noiseAdapt = params.text("noise_adapt") == "on";
     o.model.prior.sigmaX = params.real("sigma_x");
     o.model.sigmaY = params.real("sigma_y");
     o.model.prior.p = params.real("p");
