@@ -165,7 +165,7 @@ void addReconOptions(ArgParser& args) {
     args.option("stop", "RULE",
                 "iterative algorithms: stopping rule none | corner | discrepancy | rel-change "
                 "(the parameter 'stop'; corner returns the iterate at the L-curve corner, "
-                "discrepancy stops at ||Ax - b|| = 1.05 x the noise norm, estimated unless "
+                "discrepancy stops at ||Ax - b|| = stop-tau x the noise norm, estimated unless "
                 "--param noise-sigma=S, rel-change at --param stop-tol; default per algorithm)");
     args.option("lcurve", "FILE",
                 "iterative algorithms: write the L-curve (one point per iteration) with its "

@@ -57,8 +57,8 @@ Status StopOptions::validate() const {
         return invalidArgument("stop tolerance: the relative change must be finite and > 0");
     if (!(noiseSigma >= 0) || !std::isfinite(noiseSigma))
         return invalidArgument("noise sigma: must be finite and >= 0 (0 = estimate)");
-    if (!(tau >= 1) || !std::isfinite(tau))
-        return invalidArgument("discrepancy tau: must be finite and >= 1");
+    if (!(tau >= 0.5 && tau <= 2))
+        return invalidArgument("discrepancy tau (stop-tau): must be in [0.5, 2]");
     if (patience < 1) return invalidArgument("stop patience: at least 1 iteration");
     return Status::ok();
 }

@@ -60,8 +60,13 @@ struct StopOptions {
     double noiseSigma = 0;  ///< discrepancy: noise per data value (0 = estimate from the data)
     /// noiseSigma was estimated from the data by the caller (notes say "estimated").
     bool noiseEstimated = false;
-    double tau = 1.05;  ///< discrepancy safety factor tau >= 1
-    int patience = 5;   ///< corner: iterations the corner must stay put before stopping
+    /// discrepancy: the factor tau on delta, in [0.5, 2]. Morozov's theory asks tau > 1 of the
+    /// true noise norm; with sigma estimated from the data and semi-converging solvers the
+    /// defaults study (docs/accuracy.md) chose tau per algorithm (AlgorithmSchema's stop-tau:
+    /// 0.9 for the SIRT family, 0.95 for CGLS and MemXCT), below 1: the best iterate of a
+    /// semi-converging run lies a little past the first iterate at the noise level.
+    double tau = 1.05;
+    int patience = 5;  ///< corner: iterations the corner must stay put before stopping
     /// Values per detector row in the data vector, for the noise estimate (0 = one row).
     std::size_t rowLength = 0;
 
