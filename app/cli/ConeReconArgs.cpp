@@ -6,6 +6,7 @@
 #include "app/cli/CliSupport.h"
 #include "app/cli/ConeArgs.h"
 #include "app/data/DataFormats.h"
+#include "app/recon/Preflight.h"
 #include "core/cone/ConeGeometryIo.h"
 #include "core/geometry/ParallelGeometry.h"
 
@@ -184,7 +185,9 @@ Result<app::ConeReconRequest> coneRequestFromArgs(const ArgParser& args,
     TOMO_ASSIGN_OR_RETURN(r.fdk.filter.cutoff, args.getDouble("cutoff", 1, 1e-6, 1));
     TOMO_ASSIGN_OR_RETURN(r.fdk.weights.shortScan,
                           parseShortScanMode(args.getOr("short-scan", "auto")));
-    TOMO_ASSIGN_OR_RETURN(int budgetMiB, args.getInt("memory-budget", 1024, 1, 1 << 24));
+    const int defaultMiB =
+        static_cast<int>(std::min<std::size_t>(app::defaultMemoryBudget() >> 20, 1 << 24));
+    TOMO_ASSIGN_OR_RETURN(int budgetMiB, args.getInt("memory-budget", defaultMiB, 1, 1 << 24));
     r.fdk.memoryBudget = static_cast<std::size_t>(budgetMiB) << 20;
     r.backend = args.getOr("backend", "auto");
     r.variant = args.getOr("variant", "");

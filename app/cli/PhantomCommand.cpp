@@ -109,8 +109,11 @@ ArgParser phantomParser() {
                 "sinogram stack to write (.raw float32 [slice][angle][detector], or .tif)",
                 std::nullopt, "o");
     args.option("truth", "FILE", "ground truth image to write (.raw [slice][y][x] or .tif)");
-    args.option("phantom", "NAME", "shepp-logan | shepp-logan-3d | ellipses[:COUNT[:SEED]] | disc",
-                "shepp-logan");
+    args.option(
+        "phantom", "NAME",
+        "shepp-logan | shepp-logan-3d | ellipses[:COUNT[:SEED]] | disc | discs (a low-contrast "
+        "disc set)",
+        "shepp-logan");
     args.option("size", "N", "image size; the phantom spans the NxN grid", "256");
     args.option("angles", "START:STOP:COUNT",
                 "angles in degrees, STOP exclusive (default 0:180:ceil(N*pi/2))");

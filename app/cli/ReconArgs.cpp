@@ -10,12 +10,16 @@
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
 #include "app/data/AcquisitionLoader.h"
+#include "app/recon/Preflight.h"
 #include "app/recon/ReconGrid.h"
 
 namespace tomo::cli {
 namespace {
 
-constexpr int kDefaultBudgetMiB = 1024;
+/// --memory-budget's default: half of the memory available now (app/recon/Preflight.h).
+int defaultBudgetMiB() {
+    return static_cast<int>(std::min<std::size_t>(app::defaultMemoryBudget() >> 20, 1 << 24));
+}
 
 Status addPairs(const std::string& text, std::map<std::string, std::string>& out) {
     std::size_t start = 0;
@@ -61,7 +65,7 @@ Status algorithmFromArgs(const ArgParser& args, int argc, char** argv, app::Reco
     return Status::ok();
 }
 
-/// Opens INPUT: acquisitions by blocks of rows unless they fit the budget (or --chunk-rows),
+/// Opens INPUT: acquisitions by blocks of rows unless they fit half the budget (or --chunk-rows),
 /// sinogram stacks by planes where the format can.
 Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget, int ranks) {
     TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
@@ -73,7 +77,8 @@ Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget, i
         return app::acquisitionPreprocessing(std::move(pre), flats, !args.has("no-log"));
     };
     // Across ranks each reads only its own slices' rows.
-    spec.wholeBelowBytes = args.has("chunk-rows") || ranks > 1 ? 0 : budget;
+    // Whole when the input takes at most half the budget: the other half for the slabs.
+    spec.wholeBelowBytes = args.has("chunk-rows") || ranks > 1 ? 0 : budget / 2;
     auto ext = spec.path.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
     if ((ext == ".raw" || ext == ".bin" || ext == ".f32") && !spec.read.shape)
@@ -132,7 +137,7 @@ struct SlabArgs {
 Result<SlabArgs> slabArgs(const ArgParser& args) {
     SlabArgs s;
     TOMO_ASSIGN_OR_RETURN(int budgetMiB,
-                          args.getInt("memory-budget", kDefaultBudgetMiB, 1, 1 << 24));
+                          args.getInt("memory-budget", defaultBudgetMiB(), 1, 1 << 24));
     s.budget = static_cast<std::size_t>(budgetMiB) << 20;
     TOMO_ASSIGN_OR_RETURN(s.chunk, args.getInt("chunk", 0, 0, 1 << 20));
     TOMO_ASSIGN_OR_RETURN(s.chunkRows, args.getInt("chunk-rows", 0, 1, 1 << 30));
@@ -180,7 +185,7 @@ void addReconOptions(ArgParser& args) {
     args.option("stop", "RULE",
                 "iterative algorithms: stopping rule none | corner | discrepancy | rel-change "
                 "(the parameter 'stop'; corner returns the iterate at the L-curve corner, "
-                "discrepancy stops at ||Ax - b|| = 1.05 x the noise norm, estimated unless "
+                "discrepancy stops at ||Ax - b|| = stop-tau x the noise norm, estimated unless "
                 "--param noise-sigma=S, rel-change at --param stop-tol; default per algorithm)");
     args.option("lcurve", "FILE",
                 "iterative algorithms: write the L-curve (one point per iteration) with its "
@@ -217,12 +222,13 @@ void addReconOptions(ArgParser& args) {
                 "reconstruct and write a slab, then the next, rounded up to whole FBP batches "
                 "(--chunk) so that the result is bit-identical (default: as many as fit in "
                 "--memory-budget)");
-    args.option(
-        "memory-budget", "MIB",
-        "memory for one slab's input, sinograms and output, in MiB; outputs of .raw, "
-        ".tif, .h5 and TIFF folders are written a slab at a time, so volumes larger than memory "
-        "complete",
-        std::to_string(kDefaultBudgetMiB));
+    args.option("memory-budget", "MIB",
+                "memory for one step (an FBP slab's input, sinograms and output, an iterative "
+                "solve), in MiB; outputs of .raw, .tif, .h5 and TIFF folders are written a slab "
+                "at a time, so volumes larger than memory complete; the run checks before it "
+                "starts that a step, its output and the disk fit (default: half of the memory "
+                "available now, " +
+                    std::to_string(defaultBudgetMiB()) + " MiB)");
     args.flag("quiet", "no progress bar");
 }
 

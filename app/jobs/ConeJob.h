@@ -98,9 +98,9 @@ struct ConeJobSpec {
     FilterOptions filter;
     ShortScanMode shortScan = ShortScanMode::Auto;
     std::string backend = "auto";
-    std::string variant;               ///< cone back-projector id; empty: automatic
-    std::optional<ConeTuning> tuning;  ///< none: the file's geometry
-    std::size_t memoryBudget = std::size_t(1) << 30;
+    std::string variant;                               ///< cone back-projector id; empty: automatic
+    std::optional<ConeTuning> tuning;                  ///< none: the file's geometry
+    std::size_t memoryBudget = defaultMemoryBudget();  ///< half of the memory available now
 };
 
 /// FDK's options of @p spec (filter, short scan, memory budget).

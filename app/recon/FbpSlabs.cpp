@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/Backends.h"
+#include "app/recon/MemoryModel.h"
 #include "app/recon/ReconSteps.h"
 
 namespace tomo::app::detail {
@@ -12,53 +13,26 @@ std::string sliceText(std::size_t first, std::size_t count) {
     return "slices " + std::to_string(first) + "-" + std::to_string(first + count - 1);
 }
 
-/// Slices per slab: given (rounded up to whole FBP batches), else as many whole batches as keep
-/// one slab's memory under the budget, at least one batch (ReconService.h step 2);
-/// @p overBudget tells when even one batch does not fit. A slab of s slices holds its input
-/// and its output (s x (sinogram + read overhead + slice)); the method adds @p batchBytes:
-/// FBP per batch of b slices a filtered copy, the back-projector's packed copy and the batch's
-/// output (b x (2 sinograms + slice)), gridrec its working memory (samples and grid).
-std::size_t slabSlices(const ReconRequest& request, std::size_t batch, std::size_t batchBytes,
-                       bool& overBudget) {
-    const auto [slices, angles, detectors] = request.source->shape();
-    overBudget = false;
-    if (request.slabSlices > 0)
-        return std::min(slices, (request.slabSlices + batch - 1) / batch * batch);
-    const std::size_t sinogram = sizeof(float) * angles * detectors;
-    const std::size_t slice = sizeof(float) * std::size_t(request.grid.nx) * request.grid.ny;
-    const std::size_t perSlice = sinogram + slice + request.source->readOverheadPerSlice();
-    std::size_t slab = batch;
-    while (slab < slices && (slab + batch) * perSlice + batchBytes <= request.memoryBudget)
-        slab += batch;
-    overBudget = std::min(slab, slices) * perSlice + batchBytes > request.memoryBudget;
-    return std::min(slices, slab);
-}
-
 }  // namespace
 
-FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report, int ranks) {
+std::size_t fbpBatch(const ReconRequest& request, const Resolved& resolved) {
+    // Gridrec pairs slices 0-1, 2-3, ...: slabs of whole pairs pair them as one call does.
+    if (resolved.fourier) return 2;
     const auto [slices, angles, detectors] = request.source->shape();
+    return fbpChunkSlices(resolved.fbp, *resolved.backProjector, slices, angles, detectors);
+}
+
+FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report, int ranks) {
+    const std::size_t slices = request.source->shape()[0];
     // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
     FbpPlan plan;
     plan.batched = resolved.fbp;
-    // Gridrec pairs slices 0-1, 2-3, ...: slabs of whole pairs pair them as one call does.
-    const std::size_t batch =
-        resolved.fourier
-            ? 2
-            : fbpChunkSlices(resolved.fbp, *resolved.backProjector, slices, angles, detectors);
+    const std::size_t batch = fbpBatch(request, resolved);
     plan.batched.chunkSlices = static_cast<int>(batch);
-    const std::size_t sliceBytes =
-        sizeof(float) * (2 * angles * detectors + std::size_t(request.grid.nx) * request.grid.ny);
-    bool overBudget = false;
-    plan.slabSlices =
-        slabSlices(request, batch,
-                   resolved.fourier ? resolved.gridrecWorkBytes : batch * sliceBytes, overBudget);
-    if (overBudget)
-        report.notes.push_back(
-            std::string(resolved.fourier ? "gridrec's working memory" : "one FBP batch") +
-            " and a slab of " + std::to_string(plan.slabSlices) +
-            " slices need more than the memory budget; slabs of " +
-            std::to_string(plan.slabSlices) + " slices");
+    const std::size_t budget = resolved.budget > 0 ? resolved.budget : request.memoryBudget;
+    plan.slabSlices = chooseSlab(analyticStepMemory(request, resolved), slices, budget,
+                                 heldInputBytes(request), request.slabSlices)
+                          .slices;
     if (ranks > 1) {  // at least one slab per rank where the slices allow it
         const std::size_t share = (slices + std::size_t(ranks) - 1) / std::size_t(ranks);
         plan.slabSlices =

@@ -137,6 +137,7 @@ Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, Reco
         TOMO_RETURN_IF_ERROR(resolveFourier(engine, request, r, report, callbacks));
     else
         TOMO_RETURN_IF_ERROR(resolveFbp(engine, request, r, report, callbacks));
+    r.budget = request.memoryBudget;
     report.algorithm = r.spec.id;
     report.variant = r.variant;
     report.backend = r.backend;
@@ -160,6 +161,10 @@ Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCa
     ReconReport report;
     TOMO_ASSIGN_OR_RETURN(detail::Resolved resolved,
                           detail::resolve(m_engine, request, report, callbacks));
+    TOMO_ASSIGN_OR_RETURN(report.preflight,
+                          detail::preflight(request, resolved, MachineResources::probe()));
+    for (const std::string& text : report.preflight->notes)
+        detail::note(report, callbacks, text);
     TOMO_ASSIGN_OR_RETURN(detail::SlabOutput out,
                           detail::SlabOutput::open(request, resolved, report));
     if (resolved.spec.iterative)
@@ -169,6 +174,16 @@ Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCa
         TOMO_RETURN_IF_ERROR(detail::runFbpSlabs(request, resolved, out, report, ctx));
     TOMO_RETURN_IF_ERROR(out.commit(report));
     return report;
+}
+
+Result<PreflightReport> ReconService::preflight(const ReconRequest& request,
+                                                const MachineResources& machine) const {
+    ReconReport report;
+    TOMO_ASSIGN_OR_RETURN(detail::Resolved resolved,
+                          detail::resolve(m_engine, request, report, {}));
+    TOMO_ASSIGN_OR_RETURN(PreflightReport p, detail::preflight(request, resolved, machine));
+    p.notes.insert(p.notes.begin(), report.notes.begin(), report.notes.end());
+    return p;
 }
 
 namespace {

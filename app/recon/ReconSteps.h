@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "app/recon/Preflight.h"
 #include "app/recon/ReconService.h"
 #include "core/dataset/VolumeStream.h"
 #include "core/fourier/FourierMethod.h"
@@ -33,6 +34,9 @@ struct Resolved {
     std::size_t gridrecWorkBytes = 0;               ///< gridrec: its working memory
     decltype(IterativeRequest::makeOperator) makeOperator;  ///< iterative on a device
     IcdDeviceFactory makeIcdDevice;                         ///< MBIR as GPU-ICD on a device
+    /// Bytes one step may take: the request's budget, lowered by the preflight to the memory
+    /// the machine has available.
+    std::size_t budget = 0;
 };
 
 /// A note for the user: to @p callbacks' onNote as it happens and into @p report.
@@ -51,6 +55,14 @@ Status chooseDirectOrFourier(const Engine& engine, const ReconRequest& request, 
 /// Resolves @p request against the engine (ReconService.h step 1); notes go to @p report.
 Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, ReconReport& report,
                          const ReconCallbacks& callbacks);
+
+/// A note for the user: told through @p callbacks now and kept in @p report.
+void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text);
+
+/// Checks @p request before it starts and plans its steps (Preflight.h); sets resolved.budget.
+/// OutOfMemory or IoError naming what is needed and what the machine has.
+Result<PreflightReport> preflight(const ReconRequest& request, Resolved& resolved,
+                                  const MachineResources& machine);
 
 /// @brief The output of a run, a slab at a time: a streamed file, a file written whole at the
 /// end, or a volume in memory. Keeps a copy of slice 0 and its metrics against the reference.
@@ -99,8 +111,11 @@ struct FbpPlan {
     FbpOptions batched;  ///< with chunkSlices set to the batch
     std::size_t slabSlices = 0, slabs = 0;
 };
-/// The plan of @p request (notes and the slab counts go to @p report); across @p ranks, slabs
-/// no larger than a rank's share (rounded up to whole batches), so every rank gets work.
+/// Slices per FBP batch of @p request (fbpChunkSlices of its back-projector).
+std::size_t fbpBatch(const ReconRequest& request, const Resolved& resolved);
+/// The plan of @p request within resolved.budget (the slab counts go to @p report); across
+/// @p ranks, slabs no larger than a rank's share (rounded up to whole batches), so every rank
+/// gets work.
 FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report,
                 int ranks = 1);
 /// Reconstructs one stack by FBP (reconstructFbp with the resolved back-projector and

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "core/dataset/PlaneFile.h"
@@ -45,7 +46,12 @@ Result<CreatedFile> createReconstructionFile(const std::string& tempName, const 
         H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY);
         H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER);
     } else {
-        const hsize_t chunk[3] = {1, dims[1], dims[2]};  // one slice per chunk (Hdf5Writer.h)
+        // One slice per chunk (Hdf5Writer.h), or bands of rows of at most 1 GiB for planes
+        // beyond it (HDF5 refuses chunks of 4 GiB or more).
+        constexpr hsize_t kMaxChunkBytes = hsize_t(1) << 30;
+        const hsize_t rowBytes = std::max<hsize_t>(1, dims[2] * sizeof(float));
+        const hsize_t rows = std::clamp<hsize_t>(kMaxChunkBytes / rowBytes, 1, dims[1]);
+        const hsize_t chunk[3] = {1, rows, dims[2]};
         H5Pset_chunk(dcpl.get(), 3, chunk);
     }
     out.data = hdf5::Handle(H5Dcreate2(out.file.get(), kReconstructionDataset, H5T_IEEE_F32LE,

@@ -5,11 +5,13 @@
 /// builder; sessions and presets store the values as text keyed by parameter name.
 
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/base/Status.h"
+#include "core/solvers/LCurve.h"
 
 namespace tomo {
 
@@ -17,8 +19,8 @@ enum class ParameterType { Integer, Real, Boolean, Choice };
 
 /// One parameter of an algorithm.
 struct ParameterSpec {
-    std::string name;         ///< stable key, e.g. "iterations", "relaxation", "lambda"
-    std::string label;        ///< for forms, e.g. "Iterations"
+    std::string name;   ///< stable key, e.g. "iterations", "relaxation", "lambda"
+    std::string label;  ///< for forms, e.g. "Iterations"
     ParameterType type = ParameterType::Real;
     std::string defaultValue;  ///< as text ("30", "1.0", "true", "ramp")
     double minimum = 0;        ///< inclusive range for Integer and Real
@@ -37,12 +39,23 @@ struct AlgorithmSpec {
     std::string description;  ///< when to use it, one or two sentences
     std::string reference;    ///< paper or DOI
     std::vector<ParameterSpec> parameters;
+    /// Empty when the L-curve of its iterations has a corner worth stopping at (methods that
+    /// semi-converge: the SIRT family, CGLS, MemXCT); else why not (methods that converge to a
+    /// regularised minimum: TV, MBIR). Their stopping rule has no "corner", and neither the CLI
+    /// nor the GUI draws one for them (issue 28).
+    std::string cornerWhyNot;
 };
 
 /// The algorithms of this build, in menu order (FBP first).
 std::vector<AlgorithmSpec> algorithmSpecs();
 /// NotFound (listing the known ids) when @p id is unknown.
 Result<AlgorithmSpec> findAlgorithm(std::string_view id);
+
+/// The corner of the L-curve of @p spec's iterations (core/solvers/IterationCorner.h), or
+/// InvalidArgument saying why there is none: spec.cornerWhyNot, or the rule's own reason. The
+/// one function behind `tomo recon --lcurve`, the service's report and the GUI's L-curve dock.
+Result<std::size_t> iterationCornerOf(const AlgorithmSpec& spec,
+                                      std::span<const LCurvePoint> points);
 
 /// @brief Parameter values as text, keyed by ParameterSpec::name, validated against a spec.
 class ParameterValues {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -83,12 +84,12 @@ Result<StopOptions> stopOptionsFor(const ParameterValues& params, const Parallel
         TOMO_ASSIGN_OR_RETURN(stop.rule, parseStopRule(params.text("stop")));
         stop.relativeChange = params.real("stop-tol");
         stop.noiseSigma = params.real("noise-sigma");
+        stop.tau = params.real("stop-tau");
         stop.patience = params.integer("stop-patience");
     }
     stop.rowLength = std::size_t(geom.detectorCount());
     return stop;
 }
-
 
 Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
                             const VolumeGeometry& vol, const IterativeRequest& request,
@@ -144,9 +145,8 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
     const std::vector<float> b = toDense(sino);
     Volume warm;
     const Volume* initial = request.initial;
-    const bool takesInit =
-        std::any_of(spec.parameters.begin(), spec.parameters.end(),
-                    [](const ParameterSpec& p) { return p.name == "init"; });
+    const bool takesInit = std::any_of(spec.parameters.begin(), spec.parameters.end(),
+                                       [](const ParameterSpec& p) { return p.name == "init"; });
     if (!initial && takesInit && params.text("init") == "fbp") {
         TOMO_ASSIGN_OR_RETURN(warm, fbpStart(sino, geom, vol, ctx));
         initial = &warm;
@@ -171,6 +171,13 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
         SirtOptions o;
         fillCommon(o);
         o.relaxation = params.real("relaxation");
+        if (spec.id == "sart" && o.relaxation == 0) {
+            o.relaxation = std::min(0.5, 20.0 / op->angleCount());
+            char text[96];
+            std::snprintf(text, sizeof(text), "SART relaxation %.3g = min(0.5, 20 / %d angles)",
+                          o.relaxation, op->angleCount());
+            if (request.onNote) request.onNote(text);
+        }
         o.nonNegative = params.boolean("nonnegative");
         if (spec.id == "sirt") {
             status = solveSirt(*op, b, x, o, onIteration, summary, solveCtx);
@@ -189,7 +196,8 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
     } else if (spec.id == "tv") {
         TvOptions o;
         fillCommon(o);
-        o.lambda = params.real("lambda") > 0 ? params.real("lambda") : automaticTvLambda(b, geom, solveCtx);
+        o.lambda = params.real("lambda") > 0 ? params.real("lambda")
+                                             : automaticTvLambda(b, geom, solveCtx);
         o.nonNegative = params.boolean("nonnegative");
         status = solveTv(*op, b, x, o, onIteration, summary, solveCtx);
         if (!(params.real("lambda") > 0))

@@ -96,6 +96,10 @@ AlgorithmSpec mbirAlgorithmSpec() {
         "A. Sabne et al., Model-based Iterative CT Image Reconstruction on GPUs, PPoPP'17, "
         "doi:10.1145/3018743.3018765; J.-B. Thibault et al., Med. Phys. 34(11), 2007, "
         "doi:10.1118/1.2789499";
+    s.cornerWhyNot =
+        "no L-curve corner for MBIR: ICD minimises its cost (data term + q-GGMRF prior) to "
+        "convergence instead of semi-converging, so the curve of its iterates has no corner "
+        "that picks an image; sharpness and snr_db set its regularisation";
     s.parameters = {
         integer("iterations", "Iterations", 100, 1, 100000,
                 "Iterations at most, each about one equit (every SV, or five passes of 20%)."),
@@ -103,6 +107,9 @@ AlgorithmSpec mbirAlgorithmSpec() {
              "sigma_x = 0.2 x 2^sharpness x typical attenuation: > 0 sharper, < 0 smoother."),
         real("snr_db", "SNR", "30", -20, 120, "dB",
              "Assumed signal-to-noise ratio of the data, setting sigma_y."),
+        choice("noise_adapt", "Noise adaptation", {"on", "off"},
+               "on: where the data's own noise (estimated) exceeds the sigma_y of snr_db, a "
+               "stronger prior: sigma_x x (noise / sigma_y)^-0.375; off: svmbir's rules."),
         real("sigma_x", "sigma_x", "0", 0, 1e9, "1/length", "Prior scale; 0: from the sharpness.",
              true),
         real("sigma_y", "sigma_y", "0", 0, 1e9, "", "Noise scale; 0: from the SNR.", true),
@@ -149,6 +156,7 @@ Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
     o.iterations = params.integer("iterations");
     o.model.sharpness = params.real("sharpness");
     o.model.snrDb = params.real("snr_db");
+    o.model.noiseAdapt = params.text("noise_adapt") == "on";
     o.model.prior.sigmaX = params.real("sigma_x");
     o.model.sigmaY = params.real("sigma_y");
     o.model.prior.p = params.real("p");

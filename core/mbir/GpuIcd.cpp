@@ -209,7 +209,8 @@ IcdKernelConstants icdKernelConstants(const Qggmrf& prior, const NeighbourWeight
 GpuIcdPlan::GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device)
     : m_layout(layout), m_options(options), m_device(device), m_lastMoved(layout.svCount(), 0.0) {}
 
-Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats) {
+Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats,
+                           bool skipZeros) {
     const std::vector<std::size_t> chosen = chooseSuperVoxels(
         iteration, m_lastMoved, m_layout.colour, m_options.fraction, m_options.seed, false);
     const int batch = m_options.batch > 0 ? m_options.batch : automaticBatch(m_layout);
@@ -239,7 +240,8 @@ Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationSt
     }
     stats = {};
     if (list.empty()) return Status::ok();
-    TOMO_RETURN_IF_ERROR(m_device.beginPass(list, std::uint32_t(iteration) * 2654435761u));
+    TOMO_RETURN_IF_ERROR(
+        m_device.beginPass(list, std::uint32_t(iteration) * 2654435761u, skipZeros));
     for (const auto& [first, count] : batches) {
         if (ctx.stop.stop_requested()) return cancelled();
         TOMO_RETURN_IF_ERROR(m_device.runBatch(first, count));

@@ -160,8 +160,11 @@ class IcdDevice {
                         const IcdKernelConstants& constants, const std::vector<float>& x,
                         const std::vector<float>& e, const std::vector<float>& w) = 0;
     /// The SVs of one pass (layout indices); zeroes the pass's statistics. @p rotation shifts
-    /// where each SV's voxel order starts.
-    virtual Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation) = 0;
+    /// where each SV's voxel order starts. @p skipZeros: the pass skips zero voxels with zero
+    /// neighbours when the constants ask for it (never in the first iteration, which must be
+    /// free to move the zeros of the start, as PSV-ICD's IcdSettings::zeroSkip).
+    virtual Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation,
+                             bool skipZeros) = 0;
     /// Entries [first, first + count) of the pass's list: gather, update, write back.
     virtual Status runBatch(int first, int count) = 0;
     /// Per entry of the pass's list: sum |delta| and the voxel updates (zero-skipped ones not
@@ -178,8 +181,9 @@ using IcdDeviceFactory = std::function<Result<std::unique_ptr<IcdDevice>>()>;
 class GpuIcdPlan {
   public:
     GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device);
-    /// Pass @p iteration (1-based). Cancelled on ctx.stop, between batches.
-    Status iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats);
+    /// Pass @p iteration (1-based); @p skipZeros as IcdDevice::beginPass. Cancelled on
+    /// ctx.stop, between batches.
+    Status iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats, bool skipZeros);
 
   private:
     const GpuIcdLayout& m_layout;

@@ -139,7 +139,7 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
     const IcdKernelConstants constants =
         icdKernelConstants(*settings.prior, settings.weights, settings.invSigmaY2,
-                           settings.positivity, settings.zeroSkip);
+                           settings.positivity, options.zeroSkip);
     TOMO_RETURN_IF_ERROR(
         solve->device->load(solve->layout, gpu, constants, x, sino.error(), sino.weight()));
     solve->plan = std::make_unique<GpuIcdPlan>(solve->layout, gpu, *solve->device);
@@ -221,7 +221,10 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
             value = std::max(value, 0.f);
     TOMO_RETURN_IF_ERROR(mbirSubtractProjection(g, *matrix, x, sino, ctx));
 
-    const IcdSettings settings = icdSettings(g, *matrix, prior, options, report.sigmas.sigmaY, nz);
+    // Zero skipping waits for the second iteration: from a start with zeros (init=zero, or a
+    // clamped FBP's negative patches) the first must be free to move every voxel.
+    IcdSettings settings = icdSettings(g, *matrix, prior, options, report.sigmas.sigmaY, nz);
+    settings.zeroSkip = false;
     std::optional<SuperVoxelPlan> plan;  // PSV-ICD on the CPU, or
     std::unique_ptr<DeviceSolve> gpu;    // GPU-ICD on a device
     if (options.device) {
@@ -232,7 +235,8 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         plan.emplace(g, options.psv);
     }
     const PassFn onePass = [&](int pass, const ExecContext& c, PsvIterationStats& s) {
-        return gpu ? gpu->plan->iterate(pass, c, s) : plan->iterate(pass, settings, x, sino, c, s);
+        return gpu ? gpu->plan->iterate(pass, c, s, settings.zeroSkip)
+                   : plan->iterate(pass, settings, x, sino, c, s);
     };
 
     const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};
@@ -260,6 +264,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
         toFlat(x, nx, ny, nz, flat);
         if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;
+        settings.zeroSkip = options.zeroSkip;
         if (converged(options, stats, sumAbs / voxels, summary.history.back())) {
             summary.reason = TerminationReason::Converged;
             break;

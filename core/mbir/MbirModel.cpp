@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/base/Parallel.h"
+#include "core/solvers/StoppingRule.h"
 
 namespace tomo {
 
@@ -58,6 +59,19 @@ Result<MbirSinograms> MbirSinograms::create(const Sinograms& y, const MbirSliceG
     return s;
 }
 
+double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double sigmaY,
+                                      std::ostringstream& note) const {
+    if (!options.noiseAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None)
+        return 1.0;
+    const double sigmaHat = estimateNoiseSigma(m_y, std::size_t(m_channels));
+    const double rho = sigmaY > 0 ? sigmaHat / sigmaY : 0.0;
+    if (!(rho > 1)) return 1.0;
+    const double factor = std::pow(rho, -kNoiseAdaptExponent);
+    note << " x " << factor << " (the data's noise " << sigmaHat << " is " << rho
+         << " x sigma_y: SNR below snr_db, a stronger prior; noise_adapt=off for svmbir's rule)";
+    return factor;
+}
+
 MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSliceGeometry& g,
                                  double voxelSize, double pitch) const {
     // The support: y > 0.05 mean |y| (empty space left out of the averages).
@@ -100,10 +114,13 @@ MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSlic
     } else {
         const double typical =
             support ? sumY / double(support) / (double(g.channels()) * pitch) : 0.0;
-        out.sigmaX = 0.2 * std::pow(2.0, options.sharpness) * typical;
+        const double adapt = noiseAdaptation(options, out.sigmaY, nx);
+        out.sigmaX = 0.2 * std::pow(2.0, options.sharpness) * typical * adapt;
         if (!(out.sigmaX > 0)) out.sigmaX = 1.0;
-        nx << "sigma_x = " << out.sigmaX << " = 0.2 x 2^sharpness (" << options.sharpness
-           << ") x typical attenuation " << typical << " (mean line integral / detector width)";
+        std::ostringstream head;
+        head << "sigma_x = " << out.sigmaX << " = 0.2 x 2^sharpness (" << options.sharpness
+             << ") x typical attenuation " << typical << " (mean line integral / detector width)";
+        nx.str(head.str() + nx.str());
     }
     out.sigmaYNote = ny.str();
     out.sigmaXNote = nx.str();

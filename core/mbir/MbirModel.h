@@ -8,12 +8,21 @@
 ///  - sigma_y = 10^(-snr_db / 20) * sqrt(mean(w y^2)) * sqrt(voxel / pitch), the mean over the
 ///    sinogram's support (y > 0.05 mean |y|): the noise an SNR of snr_db dB implies;
 ///  - sigma_x = 0.2 * 2^sharpness * mean(y) / (channels * pitch), the mean over the support:
-///    a fifth of a typical attenuation (mean line integral over the detector's width).
+///    a fifth of a typical attenuation (mean line integral over the detector's width);
+///  - where the data are noisier than snr_db assumes (noise adaptation, on by default, only
+///    for unweighted data with both sigmas automatic): the noise sigma_hat estimated from the
+///    data (estimateNoiseSigma, StoppingRule.h) against the rule's sigma_y, rho = sigma_hat /
+///    sigma_y > 1, scales sigma_x by rho^-0.375 (sharpness lowered by 0.375 log2 rho): a
+///    stronger prior for data whose SNR is below 30 dB. The exponent is the defaults study's
+///    (docs/accuracy.md, "Defaults study"): the best sharpness of each case against its rho.
+///    Never sharper than svmbir's rule: where rho <= 1 the rule stands (sharpening by rho
+///    lost on data made elsewhere, whose model error the noise estimate does not see).
 /// Sinograms are held transposed as [view][channel][slice] (slices fastest, so that one voxel
 /// line's update runs over all slices with the matrix entries read once), with `padding`
 /// channels of weight 0 on either side so that every footprint fits.
 
 #include <cstddef>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,12 +41,16 @@ enum class MbirWeighting {
 };
 Result<MbirWeighting> parseMbirWeighting(const std::string& name);  ///< none|transmission|counts
 
+/// The exponent of the noise adaptation: sigma_x x rho^-kNoiseAdaptExponent.
+inline constexpr double kNoiseAdaptExponent = 0.375;
+
 /// The model's settings; zero sigmas are derived from the data.
 struct MbirModelOptions {
     QggmrfParams prior{.p = 2.0, .q = 1.2, .T = 1.0, .sigmaX = 0.0};  ///< sigmaX 0: automatic
-    double sigmaY = 0;     ///< 0: automatic from snrDb (Counts: 1, the weights are exact)
-    double snrDb = 30;     ///< target SNR of the data in dB for the automatic sigma_y
-    double sharpness = 0;  ///< 0 neutral, > 0 sharper, < 0 smoother (sigma_x x 2^sharpness)
+    double sigmaY = 0;       ///< 0: automatic from snrDb (Counts: 1, the weights are exact)
+    double snrDb = 30;       ///< target SNR of the data in dB for the automatic sigma_y
+    double sharpness = 0;    ///< 0 neutral, > 0 sharper, < 0 smoother (sigma_x x 2^sharpness)
+    bool noiseAdapt = true;  ///< the noise adaptation of sigma_x above
     MbirWeighting weighting = MbirWeighting::None;
     double incidentCount = 0;  ///< N0 for Counts (> 0)
     bool positivity = true;
@@ -77,6 +90,11 @@ class MbirSinograms {
     void misfit(double& weighted, double& plain) const;
 
   private:
+    /// The factor on sigma_x of the noise adaptation (1 where it does not apply), its reason
+    /// appended to @p note.
+    double noiseAdaptation(const MbirModelOptions& options, double sigmaY,
+                           std::ostringstream& note) const;
+
     int m_views = 0, m_channels = 0, m_pad = 0, m_nz = 0;
     std::vector<float> m_e, m_w, m_y;  // m_y: the data, kept for the sigmas
 };

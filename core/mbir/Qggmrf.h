@@ -11,11 +11,13 @@
 /// 1 <= q <= p <= 2. Convention: p is the exponent near zero and q the one for large
 /// differences, as in Thibault et al. and paper 004's digest. svmbir and mbirjax name them the
 /// other way round (their p = 1.2 is our q, their q = 2 our p); the defaults p = 2, q = 1.2,
-/// T = 1 are the same prior as svmbir's defaults.
+/// T = 1 are the same shape as svmbir's defaults, not the same weight: svmbir's potential is
+/// |d|^1.2 / (1.2 sigma_x^1.2) u / (1 + u) (1 / 1.2 where ours has 1 / 2 near 0), normalised
+/// over 10 neighbours also on one slice (docs/mbir.md: 1.29 times ours on a slice).
 ///
 /// Neighbourhood: 8 neighbours in a slice (weight 1 for the 4 nearest, 1/sqrt 2 for the
 /// diagonals) and, for stacks, 2 across slices (weight 1), normalised to sum 1 over the
-/// neighbours a voxel has in the full grid shape (svmbir's choice).
+/// neighbours a voxel has in the full grid shape (svmbir normalises over 10 always).
 
 #include <array>
 

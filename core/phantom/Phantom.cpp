@@ -150,6 +150,26 @@ Phantom Phantom::randomEllipses(int count, std::uint32_t seed, double scale) {
     return Phantom(std::move(shapes), true, scale);
 }
 
+Phantom Phantom::lowContrastDiscs(double scale) {
+    // A water-like disc of density 1 (radius 0.85) holding two rings of discs: eight at 4%
+    // contrast on the outer ring (radii 0.12 to 0.03), eight at 1% on the inner ring (radii 0.1
+    // to 0.025), a 4% darker disc at the centre. Like a CT low-contrast module (Catphan's
+    // CTP515 has 0.3% to 1% targets of 2 to 15 mm on a 150 mm disc).
+    std::vector<Ellipsoid> shapes{{1.0, 0.85, 0.85, 0.85, 0.0, 0.0, 0.0, 0.0}};
+    for (int ring = 0; ring < 2; ++ring) {
+        const double radius = ring == 0 ? 0.58 : 0.3, contrast = ring == 0 ? 0.04 : 0.01;
+        const double largest = ring == 0 ? 0.12 : 0.1, smallest = ring == 0 ? 0.03 : 0.025;
+        for (int k = 0; k < 8; ++k) {
+            const double r = largest * std::pow(smallest / largest, k / 7.0);
+            const double a = 2.0 * kPi * (k + 0.5 * ring) / 8.0;
+            shapes.push_back(
+                {contrast, r, r, r, radius * std::cos(a), radius * std::sin(a), 0.0, 0.0});
+        }
+    }
+    shapes.push_back({-0.04, 0.08, 0.08, 0.08, 0.0, 0.0, 0.0, 0.0});
+    return Phantom(std::move(shapes), true, scale);
+}
+
 Phantom Phantom::single(Ellipsoid e, bool is2d, double scale) {
     return Phantom({e}, is2d, scale);
 }
@@ -161,6 +181,7 @@ Result<Phantom> Phantom::fromName(const std::string& name, double scale) {
     if (name == "shepp-logan") return sheppLogan2d(scale);
     if (name == "shepp-logan-3d") return sheppLogan3d(scale);
     if (name == "disc") return single({1.0, 0.5, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0}, true, scale);
+    if (name == "discs") return lowContrastDiscs(scale);
     std::string_view view(name);
     if (view.substr(0, 8) == "ellipses" && (view.size() == 8 || view[8] == ':')) {
         int count = 10;
@@ -179,8 +200,8 @@ Result<Phantom> Phantom::fromName(const std::string& name, double scale) {
         return randomEllipses(count, seed, scale);
     }
     return invalidArgument("unknown phantom '" + name +
-                           "' (expected shepp-logan, shepp-logan-3d, ellipses[:COUNT[:SEED]] or "
-                           "disc)");
+                           "' (expected shepp-logan, shepp-logan-3d, ellipses[:COUNT[:SEED]], "
+                           "disc or discs)");
 }
 
 double Phantom::value(double x, double y, double z) const {

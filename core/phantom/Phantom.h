@@ -67,10 +67,14 @@ class Phantom {
     /// (std::mt19937). Semi-axes in [0.05, 0.35], orientation uniform. count <= 0 gives an empty
     /// phantom.
     static Phantom randomEllipses(int count, std::uint32_t seed, double scale = 1.0);
+    /// A low-contrast disc set: a disc of density 1 with eight discs of +4% and eight of +1%
+    /// contrast in two rings (sizes falling by a factor of four around each ring) and a -4% disc
+    /// at the centre.
+    static Phantom lowContrastDiscs(double scale = 1.0);
     /// One ellipse or disc (a test object), @p e in normalised units.
     static Phantom single(Ellipsoid e, bool is2d, double scale = 1.0);
     /// Parses "shepp-logan", "shepp-logan-3d", "ellipses[:COUNT[:SEED]]" (default 10 ellipses,
-    /// seed 1), "disc" (density 1, radius 0.5). InvalidArgument names the valid choices; the
+    /// seed 1), "disc" (density 1, radius 0.5), "discs" (lowContrastDiscs). InvalidArgument names the valid choices; the
     /// scale must be positive and finite.
     static Result<Phantom> fromName(const std::string& name, double scale);
 

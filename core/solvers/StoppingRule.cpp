@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/solvers/LCurve.h"
+#include "core/solvers/IterationCorner.h"
 #include "core/solvers/VectorOps.h"
 
 namespace tomo {
@@ -57,8 +57,8 @@ Status StopOptions::validate() const {
         return invalidArgument("stop tolerance: the relative change must be finite and > 0");
     if (!(noiseSigma >= 0) || !std::isfinite(noiseSigma))
         return invalidArgument("noise sigma: must be finite and >= 0 (0 = estimate)");
-    if (!(tau >= 1) || !std::isfinite(tau))
-        return invalidArgument("discrepancy tau: must be finite and >= 1");
+    if (!(tau >= 0.5 && tau <= 2))
+        return invalidArgument("discrepancy tau (stop-tau): must be in [0.5, 2]");
     if (patience < 1) return invalidArgument("stop patience: at least 1 iteration");
     return Status::ok();
 }
@@ -94,7 +94,8 @@ double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
 }
 
 void StoppingRule::setData(std::span<const float> data, const ExecContext& ctx) {
-    if (m_options.rule != StopRule::Discrepancy) return;
+    // The corner rule falls back to the discrepancy principle where it finds no corner.
+    if (m_options.rule != StopRule::Discrepancy && m_options.rule != StopRule::Corner) return;
     const bool given = m_options.noiseSigma > 0;
     m_estimated = !given || m_options.noiseEstimated;
     m_sigma = given ? m_options.noiseSigma : estimateNoiseSigma(data, m_options.rowLength, ctx);
@@ -138,13 +139,21 @@ bool StoppingRule::after(std::span<const IterationInfo> history, std::span<const
 }
 
 bool StoppingRule::afterCorner(std::span<const IterationInfo> history, std::span<const float> x) {
-    (void)x;
     const int k = history.back().iteration;
-    if (history.size() < 3) return false;
-    auto corner = lcurveCorner(lcurveFromHistory(history));
+    // The discrepancy principle's iterate, the fallback when no corner comes.
+    if (m_discrepancyAt == 0 && m_delta > 0 &&
+        history.back().residualNorm <= m_options.tau * m_delta) {
+        m_discrepancyAt = k;
+        m_discrepancyIterate.assign(x.begin(), x.end());
+    }
+    auto corner = iterationCorner(lcurveFromHistory(history));
     if (!corner) {
         m_candidate = 0;
-        return false;
+        m_cornerWhy = corner.status().message();
+        // No corner by half as many iterations again as the discrepancy level took (and at
+        // least `patience` more): stop, keeping the discrepancy principle's iterate.
+        return m_discrepancyAt > 0 &&
+               k >= std::max(m_discrepancyAt + m_options.patience, (3 * m_discrepancyAt + 1) / 2);
     }
     const int c = history[*corner].iteration;
     if (c != m_candidate) {
@@ -158,13 +167,19 @@ bool StoppingRule::afterCorner(std::span<const IterationInfo> history, std::span
     return k - m_candidateSince >= m_options.patience;
 }
 
+bool StoppingRule::discrepancyFirst() const {
+    return m_discrepancyAt > 0 && (m_candidate == 0 || m_discrepancyAt < m_candidate);
+}
+
 std::optional<int> StoppingRule::keptIteration(int lastIteration) const {
-    if (m_options.rule != StopRule::Corner || m_candidate == 0 || m_candidate == lastIteration)
-        return std::nullopt;
-    return m_candidate;
+    if (m_options.rule != StopRule::Corner) return std::nullopt;
+    const int kept = discrepancyFirst() ? m_discrepancyAt : m_candidate;
+    if (kept == 0 || kept == lastIteration) return std::nullopt;
+    return kept;
 }
 
 std::span<const float> StoppingRule::keptIterate() const {
+    if (discrepancyFirst()) return m_discrepancyIterate;
     if (m_candidate != 0 && m_candidate == m_keptIteration) return m_kept;
     return {};
 }
@@ -181,12 +196,26 @@ std::string StoppingRule::note() const {
             return "rel-change: ||x_k - x_k-1|| / ||x_k|| = " +
                    (m_change >= 0 ? formatValue(m_change) : std::string("-")) + " (threshold " +
                    formatValue(m_options.relativeChange) + ")";
-        case StopRule::Corner:
-            return m_candidate > 0
-                       ? "corner: L-curve corner at iteration " + std::to_string(m_candidate) +
-                             " (stable for " + std::to_string(m_options.patience) +
-                             " iterations stops the run)"
-                       : "corner: no L-curve corner yet";
+        case StopRule::Corner: {
+            const std::string level = "||Ax - b|| <= " + formatValue(m_options.tau) +
+                                      " * delta = " + formatValue(m_options.tau * m_delta) +
+                                      " (sigma " + formatValue(m_sigma) +
+                                      (m_estimated ? " estimated from the data)" : " given)");
+            const std::string corner =
+                "corner: L-curve corner at iteration " + std::to_string(m_candidate) +
+                " (stable for " + std::to_string(m_options.patience) + " iterations stops the run)";
+            if (m_candidate > 0 && !discrepancyFirst()) return corner;
+            if (m_candidate > 0)
+                return corner + "; the discrepancy principle's iteration " +
+                       std::to_string(m_discrepancyAt) + " (the first with " + level +
+                       ") comes first and is kept: the corner lags the best iterate on "
+                       "undersampled data";
+            const std::string why = m_cornerWhy.empty() ? "no L-curve corner" : m_cornerWhy;
+            return "corner: " + why + "; fell back to the discrepancy principle: " +
+                   (m_discrepancyAt > 0 ? "iteration " + std::to_string(m_discrepancyAt) +
+                                              ", the first with " + level
+                                        : "no iteration reached " + level + ", so the last one");
+        }
     }
     return "";
 }

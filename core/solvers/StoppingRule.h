@@ -15,11 +15,18 @@
 ///    return x_k, delta = sigma sqrt(m) the norm of the noise of the m data values, sigma the
 ///    per-sample noise level given by the user or estimated from the data
 ///    (estimateNoiseSigma).
-///  - corner: after each iteration the L-curve corner of the history so far (lcurveCorner, the
-///    triangle criterion; P. C. Hansen, SIAM Review 34(4), 1992, doi:10.1137/1034115). Once the
-///    corner has stayed at the same iteration c for `patience` further iterations, stop and
-///    return x_c, the iterate AT the corner (not the last one). When the iteration count runs out
-///    first, the current corner's iterate is returned all the same.
+///  - corner: after each iteration the L-curve corner of the history so far (iterationCorner,
+///    IterationCorner.h: the turn of a flat residual branch into a steep noise branch, never the
+///    bend of the first iterations; P. C. Hansen, SIAM Review 34(4), 1992,
+///    doi:10.1137/1034115). Once the corner has stayed at the same iteration c for `patience`
+///    further iterations, stop and return x_c, the iterate AT the corner (not the last one).
+///    When the iteration count runs out first, the current corner's iterate is returned all the
+///    same. The discrepancy principle (the same delta) is its second criterion: when its
+///    iterate, the first at or below tau delta, comes before the corner, that one is kept (on
+///    undersampled data the corner of a gradual turn lags the best iterate, docs/algorithms.md);
+///    where there is no corner the rule falls back to it, stopping once the run has gone half as
+///    far again (at least `patience` iterations) without a corner. The note says which iterate
+///    was kept and why.
 ///
 /// Keeping x_c: the rule holds a copy of the previous iterate and of the current corner
 /// candidate; a new candidate is almost always the newest interior point (the previous
@@ -53,8 +60,13 @@ struct StopOptions {
     double noiseSigma = 0;  ///< discrepancy: noise per data value (0 = estimate from the data)
     /// noiseSigma was estimated from the data by the caller (notes say "estimated").
     bool noiseEstimated = false;
-    double tau = 1.05;      ///< discrepancy safety factor tau >= 1
-    int patience = 5;       ///< corner: iterations the corner must stay put before stopping
+    /// discrepancy: the factor tau on delta, in [0.5, 2]. Morozov's theory asks tau > 1 of the
+    /// true noise norm; with sigma estimated from the data and semi-converging solvers the
+    /// defaults study (docs/accuracy.md) chose tau per algorithm (AlgorithmSchema's stop-tau:
+    /// 0.9 for the SIRT family, 0.95 for CGLS and MemXCT), below 1: the best iterate of a
+    /// semi-converging run lies a little past the first iterate at the noise level.
+    double tau = 1.05;
+    int patience = 5;  ///< corner: iterations the corner must stay put before stopping
     /// Values per detector row in the data vector, for the noise estimate (0 = one row).
     std::size_t rowLength = 0;
 
@@ -95,6 +107,9 @@ class StoppingRule {
     std::string note() const;
 
   private:
+    /// Corner rule: the discrepancy principle's iterate is kept (it comes before the corner,
+    /// or there is none).
+    bool discrepancyFirst() const;
     bool afterCorner(std::span<const IterationInfo> history, std::span<const float> x);
 
     StopOptions m_options;
@@ -108,6 +123,9 @@ class StoppingRule {
     int m_keptIteration = 0;  ///< iteration held in m_kept (0: none)
     int m_candidate = 0;      ///< corner candidate (1-based iteration, 0: none)
     int m_candidateSince = 0;
+    std::string m_cornerWhy;  ///< why there is no corner (iterationCorner's message)
+    int m_discrepancyAt = 0;  ///< corner's fallback: first iteration at or below tau delta
+    std::vector<float> m_discrepancyIterate;
 };
 
 }  // namespace tomo

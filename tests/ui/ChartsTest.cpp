@@ -13,7 +13,9 @@
 #include <QSignalSpy>
 #include <QXYSeries>
 
+#include "core/iterative/AlgorithmSchema.h"
 #include "core/metrics/Metrics.h"
+#include "core/solvers/IterationCorner.h"
 #include "core/solvers/LCurve.h"
 #include "tests/ui/UiTestSupport.h"
 #include "ui/charts/ConvergenceDock.h"
@@ -79,8 +81,9 @@ TEST(Charts, AxesAreLabelledAndTheCornerMatchesTheCli) {
     expectReadable(dock.normsView(), normTitles, 6, dock.normsView()->minimumSize());
     expectReadable(dock.lcurveView(), lcurveTitles, 6, dock.lcurveView()->minimumSize());
 
-    // The corner is core's lcurveCorner on the same points, as tomo recon --lcurve reports it.
-    Result<std::size_t> corner = lcurveCorner(dock.points());
+    // The corner is core's iterationCornerOf on the same points, as tomo recon --lcurve
+    // reports it.
+    Result<std::size_t> corner = iterationCornerOf(*findAlgorithm("cgls"), dock.points());
     EXPECT_EQ(dock.corner().has_value(), corner.isOk());
     if (corner)
         EXPECT_EQ(*dock.corner(), *corner);
@@ -116,6 +119,37 @@ TEST(Charts, AxesAreLabelledAndTheCornerMatchesTheCli) {
                            f.session.dataset()->truth.plane(0)(30, 30));
 }
 
+// Issue 28: TV reported an L-curve corner at iteration 3 (RMSE 0.062 against 0.021 at
+// iteration 100). TV converges to a regularised minimum: the dock draws no corner and says why,
+// the same words as `tomo recon --lcurve` (ReconService's report, AlgorithmSpec::cornerWhyNot).
+TEST(Charts, TvAndMbirRunsDrawNoCornerAndSayWhy) {
+    test::WindowFixture f;
+    ASSERT_TRUE(f.startDemo(64));
+    ConvergenceDock& dock = *f.window->convergenceDock();
+    for (const std::string algorithm : {"tv", "mbir"}) {
+        app::IterativeJobSpec spec;
+        spec.algorithm = algorithm;
+        spec.parameters["iterations"] = "12";
+        QSignalSpy finished(&f.session, &Session::jobFinished);
+        ASSERT_TRUE(f.session.startIterative(spec));
+        ASSERT_TRUE(waitFor(finished, 1, 60000)) << algorithm;
+        ASSERT_TRUE(finished.at(0).at(1).toBool()) << algorithm;
+        ASSERT_GE(dock.pointCount(), 5) << algorithm;
+        EXPECT_FALSE(dock.corner().has_value()) << algorithm;
+        const std::string why = findAlgorithm(algorithm)->cornerWhyNot;
+        EXPECT_EQ(dock.cornerNote().toStdString(), why);
+        auto* status = dock.findChild<QLabel*>(QStringLiteral("convergenceStatus"));
+        ASSERT_NE(status, nullptr);
+        EXPECT_TRUE(status->text().startsWith(QString::fromStdString(why)))
+            << status->text().toStdString();
+        // The old rule on the same points would have drawn a corner for TV (issue 28).
+        const bool oldCorner = lcurveCorner(dock.points()).isOk();
+        if (algorithm == "tv") {
+            EXPECT_TRUE(oldCorner);
+        }
+    }
+}
+
 // A solver on a tiny problem reports thousands of iterations: the dock keeps every point but
 // draws at most 2000 per curve (every k-th and the last), refreshed on a timer and at the end of
 // the run, so that a report does not cost a redraw of every point (the GUI fell behind the
@@ -142,7 +176,7 @@ TEST(Charts, LongRunsKeepEveryPointAndDrawABoundedCurve) {
     EXPECT_LE(residual->count(), 2001);
     EXPECT_GE(residual->count(), 1000);
     EXPECT_EQ(residual->at(residual->count() - 1).x(), n);  // the last point is drawn
-    Result<std::size_t> corner = lcurveCorner(dock.points());
+    Result<std::size_t> corner = iterationCorner(dock.points());
     EXPECT_EQ(dock.corner().has_value(), corner.isOk());
     if (corner) {
         EXPECT_EQ(*dock.corner(), *corner);

@@ -19,6 +19,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "core/solvers/IterationCorner.h"
 #include "ui/charts/ChartSvgExport.h"
 #include "ui/charts/CostChart.h"
 #include "ui/charts/LogAxis.h"
@@ -210,6 +211,11 @@ void ConvergenceDock::addIteration(const app::IterationReport& report) {
     m_status->setText(text);
 }
 
+void ConvergenceDock::setAlgorithm(const std::string& id) {
+    auto spec = findAlgorithm(id);
+    m_algorithm = spec ? std::optional<AlgorithmSpec>(std::move(*spec)) : std::nullopt;
+}
+
 void ConvergenceDock::setMuWater(std::optional<double> muWater) {
     m_costChart->setMuWater(muWater);
 }
@@ -217,11 +223,15 @@ void ConvergenceDock::setMuWater(std::optional<double> muWater) {
 void ConvergenceDock::updateCorner() {
     m_corner.reset();
     // The same function and points as `tomo recon --lcurve` (ReconService's report).
-    Result<std::size_t> corner = lcurveCorner(m_points);
+    Result<std::size_t> corner =
+        m_algorithm ? iterationCornerOf(*m_algorithm, m_points) : iterationCorner(m_points);
     if (!corner) {
-        // lcurveCorner finds no corner (too few points, or a curve without one).
+        // No corner: too few points, a curve without a noise branch, or a method without one.
         if (m_cornerPoint->count() > 0) m_cornerPoint->clear();
-        m_cornerPoint->setName(tr("corner (none yet)"));
+        m_cornerPoint->setName(
+            m_algorithm && !m_algorithm->cornerWhyNot.empty()
+                ? tr("no corner (%1)").arg(QString::fromStdString(m_algorithm->label))
+                : tr("corner (none yet)"));
         m_cornerNote = QString::fromStdString(corner.status().message());
         return;
     }
@@ -301,7 +311,8 @@ void ConvergenceDock::clearShown() {
 void ConvergenceDock::finishRun() {
     if (m_points.empty()) return;
     refreshCharts();
-    if (!m_corner) m_cornerPoint->setName(tr("no corner"));
+    if (!m_corner && !(m_algorithm && !m_algorithm->cornerWhyNot.empty()))
+        m_cornerPoint->setName(tr("no corner"));
     QString text = m_corner ? tr("L-curve corner at iteration %1 of %2.")
                                   .arg(m_points[*m_corner].parameter)
                                   .arg(m_points.size())

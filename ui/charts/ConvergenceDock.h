@@ -2,8 +2,10 @@
 /// @file ConvergenceDock.h
 /// @brief Live convergence of an iterative reconstruction: residual norm ||Ax - b||, solution
 /// norm ||x|| and, when the ground truth is known, the RMSE against it, per iteration (log y);
-/// and the L-curve, log ||x|| against log ||Ax - b|| with its corner (maximum curvature, core
-/// lcurveCorner; P. C. Hansen, SIAM Review 34(4), 1992, doi:10.1137/1034115) marked.
+/// and the L-curve, log ||x|| against log ||Ax - b|| with its corner (core iterationCornerOf:
+/// the turn into the noise branch, never the bend of the first iterations; P. C. Hansen, SIAM
+/// Review 34(4), 1992, doi:10.1137/1034115) marked where the method has one, the same corner
+/// as `tomo recon --lcurve`; for TV and MBIR no corner and the reason (AlgorithmSpec).
 ///
 /// Clicking a point of either chart selects that iteration: `iterateSelected` carries the kept
 /// snapshot of the preview slice (SnapshotStore: within a memory budget, thinned evenly, the
@@ -27,6 +29,7 @@
 
 #include "app/jobs/IterativeJob.h"
 #include "core/base/Status.h"
+#include "core/iterative/AlgorithmSchema.h"
 #include "core/solvers/LCurve.h"
 #include "ui/charts/SnapshotStore.h"
 
@@ -57,6 +60,8 @@ class ConvergenceDock : public QWidget {
     /// redrawing per point made each report cost O(points) and the GUI fall behind), and at
     /// finishRun().
     void addIteration(const app::IterationReport& report);
+    /// The algorithm of the next run (an AlgorithmSpec id): whether and how its corner is found.
+    void setAlgorithm(const std::string& id);
     /// mu_water of the next run (MBIR's parameter) for the HU curve; none: no HU curve.
     void setMuWater(std::optional<double> muWater);
     /// The cost and HU chart (hidden until an iteration reports a cost).
@@ -66,7 +71,7 @@ class ConvergenceDock : public QWidget {
     const std::vector<LCurvePoint>& points() const { return m_points; }
     /// Index into points() of the L-curve corner (needs 3+ points).
     std::optional<std::size_t> corner() const { return m_corner; }
-    /// Why there is no corner (core lcurveCorner's message, as `tomo recon --lcurve` prints
+    /// Why there is no corner (core iterationCornerOf's message, as `tomo recon --lcurve` prints
     /// it); empty when there is one.
     const QString& cornerNote() const { return m_cornerNote; }
     /// Index into points() of the lowest error against the truth (none without errors).
@@ -109,6 +114,7 @@ class ConvergenceDock : public QWidget {
     static constexpr std::size_t kChartPoints = 2000;
     QTimer* m_refresh = nullptr;  ///< single shot, started by addIteration when idle
     std::vector<LCurvePoint> m_points;
+    std::optional<AlgorithmSpec> m_algorithm;  ///< of the run (setAlgorithm)
     std::optional<std::size_t> m_corner;
     std::optional<std::size_t> m_lowestError;
     std::optional<int> m_shown;

@@ -277,6 +277,7 @@ void MainWindow::onBusyChanged(bool busy) {
         m_progress->setFormat(tr("starting %p%"));
         if (iterating) {
             m_convergence->clear();
+            m_convergence->setAlgorithm(m_session.iterativeSpec().algorithm);
             m_convergence->setMuWater(muWaterOf(m_session.iterativeSpec()));
         }
         m_statusLabel->setText(m_session.currentJob() == Session::JobKind::Load

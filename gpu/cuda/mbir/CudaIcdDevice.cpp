@@ -51,9 +51,11 @@ class CudaIcdDevice final : public IcdDevice {
         return synchronize("GPU-ICD upload");
     }
 
-    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation) override {
+    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation,
+                     bool skipZeros) override {
         m_passSize = svs.size();
         m_rotation = rotation;
+        m_skipZeros = skipZeros;
         const cudaStream_t s = m_device->stream(1);
         TOMO_RETURN_IF_ERROR(cudaCheck(cudaMemcpyAsync(buf(kIcdPassList).get(), svs.data(),
                                                        svs.size() * 4, cudaMemcpyHostToDevice, s),
@@ -132,6 +134,7 @@ class CudaIcdDevice final : public IcdDevice {
         a.ny = l.ny;
         a.rotation = m_rotation;
         a.k = m_constants;
+        a.k.zeroSkip = m_constants.zeroSkip && m_skipZeros ? 1 : 0;
         return a;
     }
 
@@ -154,6 +157,7 @@ class CudaIcdDevice final : public IcdDevice {
     IcdKernelConstants m_constants;
     std::size_t m_passSize = 0;
     std::uint32_t m_rotation = 0;
+    bool m_skipZeros = false;  // this pass may skip zero voxels (beginPass)
     std::array<DeviceBuffer, kIcdBufferCount> m_buffers;  ///< indexed by IcdBuffer
 };
 

@@ -58,9 +58,11 @@ class OpenClIcdDevice final : public IcdDevice {
         return Status::ok();
     }
 
-    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation) override {
+    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation,
+                     bool skipZeros) override {
         m_passSize = svs.size();
         m_rotation = rotation;
+        m_skipZeros = skipZeros;
         const std::vector<std::int32_t> zeros(svs.size(), 0);
         TOMO_RETURN_IF_ERROR(
             write(m_buffers[kIcdPassList], svs.data(), svs.size() * 4, "pass list"));
@@ -122,7 +124,8 @@ class OpenClIcdDevice final : public IcdDevice {
             buf(kIcdPassList), cl_int(first), buf(kIcdCounters), buf(kIcdMoved), buf(kIcdUpdates),
             cl_int(m_options.blocksPerSv), cl_int(l.rows), cl_int(l.pitch), cl_int(l.chunks),
             cl_int(l.nx), cl_int(l.ny), cl_uint(m_rotation), k.invSigmaY2, k.p, k.q, k.invSigmaP,
-            k.invTs, k.floor, k.nearest, k.diagonal, cl_int(k.positivity), cl_int(k.zeroSkip)));
+            k.invTs, k.floor, k.nearest, k.diagonal, cl_int(k.positivity),
+            cl_int(k.zeroSkip && m_skipZeros ? 1 : 0)));
         const std::size_t bytes = std::size_t(m_options.groupSize) * sizeof(float);
         TOMO_RETURN_IF_ERROR(setLocalArg(m_update, 31, bytes));
         return setLocalArg(m_update, 32, bytes);
@@ -155,6 +158,7 @@ class OpenClIcdDevice final : public IcdDevice {
     IcdKernelConstants m_constants;
     std::size_t m_passSize = 0;
     std::uint32_t m_rotation = 0;
+    bool m_skipZeros = false;  // this pass may skip zero voxels (beginPass)
     ClKernel m_gather, m_update, m_writeBack;
     std::array<ClMem, kIcdBufferCount> m_buffers;  ///< indexed by IcdBuffer
 };

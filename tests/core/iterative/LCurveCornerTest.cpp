@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "core/iterative/IterativeReconstruction.h"
+#include "core/solvers/IterationCorner.h"
 #include "core/locality/JosephOperator.h"
 #include "core/phantom/Phantom.h"
 
@@ -59,7 +60,7 @@ std::pair<std::size_t, std::size_t> bestAndCorner(unsigned seed, int iterations)
     std::size_t best = 0;
     for (std::size_t k = 0; k < summary.history.size(); ++k)
         if (*summary.history[k].error < *summary.history[best].error) best = k;
-    auto corner = lcurveCorner(lcurveFromHistory(summary.history));
+    auto corner = iterationCorner(lcurveFromHistory(summary.history));
     EXPECT_TRUE(corner.isOk()) << corner.status().toString();
     return {best, corner.isOk() ? *corner : 0};
 }

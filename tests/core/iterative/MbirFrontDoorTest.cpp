@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
 
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/metrics/Metrics.h"
@@ -22,18 +25,34 @@ double rmseOf(const Volume& image, const Volume& truth) {
     return *rmse(image.plane(0), truth.plane(0));
 }
 
-TEST(MbirFrontDoor, BeatsFbpTvAndTheBestCglsIterateOnUndersampledNoisyData) {
+/// The Shepp-Logan at 64^2, 45 views, 92 detectors, Poisson noise of 1000 counts at an
+/// attenuation of 0.05 per density-pixel, seed 17 (scripts/compare/svmbir_reference.py makes the
+/// same data with `tomo phantom`).
+struct Case {
+    ParallelGeometry geom;
+    VolumeGeometry vol;
+    Sinograms sino;
+    Volume truth;
+};
+
+Case makeCase() {
     ParallelGeometry::Params p;
     p.angles = uniformAngles(0, kPi, 45);
     p.detectorCount = 92;
-    const ParallelGeometry geom = *ParallelGeometry::create(p);
-    const VolumeGeometry vol{kSize, kSize, 1, 1.0};
+    Case c{*ParallelGeometry::create(p), {kSize, kSize, 1, 1.0}, {}, {}};
     const Phantom phantom = Phantom::sheppLogan2d(0.5 * kSize);
-    Sinograms sino;
-    Volume truth;
-    ASSERT_TRUE(phantom.project(geom, sino, 4).isOk());
-    ASSERT_TRUE(phantom.rasterize(vol, truth, 4).isOk());
-    ASSERT_TRUE(addPoissonNoise(sino, 1000, 17, 0.05).isOk());
+    EXPECT_TRUE(phantom.project(c.geom, c.sino, 4).isOk());
+    EXPECT_TRUE(phantom.rasterize(c.vol, c.truth, 4).isOk());
+    EXPECT_TRUE(addPoissonNoise(c.sino, 1000, 17, 0.05).isOk());
+    return c;
+}
+
+TEST(MbirFrontDoor, BeatsFbpTvAndTheBestCglsIterateOnUndersampledNoisyData) {
+    const Case c = makeCase();
+    const ParallelGeometry& geom = c.geom;
+    const VolumeGeometry& vol = c.vol;
+    const Sinograms& sino = c.sino;
+    const Volume& truth = c.truth;
 
     auto bp = makeCpuReferenceBackProjector(Interpolation::Linear);
     Volume fbp;
@@ -73,6 +92,53 @@ TEST(MbirFrontDoor, BeatsFbpTvAndTheBestCglsIterateOnUndersampledNoisyData) {
     std::printf("[ note ] multires start: RMSE %.4f, %d iterations (from FBP: %d)\n", multiresError,
                 multires.iterations, mbir.iterations);
     EXPECT_NEAR(multiresError, mbirError, 0.03 * mbirError);
+}
+
+/// The svmbir image stored by scripts/compare/svmbir_reference.py for the case above
+/// (tests/data/mbir/svmbir-sl64-45v.json: its call, version and orientation), or empty.
+std::vector<float> storedSvmbirImage() {
+    std::ifstream in(std::string(TOMO_SOURCE_DIR) + "/tests/data/mbir/svmbir-sl64-45v.raw",
+                     std::ios::binary);
+    std::vector<float> image(std::size_t(kSize) * kSize);
+    in.read(reinterpret_cast<char*>(image.data()), std::streamsize(image.size() * 4));
+    return in ? image : std::vector<float>{};
+}
+
+// Issue 29: MBIR's defaults at svmbir's error or below. svmbir 0.5.0 at its defaults on the same
+// data (made by `tomo phantom` with the same calls as this test) reached 0.050399; ours with
+// svmbir's rules alone (noise_adapt=off) 0.0545, 8% above, its prior being 1.29 times weaker
+// (docs/mbir.md); the noise adaptation strengthens it on data noisier than snr_db assumes.
+TEST(MbirFrontDoor, DefaultsWithinFivePercentOfSvmbirsStoredResult) {
+    const Case c = makeCase();
+    const ParallelGeometry& geom = c.geom;
+    const VolumeGeometry& vol = c.vol;
+    const Sinograms& sino = c.sino;
+    const Volume& truth = c.truth;
+
+    const std::vector<float> svmbir = storedSvmbirImage();
+    ASSERT_EQ(svmbir.size(), std::size_t(kSize) * kSize) << "tests/data/mbir/svmbir-sl64-45v.raw";
+    const View2<const float> stored(svmbir.data(), kSize, kSize, kSize);
+    const double svmbirError = *rmse(stored, truth.plane(0));
+    // The stored image still matches this test's truth (its provenance's RMSE).
+    EXPECT_NEAR(svmbirError, 0.050399, 2e-6);
+
+    auto solve = [&](std::map<std::string, std::string> given) {
+        IterativeRequest r;
+        r.algorithm = "mbir";
+        r.parameters = *ParameterValues::resolve(*findAlgorithm("mbir"), given);
+        Volume out;
+        SolverSummary summary;
+        EXPECT_TRUE(reconstructIterative(sino, geom, vol, r, {}, out, summary, {}).isOk());
+        return rmseOf(out, truth);
+    };
+    const double ours = solve({});
+    const double svmbirRules = solve({{"noise_adapt", "off"}});
+    std::printf(
+        "[ note ] RMSE: svmbir (stored) %.5f, MBIR default %.5f (%.3f x), with svmbir's "
+        "rules alone %.5f\n",
+        svmbirError, ours, ours / svmbirError, svmbirRules);
+    EXPECT_LT(ours, 1.05 * svmbirError);
+    EXPECT_LT(ours, svmbirRules);  // the adaptation is what brings it there
 }
 
 }  // namespace

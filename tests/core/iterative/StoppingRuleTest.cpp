@@ -141,11 +141,21 @@ TEST(StoppingRules, CglsCornerAndDiscrepancyStopWithin3OfTheLowestError) {
 
 // TV (lambda 0.05, which over-fits this noise), from zeros (TV's default start is FBP, where
 // this lambda has no early minimum to find). With the balanced steps of TotalVariation.h the
-// error's minimum is broad (iterations 35-37), so the rules are judged, as SIRT's, by the error
-// they give: the corner (iteration 31) within 10% of the minimum (1%), the discrepancy
-// principle, whose residual is reached at iteration 15-16 while the error still falls, within
-// 25% (22%; TV's default is no rule: it runs its iterations from FBP).
-TEST(StoppingRules, TvCornerAndDiscrepancyGiveAnErrorNearTheMinimum) {
+// error's minimum is broad (iterations 35-37), so the rule is judged, as SIRT's, by the error
+// it gives: the discrepancy principle, whose residual is reached at iteration 15-16 while the
+// error still falls, within 25% (22%; TV's default is no rule: it runs its iterations from
+// FBP). The corner is not offered for TV (issue 28: its iterations converge to a regularised
+// minimum), and asking for it says why.
+TEST(StoppingRules, TvDiscrepancyGivesAnErrorNearTheMinimumAndNoCornerIsOffered) {
+    const AlgorithmSpec tv = *findAlgorithm("tv");
+    auto corner = ParameterValues::resolve(tv, {{"stop", "corner"}});
+    ASSERT_FALSE(corner.isOk());
+    EXPECT_NE(corner.status().message().find("no L-curve corner for TV"), std::string::npos)
+        << corner.status().message();
+    const auto stop = std::find_if(tv.parameters.begin(), tv.parameters.end(),
+                                   [](const ParameterSpec& p) { return p.name == "stop"; });
+    ASSERT_NE(stop, tv.parameters.end());
+    EXPECT_EQ(std::count(stop->choices.begin(), stop->choices.end(), "corner"), 0);
     for (unsigned seed : {1u, 2u}) {
         const Case c = makeCase(seed);
         std::map<std::string, std::string> given{
@@ -155,7 +165,7 @@ TEST(StoppingRules, TvCornerAndDiscrepancyGiveAnErrorNearTheMinimum) {
         EXPECT_GT(best, 1);
         EXPECT_LT(best, 80);
         const double minimum = *full.summary.history[std::size_t(best - 1)].error;
-        for (const std::string rule : {"corner", "discrepancy"}) {
+        for (const std::string rule : {"discrepancy"}) {
             given["stop"] = rule;
             const Solved r = run(c, "tv", given);
             EXPECT_EQ(r.summary.reason, TerminationReason::StoppingRule) << rule;
@@ -163,8 +173,7 @@ TEST(StoppingRules, TvCornerAndDiscrepancyGiveAnErrorNearTheMinimum) {
             const double error = *full.summary.history[std::size_t(chosen - 1)].error;
             std::printf("tv %s seed %u: chose %d (error %.5f), best %d (%.5f)\n", rule.c_str(),
                         seed, chosen, error, best, minimum);
-            EXPECT_LE(error, (rule == "corner" ? 1.10 : 1.25) * minimum)
-                << rule << " seed " << seed;
+            EXPECT_LE(error, 1.25 * minimum) << rule << " seed " << seed;
             expectIsIterate(c, "tv", r);
         }
     }
@@ -188,6 +197,35 @@ TEST(StoppingRules, SirtDiscrepancyGivesAnErrorWithin10PercentOfTheMinimum) {
     }
 }
 
+// The corner rule on SIRT (issue 29: it returned iteration 2 of 300, RMSE 0.158 against 0.031):
+// SIRT's L-curve bends in its first iterations and never turns into a noise branch here, so
+// the rule finds no corner, says so, and returns the discrepancy principle's iterate (an error
+// within 10% of the minimum), never an early one.
+TEST(StoppingRules, SirtCornerDoesNotFireOnTheFirstBendAndFallsBackToTheDiscrepancy) {
+    for (unsigned seed : {1u, 2u}) {
+        const Case c = makeCase(seed);
+        const Solved full = run(c, "sirt", {{"iterations", "150"}, {"stop", "none"}});
+        const int best = bestIteration(full.summary.history);
+        const double minimum = *full.summary.history[std::size_t(best - 1)].error;
+        const Solved disc = run(c, "sirt", {{"iterations", "150"}, {"stop", "discrepancy"}});
+        const Solved r = run(c, "sirt", {{"iterations", "150"}, {"stop", "corner"}});
+        const int chosen = r.summary.keptIteration.value_or(r.summary.iterations);
+        EXPECT_EQ(chosen, disc.summary.iterations) << r.summary.stopNote;
+        EXPECT_GT(chosen, 20);
+        EXPECT_EQ(r.summary.reason, TerminationReason::StoppingRule);
+        EXPECT_LT(r.summary.iterations, 150);  // it stopped: half as far again without a corner
+        EXPECT_NE(r.summary.stopNote.find("no L-curve corner"), std::string::npos)
+            << r.summary.stopNote;
+        EXPECT_NE(r.summary.stopNote.find("fell back to the discrepancy principle: iteration " +
+                                          std::to_string(chosen)),
+                  std::string::npos)
+            << r.summary.stopNote;
+        const double error = *full.summary.history[std::size_t(chosen - 1)].error;
+        EXPECT_LE(error, 1.10 * minimum) << "seed " << seed;
+        expectIsIterate(c, "sirt", r);
+    }
+}
+
 // rel-change stops at the first iteration whose relative change is at or below the threshold
 // and returns that iterate.
 TEST(StoppingRules, RelativeChangeStopsAtTheFirstSmallChange) {
@@ -200,8 +238,9 @@ TEST(StoppingRules, RelativeChangeStopsAtTheFirstSmallChange) {
     EXPECT_FALSE(r.summary.keptIteration.has_value());
     // The change of the last iteration is at or below 0.01, that of the one before above it.
     const int k = r.summary.iterations;
-    const Solved before = run(c, "sirt", {{"iterations", std::to_string(k - 1)}});
-    const Solved twoBefore = run(c, "sirt", {{"iterations", std::to_string(k - 2)}});
+    const Solved before = run(c, "sirt", {{"iterations", std::to_string(k - 1)}, {"stop", "none"}});
+    const Solved twoBefore =
+        run(c, "sirt", {{"iterations", std::to_string(k - 2)}, {"stop", "none"}});
     auto change = [](const Volume& now, const Volume& prev) {
         double d = 0, n = 0;
         for (std::size_t y = 0; y < now.dim(1); ++y)
@@ -238,17 +277,21 @@ TEST(StoppingRules, GivenNoiseSigmaIsUsed) {
         run(c, "cgls", {{"stop", "discrepancy"}, {"noise-sigma", std::to_string(c.trueSigma)}});
     EXPECT_EQ(r.summary.reason, TerminationReason::StoppingRule);
     EXPECT_NE(r.summary.stopNote.find("given"), std::string::npos) << r.summary.stopNote;
-    const double delta = c.trueSigma * std::sqrt(double(kAngles * kDetectors));
-    EXPECT_LE(r.summary.history.back().residualNorm, 1.05 * delta);
-    EXPECT_GT(r.summary.history[r.summary.history.size() - 2].residualNorm, 1.05 * delta);
+    // At tau delta, tau = 0.95 (cgls's default stop-tau).
+    const double tauDelta = 0.95 * c.trueSigma * std::sqrt(double(kAngles * kDetectors));
+    EXPECT_LE(r.summary.history.back().residualNorm, tauDelta);
+    EXPECT_GT(r.summary.history[r.summary.history.size() - 2].residualNorm, tauDelta);
 }
 
 TEST(StoppingRules, ParseAndValidate) {
     EXPECT_EQ(*parseStopRule("rel-change"), StopRule::RelativeChange);
     EXPECT_FALSE(parseStopRule("soon").isOk());
     StopOptions o;
-    o.tau = 0.5;
+    o.tau = 0.45;
     EXPECT_FALSE(o.validate().isOk());
+    o.tau = 0.9;
+    EXPECT_TRUE(o.validate().isOk());
+    EXPECT_FALSE(ParameterValues::resolve(*findAlgorithm("cgls"), {{"stop-tau", "2.5"}}).isOk());
     EXPECT_FALSE(ParameterValues::resolve(*findAlgorithm("sirt"), {{"stop", "never"}}).isOk());
     for (const AlgorithmSpec& spec : algorithmSpecs()) {
         const bool hasStop = std::any_of(spec.parameters.begin(), spec.parameters.end(),

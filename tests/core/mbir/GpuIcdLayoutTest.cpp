@@ -99,7 +99,7 @@ class RecordingDevice final : public IcdDevice {
                 const std::vector<float>&) override {
         return Status::ok();
     }
-    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t) override {
+    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t, bool) override {
         list = svs;
         batches.clear();
         return Status::ok();
@@ -133,7 +133,7 @@ TEST(GpuIcdPlan, BatchesKeepOneColourAndTheLaunchThreshold) {
     RecordingDevice device;
     GpuIcdPlan plan(*l, o, device);
     PsvIterationStats stats;
-    ASSERT_TRUE(plan.iterate(1, {}, stats).isOk());
+    ASSERT_TRUE(plan.iterate(1, {}, stats, false).isOk());
     EXPECT_EQ(device.list.size(), 400u) << "the first pass visits every SV";
     EXPECT_EQ(stats.visited, g.voxels());
     for (const auto& [first, count] : device.batches) {
@@ -150,7 +150,7 @@ TEST(GpuIcdPlan, BatchesKeepOneColourAndTheLaunchThreshold) {
     EXPECT_GT(rows.size(), 5u);
     // Pass 2: the top 25% by update (100 SVs, the highest indices), colour by colour; a colour's
     // leftover below 16 / 4 after its first batch waits.
-    ASSERT_TRUE(plan.iterate(2, {}, stats).isOk());
+    ASSERT_TRUE(plan.iterate(2, {}, stats, true).isOk());
     for (const auto& [first, count] : device.batches) {
         const bool sameColour =
             first > 0 && l->colour[std::size_t(device.list[std::size_t(first)])] ==

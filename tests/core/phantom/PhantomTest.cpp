@@ -215,6 +215,25 @@ TEST(PhantomFactory, NamesParseAndBadNamesExplainTheChoices) {
     EXPECT_FALSE(Phantom::fromName("disc", std::nan("")).isOk());
 }
 
+TEST(PhantomFactory, TheLowContrastDiscSetHasItsContrastsWhereTheTableSays) {
+    auto discs = Phantom::fromName("discs", 100.0);
+    ASSERT_TRUE(discs.isOk());
+    EXPECT_TRUE(discs->is2d());
+    EXPECT_EQ(discs->shapes().size(), 18u);
+    EXPECT_DOUBLE_EQ(discs->value(0.0, 0.0), 0.96);   // the darker centre disc
+    EXPECT_DOUBLE_EQ(discs->value(0.0, -20.0), 1.0);  // background between the rings
+    EXPECT_DOUBLE_EQ(discs->value(58.0 * std::cos(kPi / 8), 58.0 * std::sin(kPi / 8)),
+                     1.0);                            // between two outer discs
+    EXPECT_DOUBLE_EQ(discs->value(58.0, 0.0), 1.04);  // the largest outer disc, +4%
+    EXPECT_DOUBLE_EQ(discs->value(30.0 * std::cos(kPi / 8), 30.0 * std::sin(kPi / 8)),
+                     1.01);                          // the largest inner disc, +1%
+    EXPECT_DOUBLE_EQ(discs->value(0.0, 90.0), 0.0);  // outside the water disc
+    // The smallest outer disc (radius 3 at scale 100): its edge is at 58 +- 3 along 315 deg.
+    const double c = std::cos(7 * 2 * kPi / 8), s = std::sin(7 * 2 * kPi / 8);
+    EXPECT_DOUBLE_EQ(discs->value(57.0 * c, 57.0 * s), 1.04);
+    EXPECT_DOUBLE_EQ(discs->value(54.5 * c, 54.5 * s), 1.0);
+}
+
 TEST(PhantomFactory, RandomEllipsesStayInTheUnitDiscAndRepeatBySeed) {
     Phantom a = Phantom::randomEllipses(200, 42);
     Phantom b = Phantom::randomEllipses(200, 42);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/base/JsonValue.h"
+#include "core/solvers/IterationCorner.h"
 #include "core/solvers/LCurve.h"
 #include "core/solvers/VectorOps.h"
 
@@ -42,6 +43,70 @@ TEST(LCurve, CornerOfAnLIsItsKnee) {
     auto cr = lcurveCorner(reversed);
     ASSERT_TRUE(cr.isOk());
     EXPECT_EQ(*cr, pts.size() - 1 - 9);
+}
+
+/// SIRT-like, shaped after SIRT on issue 29's 256^2 90-view case: the residual falls as
+/// (1 + (k - 1) / 5)^-0.8 from 1716 while ||x|| climbs quickly, then slowly, towards 62.5 (the
+/// bend of the first iterations); with @p noiseBranch further iterations where ||x|| grows by
+/// 3% per iteration while the residual falls by 0.2%.
+std::vector<LCurvePoint> sirtLike(int iterations, int noiseBranch) {
+    std::vector<LCurvePoint> pts;
+    double r = 0, x = 0;
+    for (int k = 1; k <= iterations; ++k) {
+        r = 1716.0 * std::pow(1.0 + (k - 1) / 5.0, -0.8);
+        x = 62.5 - 29.6 * std::exp(-(k - 1) / 60.0);
+        pts.push_back({double(k), r, x, {}});
+    }
+    for (int k = 1; k <= noiseBranch; ++k)
+        pts.push_back({double(iterations + k), r *= 0.998, x *= 1.03, {}});
+    return pts;
+}
+
+TEST(IterationCorner, TheFirstBendIsNeverACorner) {
+    // Issue 29: SIRT's curve bends in its first iterations; the triangle criterion called that
+    // bend the corner (iteration 2 of 300).
+    for (int iterations : {60, 150, 300}) {
+        const auto pts = sirtLike(iterations, 0);
+        auto c = iterationCorner(pts);
+        ASSERT_FALSE(c.isOk()) << iterations << " iterations: corner " << *c;
+        EXPECT_NE(c.status().message().find("not the turn into the noise branch"),
+                  std::string::npos)
+            << c.status().message();
+    }
+    auto old = lcurveCorner(sirtLike(300, 0));  // what the old rule did: a corner in the bend
+    ASSERT_TRUE(old.isOk());
+    EXPECT_LE(*old, 10u);
+    // With a noise branch after the flat part, the corner is its start, not the first bend.
+    auto c = iterationCorner(sirtLike(150, 30));
+    ASSERT_TRUE(c.isOk()) << c.status().message();
+    EXPECT_NEAR(double(*c), 149.0, 4.0);  // the knee at index 149, within 3% of the run
+}
+
+TEST(IterationCorner, AnLHasItsKneeAndCurvesWithoutANoiseBranchHaveNone) {
+    auto c = iterationCorner(syntheticL(false));
+    ASSERT_TRUE(c.isOk()) << c.status().message();
+    EXPECT_EQ(*c, 9u);
+    auto noisy = iterationCorner(syntheticL(true));
+    ASSERT_TRUE(noisy.isOk());
+    EXPECT_NEAR(double(*noisy), 9.0, 1.0);
+    // A straight line in log-log (||x|| rising steadily as the residual falls): no turn.
+    std::vector<LCurvePoint> straight;
+    for (int i = 0; i < 40; ++i)
+        straight.push_back(
+            {double(i + 1), std::pow(10.0, 3 - 0.05 * i), std::pow(10.0, 0.05 * i), {}});
+    auto s = iterationCorner(straight);
+    ASSERT_FALSE(s.isOk());
+    EXPECT_NE(s.status().message().find("without a turn"), std::string::npos)
+        << s.status().message();
+    // ||x|| flat within 1%: no noise branch at all.
+    std::vector<LCurvePoint> flat;
+    for (int i = 0; i < 40; ++i)
+        flat.push_back({double(i + 1), std::pow(10.0, 3 - 0.05 * i), 1.0 + 0.0002 * i, {}});
+    auto f = iterationCorner(flat);
+    ASSERT_FALSE(f.isOk());
+    EXPECT_NE(f.status().message().find("rose by at most"), std::string::npos)
+        << f.status().message();
+    EXPECT_FALSE(iterationCorner(std::span(flat).first(5)).isOk());  // too few iterations
 }
 
 TEST(LCurve, RejectsDegenerateInput) {
