@@ -112,6 +112,10 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(m_algorithm, &AlgorithmPanel::algorithmChanged, this, &MainWindow::settingsChanged);
     connect(m_algorithm->form(), &ParameterForm::valuesChanged, this, &MainWindow::settingsChanged);
     connect(m_preprocess, &PreprocessPanel::applyRequested, this, &MainWindow::applyPreprocessing);
+    connect(m_center, &CenterPanel::applyRequested, this, &MainWindow::applyCenter);
+    connect(&m_session, &Session::stateNote, this, [this](const QString& text) {
+        report(tr("Dataset"), invalidArgument(text.toStdString()));
+    });
     connect(m_reconTab, &ReconstructionTab::sliceChanged, m_preprocess,
             &PreprocessPanel::setPreviewSlice);
     connect(
@@ -185,13 +189,28 @@ void MainWindow::onLivePreview(std::shared_ptr<const app::SliceImage> image, int
 }
 
 bool MainWindow::applyPreprocessing() {
-    if (!m_session.dataFile()) return false;
-    app::LoadRequest request = *m_session.dataFile();
-    request.preprocessing = m_preprocess->options();
-    request.minusLog = m_preprocess->minusLog();
     m_reconstructWhenLoaded =
-        m_session.startLoadFile(request, QString::fromStdString(request.path.string()));
+        m_session.startReload(m_preprocess->options(), m_preprocess->minusLog());
     return m_reconstructWhenLoaded;
+}
+
+bool MainWindow::applyCenter(double center) {
+    auto data = m_session.dataset();
+    if (!data) return false;
+    const double now = data->geometry.centerOfRotation();
+    if (m_session.reconstruction() &&
+        !confirm(tr("Apply the centre of rotation"),
+                 tr("Set the dataset's centre of rotation to %1 px (now %2 px) and reconstruct "
+                    "again? The current result stays in the Compare tab.")
+                     .arg(center, 0, 'f', 2)
+                     .arg(now, 0, 'f', 2)))
+        return false;
+    const Status set = m_session.setCenterOfRotation(center);
+    m_center->showApplied(set);
+    report(tr("Apply the centre of rotation"), set);
+    if (!set) return false;
+    reconstruct();
+    return true;
 }
 
 bool MainWindow::openAndReconstruct(const std::filesystem::path& path) {
@@ -310,20 +329,7 @@ void MainWindow::onDatasetChanged() {
         m_reconTab->showDataset(nullptr);
         return;
     }
-    const ParallelGeometry& g = data->geometry;
-    m_datasetLabel->setText(
-        tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6; "
-           "centre %7 px")
-            .arg(m_session.datasetName())
-            .arg(g.angleCount())
-            .arg(g.detectorCount())
-            .arg(g.rows())
-            .arg(data->grid.nx)
-            .arg(data->grid.ny)
-            .arg(g.centerOfRotation(), 0, 'f', 2) +
-        (data->warnings.empty()
-             ? QString()
-             : tr("\nWarning: %1").arg(QString::fromStdString(data->warnings.front()))));
+    m_datasetLabel->setText(datasetText(*data));
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_live->cancel();
     m_reconTab->showDataset(data);
@@ -339,12 +345,47 @@ void MainWindow::onDatasetChanged() {
     m_metrics->clear();
     m_convergence->clear();
     m_algorithm->setReady(!m_session.isBusy());
+    // A result of earlier settings of this scan stays on screen, marked, until a new one.
+    if (m_session.reconstruction()) onReconstructionChanged();
+}
+
+QString MainWindow::datasetText(const app::Dataset& data) const {
+    const ParallelGeometry& g = data.geometry;
+    const app::DatasetState& state = m_session.state();
+    QString text = tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6; centre %7 px (%8)")
+                       .arg(m_session.datasetName())
+                       .arg(g.angleCount())
+                       .arg(g.detectorCount())
+                       .arg(g.rows())
+                       .arg(data.grid.nx)
+                       .arg(data.grid.ny)
+                       .arg(g.centerOfRotation(), 0, 'f', 2)
+                       .arg(state.center ? tr("set") : tr("as read"));
+    for (const std::string& line : app::describeState(state, data))
+        if (!line.starts_with("centre"))
+            text += QStringLiteral("\n") + QString::fromStdString(line);
+    if (!data.warnings.empty())
+        text += tr("\nWarning: %1").arg(QString::fromStdString(data.warnings.front()));
+    return text;
+}
+
+QString MainWindow::staleNote() const {
+    if (m_session.resultIsCurrent() || !m_session.reconstruction()) return {};
+    const app::DatasetState& was = m_session.resultState();
+    const app::DatasetState& now = m_session.state();
+    QStringList changed;
+    if (was.center != now.center) changed << tr("centre");
+    if (!(was.source == now.source)) changed << tr("preprocessing");
+    if (!(was.sampling == now.sampling)) changed << tr("region and sampling");
+    return tr("made before the %1 changed: Reconstruct (Ctrl+R) to update")
+        .arg(changed.isEmpty() ? tr("data") : changed.join(tr(", ")));
 }
 
 void MainWindow::onReconstructionChanged() {
     auto recon = m_session.reconstruction();
     m_files->setHasResult(recon != nullptr);
-    m_reconTab->showReconstruction(recon);
+    const QString stale = staleNote();
+    m_reconTab->showReconstruction(recon, stale);
     m_convergence->clearShown();
     if (!recon || recon->image.empty()) {
         m_metrics->clear();
@@ -355,7 +396,7 @@ void MainWindow::onReconstructionChanged() {
         m_cone->showResult();
         return;
     }
-    m_metrics->showOutcome(*recon);
+    m_metrics->showOutcome(*recon, stale.isEmpty() ? QString() : tr("the result (%1)").arg(stale));
     m_statusLabel->setToolTip(QString());
     if (m_session.registry().contains(recon->variant)) {
         m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));

@@ -73,6 +73,9 @@ class MainWindow : public QMainWindow {
     /// Reads the open data file again with the Preprocessing panel's steps, then reconstructs.
     /// False when no data file is open or a job runs.
     bool applyPreprocessing();
+    /// Centre panel > Apply to dataset: asks (when a result would be superseded), sets the
+    /// centre in the dataset's record and reconstructs. False when nothing was applied.
+    bool applyCenter(double center);
     /// Opens a data file or a dataset folder (FileActions::openPath), then reconstructs it.
     /// False (the reason shown) when nothing started.
     bool openAndReconstruct(const std::filesystem::path& path);
@@ -158,6 +161,11 @@ class MainWindow : public QMainWindow {
     void settingsChanged();
     void onLivePreview(std::shared_ptr<const tomo::app::SliceImage> image, int slice,
                        double seconds, const QString& description);
+    /// The Parameters dock's description of @p data: source, shape, centre, the record's
+    /// decisions (preprocessing, sampling), the first warning.
+    QString datasetText(const app::Dataset& data) const;
+    /// Why the shown result is not of the current settings ("" when it is).
+    QString staleNote() const;
     /// Metrics of @p image against the current slice's truth (none without one).
     std::optional<ImageMetrics> metricsOf(View2<const float> image) const;
     void createMenus();

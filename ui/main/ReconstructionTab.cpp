@@ -106,6 +106,7 @@ void ReconstructionTab::setConeGrid(const ConeVolumeGrid& grid) {
 
 void ReconstructionTab::resetPanes(bool truth) {
     m_result.reset();
+    m_resultNote.clear();
     m_freshWindow = true;
     m_slice = 0;
     m_truthBox->setVisible(truth);
@@ -159,8 +160,10 @@ void ReconstructionTab::showConeInputs() {
         m_truth->clear(tr("the truth is on another grid"));
 }
 
-void ReconstructionTab::showReconstruction(std::shared_ptr<const app::ReconOutcome> recon) {
+void ReconstructionTab::showReconstruction(std::shared_ptr<const app::ReconOutcome> recon,
+                                           const QString& note) {
     m_result = recon && !recon->image.empty() ? std::move(recon) : nullptr;
+    m_resultNote = note;
     if (m_cone) {  // the planes of this result
         const QSignalBlocker block(m_slider);
         m_slider->setRange(1, std::max(1, sliceCount()));
@@ -177,7 +180,9 @@ void ReconstructionTab::showReconstructionSlice() {
         return;
     }
     showInRecon(m_result->image.plane(static_cast<std::size_t>(m_slice)));
-    m_recon->setCaption(m_sliceLabel->text());
+    m_recon->setCaption(m_resultNote.isEmpty()
+                            ? m_sliceLabel->text()
+                            : m_sliceLabel->text() + QStringLiteral("\n") + m_resultNote);
     showDifference(m_result->image.plane(static_cast<std::size_t>(m_slice)));
 }
 

@@ -80,7 +80,8 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     form->addRow(tr("Paganin"), buildPaganinRow());
     form->addRow(tr("Binning"), m_bin);
     form->addRow(tr("Angles"), m_angleStep);
-    form->addRow(tr("Rows"), buildCropRow(m_rowFirst, m_rowLast, tr("detector row"), QStringLiteral("row")));
+    form->addRow(tr("Rows"),
+                 buildCropRow(m_rowFirst, m_rowLast, tr("detector row"), QStringLiteral("row")));
     form->addRow(tr("Columns"), buildCropRow(m_cropFirst, m_cropLast, tr("detector column"),
                                              QStringLiteral("column")));
     form->addRow(m_apply);
@@ -125,6 +126,7 @@ QLayout* PreprocessPanel::buildFlatRow() {
 
 QLayout* PreprocessPanel::buildRingRow() {
     m_rings = new QComboBox(this);
+    m_rings->setObjectName(QStringLiteral("ringMethod"));
     m_rings->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_rings->setMinimumContentsLength(10);
     m_rings->addItem(tr("none"), static_cast<int>(RingMethod::None));
@@ -134,6 +136,7 @@ QLayout* PreprocessPanel::buildRingRow() {
         tr("Ring (stripe) removal on every sinogram. The preview below shows "
            "the shown sinogram before and after."));
     m_ringWindow = new QSpinBox(this);
+    m_ringWindow->setObjectName(QStringLiteral("ringWindow"));
     m_ringWindow->setRange(1, 101);  // 1 stands for "auto"
     m_ringWindow->setSingleStep(2);
     m_ringWindow->setSpecialValueText(tr("auto"));
@@ -211,7 +214,8 @@ IndexRange cropRange(const QSpinBox* first, const QSpinBox* last) {
 
 PreprocessOptions PreprocessPanel::options() const {
     PreprocessOptions o;
-    if (m_flats->currentIndex() == 1) o.flatsBefore = static_cast<std::size_t>(m_flatsBefore->value());
+    if (m_flats->currentIndex() == 1)
+        o.flatsBefore = static_cast<std::size_t>(m_flatsBefore->value());
     o.rings = static_cast<RingMethod>(m_rings->currentData().toInt());
     o.sorting.size = m_ringWindow->value() == 1 ? 0 : m_ringWindow->value() | 1;  // odd
     if (m_zingers->isChecked()) {

