@@ -10,8 +10,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPushButton>
-#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
@@ -22,6 +20,7 @@
 #include "ui/teaching/MarkedSinogramView.h"
 #include "ui/teaching/TeachingPlots.h"
 #include "ui/views/ImageView.h"
+#include "ui/widgets/FramePlayer.h"
 
 namespace tomo::ui {
 
@@ -44,7 +43,7 @@ QWidget* titled(const QString& title, QWidget* view, QLabel** label = nullptr) {
 }  // namespace
 
 TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
-    : QWidget(parent), m_engine(engine) {
+    : QWidget(parent), m_engine(engine), m_jobs(200) {
     m_angles = new QSlider(Qt::Horizontal, this);
     m_angles->setObjectName(QStringLiteral("teachingAngles"));
     m_angles->setRange(4, 360);
@@ -55,23 +54,11 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     m_filter = new QComboBox(this);
     for (const char* f : {"ramp", "shepp-logan", "cosine", "hamming", "hann"})
         m_filter->addItem(QString::fromLatin1(f));
-    m_play = new QPushButton(tr("Play"), this);
-    m_frameSlider = new QSlider(Qt::Horizontal, this);
-    m_frameSlider->setObjectName(QStringLiteral("teachingFrame"));
+    m_player = new FramePlayer(80, this);
+    m_player->slider()->setObjectName(QStringLiteral("teachingFrame"));
+    m_player->bindSpace(this);
     m_settings = new QLabel(this);
     m_status = new QLabel(this);
-
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(200);
-    connect(m_debounce, &QTimer::timeout, this, &TeachingPanel::recompute);
-    m_animation = new QTimer(this);
-    m_animation->setInterval(80);
-    connect(m_animation, &QTimer::timeout, this, [this] {
-        int next = m_frame + 1;
-        if (next >= frameCount()) next = 0;
-        showFrame(next);
-    });
     createLessonControls();
     auto changed = [this] {
         FilterOptions options;
@@ -87,7 +74,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
                               .arg(kIncident[static_cast<std::size_t>(m_noise->value())], 0, 'g', 2)
                         : tr("none"))
                 .arg(m_filter->currentText()));
-        m_debounce->start();
+        if (m_computeOnChange) compute(false);
     };
     connect(m_angles, &QSlider::valueChanged, this, changed);
     connect(m_noise, &QSlider::valueChanged, this, changed);
@@ -97,12 +84,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     connect(m_relaxation, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_tvLambda, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_stopAtNoise, &QCheckBox::toggled, this, changed);
-    auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this);
-    space->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(space, &QShortcut::activated, this, [this] { setPlaying(!isPlaying()); });
-    m_play->setToolTip(tr("Play or pause the animation (Space)"));
-    connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
-    connect(m_frameSlider, &QSlider::valueChanged, this, &TeachingPanel::showFrame);
+    connect(m_player, &FramePlayer::frameChanged, this, &TeachingPanel::showFrame);
 
     auto* controls = new QGridLayout;
     controls->addWidget(new QLabel(tr("Angles"), this), 0, 0);
@@ -111,8 +93,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     controls->addWidget(m_noise, 0, 3);
     controls->addWidget(new QLabel(tr("Filter"), this), 0, 4);
     controls->addWidget(m_filter, 0, 5);
-    controls->addWidget(m_play, 1, 0);
-    controls->addWidget(m_frameSlider, 1, 1, 1, 3);
+    controls->addWidget(m_player, 1, 0, 1, 4);
     controls->addWidget(m_settings, 1, 4, 1, 2);
     controls->addWidget(new QLabel(tr("SIRT iterations"), this), 2, 0);
     controls->addWidget(m_sirtIterations, 2, 1);
@@ -134,9 +115,8 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     plots->addWidget(m_fourier, 1);
     layout->addLayout(plots);
     layout->addWidget(m_status);
-    connect(&m_runner, &app::JobRunner::finished, this, &TeachingPanel::onFinished);
-    changed();
-    m_debounce->stop();  // computed on first show or on request, not at construction
+    changed();  // computed on first show or on request, not at construction
+    m_computeOnChange = true;
 }
 
 void TeachingPanel::createLessonControls() {
@@ -232,49 +212,46 @@ void TeachingPanel::setNoiseLevel(int level) {
 int TeachingPanel::frameCount() const {
     return m_result ? static_cast<int>(m_result->filtered.size()) : 0;
 }
+int TeachingPanel::frame() const {
+    return m_player->frame();
+}
 bool TeachingPanel::isPlaying() const {
-    return m_animation->isActive();
+    return m_player->isPlaying();
 }
 
 void TeachingPanel::setPlaying(bool on) {
-    if (on && frameCount() > 0)
-        m_animation->start();
-    else
-        m_animation->stop();
-    m_play->setText(isPlaying() ? tr("Pause") : tr("Play"));
+    m_player->setPlaying(on);
 }
 
 void TeachingPanel::recompute() {
-    m_debounce->stop();
-    if (m_runner.isRunning()) {
-        m_again = true;
-        m_runner.cancel();
-        return;
-    }
+    compute(true);
+}
+
+void TeachingPanel::compute(bool now) {
     auto out = std::make_shared<app::JobOutput<app::TeachingResult>>();
-    m_out = out;
     app::TeachingSpec s = spec();
-    m_runner.start(
-        [engine = &m_engine, s, out](const ExecContext& ctx) -> Status {
-            TOMO_ASSIGN_OR_RETURN(app::TeachingResult r, app::runTeachingJob(*engine, s, ctx));
-            out->set(std::move(r));
-            return Status::ok();
-        },
-        QStringLiteral("teaching"));
+    auto job = [engine = &m_engine, s, out](const ExecContext& ctx) -> Status {
+        TOMO_ASSIGN_OR_RETURN(app::TeachingResult r, app::runTeachingJob(*engine, s, ctx));
+        out->set(std::move(r));
+        return Status::ok();
+    };
+    auto done = [this, out](bool ok, const QString& message, double) {
+        auto result = out->take();
+        if (!ok || !result) {
+            if (!message.endsWith(QStringLiteral("cancelled"))) m_status->setText(message);
+            return;
+        }
+        onComputed(std::move(result));
+    };
+    if (now)
+        m_jobs.runNow(job, done, PreviewRunner::Kind::Interruptible);
+    else
+        m_jobs.request(job, done);
     m_status->setText(tr("Computing..."));
 }
 
-void TeachingPanel::onFinished(bool ok, const QString& message) {
-    auto result = m_out ? m_out->take() : nullptr;
-    if (std::exchange(m_again, false)) {
-        recompute();
-        return;
-    }
-    if (!ok || !result) {
-        m_status->setText(message);
-        return;
-    }
-    m_result = result;
+void TeachingPanel::onComputed(std::shared_ptr<const app::TeachingResult> result) {
+    m_result = std::move(result);
     m_sinogram->setSinogram(m_result->sinogram);
     m_fourier->setSpectrum(m_result->spectrum);
     m_fbp->setImage(m_result->fbp.view());
@@ -296,11 +273,7 @@ void TeachingPanel::onFinished(bool ok, const QString& message) {
                                .arg(asked.tvLambda, 0, 'g', 3)
                                .arg(m_result->tvRmse, 0, 'g', 3));
     }
-    {
-        QSignalBlocker block(m_frameSlider);
-        m_frameSlider->setRange(0, frameCount() - 1);
-    }
-    showFrame(frameCount() - 1);
+    m_player->setFrames(frameCount(), frameCount() - 1);
     m_status->setText(tr("%1 frames; press Play to watch the image being built angle by angle.")
                           .arg(frameCount()));
     emit computed();
@@ -308,8 +281,11 @@ void TeachingPanel::onFinished(bool ok, const QString& message) {
 
 void TeachingPanel::showFrame(int frame) {
     if (frameCount() == 0) return;
-    m_frame = std::clamp(frame, 0, frameCount() - 1);
-    const auto k = static_cast<std::size_t>(m_frame);
+    if (frame != m_player->frame() || frame < 0 || frame >= frameCount()) {
+        m_player->showFrame(frame);  // clamps, and comes back here through frameChanged
+        return;
+    }
+    const auto k = static_cast<std::size_t>(frame);
     m_unfiltered->setImage(m_result->unfiltered[k].view());
     m_filtered->setImage(m_result->filtered[k].view());
     if (k < m_result->art.size()) {
@@ -328,8 +304,6 @@ void TeachingPanel::showFrame(int frame) {
                               .arg(total));
     m_plots->showProjection(m_result->sinogram, done - 1, (done - 1) * step);
     showFourierSlice(done - 1);
-    QSignalBlocker block(m_frameSlider);
-    m_frameSlider->setValue(m_frame);
 }
 
 void TeachingPanel::showFourierSlice(int angle) {
