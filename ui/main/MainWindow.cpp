@@ -96,7 +96,6 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(&m_session, &Session::iterationReported, this, &MainWindow::onIteration);
     connect(&m_session, &Session::previewChanged, this, &MainWindow::onPreview);
     connect(&m_session, &Session::jobFinished, this, &MainWindow::onJobFinished);
-    connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
     connect(m_sampling, &SamplingBox::applied, this, &MainWindow::reconstruct);
     m_live = new LivePreview(m_session, this);
     m_mbirRestart = new MbirRestart(
@@ -166,6 +165,7 @@ std::optional<ImageMetrics> MainWindow::metricsOf(View2<const float> image) cons
 }
 
 void MainWindow::settingsChanged() {
+    updateRunBar();
     m_metrics->markOutOfDate();
     if (m_session.coneDataset()) {
         m_cone->requestPreview();
@@ -280,7 +280,11 @@ void MainWindow::setColorMap(ColorMap map) {
 }
 
 void MainWindow::onBusyChanged(bool busy) {
-    m_algorithm->setReady(!busy && (m_session.dataset() || m_session.coneDataset()));
+    const bool ready = !busy && (m_session.dataset() || m_session.coneDataset());
+    m_algorithm->setReady(ready);
+    m_runAction->setEnabled(ready);
+    m_runButton->setEnabled(ready);
+    updateRunBar();
     m_files->setBusy(busy);
     m_cone->setBusy(busy);
     const bool iterating = busy && m_session.currentJob() == Session::JobKind::Iterate;

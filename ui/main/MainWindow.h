@@ -103,6 +103,10 @@ class MainWindow : public QMainWindow {
     ConeActions* coneActions() const { return m_cone; }
     /// The Parameters dock's description of the data.
     QLabel* datasetLabel() const { return m_datasetLabel; }
+    /// The run bar under the Parameters dock's form (always in view): what Reconstruct runs,
+    /// and the button (Ctrl+R anywhere in the window).
+    QLabel* runSummary() const { return m_runSummary; }
+    QPushButton* runButton() const { return m_runButton; }
     /// Compare and Volume tabs and the line-profile dock (ui/views).
     ResultViews* resultViews() const { return m_results; }
     QTabWidget* centralTabs() const { return m_tabs; }
@@ -169,6 +173,8 @@ class MainWindow : public QMainWindow {
     /// Metrics of @p image against the current slice's truth (none without one).
     std::optional<ImageMetrics> metricsOf(View2<const float> image) const;
     void createMenus();
+    /// The run bar's line: the method and what it runs with ("FBP, ramp 1.00, Automatic").
+    void updateRunBar();
     void createDocks();
     void createStatusBar();
 
@@ -204,6 +210,9 @@ class MainWindow : public QMainWindow {
     ConeActions* m_cone = nullptr;
     std::map<QString, QDockWidget*> m_docks;
     QLabel* m_datasetLabel = nullptr;
+    QLabel* m_runSummary = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QAction* m_runAction = nullptr;
 
     QLabel* m_statusLabel = nullptr;
     QLabel* m_hoverLabel = nullptr;

@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -32,6 +33,7 @@
 #include "ui/views/SliceView.h"
 #include "ui/widgets/ConeVolumeBox.h"
 #include "ui/widgets/MetricsPanel.h"
+#include "ui/widgets/ReconParamsPanel.h"
 #include "ui/widgets/SamplingBox.h"
 
 namespace tomo::ui {
@@ -67,6 +69,13 @@ void MainWindow::createMenus() {
     view->addSeparator();
     for (const auto& [name, dockWidget] : m_docks)
         view->addAction(dockWidget->toggleViewAction());
+
+    QMenu* run = menuBar()->addMenu(tr("&Reconstruction"));
+    m_runAction = run->addAction(tr("&Reconstruct"), this, &MainWindow::reconstruct);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setShortcutContext(Qt::WindowShortcut);
+    m_runAction->setToolTip(tr("Run the method of the Parameters dock on the dataset"));
+    run->addAction(tr("&Cancel the running job"), &m_session, &Session::cancel);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide =
@@ -109,8 +118,29 @@ void MainWindow::createDocks() {
     scroll->setWidget(params);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(320);
-    QDockWidget* parameters =
-        addDock(QStringLiteral("parameters"), tr("Parameters"), scroll, Qt::RightDockWidgetArea);
+    // The run bar stays under the scrolling form, always in view; its button takes no focus
+    // from a click, so the form neither scrolls nor selects a field when it is pressed.
+    auto* dockContent = new QWidget;
+    auto* dockLayout = new QVBoxLayout(dockContent);
+    dockLayout->setContentsMargins(0, 0, 0, 0);
+    dockLayout->addWidget(scroll, 1);
+    auto* runBar = new QWidget(dockContent);
+    runBar->setObjectName(QStringLiteral("runBar"));
+    auto* runLayout = new QHBoxLayout(runBar);
+    runLayout->setContentsMargins(6, 2, 6, 4);
+    m_runSummary = new QLabel(runBar);
+    m_runSummary->setObjectName(QStringLiteral("runSummary"));
+    m_runSummary->setWordWrap(true);
+    m_runButton = new QPushButton(tr("Reconstruct"), runBar);
+    m_runButton->setObjectName(QStringLiteral("reconstructButton"));
+    m_runButton->setFocusPolicy(Qt::TabFocus);
+    m_runButton->setToolTip(tr("Reconstruct the dataset with these settings (Ctrl+R)"));
+    connect(m_runButton, &QPushButton::clicked, this, &MainWindow::reconstruct);
+    runLayout->addWidget(m_runSummary, 1);
+    runLayout->addWidget(m_runButton);
+    dockLayout->addWidget(runBar);
+    QDockWidget* parameters = addDock(QStringLiteral("parameters"), tr("Parameters"), dockContent,
+                                      Qt::RightDockWidgetArea);
     // Preprocessing: a tab beside Parameters (it is applied by reloading, before them).
     m_preprocess = new PreprocessPanel(m_session);
     auto* preprocessScroll = new QScrollArea;
@@ -188,6 +218,26 @@ void MainWindow::showPanel(const QString& name) {
         d->show();
         d->raise();
     }
+}
+
+void MainWindow::updateRunBar() {
+    if (!m_runSummary) return;
+    const FilterOptions& f = paramsPanel()->options().filter;
+    const QString filter = tr("%1 %2").arg(paramsPanel()->filterName()).arg(f.cutoff, 0, 'f', 2);
+    QString text;
+    if (m_session.coneDataset()) {
+        text = tr("FDK, filter %1").arg(filter);
+    } else if (m_algorithm->isIterative()) {
+        const auto values = m_algorithm->values();
+        auto it = values.find("iterations");
+        text = QString::fromStdString(m_algorithm->algorithm()).toUpper() +
+               (it != values.end() ? tr(", %1 iterations").arg(QString::fromStdString(it->second))
+                                   : QString());
+    } else {
+        text = tr("FBP, filter %1").arg(filter);
+    }
+    if (m_session.isBusy()) text = tr("Running: %1").arg(text);
+    m_runSummary->setText(text);
 }
 
 QString MainWindow::currentPanel() const {

@@ -3,7 +3,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <map>
@@ -23,11 +22,13 @@ Interpolation interpolationAt(const QComboBox* box) {
 ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidget* parent)
     : QWidget(parent), m_registry(registry) {
     m_filter = new QComboBox(this);
+    m_filter->setObjectName(QStringLiteral("fbpFilter"));
     for (const char* name : {"ramp", "shepp-logan", "cosine", "hamming", "hann"})
         m_filter->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
     m_filter->setToolTip(tr("Apodisation window of the ramp filter"));
 
     m_cutoff = new QDoubleSpinBox(this);
+    m_cutoff->setObjectName(QStringLiteral("fbpCutoff"));
     m_cutoff->setRange(0.05, 1.0);
     m_cutoff->setSingleStep(0.05);
     m_cutoff->setDecimals(2);
@@ -40,13 +41,11 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     m_interpolation->setToolTip(tr("Detector interpolation of the back-projector"));
 
     m_variant = new QComboBox(this);
+    m_variant->setObjectName(QStringLiteral("backProjector"));
     // Long variant descriptions must not widen the dock: the popup shows them in full.
     m_variant->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_variant->setMinimumContentsLength(16);
     m_variant->setToolTip(tr("Back-projector variant (registry id)"));
-
-    m_reconstruct = new QPushButton(tr("Reconstruct"), this);
-    m_reconstruct->setDefault(true);
 
     m_form = new QFormLayout;
     m_form->addRow(tr("Filter"), m_filter);
@@ -56,11 +55,9 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_form);
-    layout->addWidget(m_reconstruct);
 
     connect(m_interpolation, &QComboBox::currentIndexChanged, this,
             &ReconParamsPanel::refillVariants);
-    connect(m_reconstruct, &QPushButton::clicked, this, &ReconParamsPanel::reconstructRequested);
     connect(m_filter, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_cutoff, &QDoubleSpinBox::valueChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_variant, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
@@ -194,10 +191,6 @@ void ReconParamsPanel::setCutoff(double cutoff) {
 
 void ReconParamsPanel::setReady(bool ready) {
     m_ready = ready;
-    bool haveVariant = m_variant->count() > 0;
-    m_reconstruct->setEnabled(ready && haveVariant);
-    m_reconstruct->setToolTip(haveVariant ? tr("Run filtered back-projection")
-                                          : tr("No back-projector variant for this interpolation"));
     for (QWidget* w : {static_cast<QWidget*>(m_filter), static_cast<QWidget*>(m_cutoff),
                        static_cast<QWidget*>(m_interpolation), static_cast<QWidget*>(m_variant)})
         w->setEnabled(ready);

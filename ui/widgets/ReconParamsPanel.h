@@ -1,7 +1,7 @@
 #pragma once
 /// @file ReconParamsPanel.h
 /// @brief The FBP parameter form: filter window, cutoff, interpolation and back-projector
-/// variant, with the Reconstruct button.
+/// variant (Reconstruct is the window's run bar, always in view).
 ///
 /// The variant list starts with "Automatic (<id>)", the engine's tuned or modelled choice
 /// (app::defaultVariant; its tooltip says which), preselected; then the registry's variants
@@ -27,7 +27,6 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
-class QPushButton;
 
 namespace tomo::ui {
 
@@ -58,14 +57,13 @@ class ReconParamsPanel : public QWidget {
     /// Selects a variant by id, switching the interpolation to the variant's; false when the
     /// registry has no such variant.
     bool setVariant(const std::string& id);
-    /// Enables the Reconstruct button (when a variant is available) and the form.
+    /// Enables the form.
     void setReady(bool ready);
     /// Only the filter and cutoff shown (cone-beam data: FDK's back-projector is chosen for
     /// the geometry, not from this registry).
     void setFilterOnly(bool on);
 
   signals:
-    void reconstructRequested();
     /// The filter, cutoff, interpolation or variant changed (the live preview follows).
     void optionsChanged();
 
@@ -85,7 +83,6 @@ class ReconParamsPanel : public QWidget {
     QDoubleSpinBox* m_cutoff = nullptr;
     QComboBox* m_interpolation = nullptr;
     QComboBox* m_variant = nullptr;
-    QPushButton* m_reconstruct = nullptr;
     bool m_ready = false;
 };
 
