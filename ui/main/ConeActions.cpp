@@ -137,9 +137,21 @@ QString ConeActions::datasetText(const app::ConeDataset& data) const {
     return text;
 }
 
+void ConeActions::swapFilterSettings(bool cone) {
+    if (cone == m_showingCone) return;
+    m_showingCone = cone;
+    // FBP and FDK keep their own filter: FDK never inherits what was tuned for FBP.
+    ReconParamsPanel* form = m_window.paramsPanel();
+    const FilterChoice shown{form->filterName(), form->options().filter.cutoff};
+    form->setFilter(m_otherFilter.name);
+    form->setCutoff(m_otherFilter.cutoff);
+    m_otherFilter = shown;
+}
+
 void ConeActions::onDatasetChanged() {
     m_preview->cancel();
     auto cone = m_window.session().coneDataset();
+    swapFilterSettings(cone != nullptr);
     m_volume->setVisible(cone != nullptr);
     m_window.samplingBox()->setVisible(cone == nullptr);
     m_window.paramsPanel()->setFilterOnly(cone != nullptr);

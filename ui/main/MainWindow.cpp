@@ -317,8 +317,10 @@ void MainWindow::onProgress(double fraction, const QString& stage) {
 
 void MainWindow::onDatasetChanged() {
     auto data = m_session.dataset();
+    updateRunBar();
     m_coneTeaching->setDataset(m_session.coneDataset(), m_session.datasetName());
     m_cone->onDatasetChanged();
+    updateRunBar();                 // FDK's filter or FBP's, as the cone-beam actions just chose
     if (m_session.coneDataset()) {  // labels, views and panels: ConeActions
         m_live->cancel();
         m_metrics->clear();

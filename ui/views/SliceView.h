@@ -118,6 +118,7 @@ class SliceView : public QWidget {
 
     /// A label drawn in the top-left corner (e.g. "z 12 / 64").
     void setCaption(const QString& caption);
+    const QString& caption() const { return m_caption; }
 
     /// The mouse and key bindings of every slice view, as the tooltip and Help list them.
     static QString bindingsHelp();
