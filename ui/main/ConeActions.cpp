@@ -5,6 +5,7 @@
 
 #include "ui/main/ConeOpenDialog.h"
 #include "ui/main/ConePreview.h"
+#include "ui/main/FileActions.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/ReconstructionTab.h"
 #include "ui/main/ResultViews.h"
@@ -67,11 +68,7 @@ void ConeActions::openDialog() {
     if (auto cone = m_window.session().coneDataset()) initial = cone->request;
     auto request = ConeOpenDialog::ask(&m_window, initial);
     if (!request) return;
-    if (m_window.session().reconstruction() &&
-        !m_window.confirm(tr("Replace the data"),
-                          tr("The current reconstruction will be discarded unless it was "
-                             "saved. Continue?")))
-        return;
+    if (!m_window.fileActions()->confirmReplace()) return;
     if (!openCone(*request)) m_window.showStatus(tr("Busy: wait for the running job"));
 }
 

@@ -105,10 +105,11 @@ void FileActions::refreshRecent() {
 }
 
 bool FileActions::confirmReplace() {
-    if (!m_window.session().reconstruction()) return true;
+    // Asked only while there is a result that was not saved since it was made.
+    if (!m_window.session().resultUnsaved()) return true;
     return m_window.confirm(tr("Replace the data"),
-                            tr("The current reconstruction will be discarded unless it was "
-                               "saved. Continue?"));
+                            tr("The current reconstruction has not been saved and will be "
+                               "discarded. Open the other data anyway?"));
 }
 
 void FileActions::addConeRecent(const app::ConeOpenRequest& request) {

@@ -268,6 +268,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    if (!m_session.isBusy() && m_session.resultUnsaved() &&
+        !confirm(tr("Quit"), tr("The reconstruction has not been saved. Quit anyway?"))) {
+        event->ignore();
+        return;
+    }
     m_session.cancel();
     event->accept();
 }
