@@ -7,6 +7,7 @@
 #include <QGridLayout>
 #include <QLabel>
 
+#include "app/jobs/FieldOfView.h"
 #include "ui/views/SliceView.h"
 #include "ui/views/ViewFactory.h"
 
@@ -204,18 +205,25 @@ void CompareTab::compareAll() {
             m_labels[k]->setText(tr("the reference of the metrics"));
             continue;
         }
-        auto m = compareImages(image, reference);
+        // Over the field of view of the dataset's grid, as the Result panel measures.
+        std::optional<app::FieldOfView> fov;
+        if (m_data) fov = app::fieldOfView(m_data->geometry, m_data->grid);
+        const bool inFov =
+            fov && image.rows() == std::size_t(fov->rows) && image.cols() == std::size_t(fov->cols);
+        auto m = inFov ? app::fieldOfViewMetrics(image, reference, *fov)
+                       : compareImages(image, reference);
         if (!m) {
             m_labels[k]->setText(QString::fromStdString(m.status().message()));
             continue;
         }
         m_metrics[k] = *m;
-        m_labels[k]->setText(tr("RMSE %1   PSNR %2 dB   SSIM %3   max |error| %4 (%5)")
+        m_labels[k]->setText(tr("RMSE %1   PSNR %2 dB   SSIM %3   max |error| %4 (%5%6)")
                                  .arg(m->rmse, 0, 'g', 4)
                                  .arg(m->psnr, 0, 'f', 2)
                                  .arg(m->ssim, 0, 'f', 4)
                                  .arg(m->maxAbsError, 0, 'g', 4)
-                                 .arg(against));
+                                 .arg(against)
+                                 .arg(inFov ? tr(", over the field of view") : QString()));
     }
 }
 

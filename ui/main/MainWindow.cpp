@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "app/jobs/FieldOfView.h"
 #include "ui/charts/ConvergenceDock.h"
 #include "ui/main/ConeActions.h"
 #include "ui/main/FileActions.h"
@@ -117,6 +118,12 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     });
     connect(m_reconTab, &ReconstructionTab::sliceChanged, m_preprocess,
             &PreprocessPanel::setPreviewSlice);
+    // The Result panel measures the slice shown, not always the first.
+    connect(m_reconTab, &ReconstructionTab::sliceChanged, this, [this](int slice) {
+        auto recon = m_session.reconstruction();
+        if (!recon || m_session.coneResult() || std::size_t(slice) >= recon->image.dim(0)) return;
+        m_metrics->showResultSlice(slice, metricsOf(recon->image.plane(std::size_t(slice))));
+    });
     connect(
         m_convergence, &ConvergenceDock::iterateSelected, this,
         [this](int iteration, std::shared_ptr<const app::SliceImage> slice) {
@@ -124,7 +131,7 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
                 slice->view(),
                 tr("Iterate %1 of slice %2").arg(iteration).arg(m_reconTab->currentSlice() + 1));
             m_metrics->showImage(tr("iterate %1 (not the result)").arg(iteration),
-                                 metricsOf(slice->view()));
+                                 metricsOf(slice->view()), measuredOver());
             m_statusLabel->setText(
                 tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
         });
@@ -160,8 +167,22 @@ void MainWindow::startDemo(const app::DemoSpec& spec, const std::filesystem::pat
 std::optional<ImageMetrics> MainWindow::metricsOf(View2<const float> image) const {
     View2<const float> truth = m_reconTab->currentTruth();
     if (truth.rows() == 0) return std::nullopt;
+    // Over the field of view, as the results' metrics (FieldOfView.h).
+    if (auto data = m_session.dataset()) {
+        const app::FieldOfView fov = app::fieldOfView(data->geometry, data->grid);
+        if (image.rows() == std::size_t(fov.rows) && image.cols() == std::size_t(fov.cols)) {
+            auto metrics = app::fieldOfViewMetrics(image, truth, fov);
+            return metrics ? std::optional(*metrics) : std::nullopt;
+        }
+    }
     auto metrics = compareImages(image, truth);
     return metrics ? std::optional(*metrics) : std::nullopt;
+}
+
+QString MainWindow::measuredOver() const {
+    auto data = m_session.dataset();
+    return data ? QString::fromStdString(app::fieldOfView(data->geometry, data->grid).describe())
+                : QString();
 }
 
 void MainWindow::settingsChanged() {
@@ -185,7 +206,7 @@ void MainWindow::onLivePreview(std::shared_ptr<const app::SliceImage> image, int
                                 .arg(slice + 1)
                                 .arg(seconds, 0, 'f', 2));
     m_metrics->showImage(tr("preview of slice %1 (not the result)").arg(slice + 1),
-                         metricsOf(image->view()));
+                         metricsOf(image->view()), measuredOver());
 }
 
 bool MainWindow::applyPreprocessing() {

@@ -172,6 +172,8 @@ class MainWindow : public QMainWindow {
     QString staleNote() const;
     /// Metrics of @p image against the current slice's truth (none without one).
     std::optional<ImageMetrics> metricsOf(View2<const float> image) const;
+    /// Where metricsOf measures: the dataset's field of view.
+    QString measuredOver() const;
     void createMenus();
     /// The run bar's line: the method and what it runs with ("FBP, ramp 1.00, Automatic").
     void updateRunBar();

@@ -1,5 +1,7 @@
 // MainWindow's construction of its menus, docks and status bar, its panel navigation and the
 // Help menu's windows (MainWindow.h); the window's behaviour is in MainWindow.cpp.
+#include <algorithm>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
@@ -60,11 +62,16 @@ void MainWindow::createMenus() {
             if (auto* image = qobject_cast<ImageView*>(v)) image->fitToWindow();
     });
     QAction* profile = view->addAction(tr("&Line profile tool"));
+    profile->setObjectName(QStringLiteral("lineProfileTool"));
     profile->setCheckable(true);
     profile->setToolTip(tr("Drag on the reconstruction to plot the values along a line"));
     connect(profile, &QAction::toggled, this, [this](bool on) {
         m_recon->setProfileToolEnabled(on);
-        if (on) showPanel(QStringLiteral("profile"));
+        if (!on) return;
+        showPanel(QStringLiteral("profile"));
+        // A third of the window's height: the axes' labels are readable at once.
+        resizeDocks({m_docks[QStringLiteral("profile")]}, {std::max(240, height() / 3)},
+                    Qt::Vertical);
     });
     view->addSeparator();
     for (const auto& [name, dockWidget] : m_docks)

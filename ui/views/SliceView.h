@@ -112,6 +112,14 @@ class SliceView : public QWidget {
     void setProfileLine(const QLineF& pixelLine);
     void clearProfileLine();
 
+    /// The disc of an image of @p rows x @p cols that the data determine (a reconstruction's
+    /// field of view; pixel-index centre and radius): drawn as a dashed circle with the outside
+    /// shaded, the hover readout says "outside the field of view" there, and the automatic
+    /// window uses the values inside it. Applies only to images of that size.
+    void setFieldOfView(double centerX, double centerY, double radius, int rows, int cols);
+    void clearFieldOfView();
+    bool showsFieldOfView() const;
+
     /// Crosshair at a pixel-index position (a horizontal and a vertical line), or none.
     void setCrosshair(std::optional<QPointF> pixelPosition);
     std::optional<QPointF> crosshair() const { return m_crosshair; }
@@ -224,6 +232,13 @@ class SliceView : public QWidget {
     bool m_drawingProfile = false;
     std::optional<QLineF> m_profileLine;
     std::optional<QPointF> m_crosshair;
+    struct Disc {
+        double centerX, centerY, radius;
+        int rows, cols;
+    };
+    std::optional<Disc> m_fieldOfView;
+    /// True when pixel (x, y) lies outside the field of view shown.
+    bool outsideFieldOfView(int x, int y) const;
     QPointF m_pressPosition;
     bool m_leftPressed = false;
     bool m_moved = false;
