@@ -60,7 +60,7 @@ Status algorithmFromArgs(const ArgParser& args, int argc, char** argv, app::Reco
     return Status::ok();
 }
 
-/// Opens INPUT: acquisitions by blocks of rows unless they fit the budget (or --chunk-rows),
+/// Opens INPUT: acquisitions by blocks of rows unless they fit half the budget (or --chunk-rows),
 /// sinogram stacks by planes where the format can.
 Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget, int ranks) {
     TOMO_ASSIGN_OR_RETURN(FormatRegistry formats, makeFormatRegistry());
@@ -72,7 +72,8 @@ Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget, i
         return app::acquisitionPreprocessing(std::move(pre), flats, !args.has("no-log"));
     };
     // Across ranks each reads only its own slices' rows.
-    spec.wholeBelowBytes = args.has("chunk-rows") || ranks > 1 ? 0 : budget;
+    // Whole when the input takes at most half the budget: the other half for the slabs.
+    spec.wholeBelowBytes = args.has("chunk-rows") || ranks > 1 ? 0 : budget / 2;
     auto ext = spec.path.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
     if ((ext == ".raw" || ext == ".bin" || ext == ".f32") && !spec.read.shape)

@@ -1,7 +1,9 @@
 // tomo recon: a request of the reconstruction service (app/recon/ReconService.h) from the
 // command line, its progress and result printed.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "app/Engine.h"
@@ -24,11 +26,15 @@ std::string formatValue(double v) {
 }
 
 /// One line per iteration on stderr; Ctrl-C turns into StopAndKeep.
+/// @p told collects the notes printed as they came, so that the report's others are printed
+/// once at the end (ReconReport::notes).
 app::ReconCallbacks iterationPrinter(const app::ReconRequest& request, bool quiet,
-                                     std::stop_token interrupt) {
+                                     std::stop_token interrupt,
+                                     std::shared_ptr<std::vector<std::string>> told) {
     app::ReconCallbacks callbacks;
-    callbacks.onNote = [](const std::string& note) {
+    callbacks.onNote = [told](const std::string& note) {
         std::cerr << "tomo recon: note: " << note << "\n";
+        told->push_back(note);
     };
     const std::string algorithm = request.algorithm;
     auto total = request.parameters.count("iterations")
@@ -179,7 +185,8 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
     const app::Engine engine;
     const app::ReconService service(engine, ranks.comm);
     const bool quiet = args.has("quiet") || !ranks.root();
-    app::ReconCallbacks callbacks = iterationPrinter(request, quiet, interrupt.token());
+    auto told = std::make_shared<std::vector<std::string>>();
+    app::ReconCallbacks callbacks = iterationPrinter(request, quiet, interrupt.token(), told);
     const bool iterative = findAlgorithm(request.algorithm)->iterative;
     ProgressBar bar(quiet || iterative);
     Progress progress(&bar);
@@ -190,6 +197,9 @@ Status reconBody(const ArgParser& args, int argc, char** argv, InterruptToStop& 
     bar.finish();
     if (!report) return report.status();
     if (!ranks.root()) return Status::ok();
+    for (const std::string& note : report->notes)  // the notes not told as they came
+        if (std::find(told->begin(), told->end(), note) == told->end())
+            std::cerr << "tomo recon: note: " << note << "\n";
     if (auto png = args.get("png"))
         TOMO_RETURN_IF_ERROR(writePngGray(*png, report->firstSlice.plane(0)));
     if (iterative) {

@@ -130,7 +130,7 @@ Status solveShare(const Engine& engine, const ReconRequest& request, const Resol
     mine.source = std::make_shared<SliceRange>(*request.source, first, count);
     TOMO_ASSIGN_OR_RETURN(mine.geometry, slabGeometry(request.geometry, count));
     mine.grid.nz = static_cast<int>(count);
-    mine.slabSlices = together ? 0 : unit;
+    mine.slabSlices = together ? count : unit;  // together: the share is one solve
     TOMO_ASSIGN_OR_RETURN(mine.reference, planesOf(request.reference, first, count));
     TOMO_ASSIGN_OR_RETURN(mine.initial, planesOf(request.initial, first, count));
     ReconCallbacks local;

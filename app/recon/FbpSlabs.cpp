@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/Backends.h"
+#include "app/recon/MemoryModel.h"
 #include "app/recon/ReconSteps.h"
 
 namespace tomo::app::detail {
@@ -12,44 +13,24 @@ std::string sliceText(std::size_t first, std::size_t count) {
     return "slices " + std::to_string(first) + "-" + std::to_string(first + count - 1);
 }
 
-/// Slices per slab: given (rounded up to whole FBP batches), else as many whole batches as keep
-/// one slab's memory under the budget, at least one batch (ReconService.h step 2);
-/// @p overBudget tells when even one batch does not fit. A slab of s slices holds its input
-/// and its output (s x (sinogram + read overhead + slice)); reconstructFbp adds per batch of b
-/// slices a filtered copy, the back-projector's packed copy and the batch's output
-/// (b x (2 sinograms + slice)).
-std::size_t slabSlices(const ReconRequest& request, std::size_t batch, bool& overBudget) {
-    const auto [slices, angles, detectors] = request.source->shape();
-    overBudget = false;
-    if (request.slabSlices > 0)
-        return std::min(slices, (request.slabSlices + batch - 1) / batch * batch);
-    const std::size_t sinogram = sizeof(float) * angles * detectors;
-    const std::size_t slice = sizeof(float) * std::size_t(request.grid.nx) * request.grid.ny;
-    const std::size_t perSlice = sinogram + slice + request.source->readOverheadPerSlice();
-    const std::size_t perBatch = batch * (2 * sinogram + slice);
-    std::size_t slab = batch;
-    while (slab < slices && (slab + batch) * perSlice + perBatch <= request.memoryBudget)
-        slab += batch;
-    overBudget = std::min(slab, slices) * perSlice + perBatch > request.memoryBudget;
-    return std::min(slices, slab);
-}
-
 }  // namespace
 
-FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report, int ranks) {
+std::size_t fbpBatch(const ReconRequest& request, const Resolved& resolved) {
     const auto [slices, angles, detectors] = request.source->shape();
+    return fbpChunkSlices(resolved.fbp, *resolved.backProjector, slices, angles, detectors);
+}
+
+FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report, int ranks) {
+    const std::size_t slices = request.source->shape()[0];
     // Whole FBP batches per slab, each batch given explicitly: the same batches as one call.
     FbpPlan plan;
     plan.batched = resolved.fbp;
-    const std::size_t batch =
-        fbpChunkSlices(resolved.fbp, *resolved.backProjector, slices, angles, detectors);
+    const std::size_t batch = fbpBatch(request, resolved);
     plan.batched.chunkSlices = static_cast<int>(batch);
-    bool overBudget = false;
-    plan.slabSlices = slabSlices(request, batch, overBudget);
-    if (overBudget)
-        report.notes.push_back("one FBP batch of " + std::to_string(plan.slabSlices) +
-                               " slices needs more than the memory budget; slabs of " +
-                               std::to_string(plan.slabSlices) + " slices");
+    const std::size_t budget = resolved.budget > 0 ? resolved.budget : request.memoryBudget;
+    plan.slabSlices = chooseSlab(fbpStepMemory(request, batch), slices, budget,
+                                 heldInputBytes(request), request.slabSlices)
+                          .slices;
     if (ranks > 1) {  // at least one slab per rank where the slices allow it
         const std::size_t share = (slices + std::size_t(ranks) - 1) / std::size_t(ranks);
         plan.slabSlices =

@@ -10,12 +10,13 @@
 
 namespace tomo::app {
 namespace detail {
-namespace {
 
 void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text) {
     if (callbacks.onNote) callbacks.onNote(text);
     report.notes.push_back(std::move(text));
 }
+
+namespace {
 
 Status checkBackend(const std::string& backend) {
     if (backend == "auto") return Status::ok();
@@ -131,6 +132,7 @@ Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, Reco
         resolveIterative(engine, request, r, report, callbacks);
     else
         TOMO_RETURN_IF_ERROR(resolveFbp(engine, request, r, report, callbacks));
+    r.budget = request.memoryBudget;
     report.algorithm = r.spec.id;
     report.variant = r.variant;
     report.backend = r.backend;
@@ -154,6 +156,10 @@ Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCa
     ReconReport report;
     TOMO_ASSIGN_OR_RETURN(detail::Resolved resolved,
                           detail::resolve(m_engine, request, report, callbacks));
+    TOMO_ASSIGN_OR_RETURN(report.preflight,
+                          detail::preflight(request, resolved, MachineResources::probe()));
+    for (const std::string& text : report.preflight->notes)
+        detail::note(report, callbacks, text);
     TOMO_ASSIGN_OR_RETURN(detail::SlabOutput out,
                           detail::SlabOutput::open(request, resolved, report));
     if (resolved.spec.iterative)
@@ -163,6 +169,16 @@ Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCa
         TOMO_RETURN_IF_ERROR(detail::runFbpSlabs(request, resolved, out, report, ctx));
     TOMO_RETURN_IF_ERROR(out.commit(report));
     return report;
+}
+
+Result<PreflightReport> ReconService::preflight(const ReconRequest& request,
+                                                const MachineResources& machine) const {
+    ReconReport report;
+    TOMO_ASSIGN_OR_RETURN(detail::Resolved resolved,
+                          detail::resolve(m_engine, request, report, {}));
+    TOMO_ASSIGN_OR_RETURN(PreflightReport p, detail::preflight(request, resolved, machine));
+    p.notes.insert(p.notes.begin(), report.notes.begin(), report.notes.end());
+    return p;
 }
 
 namespace {

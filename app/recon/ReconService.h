@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "app/Engine.h"
+#include "app/recon/Preflight.h"
 #include "app/recon/ProjectionSource.h"
 #include "app/recon/SinogramSource.h"
 #include "core/base/ExecContext.h"
@@ -97,7 +98,9 @@ struct ReconRequest {
     std::string variant;           ///< FBP back-projector id; empty = the Engine's default
     Interpolation interpolation = Interpolation::Linear;
     bool interpolationGiven = false;  ///< a named variant of another interpolation is an error
-    std::size_t memoryBudget = std::size_t(1) << 30;  ///< bytes for one slab (FBP)
+    /// Bytes for one step (an FBP slab, an iterative solve); checked before the run starts
+    /// (Preflight.h): below one step the minimum is used, said in a note.
+    std::size_t memoryBudget = std::size_t(1) << 30;
     std::size_t slabSlices = 0;  ///< slices per slab (FBP: rounded to batches), 0 = from budget
     std::shared_ptr<const Volume> reference;  ///< [slice][y][x]; optional
     /// Iterative methods: the starting image ([slice][y][x] of all slices, the output grid),
@@ -182,6 +185,8 @@ struct ReconReport {
     /// "algorithm", "parameters", "variant" or "backend"), also when the result is kept in
     /// memory, so that saving it later stores the same.
     std::map<std::string, std::string> provenance;
+    /// Parallel beam: what the preflight planned (memory per step, held data, disk).
+    std::optional<PreflightReport> preflight;
     /// Cone beam: the FDK run's stage times, slabs, notes and warnings (also in notes).
     std::optional<FdkReport> fdk;
 };
@@ -195,6 +200,13 @@ class ReconService {
 
     Result<ReconReport> run(const ReconRequest& request, const ReconCallbacks& callbacks,
                             const ExecContext& ctx) const;
+    /// What run(@p request) would need and how it would cut the work, checked against this
+    /// machine before anything is read or allocated (Preflight.h): the report, or the
+    /// OutOfMemory / IoError that run() would return without starting. run() calls it first.
+    /// @p machine: this machine now, or what a caller (a test) says it offers.
+    Result<PreflightReport> preflight(
+        const ReconRequest& request,
+        const MachineResources& machine = MachineResources::probe()) const;
     /// Cone-beam FDK through the same output, notes and report (app/recon/ConeRecon.cpp).
     Result<ReconReport> run(const ConeReconRequest& request, const ReconCallbacks& callbacks,
                             const ExecContext& ctx) const;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "app/recon/Preflight.h"
 #include "app/recon/ReconService.h"
 #include "core/dataset/VolumeStream.h"
 #include "core/iterative/AlgorithmSchema.h"
@@ -29,11 +30,22 @@ struct Resolved {
     std::unique_ptr<BackProjector> backProjector;  ///< FBP
     decltype(IterativeRequest::makeOperator) makeOperator;  ///< iterative on a device
     IcdDeviceFactory makeIcdDevice;                         ///< MBIR as GPU-ICD on a device
+    /// Bytes one step may take: the request's budget, lowered by the preflight to the memory
+    /// the machine has available.
+    std::size_t budget = 0;
 };
 
 /// Resolves @p request against the engine (ReconService.h step 1); notes go to @p report.
 Result<Resolved> resolve(const Engine& engine, const ReconRequest& request, ReconReport& report,
                          const ReconCallbacks& callbacks);
+
+/// A note for the user: told through @p callbacks now and kept in @p report.
+void note(ReconReport& report, const ReconCallbacks& callbacks, std::string text);
+
+/// Checks @p request before it starts and plans its steps (Preflight.h); sets resolved.budget.
+/// OutOfMemory or IoError naming what is needed and what the machine has.
+Result<PreflightReport> preflight(const ReconRequest& request, Resolved& resolved,
+                                  const MachineResources& machine);
 
 /// @brief The output of a run, a slab at a time: a streamed file, a file written whole at the
 /// end, or a volume in memory. Keeps a copy of slice 0 and its metrics against the reference.
@@ -81,8 +93,11 @@ struct FbpPlan {
     FbpOptions batched;  ///< with chunkSlices set to the batch
     std::size_t slabSlices = 0, slabs = 0;
 };
-/// The plan of @p request (notes and the slab counts go to @p report); across @p ranks, slabs
-/// no larger than a rank's share (rounded up to whole batches), so every rank gets work.
+/// Slices per FBP batch of @p request (fbpChunkSlices of its back-projector).
+std::size_t fbpBatch(const ReconRequest& request, const Resolved& resolved);
+/// The plan of @p request within resolved.budget (the slab counts go to @p report); across
+/// @p ranks, slabs no larger than a rank's share (rounded up to whole batches), so every rank
+/// gets work.
 FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& report,
                 int ranks = 1);
 /// Reads and reconstructs slab @p c of @p plan (its timings added to @p report).
