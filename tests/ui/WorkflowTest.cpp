@@ -11,7 +11,7 @@
 #include <QSignalSpy>
 
 #include "core/io/ImageIO.h"
-#include "tests/ui/ScanData.h"
+#include "tests/ui/BeamlineFixture.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
 #include "ui/main/FileActions.h"
@@ -22,41 +22,12 @@
 namespace tomo::ui {
 namespace {
 
+using test::BeamlineFixture;
 using test::click;
 using test::typeInto;
 using test::waitFor;
 
 #if TOMO_WITH_HDF5
-
-/// A window on a beamline scan (opened as `tomostation scan.h5` does, then reconstructed) with
-/// the phantom opened as its reference image.
-struct BeamlineFixture : test::WindowFixture {
-    test::Scan scan;
-    explicit BeamlineFixture(const test::ScanSpec& spec = {.stripeGain = 0.04}) {
-        const std::filesystem::path file = dir.filePath(QStringLiteral("scan.h5")).toStdString();
-        scan = test::writeBeamlineScan(file, spec);
-        QSignalSpy finished(&session, &Session::jobFinished);
-        EXPECT_TRUE(window->openAndReconstruct(file));
-        EXPECT_TRUE(waitFor(finished, 2, 30000));
-        const std::filesystem::path truth = dir.filePath(QStringLiteral("truth.tif")).toStdString();
-        EXPECT_TRUE(writeVolume(truth, scan.truth).isOk());
-        EXPECT_TRUE(window->fileActions()->openReference(truth).isOk());
-    }
-    /// Clicks @p button and waits for @p jobs jobs to finish, each successfully.
-    void clickAndWait(QAbstractButton* button, int jobs) {
-        QSignalSpy finished(&session, &Session::jobFinished);
-        click(button);
-        ASSERT_TRUE(waitFor(finished, jobs, 60000)) << button->objectName().toStdString();
-        for (const QList<QVariant>& job : finished)
-            ASSERT_TRUE(job.at(1).toBool()) << job.at(2).toString().toStdString();
-    }
-    QString header() const { return window->datasetLabel()->text(); }
-    /// RMSE of the shown reconstruction (slice 1) against the truth inside the phantom's disc.
-    double shownError() const {
-        const SliceView* view = window->reconstructionView();
-        return test::discRmse(view->image(), scan.truth.plane(0), 48.0);
-    }
-};
 
 TEST(Workflow, ApplyAndReloadKeepsTheCentreOfRotation) {
     BeamlineFixture f;
