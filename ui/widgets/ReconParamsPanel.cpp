@@ -1,5 +1,6 @@
 #include "ui/widgets/ReconParamsPanel.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -9,6 +10,7 @@
 
 #include "app/Backends.h"
 #include "app/Selection.h"
+#include "ui/widgets/VariantLabel.h"
 
 namespace tomo::ui {
 
@@ -90,21 +92,6 @@ QString ReconParamsPanel::speedText(const std::string& id) const {
                               : tr("model %1 GU/s, not measured").arg(s.predictedGups, 0, 'f', 1);
 }
 
-QString variantLabel(const BackProjectorInfo& info) {
-    static const std::map<std::string, QString> backends{{"cpu", QStringLiteral("CPU")},
-                                                         {"opencl", QStringLiteral("OpenCL")},
-                                                         {"cuda", QStringLiteral("CUDA")}};
-    auto backend = backends.find(info.backend);
-    QString family = QString::fromStdString(info.family);
-    if (!family.isEmpty()) family[0] = family[0].toUpper();
-    return QStringLiteral("%1 %2, %3 slice(s), %4, %5")
-        .arg(backend == backends.end() ? QString::fromStdString(info.backend) : backend->second,
-             family)
-        .arg(info.slicesPerPass)
-        .arg(QString::fromStdString(info.precision),
-             info.exact ? ReconParamsPanel::tr("exact") : ReconParamsPanel::tr("approximate"));
-}
-
 QString ReconParamsPanel::automaticReason(Interpolation interp) const {
     const std::string backend = app::autoBackend(m_registry);
     return app::cachedVariant(m_registry, backend, interp, JobShape{})
@@ -131,15 +118,18 @@ void ReconParamsPanel::refillVariants() {
         m_variant->addItem(
             variantLabel(info) + (speed.isEmpty() ? QString() : QStringLiteral("; ") + speed),
             QString::fromStdString(info.id));
-        m_variant->setItemData(m_variant->count() - 1,
-                               QString::fromStdString(info.id + ": " + info.description) +
-                                   (speed.isEmpty() ? QString()
-                                                    : tr(" (GU/s: giga-updates of an image "
-                                                         "pixel by one projection per second; "
-                                                         "model: paper 002's, with this "
-                                                         "device's traits; measured: tomo tune)")),
-                               Qt::ToolTipRole);
+        m_variant->setItemData(
+            m_variant->count() - 1,
+            variantTooltip(info) + (speed.isEmpty()
+                                        ? QString()
+                                        : tr("\nSpeed in GU/s (giga-updates: image pixels "
+                                             "times projections per second); model: the "
+                                             "performance model with this device's traits; "
+                                             "measured: tomo tune.")),
+            Qt::ToolTipRole);
     }
+    // The open list is as wide as its longest entry, so that every entry reads whole.
+    m_variant->view()->setMinimumWidth(m_variant->view()->sizeHintForColumn(0) + 24);
     m_variant->setCurrentIndex(0);
     setReady(m_ready);
 }

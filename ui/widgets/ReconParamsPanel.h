@@ -6,14 +6,12 @@
 /// The variant list starts with "Automatic (<id>)", the engine's tuned or modelled choice
 /// (app::defaultVariant; its tooltip says which), preselected; then the registry's variants
 /// of the chosen interpolation (the interpolation box filters the list), each shown as
-/// backend, family, slices per pass, precision and exact or approximate (variantLabel), with
-/// the id and description in the tooltip. Filter names are those of parseFilterWindow
+/// what it is in words and its id (VariantLabel.h: unique per entry), with its description in
+/// the tooltip. Filter names are those of parseFilterWindow
 /// ("ramp", "shepp-logan", "cosine", "hamming", "hann"); the cutoff is a fraction of Nyquist in
 /// (0, 1] (see core/filter/RampFilter.h).
 ///
 /// Threading: GUI thread only.
-
-#include <string>
 
 #include <map>
 #include <string>
@@ -29,9 +27,6 @@ class QDoubleSpinBox;
 class QFormLayout;
 
 namespace tomo::ui {
-
-/// "OpenCL Alu, 4 slice(s), half, approximate": what a variant is, for people.
-QString variantLabel(const BackProjectorInfo& info);
 
 class ReconParamsPanel : public QWidget {
     Q_OBJECT
