@@ -309,10 +309,10 @@ Status FileActions::checkDatasetFolder(const std::filesystem::path& folder) {
     if (!std::filesystem::is_regular_file(folder / "geometry.txt", ec))
         return invalidArgument(
             folder.string() +
-            " is not a dataset folder: it has no geometry.txt. A dataset folder is what `tomo "
-            "demo --out` or File > Save dataset writes. To open a scan, use File > Open data "
-            "file (HDF5 / NXtomo / DXchange, TIFF, raw, MetaImage, NRRD) or give the file to "
-            "tomostation.");
+            " is not a dataset folder: it has no geometry.txt. A dataset folder holds "
+            "geometry.txt and sinogram.tif (optionally truth.tif), as `tomo demo --write-data "
+            "DIR` writes them. To open a scan, use File > Open data file (HDF5 / NXtomo / "
+            "DXchange, TIFF, raw, MetaImage, NRRD) or give the file to tomostation.");
     return Status::ok();
 }
 

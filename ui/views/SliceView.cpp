@@ -26,11 +26,22 @@ SliceView::SliceView(QWidget* parent) : QWidget(parent) {
     setToolTip(bindingsHelp());
 }
 
+QList<QPair<QString, QString>> SliceView::bindings() {
+    return {{tr("Right drag"), tr("window (left-right) and level (up-down)")},
+            {tr("A"), tr("automatic window")},
+            {tr("Left or middle drag"), tr("pan")},
+            {tr("Wheel or +/-"), tr("zoom")},
+            {tr("0"), tr("fit the image to the view")},
+            {tr("C"), tr("next colour map")},
+            {tr("PageUp/PageDown or Ctrl+wheel"), tr("previous/next slice")},
+            {tr("Arrow keys"), tr("window (left/right) and level (up/down)")}};
+}
+
 QString SliceView::bindingsHelp() {
-    return tr(
-        "Right drag: window (left-right) and level (up-down)   A: auto window\n"
-        "Left or middle drag: pan   wheel or +/-: zoom   0: fit   C: colour map\n"
-        "PageUp/PageDown or Ctrl+wheel: slice   arrows: window/level");
+    QStringList lines;
+    for (const auto& [keys, action] : bindings())
+        lines << keys + QStringLiteral(": ") + action;
+    return lines.join(QLatin1Char('\n'));
 }
 
 SliceView::~SliceView() = default;

@@ -43,6 +43,8 @@
 #include <QColor>
 #include <QImage>
 #include <QLineF>
+#include <QList>
+#include <QPair>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
@@ -128,7 +130,9 @@ class SliceView : public QWidget {
     void setCaption(const QString& caption);
     const QString& caption() const { return m_caption; }
 
-    /// The mouse and key bindings of every slice view, as the tooltip and Help list them.
+    /// The mouse and key bindings of every slice view (keys, what they do), as Help lists them.
+    static QList<QPair<QString, QString>> bindings();
+    /// The same, one binding a line ("Right drag: window ..."), as the tooltip shows them.
     static QString bindingsHelp();
 
     QSize sizeHint() const override { return {320, 320}; }
