@@ -12,11 +12,13 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include "app/data/AcquisitionLoader.h"
 #include "app/data/DataFormats.h"
 #include "core/preprocess/StripeRemoval.h"
 #include "ui/main/Session.h"
+#include "ui/panels/RingPreviewWindow.h"
 #include "ui/views/ImageView.h"
 
 namespace tomo::ui {
@@ -68,9 +70,18 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     auto* zingers = new QHBoxLayout;
     zingers->addWidget(m_zingers);
     zingers->addWidget(m_zingerThreshold);
-    auto* preview = new QHBoxLayout;
-    preview->addWidget(m_before);
-    preview->addWidget(m_after);
+    m_compareButton = new QPushButton(tr("Compare before/after..."), this);
+    m_compareButton->setObjectName(QStringLiteral("ringCompare"));
+    m_compareButton->setToolTip(
+        tr("A window with the sinogram before and after the ring filter, their difference, and "
+           "the slice reconstructed from each: zoom in to see stripes of a few percent"));
+    connect(m_compareButton, &QPushButton::clicked, this, &PreprocessPanel::openComparison);
+    auto* panes = new QHBoxLayout;
+    panes->addWidget(m_before);
+    panes->addWidget(m_after);
+    auto* preview = new QVBoxLayout;
+    preview->addLayout(panes);
+    preview->addWidget(m_compareButton);
     auto* form = new QFormLayout(this);
     form->addRow(m_applied);
     form->addRow(tr("Flat/dark"), buildFlatRow());
@@ -311,6 +322,14 @@ void PreprocessPanel::updatePreview() {
     m_after->setImage(View2<const float>(after.data(), sino.rows(), sino.cols(), sino.cols()),
                       false);
     m_after->setWindowLevel(m_before->windowLevel());
+    if (m_compare && m_compare->isVisible()) m_compare->showPreview(m_slice, o);
+}
+
+void PreprocessPanel::openComparison() {
+    if (!m_compare) m_compare = new RingPreviewWindow(m_session, this);
+    m_compare->showPreview(m_slice, options());
+    m_compare->show();
+    m_compare->raise();
 }
 
 }  // namespace tomo::ui
