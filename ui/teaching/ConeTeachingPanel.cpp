@@ -13,9 +13,9 @@
 
 #include "ui/views/ImageView.h"
 #include "ui/widgets/FramePlayer.h"
+#include "ui/widgets/WrappedLabel.h"
 
 namespace tomo::ui {
-
 namespace {
 
 const char* const kTitles[] = {"Cosine pre-weight (view 0)", "Projection, as measured",
@@ -45,8 +45,7 @@ ConeTeachingPanel::ConeTeachingPanel(const app::Engine& engine, QWidget* parent)
         // taller than the window: the scroll area asks the layout's height for its width).
         m_views[i]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
         m_views[i]->setMinimumSize(200, 150);
-        m_captions[i] = new QLabel(box);
-        m_captions[i]->setWordWrap(true);
+        m_captions[i] = new WrappedLabel(QString(), box);
         layout->addWidget(title);
         layout->addWidget(m_views[i], 1);
         layout->addWidget(m_captions[i]);
@@ -59,8 +58,8 @@ ConeTeachingPanel::ConeTeachingPanel(const app::Engine& engine, QWidget* parent)
     controls->addWidget(m_filter, 0, 3);
     controls->addWidget(new QLabel(tr("Plane (y index)"), this), 0, 4);
     controls->addWidget(m_plane, 0, 5);
-    controls->addWidget(m_player, 1, 0, 1, 4);
-    controls->addWidget(m_readout, 1, 4, 1, 2);
+    controls->addWidget(m_player, 1, 0, 1, 6);
+    controls->addWidget(m_readout, 2, 0, 1, 6);
     controls->setColumnStretch(1, 1);
     controls->setColumnStretch(3, 1);
     auto* layout = new QVBoxLayout(this);
@@ -93,6 +92,13 @@ void ConeTeachingPanel::createControls() {
     connect(m_player, &FramePlayer::frameChanged, this, &ConeTeachingPanel::showFrame);
     m_readout = new QLabel(this);
     m_status = new QLabel(this);
+    // Neither the readout, the status nor the dataset's name may widen the lesson past the
+    // window (1280 px windows): the readout has a row of its own, the status line is cut at
+    // the window's edge (whole in its tooltip), the combo box elides. (Wrapped, they would
+    // take height the layout's minimum does not count, from the pictures.)
+    m_status->setMinimumWidth(1);
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_source->setMinimumContentsLength(24);
     m_status->setWordWrap(true);
 
     auto changed = [this] { compute(false); };
@@ -228,7 +234,14 @@ void ConeTeachingPanel::onComputed(std::shared_ptr<const app::ConeTeachingResult
     for (const std::string& w : m_result->warnings)
         status += QStringLiteral("; ") + QString::fromStdString(w);
     m_status->setText(status);
+    m_status->setToolTip(status);
+    fitCaptions();
     emit computed();
+}
+
+void ConeTeachingPanel::fitCaptions() {
+    for (WrappedLabel* caption : m_captions)
+        caption->fitHeight();
 }
 
 void ConeTeachingPanel::showFixedCaptions() {
@@ -284,6 +297,7 @@ void ConeTeachingPanel::showFrame(int frame) {
                            .arg(total)
                            .arg(degrees(r.gantryDeg.front()))
                            .arg(degrees(angle)));
+    fitCaptions();  // new text: its height at the same width
 }
 
 }  // namespace tomo::ui

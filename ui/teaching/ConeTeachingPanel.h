@@ -29,6 +29,7 @@ namespace tomo::ui {
 
 class FramePlayer;
 class ImageView;
+class WrappedLabel;
 
 class ConeTeachingPanel : public QWidget {
     Q_OBJECT
@@ -74,6 +75,8 @@ class ConeTeachingPanel : public QWidget {
     void computed();
 
   private:
+    /// Each caption at its new text's height (WrappedLabel).
+    void fitCaptions();
     static constexpr int kPictures = 6;
     void createControls();
     void onComputed(std::shared_ptr<const app::ConeTeachingResult> result);
@@ -97,7 +100,7 @@ class ConeTeachingPanel : public QWidget {
     QLabel* m_readout = nullptr;
     QLabel* m_status = nullptr;
     ImageView* m_views[kPictures] = {};
-    QLabel* m_captions[kPictures] = {};
+    WrappedLabel* m_captions[kPictures] = {};
 };
 
 }  // namespace tomo::ui

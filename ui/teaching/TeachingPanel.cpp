@@ -4,11 +4,11 @@
 #include <array>
 #include <span>
 
+#include <QBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
@@ -21,6 +21,7 @@
 #include "ui/teaching/TeachingPlots.h"
 #include "ui/views/ImageView.h"
 #include "ui/widgets/FramePlayer.h"
+#include "ui/widgets/WrappedLabel.h"
 
 namespace tomo::ui {
 
@@ -29,11 +30,11 @@ namespace {
 /// Incident photons per ray by noise level (0 = noiseless).
 constexpr std::array<double, 6> kIncident{0, 1e6, 1e5, 3e4, 1e4, 3e3};
 
-QWidget* titled(const QString& title, QWidget* view, QLabel** label = nullptr) {
+QWidget* titled(const QString& title, QWidget* view, WrappedLabel** label = nullptr) {
     auto* box = new QWidget;
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(2, 2, 2, 2);
-    auto* l = new QLabel(title, box);
+    auto* l = new WrappedLabel(title, box);  // "stopped at 23 of 100 (noise level)" wraps
     layout->addWidget(l);
     layout->addWidget(view, 1);
     if (label) *label = l;
@@ -110,10 +111,13 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(grid, 1);
-    auto* plots = new QHBoxLayout;
-    plots->addWidget(m_plots, 1);
-    plots->addWidget(m_fourier, 1);
-    layout->addLayout(plots);
+    m_plotsRow = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_plotsRow->addWidget(m_plots, 1);
+    m_plotsRow->addWidget(m_fourier, 1);
+    // Below their natural widths the two stack (resizeEvent) instead of widening the lesson.
+    for (QWidget* w : {static_cast<QWidget*>(m_plots), static_cast<QWidget*>(m_fourier)})
+        w->setMinimumWidth(std::min(w->minimumSizeHint().width(), 320));
+    layout->addLayout(m_plotsRow);
     layout->addWidget(m_status);
     changed();  // computed on first show or on request, not at construction
     m_computeOnChange = true;
@@ -149,6 +153,16 @@ void TeachingPanel::createLessonControls() {
     m_angleLabel->setObjectName(QStringLiteral("angleReadout"));
     m_plots = new TeachingPlots(this);
     m_fourier = new FourierSliceView(this);
+}
+
+void TeachingPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const QMargins m = layout()->contentsMargins();
+    const int sideBySide = m_plots->minimumSizeHint().width() +
+                           m_fourier->minimumSizeHint().width() + m_plotsRow->spacing() + m.left() +
+                           m.right();
+    m_plotsRow->setDirection(width() >= sideBySide ? QBoxLayout::LeftToRight
+                                                   : QBoxLayout::TopToBottom);
 }
 
 QGridLayout* TeachingPanel::createViews() {
@@ -276,7 +290,13 @@ void TeachingPanel::onComputed(std::shared_ptr<const app::TeachingResult> result
     m_player->setFrames(frameCount(), frameCount() - 1);
     m_status->setText(tr("%1 frames; press Play to watch the image being built angle by angle.")
                           .arg(frameCount()));
+    fitLabels();
     emit computed();
+}
+
+void TeachingPanel::fitLabels() {
+    for (WrappedLabel* label : {m_tvLabel, m_artLabel, m_fbpLabel, m_sirtLabel, m_cglsLabel})
+        label->fitHeight();
 }
 
 void TeachingPanel::showFrame(int frame) {
@@ -304,6 +324,7 @@ void TeachingPanel::showFrame(int frame) {
                               .arg(total));
     m_plots->showProjection(m_result->sinogram, done - 1, (done - 1) * step);
     showFourierSlice(done - 1);
+    m_artLabel->fitHeight();
 }
 
 void TeachingPanel::showFourierSlice(int angle) {

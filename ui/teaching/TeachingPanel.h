@@ -23,6 +23,7 @@
 #include "app/jobs/TeachingJob.h"
 #include "ui/main/PreviewRunner.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -36,6 +37,7 @@ namespace tomo::ui {
 class FourierSliceView;
 class FramePlayer;
 class ImageView;
+class WrappedLabel;
 class MarkedSinogramView;
 class TeachingPlots;
 
@@ -77,6 +79,11 @@ class TeachingPanel : public QWidget {
   signals:
     void computed();
 
+  protected:
+    /// Puts the two plot panels side by side where they fit, one above the other otherwise
+    /// (1280 px windows), so that the lesson never needs a horizontal scrollbar.
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     const app::Engine& m_engine;
     void onComputed(std::shared_ptr<const app::TeachingResult> result);
@@ -84,6 +91,8 @@ class TeachingPanel : public QWidget {
     void compute(bool now);
     /// The iteration counts, the angle readout and the plots.
     void createLessonControls();
+    /// Every readout label at its text's height (WrappedLabel), after new texts.
+    void fitLabels();
     /// The sinogram, the two back-projections and FBP/SIRT/CGLS, titled, in a grid.
     QGridLayout* createViews();
     /// The Fourier slice theorem at sinogram row @p angle.
@@ -102,6 +111,7 @@ class TeachingPanel : public QWidget {
     QLabel* m_angleLabel = nullptr;
     TeachingPlots* m_plots = nullptr;
     FourierSliceView* m_fourier = nullptr;
+    QBoxLayout* m_plotsRow = nullptr;  ///< m_plots and m_fourier
     QSlider* m_noise = nullptr;
     QComboBox* m_filter = nullptr;
     FramePlayer* m_player = nullptr;
@@ -115,11 +125,11 @@ class TeachingPanel : public QWidget {
     ImageView* m_cgls = nullptr;
     ImageView* m_tv = nullptr;
     ImageView* m_art = nullptr;
-    QLabel* m_tvLabel = nullptr;
-    QLabel* m_artLabel = nullptr;
-    QLabel* m_fbpLabel = nullptr;
-    QLabel* m_sirtLabel = nullptr;
-    QLabel* m_cglsLabel = nullptr;
+    WrappedLabel* m_tvLabel = nullptr;
+    WrappedLabel* m_artLabel = nullptr;
+    WrappedLabel* m_fbpLabel = nullptr;
+    WrappedLabel* m_sirtLabel = nullptr;
+    WrappedLabel* m_cglsLabel = nullptr;
 };
 
 }  // namespace tomo::ui
