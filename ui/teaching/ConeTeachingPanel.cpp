@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/teaching/LessonJob.h"
 #include "ui/views/ImageView.h"
 #include "ui/widgets/FramePlayer.h"
 #include "ui/widgets/WrappedLabel.h"
@@ -189,34 +190,22 @@ void ConeTeachingPanel::recompute() {
 }
 
 void ConeTeachingPanel::compute(bool now) {
-    auto out = std::make_shared<app::JobOutput<app::ConeTeachingResult>>();
     const app::ConeTeachingSpec s = spec();
     std::shared_ptr<const app::ConeDataset> data = usesDataset() ? m_dataset : m_phantom;
-    auto job = [engine = &m_engine, s, data, out](const ExecContext& ctx) -> Status {
-        std::shared_ptr<const app::ConeDataset> use = data;
-        if (!use) {
-            TOMO_ASSIGN_OR_RETURN(app::ConeDataset made,
-                                  app::makeTeachingConeData(s.size, s.views, ctx));
-            use = std::make_shared<const app::ConeDataset>(std::move(made));
-        }
-        TOMO_ASSIGN_OR_RETURN(app::ConeTeachingResult r,
-                              app::runConeTeachingJob(*engine, use, s, ctx));
-        out->set(std::move(r));
-        return Status::ok();
-    };
-    auto done = [this, out](bool ok, const QString& message, double) {
-        auto result = out->take();
-        if (!ok || !result) {
-            if (!message.endsWith(QStringLiteral("cancelled"))) m_status->setText(message);
-            return;
-        }
-        onComputed(std::move(result));
-    };
-    if (now)
-        m_jobs.runNow(job, done, PreviewRunner::Kind::Interruptible);
-    else
-        m_jobs.request(job, done);
-    m_status->setText(tr("Computing..."));
+    runLessonJob<app::ConeTeachingResult>(
+        m_jobs, now, m_status,
+        [engine = &m_engine, s, data](const ExecContext& ctx) -> Result<app::ConeTeachingResult> {
+            std::shared_ptr<const app::ConeDataset> use = data;
+            if (!use) {
+                TOMO_ASSIGN_OR_RETURN(app::ConeDataset made,
+                                      app::makeTeachingConeData(s.size, s.views, ctx));
+                use = std::make_shared<const app::ConeDataset>(std::move(made));
+            }
+            return app::runConeTeachingJob(*engine, use, s, ctx);
+        },
+        [this](std::shared_ptr<const app::ConeTeachingResult> result) {
+            onComputed(std::move(result));
+        });
 }
 
 void ConeTeachingPanel::onComputed(std::shared_ptr<const app::ConeTeachingResult> result) {

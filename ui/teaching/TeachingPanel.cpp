@@ -17,6 +17,7 @@
 
 #include "app/jobs/FourierSlice.h"
 #include "ui/teaching/FourierSliceView.h"
+#include "ui/teaching/LessonJob.h"
 #include "ui/teaching/MarkedSinogramView.h"
 #include "ui/teaching/TeachingPlots.h"
 #include "ui/views/ImageView.h"
@@ -242,26 +243,15 @@ void TeachingPanel::recompute() {
 }
 
 void TeachingPanel::compute(bool now) {
-    auto out = std::make_shared<app::JobOutput<app::TeachingResult>>();
-    app::TeachingSpec s = spec();
-    auto job = [engine = &m_engine, s, out](const ExecContext& ctx) -> Status {
-        TOMO_ASSIGN_OR_RETURN(app::TeachingResult r, app::runTeachingJob(*engine, s, ctx));
-        out->set(std::move(r));
-        return Status::ok();
-    };
-    auto done = [this, out](bool ok, const QString& message, double) {
-        auto result = out->take();
-        if (!ok || !result) {
-            if (!message.endsWith(QStringLiteral("cancelled"))) m_status->setText(message);
-            return;
-        }
-        onComputed(std::move(result));
-    };
-    if (now)
-        m_jobs.runNow(job, done, PreviewRunner::Kind::Interruptible);
-    else
-        m_jobs.request(job, done);
-    m_status->setText(tr("Computing..."));
+    const app::TeachingSpec s = spec();
+    runLessonJob<app::TeachingResult>(
+        m_jobs, now, m_status,
+        [engine = &m_engine, s](const ExecContext& ctx) {
+            return app::runTeachingJob(*engine, s, ctx);
+        },
+        [this](std::shared_ptr<const app::TeachingResult> result) {
+            onComputed(std::move(result));
+        });
 }
 
 void TeachingPanel::onComputed(std::shared_ptr<const app::TeachingResult> result) {
