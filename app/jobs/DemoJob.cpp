@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/jobs/FieldOfView.h"
 #include "core/io/ImageIO.h"
 #include "core/phantom/Phantom.h"
 
@@ -159,7 +160,7 @@ Result<ReconOutcome> reconstructDataset(const ReconService& service,
                                         std::shared_ptr<const Dataset> data,
                                         const FbpOptions& options, const std::string& variantId,
                                         const ExecContext& ctx, const AnalyticMethod& method) {
-    ReconRequest request = datasetRequest(std::move(data), "fbp");
+    ReconRequest request = datasetRequest(data, "fbp");
     request.fbp = options;
     applyMethod(request, variantId, method);
     TOMO_ASSIGN_OR_RETURN(ReconReport report, service.run(request, {}, ctx));
@@ -173,7 +174,20 @@ Result<ReconOutcome> reconstructDataset(const ReconService& service,
         outcome.metrics = *report.metrics;
         outcome.hasMetrics = true;
     }
+    measureOverFieldOfView(outcome, *data);
     return outcome;
+}
+
+void measureOverFieldOfView(ReconOutcome& outcome, const Dataset& data) {
+    if (data.truth.empty() || outcome.image.empty() || data.truth.dim(1) != outcome.image.dim(1) ||
+        data.truth.dim(2) != outcome.image.dim(2))
+        return;
+    const FieldOfView fov = fieldOfView(data.geometry, data.grid);
+    Result<ImageMetrics> m = fieldOfViewMetrics(outcome.image.plane(0), data.truth.plane(0), fov);
+    if (!m) return;
+    outcome.metrics = *m;
+    outcome.hasMetrics = true;
+    outcome.metricsOver = fov.describe();
 }
 
 }  // namespace tomo::app

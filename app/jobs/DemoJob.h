@@ -79,7 +79,10 @@ struct ReconOutcome {
     std::string variant;
     std::string algorithm;  ///< "fbp" or "gridrec" (reconstructDataset); empty otherwise
     bool hasMetrics = false;
-    ImageMetrics metrics;  ///< of slice 0 against the truth, inside the reconstruction circle
+    ImageMetrics metrics;  ///< of slice 0 against the truth, over metricsOver
+    /// Where the metrics were measured: "the field of view (disc of radius 128.0 px about the
+    /// axis)" (FieldOfView.h) for the GUI's jobs; empty: the whole image.
+    std::string metricsOver;
     /// What a writer stores with the result (ReconReport::provenance).
     std::map<std::string, std::string> provenance;
 };
@@ -88,9 +91,15 @@ struct ReconOutcome {
 /// as the reference when the shapes match) for @p algorithm, kept in memory.
 ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::string& algorithm);
 
+/// Measures @p outcome's slice 0 against @p data's truth over the field of view
+/// (FieldOfView.h) when the truth has the result's shape: hasMetrics, metrics and metricsOver
+/// set; otherwise @p outcome is unchanged.
+void measureOverFieldOfView(ReconOutcome& outcome, const Dataset& data);
+
 /// Reconstructs @p data with FBP through @p service (ReconService.h) using the back-projector
 /// @p variantId ("" = the engine's default for the data's shape), or by @p method (gridrec: the
-/// variant is not used), and compares slice 0 with the truth when present.
+/// variant is not used), and compares slice 0 with the truth when present, over the field of
+/// view (measureOverFieldOfView).
 Result<ReconOutcome> reconstructDataset(const ReconService& service,
                                         std::shared_ptr<const Dataset> data,
                                         const FbpOptions& options, const std::string& variantId,

@@ -65,6 +65,7 @@ Result<IterativeOutcome> runIterativeJob(const ReconService& service,
         outcome.recon.metrics = *report.metrics;
         outcome.recon.hasMetrics = true;
     }
+    if (truthMatches) measureOverFieldOfView(outcome.recon, *data);
     return outcome;
 }
 

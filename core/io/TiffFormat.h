@@ -5,10 +5,13 @@
 ///
 /// 16-bit scaled TIFF: a value v is stored as the unsigned 16-bit integer
 /// q = round((v - offset) / scale), so q * scale + offset reproduces v within scale / 2. The
-/// scale and offset are written into the ImageDescription tag as
-/// `TomoStation uint16 scale=<s> offset=<o>` (17 significant digits); readTiffRange and readTiff
-/// apply them when they find that text, so such a file reads back in physical units. Any other
-/// 16-bit file reads as its raw counts. Other programs see an ordinary 16-bit greyscale image.
+/// scale and offset are written into the ImageDescription tag twice: as ImageJ's calibration
+/// (`ImageJ=1.11a`, `cf=0` a straight line, `c0=<o>`, `c1=<s>`, `vunit=a.u.`, one per line;
+/// ImageJ and Fiji then show values, not counts) and on the line
+/// `TomoStation uint16 scale=<s> offset=<o>` (17 significant digits). readTiffRange and readTiff
+/// apply the latter when they find it (at the start of the text, as older files have it, or on a
+/// line of its own), so such a file reads back in physical units. Any other 16-bit file reads as
+/// its raw counts. Other programs see an ordinary 16-bit greyscale image.
 ///
 /// Conventions, byte order, errors and threading are those of ImageIO.h. Without libtiff every
 /// function returns Unsupported.

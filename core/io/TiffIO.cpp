@@ -189,9 +189,12 @@ bool readScale(TIFF* tif, double& scale, double& offset) {
     const char* text = nullptr;
     if (!TIFFGetField(tif, TIFFTAG_IMAGEDESCRIPTION, &text) || !text) return false;
     const std::string d(text);
-    if (!d.starts_with(kScaleTag)) return false;
+    // At the start (files written before the ImageJ calibration) or on a line of its own.
+    std::size_t at = d.starts_with(kScaleTag) ? 0 : d.find(std::string("\n") + kScaleTag);
+    if (at == std::string::npos) return false;
+    if (at != 0) ++at;
     double s = 0, o = 0;
-    if (std::sscanf(d.c_str() + std::strlen(kScaleTag), "%lf offset=%lf", &s, &o) != 2 ||
+    if (std::sscanf(d.c_str() + at + std::strlen(kScaleTag), "%lf offset=%lf", &s, &o) != 2 ||
         !std::isfinite(s) || !std::isfinite(o) || !(s > 0))
         return false;
     scale = s;

@@ -11,8 +11,19 @@
 
 namespace tomo::tiffio {
 
-/// Start of the ImageDescription that carries a 16-bit scale (TiffFormat.h).
+/// The line of the ImageDescription that carries a 16-bit scale (TiffFormat.h).
 inline constexpr const char* kScaleTag = "TomoStation uint16 scale=";
+
+/// The ImageDescription of a 16-bit page with @p map: ImageJ's calibration (a straight line,
+/// value = c0 + c1 * count, in "a.u."; ImageJ and Fiji read it and show values) and TomoStation's
+/// own line with the same map (TiffFormat.h).
+inline std::string scaleDescription(double scale, double offset) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "ImageJ=1.11a\ncf=0\nc0=%.17g\nc1=%.17g\nvunit=a.u.\n%s%.17g offset=%.17g\n",
+                  offset, scale, kScaleTag, scale, offset);
+    return text;
+}
 
 /// Messages libtiff reported for one file; must outlive the TIFF handle that points to it.
 struct TiffMessages {

@@ -57,12 +57,7 @@ class PageWriter final : public TiffPageWriter {
             ::close(fd);
             return ioError(name + ": cannot start TIFF: " + detail(m_messages));
         }
-        if (m_map) {
-            char text[128];
-            std::snprintf(text, sizeof text, "%s%.17g offset=%.17g", kScaleTag, m_map->scale,
-                          m_map->offset);
-            m_description = text;
-        }
+        if (m_map) m_description = scaleDescription(m_map->scale, m_map->offset);
         return Status::ok();
     }
 

@@ -83,16 +83,18 @@ ParameterSpec nonNegativeParam(bool def) {
 
 ParameterSpec projectorParam() {
     return choiceParam("projector", "Projector", {"locality", "matched"},
-                       "locality: paper 001's ray-driven forward and voxel-driven tiled "
-                       "back-projection (fast, unmatched); matched: Joseph and its exact "
+                       "locality: a ray-driven forward and a tiled voxel-driven "
+                       "back-projection ordered for the CPU's caches (fast; not exact "
+                       "transposes of each other); matched: Joseph's projector and its exact "
                        "transpose.");
 }
 
 ParameterSpec orderingParam() {
     return choiceParam("ordering", "Ray ordering",
                        {"segments", "strips-consecutive", "strips", "unordered"},
-                       "Ray-to-block ordering of the locality forward projector (paper 001, "
-                       "Table 1: (d) segments, (c), (b), (a)).");
+                       "How the locality forward projector groups rays into blocks that "
+                       "stay in cache: short segments of rays (fastest), strips at "
+                       "consecutive angles, strips, or no ordering. Same result, other speed.");
 }
 
 /// The default stopping rule of an iterative algorithm and its tau (docs/accuracy.md,
@@ -342,8 +344,9 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
                                   "Damping: minimises ||Ax - b||^2 + lambda^2 ||x||^2."),
                         toleranceParam(),
                         choiceParam("kernel", "SpMV kernel", {"buffered", "csr"},
-                                    "buffered: multi-stage input-buffered SpMV (paper 000, "
-                                    "Listing 3); csr: the baseline gather (Listing 2)."),
+                                    "buffered: the matrix product staged through small "
+                                    "input buffers that stay in cache (faster); csr: the plain "
+                                    "row-by-row product. Same result, other speed."),
                         integerParam("tile", "Hilbert tile", 32, 1, 4096, "pixels",
                                      "Side of the pseudo-Hilbert tiles of image and sinogram "
                                      "(a power of two)."),

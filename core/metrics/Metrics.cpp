@@ -110,8 +110,9 @@ Result<double> psnr(View2<const float> image, View2<const float> reference, doub
     return 20.0 * std::log10(range / error);
 }
 
-Result<double> ssim(View2<const float> image, View2<const float> reference, double dataRange) {
-    TOMO_RETURN_IF_ERROR(checkShapes(image, reference));
+Result<double> ssim(View2<const float> image, View2<const float> reference, double dataRange,
+                    std::optional<Mask> mask) {
+    TOMO_RETURN_IF_ERROR(checkShapes(image, reference, mask));
     const std::size_t rows = image.rows(), cols = image.cols(), win = kSsimWindow;
     if (rows < win || cols < win)
         return invalidArgument("SSIM needs images of at least 11x11 pixels (got " +
@@ -138,9 +139,28 @@ Result<double> ssim(View2<const float> image, View2<const float> reference, doub
             }
             std::copy(m, m + 5, h.begin() + static_cast<std::ptrdiff_t>((r * outCols + c) * 5));
         }
+    // With a mask: a summed-area table of the pixels outside it, so that a window is taken only
+    // when it lies wholly inside (no value outside the mask reaches the mean).
+    std::vector<std::size_t> outside;
+    if (mask) {
+        outside.assign((rows + 1) * (cols + 1), 0);
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < cols; ++c)
+                outside[(r + 1) * (cols + 1) + c + 1] =
+                    ((*mask)(r, c) == 0.0f) + outside[r * (cols + 1) + c + 1] +
+                    outside[(r + 1) * (cols + 1) + c] - outside[r * (cols + 1) + c];
+    }
+    auto windowOutside = [&](std::size_t r, std::size_t c) {
+        const std::size_t stride = cols + 1;
+        return outside[(r + win) * stride + c + win] - outside[r * stride + c + win] -
+               outside[(r + win) * stride + c] + outside[r * stride + c];
+    };
     double total = 0.0;
+    std::size_t windows = 0;
     for (std::size_t r = 0; r < outRows; ++r)
         for (std::size_t c = 0; c < outCols; ++c) {
+            if (mask && windowOutside(r, c) != 0) continue;
+            ++windows;
             double m[5] = {0, 0, 0, 0, 0};
             for (std::size_t k = 0; k < win; ++k) {
                 const double* src = &h[((r + k) * outCols + c) * 5];
@@ -152,7 +172,8 @@ Result<double> ssim(View2<const float> image, View2<const float> reference, doub
             total += ((2.0 * mx * my + c1) * (2.0 * cxy + c2)) /
                      ((mx * mx + my * my + c1) * (vx + vy + c2));
         }
-    return total / static_cast<double>(outRows * outCols);
+    if (windows == 0) return invalidArgument("no 11x11 SSIM window lies wholly inside the mask");
+    return total / static_cast<double>(windows);
 }
 
 Result<std::vector<double>> lineProfile(View2<const float> image, double x0, double y0, double x1,
@@ -202,6 +223,47 @@ Result<ImageMetrics> compareImages(View2<const float> image, View2<const float> 
         TOMO_ASSIGN_OR_RETURN(m.ssim, ssim(image, reference, dataRange));
     }
     return m;
+}
+
+Result<ImageMetrics> compareImages(View2<const float> image, View2<const float> reference,
+                                   double dataRange, Mask mask) {
+    TOMO_RETURN_IF_ERROR(checkShapes(image, reference, mask));
+    if (dataRange <= 0) {  // the reference's range inside the mask
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (std::size_t r = 0; r < reference.rows(); ++r)
+            for (std::size_t c = 0; c < reference.cols(); ++c)
+                if (mask(r, c) != 0.0f) {
+                    lo = std::min(lo, static_cast<double>(reference(r, c)));
+                    hi = std::max(hi, static_cast<double>(reference(r, c)));
+                }
+        if (!(hi > lo))
+            return invalidArgument(
+                "the reference is constant inside the mask: give the data range");
+        dataRange = hi - lo;
+    }
+    ImageMetrics m;
+    TOMO_ASSIGN_OR_RETURN(m.rmse, rmse(image, reference, mask));
+    TOMO_ASSIGN_OR_RETURN(m.maxAbsError, maxAbsError(image, reference, mask));
+    m.psnr = m.rmse == 0.0 ? std::numeric_limits<double>::infinity()
+                           : 20.0 * std::log10(dataRange / m.rmse);
+    if (image.rows() < kSsimWindow || image.cols() < kSsimWindow) {
+        m.ssim = std::numeric_limits<double>::quiet_NaN();
+    } else {
+        Result<double> s = ssim(image, reference, dataRange, mask);
+        m.ssim = s ? *s : std::numeric_limits<double>::quiet_NaN();
+    }
+    return m;
+}
+
+std::vector<float> discMask(std::size_t rows, std::size_t cols, double centerX, double centerY,
+                            double radius) {
+    std::vector<float> mask(rows * cols, 0.0f);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+            if (std::hypot(static_cast<double>(c) - centerX, static_cast<double>(r) - centerY) <=
+                radius)
+                mask[r * cols + c] = 1.0f;
+    return mask;
 }
 
 }  // namespace tomo

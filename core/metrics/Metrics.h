@@ -45,7 +45,10 @@ Result<double> psnr(View2<const float> image, View2<const float> reference, doub
 ///          ((mu_x^2 + mu_y^2 + C1)(sigma_x^2 + sigma_y^2 + C2))
 /// with C1 = (K1 L)^2, C2 = (K2 L)^2. 1 for identical images. Images smaller than 11x11 give
 /// InvalidArgument. Separable filtering: O(rows x cols x 22).
-Result<double> ssim(View2<const float> image, View2<const float> reference, double dataRange = 0.0);
+/// With @p mask: the mean over the windows that lie wholly inside it (InvalidArgument when
+/// none does).
+Result<double> ssim(View2<const float> image, View2<const float> reference, double dataRange = 0.0,
+                    std::optional<Mask> mask = std::nullopt);
 
 /// Values sampled with bilinear interpolation at @p samples evenly spaced points from pixel
 /// (x0, y0) to (x1, y1) (pixel-index coordinates: x = column, y = row), endpoints included.
@@ -62,5 +65,17 @@ struct ImageMetrics {
 /// images are smaller than the 11x11 SSIM window.
 Result<ImageMetrics> compareImages(View2<const float> image, View2<const float> reference,
                                    double dataRange = 0.0);
+/// As compareImages, restricted to @p mask (nonzero = inside; e.g. the field of view, the disc
+/// every projection covers, outside which a reconstruction is not determined by the data):
+/// RMSE, maximum error and PSNR over its pixels, SSIM over the windows wholly inside it (NaN
+/// when none is), and a
+/// data range (when not given) of the reference's values inside it.
+Result<ImageMetrics> compareImages(View2<const float> image, View2<const float> reference,
+                                   double dataRange, Mask mask);
+
+/// A mask of @p rows x @p cols that is 1 at the pixels whose centre lies within @p radius of
+/// (@p centerX, @p centerY) (pixel-index coordinates: x = column, y = row) and 0 elsewhere.
+std::vector<float> discMask(std::size_t rows, std::size_t cols, double centerX, double centerY,
+                            double radius);
 
 }  // namespace tomo

@@ -34,10 +34,9 @@ TEST(CompareTab, ThreeNamedPanesWithMetricsAgainstTheTruth) {
 
     const QStringList names = tab.choices();
     ASSERT_EQ(names.size(), 5);  // none, hann, ramp, truth, difference
-    EXPECT_TRUE(names[1].startsWith(QStringLiteral("Latest: FBP: filter hann")))
-        << names[1].toStdString();
-    EXPECT_TRUE(names[2].startsWith(QStringLiteral("FBP: filter ram-lak, cutoff 1 (")))
-        << names[2].toStdString();
+    // Each named by what differs from the one before it (ResultNames.h).
+    EXPECT_EQ(names[1], QStringLiteral("Latest: #2 FBP: filter hann")) << names[1].toStdString();
+    EXPECT_EQ(names[2], QStringLiteral("#1 FBP: defaults")) << names[2].toStdString();
     EXPECT_NE(names[1], names[2]);
     EXPECT_EQ(names[3], QStringLiteral("Ground truth"));
 

@@ -1,7 +1,9 @@
 // Choosing how to reconstruct, as a user reads the Parameters dock: the back-projector box
 // starts at "Automatic (<the engine's choice>)" with the reason as its tooltip, lists only the
-// chosen interpolation's variants, each as backend, family, slices, precision and exactness;
-// the iterative form explains its choice parameters in visible text.
+// chosen interpolation's variants, each unique and true in words with its id (issue 28,
+// point 7: no two entries alike, the reference says it accumulates in float64, no tooltip cites
+// a paper's table or algorithm number); the iterative form explains its choice parameters in
+// visible text.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include "app/Backends.h"
@@ -18,6 +21,7 @@
 #include "ui/panels/AlgorithmPanel.h"
 #include "ui/panels/ParameterForm.h"
 #include "ui/widgets/ReconParamsPanel.h"
+#include "ui/widgets/VariantLabel.h"
 
 namespace tomo::ui {
 namespace {
@@ -44,6 +48,7 @@ TEST(ParameterChoice, BackProjectorsAreDescribedAndFilteredByInterpolation) {
         interpolation->setCurrentIndex(interp);
         const bool linear = interpolation->currentData().toString() == QStringLiteral("linear");
         int listed = 0;
+        QSet<QString> seen;
         for (int i = 1; i < variants->count(); ++i) {
             const std::string id = variants->itemData(i).toString().toStdString();
             auto info = std::find_if(all.begin(), all.end(),
@@ -52,19 +57,37 @@ TEST(ParameterChoice, BackProjectorsAreDescribedAndFilteredByInterpolation) {
             EXPECT_EQ(info->interpolation == Interpolation::Linear, linear) << id;
             EXPECT_TRUE(variants->itemText(i).startsWith(variantLabel(*info)))
                 << variants->itemText(i).toStdString();
+            EXPECT_EQ(variants->itemText(i).contains(QStringLiteral("approximate")), !info->exact)
+                << variants->itemText(i).toStdString();
+            // The id in the label, as a run reports it.
             EXPECT_TRUE(variants->itemText(i).contains(
-                info->exact ? QStringLiteral("exact") : QStringLiteral("approximate")));
+                QStringLiteral("[%1]").arg(QString::fromStdString(id))));
+            // Unique even without the id, and in words: no paper references.
+            const QString words = variants->itemText(i).section(QStringLiteral(" ["), 0, 0);
+            EXPECT_FALSE(seen.contains(words)) << words.toStdString();
+            seen.insert(words);
+            const QString tip = variants->itemData(i, Qt::ToolTipRole).toString();
+            for (const char* citation : {"paper", "Table", "Alg.", "sec. "})
+                EXPECT_FALSE(tip.contains(QLatin1String(citation))) << tip.toStdString();
+            EXPECT_TRUE(tip.startsWith(QString::fromStdString(id))) << tip.toStdString();
+            if (info->family == "reference") {
+                EXPECT_TRUE(words.contains(QStringLiteral("float64 accumulation")));
+                EXPECT_FALSE(words.contains(QStringLiteral("float32")));
+            }
             ++listed;
         }
         EXPECT_GT(listed, 0);
     }
     BackProjectorInfo info;
+    info.id = "opencl.alu.half.lin.4s.64x64";
     info.backend = "opencl";
     info.family = "alu";
     info.slicesPerPass = 4;
-    info.precision = "half";
     info.exact = false;
-    EXPECT_EQ(variantLabel(info), QStringLiteral("OpenCL Alu, 4 slice(s), half, approximate"));
+    info.parameters = {{"tile", "64x64"}, {"pixelsPerThread", "16"}, {"cache", "binary16"}};
+    EXPECT_EQ(variantLabel(info),
+              QStringLiteral("OpenCL ALU, 4 slices per pass, tile 64x64, 16 px per thread, "
+                             "half-precision cache, approximate [opencl.alu.half.lin.4s.64x64]"));
 }
 
 TEST(ParameterChoice, IterativeChoicesAreExplainedInVisibleText) {
@@ -74,7 +97,13 @@ TEST(ParameterChoice, IterativeChoicesAreExplainedInVisibleText) {
     auto* help = panel.form()->findChild<QLabel*>(QStringLiteral("projectorHelp"));
     ASSERT_NE(help, nullptr);
     EXPECT_TRUE(help->text().contains(QStringLiteral("matched")));
-    EXPECT_NE(panel.form()->findChild<QLabel*>(QStringLiteral("orderingHelp")), nullptr);
+    auto* ordering = panel.form()->findChild<QLabel*>(QStringLiteral("orderingHelp"));
+    ASSERT_NE(ordering, nullptr);
+    // In words, not "paper 001, Table 1 (d)".
+    for (const QLabel* label : {help, ordering})
+        for (const char* citation : {"paper", "Table"})
+            EXPECT_FALSE(label->text().contains(QLatin1String(citation)))
+                << label->text().toStdString();
 }
 
 }  // namespace

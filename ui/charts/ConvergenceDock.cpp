@@ -173,7 +173,7 @@ void ConvergenceDock::clear() {
                                                           m_lcurvePoints, m_cornerPoint, m_selected,
                                                           m_selectedNorm, m_bestError})
         s->clear();
-    m_iterAxis->setRange(0, 10);
+    fitIterationAxis(m_iterAxis, 0);
     m_normAxis->setRange(1e-3, 1e3);
     m_lcurveX->setRange(1e-3, 1e3);
     m_lcurveY->setRange(1e-3, 1e3);
@@ -274,7 +274,7 @@ void ConvergenceDock::updateAxes() {
         residuals.push_back(p.residualNorm);
         solutions.push_back(p.solutionNorm);
     }
-    m_iterAxis->setRange(0, std::max(10.0, m_points.empty() ? 0 : m_points.back().parameter));
+    fitIterationAxis(m_iterAxis, m_points.empty() ? 0 : m_points.back().parameter);
     fitLogAxis(m_normAxis, norms);
     fitLogAxis(m_lcurveX, residuals);
     fitLogAxis(m_lcurveY, solutions);

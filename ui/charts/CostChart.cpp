@@ -127,8 +127,14 @@ void CostChart::updateAxes() {
         xMax = std::max(xMax, p.x);
     }
     m_x->setTitleText(m_byEquits ? tr("equits") : tr("iteration"));
-    m_x->setRange(0, std::max(1.0, xMax * 1.05));
-    m_x->applyNiceNumbers();  // ticks at round equits
+    if (m_byEquits) {
+        m_x->setTickType(QValueAxis::TicksFixed);
+        m_x->setLabelFormat(QStringLiteral("%.3g"));
+        m_x->setRange(0, std::max(1.0, xMax * 1.05));
+        m_x->applyNiceNumbers();  // ticks at round equits
+    } else {
+        fitIterationAxis(m_x, xMax, 1);  // whole iterations only
+    }
     fitLogAxis(m_costAxis, costs);
     const bool showHu = !hus.empty();
     m_huAxis->setVisible(showHu);

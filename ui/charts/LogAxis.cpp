@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <QLogValueAxis>
+#include <QValueAxis>
 
 namespace tomo::ui {
 
@@ -30,6 +31,24 @@ void fitLogAxis(QLogValueAxis* axis, const std::vector<double>& values) {
     axis->setBase(decades >= 2.0 ? 10.0 : std::pow(hi / lo, 0.25));
     axis->setLabelFormat(decades >= 2.0 ? QStringLiteral("%.0e") : QStringLiteral("%.3g"));
     axis->setRange(lo, hi);
+}
+
+void fitIterationAxis(QValueAxis* axis, double last, double least) {
+    const double span = std::max({last, least, 1.0});
+    double step = 1;
+    for (double decade = 1;; decade *= 10) {
+        for (double m : {1.0, 2.0, 5.0})
+            if (span / (m * decade) <= 6) {
+                step = m * decade;
+                break;
+            }
+        if (span / step <= 6) break;
+    }
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(QStringLiteral("%d"));
+    axis->setRange(0, std::ceil(span / step) * step);
 }
 
 }  // namespace tomo::ui

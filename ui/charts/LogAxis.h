@@ -11,6 +11,7 @@
 #include <QString>
 
 class QLogValueAxis;
+class QValueAxis;
 
 namespace tomo::ui {
 
@@ -23,5 +24,10 @@ QLogValueAxis* makeLogAxis(const QString& title);
 /// then chosen so that about four labelled ticks fall inside the range (labels stay values,
 /// e.g. 0.81, 0.95, 1.1).
 void fitLogAxis(QLogValueAxis* axis, const std::vector<double>& values);
+
+/// An iteration axis over [0, @p last] (at least [0, @p least]): ticks on whole numbers only,
+/// every 1, 2 or 5 x 10^k iterations so that at most 6 intervals show, the range rounded up to
+/// a tick (a 4-iteration run reads 0 2 4 6 8 10, not 0 2 5 7 10 with "2" at 2.5).
+void fitIterationAxis(QValueAxis* axis, double last, double least = 10);
 
 }  // namespace tomo::ui

@@ -1,34 +1,17 @@
 #include "ui/main/CompareTab.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 
+#include "app/jobs/FieldOfView.h"
+#include "app/jobs/ResultNames.h"
 #include "ui/views/SliceView.h"
 #include "ui/views/ViewFactory.h"
 
 namespace tomo::ui {
-
-QString resultName(const app::ReconOutcome& outcome) {
-    auto get = [&](const char* key) -> std::string {
-        auto it = outcome.provenance.find(key);
-        return it == outcome.provenance.end() ? std::string() : it->second;
-    };
-    std::string algorithm = get("algorithm");
-    for (char& ch : algorithm)
-        ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    if (algorithm.empty()) return QString::fromStdString(outcome.variant);
-    const std::string where = get("variant").empty() ? get("backend") : get("variant");
-    const std::string preprocessing = get("preprocessing");
-    return QStringLiteral("%1: %2 (%3)%4")
-        .arg(QString::fromStdString(algorithm), QString::fromStdString(get("parameters")),
-             QString::fromStdString(where),
-             preprocessing.empty() ? QString()
-                                   : QStringLiteral("; ") + QString::fromStdString(preprocessing));
-}
 
 CompareTab::CompareTab(QWidget* parent) : QWidget(parent) {
     auto* grid = new QGridLayout(this);
@@ -45,7 +28,8 @@ CompareTab::CompareTab(QWidget* parent) : QWidget(parent) {
         grid->addWidget(m_panes[k], 1, i);
         grid->addWidget(m_labels[k], 2, i);
         grid->setColumnStretch(i, 1);
-        connect(m_boxes[k], &QComboBox::currentIndexChanged, this, [this] {
+        connect(m_boxes[k], &QComboBox::currentIndexChanged, this, [this, k](int item) {
+            m_boxes[k]->setToolTip(m_boxes[k]->itemData(item, Qt::ToolTipRole).toString());
             for (int p = 0; p < kPanes; ++p)
                 showPane(p);
             compareAll();
@@ -69,16 +53,31 @@ void CompareTab::setDataset(std::shared_ptr<const app::Dataset> data, bool sameS
     m_data = std::move(data);
     const bool keep =
         sameScan && m_data && !m_history.empty() &&
-        m_history.front()->image.dim(1) == static_cast<std::size_t>(m_data->grid.ny) &&
-        m_history.front()->image.dim(2) == static_cast<std::size_t>(m_data->grid.nx);
-    if (!keep) m_history.clear();
+        m_history.front().outcome->image.dim(1) == static_cast<std::size_t>(m_data->grid.ny) &&
+        m_history.front().outcome->image.dim(2) == static_cast<std::size_t>(m_data->grid.nx);
+    if (!keep) {
+        m_history.clear();
+        m_made = 0;
+    }
     refillBoxes();
 }
 
 void CompareTab::addResult(std::shared_ptr<const app::ReconOutcome> result) {
     if (!result || result->image.empty()) return;
-    if (!m_history.empty() && m_history.front() == result) return;
-    m_history.push_front(std::move(result));
+    if (!m_history.empty() && m_history.front().outcome == result) return;
+    std::vector<const app::Provenance*> earlier;
+    for (const Entry& e : m_history)
+        earlier.push_back(&e.outcome->provenance);
+    Entry entry;
+    entry.number = ++m_made;
+    entry.name = QStringLiteral("#%1 ").arg(entry.number) +
+                 QString::fromStdString(app::resultName(result->provenance, earlier));
+    entry.request = QString::fromStdString(app::requestDescription(result->provenance));
+    if (result->provenance.count("algorithm") == 0)  // not made by the front door
+        entry.name =
+            QStringLiteral("#%1 ").arg(entry.number) + QString::fromStdString(result->variant);
+    entry.outcome = std::move(result);
+    m_history.push_front(std::move(entry));
     if (m_history.size() > kHistory) m_history.pop_back();
     refillBoxes();
 }
@@ -106,8 +105,8 @@ QStringList CompareTab::choices() const {
                 names << tr("(none)");
                 break;
             case Kind::Result:
-                names << (c.result == 0 ? tr("Latest: %1") : tr("%1"))
-                             .arg(resultName(*m_history[c.result]));
+                names
+                    << (c.result == 0 ? tr("Latest: %1") : tr("%1")).arg(m_history[c.result].name);
                 break;
             case Kind::Truth:
                 names << tr("Ground truth");
@@ -141,7 +140,13 @@ void CompareTab::refillBoxes() {
         const QSignalBlocker block(m_boxes[k]);
         m_boxes[k]->clear();
         m_boxes[k]->addItems(names);
+        // Hovering a result shows its whole request.
+        for (std::size_t i = 0; i < list.size(); ++i)
+            if (list[i].kind == Kind::Result)
+                m_boxes[k]->setItemData(static_cast<int>(i), m_history[list[i].result].request,
+                                        Qt::ToolTipRole);
         m_boxes[k]->setCurrentIndex(defaults[k]);
+        m_boxes[k]->setToolTip(m_boxes[k]->itemData(defaults[k], Qt::ToolTipRole).toString());
     }
     for (int p = 0; p < kPanes; ++p)
         showPane(p);
@@ -153,7 +158,7 @@ void CompareTab::choose(int pane, int item) {
 }
 
 View2<const float> CompareTab::imageOf(const Choice& c) const {
-    if (c.kind == Kind::Result) return m_history[c.result]->image.plane(0);
+    if (c.kind == Kind::Result) return m_history[c.result].outcome->image.plane(0);
     if (c.kind == Kind::Truth && m_data) return m_data->truth.plane(0);
     return {};
 }
@@ -204,18 +209,25 @@ void CompareTab::compareAll() {
             m_labels[k]->setText(tr("the reference of the metrics"));
             continue;
         }
-        auto m = compareImages(image, reference);
+        // Over the field of view of the dataset's grid, as the Result panel measures.
+        std::optional<app::FieldOfView> fov;
+        if (m_data) fov = app::fieldOfView(m_data->geometry, m_data->grid);
+        const bool inFov =
+            fov && image.rows() == std::size_t(fov->rows) && image.cols() == std::size_t(fov->cols);
+        auto m = inFov ? app::fieldOfViewMetrics(image, reference, *fov)
+                       : compareImages(image, reference);
         if (!m) {
             m_labels[k]->setText(QString::fromStdString(m.status().message()));
             continue;
         }
         m_metrics[k] = *m;
-        m_labels[k]->setText(tr("RMSE %1   PSNR %2 dB   SSIM %3   max |error| %4 (%5)")
+        m_labels[k]->setText(tr("RMSE %1   PSNR %2 dB   SSIM %3   max |error| %4 (%5%6)")
                                  .arg(m->rmse, 0, 'g', 4)
                                  .arg(m->psnr, 0, 'f', 2)
                                  .arg(m->ssim, 0, 'f', 4)
                                  .arg(m->maxAbsError, 0, 'g', 4)
-                                 .arg(against));
+                                 .arg(against)
+                                 .arg(inFov ? tr(", over the field of view") : QString()));
     }
 }
 

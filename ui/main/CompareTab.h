@@ -32,11 +32,6 @@ namespace tomo::ui {
 
 class SliceView;
 
-/// "FBP: filter hann, cutoff 0.8 (cpu.simd.lin)", "SIRT: iterations 100, ... (opencl)", with
-/// "; <preprocessing>" when the data were preprocessed: a result named by what made it (its
-/// provenance), not by the variant alone.
-QString resultName(const app::ReconOutcome& outcome);
-
 class CompareTab : public QWidget {
     Q_OBJECT
 
@@ -80,7 +75,16 @@ class CompareTab : public QWidget {
     void compareAll();
 
     std::shared_ptr<const app::Dataset> m_data;
-    std::deque<std::shared_ptr<const app::ReconOutcome>> m_history;  ///< newest first
+    /// A result with its name (what differs from the results before it, app/jobs/ResultNames.h:
+    /// fixed when it arrives) and its whole request for the tooltip.
+    struct Entry {
+        std::shared_ptr<const app::ReconOutcome> outcome;
+        int number = 0;  ///< 1, 2, ... in the order they were made
+        QString name;
+        QString request;
+    };
+    std::deque<Entry> m_history;  ///< newest first
+    int m_made = 0;               ///< results made since the dataset was opened
     std::array<QComboBox*, kPanes> m_boxes{};
     std::array<SliceView*, kPanes> m_panes{};
     std::array<QLabel*, kPanes> m_labels{};

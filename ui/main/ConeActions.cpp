@@ -5,6 +5,7 @@
 
 #include "ui/main/ConeOpenDialog.h"
 #include "ui/main/ConePreview.h"
+#include "ui/main/FileActions.h"
 #include "ui/main/MainWindow.h"
 #include "ui/main/ReconstructionTab.h"
 #include "ui/main/ResultViews.h"
@@ -67,11 +68,7 @@ void ConeActions::openDialog() {
     if (auto cone = m_window.session().coneDataset()) initial = cone->request;
     auto request = ConeOpenDialog::ask(&m_window, initial);
     if (!request) return;
-    if (m_window.session().reconstruction() &&
-        !m_window.confirm(tr("Replace the data"),
-                          tr("The current reconstruction will be discarded unless it was "
-                             "saved. Continue?")))
-        return;
+    if (!m_window.fileActions()->confirmReplace()) return;
     if (!openCone(*request)) m_window.showStatus(tr("Busy: wait for the running job"));
 }
 
@@ -137,9 +134,21 @@ QString ConeActions::datasetText(const app::ConeDataset& data) const {
     return text;
 }
 
+void ConeActions::swapFilterSettings(bool cone) {
+    if (cone == m_showingCone) return;
+    m_showingCone = cone;
+    // FBP and FDK keep their own filter: FDK never inherits what was tuned for FBP.
+    ReconParamsPanel* form = m_window.paramsPanel();
+    const FilterChoice shown{form->filterName(), form->options().filter.cutoff};
+    form->setFilter(m_otherFilter.name);
+    form->setCutoff(m_otherFilter.cutoff);
+    m_otherFilter = shown;
+}
+
 void ConeActions::onDatasetChanged() {
     m_preview->cancel();
     auto cone = m_window.session().coneDataset();
+    swapFilterSettings(cone != nullptr);
     m_volume->setVisible(cone != nullptr);
     m_window.samplingBox()->setVisible(cone == nullptr);
     m_window.paramsPanel()->setFilterOnly(cone != nullptr);

@@ -9,7 +9,9 @@
 /// rendering, the metrics of the central plane, the scan's notes in the dock and the status
 /// bar, and its warnings (insufficient data) in a message box as well.
 ///
-/// The filter window and cutoff are the FBP settings of the Parameters dock. A change of
+/// The filter window and cutoff are set in the Parameters dock's filter fields, but FDK and FBP
+/// each keep their own (ramp 1.00 at first): opening cone-beam data shows FDK's, parallel-beam
+/// data FBP's again, so neither inherits the other's silently; the run bar says which. A change of
 /// geometry, volume or filter previews the central plane (debounced, superseded previews
 /// cancelled); Reconstruct cancels a pending preview.
 ///
@@ -71,6 +73,15 @@ class ConeActions : public QObject {
 
   private:
     void onPreview(std::shared_ptr<const app::ConePlane> plane, double seconds);
+    /// Shows the filter of the kind of data now open (see the file comment).
+    void swapFilterSettings(bool cone);
+
+    struct FilterChoice {
+        QString name = QStringLiteral("ramp");
+        double cutoff = 1.0;
+    };
+    FilterChoice m_otherFilter;  ///< the filter of the kind of data not open
+    bool m_showingCone = false;
     QString datasetText(const app::ConeDataset& data) const;
 
     MainWindow& m_window;

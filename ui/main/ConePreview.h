@@ -4,10 +4,9 @@
 /// is tuned: the plane of the source orbit reconstructed by FDK from the detector rows it
 /// reaches (app/jobs/ConePlane.h), without pressing Reconstruct.
 ///
-/// As LivePreview: request() restarts a debounce timer (kDebounceMs); when it fires the plane
-/// is reconstructed on this object's own JobRunner (the session's stays free). A request while
-/// a preview runs cancels it and runs the newest when it has stopped, so a superseded preview
-/// is never shown, and cancel() (a new dataset, Reconstruct) drops both.
+/// As LivePreview, through the GUI's one debounced preview runner (PreviewRunner.h,
+/// kDebounceMs): the session's runner stays free, a superseded preview is cancelled and never
+/// shown, and cancel() (a new dataset, Reconstruct) drops both.
 ///
 /// Threading: GUI thread only; the job runs on the runner's worker.
 
@@ -15,10 +14,9 @@
 #include <optional>
 
 #include <QObject>
-#include <QTimer>
 
 #include "app/jobs/ConePlane.h"
-#include "app/qt/JobRunner.h"
+#include "ui/main/PreviewRunner.h"
 
 namespace tomo::ui {
 
@@ -36,10 +34,10 @@ class ConePreview : public QObject {
     void request(const app::ConeJobSpec& spec);
     /// Drops a pending request and cancels a running preview, which is then never shown.
     void cancel();
-    void setDebounceMs(int ms) { m_debounce.setInterval(ms); }
-    bool isBusy() const { return m_runner.isRunning() || m_debounce.isActive(); }
+    void setDebounceMs(int ms) { m_runner.setDebounceMs(ms); }
+    bool isBusy() const { return m_runner.isBusy(); }
     /// The spec of the last preview shown.
-    const app::ConeJobSpec& shownSpec() const { return m_running; }
+    const app::ConeJobSpec& shownSpec() const { return m_shown; }
 
   signals:
     /// The plane of the newest request, made in @p seconds (wall clock, queue excluded).
@@ -48,16 +46,9 @@ class ConePreview : public QObject {
     void failed(const QString& message);
 
   private:
-    void start();
-    void onFinished(bool ok, const QString& message);
-
     Session& m_session;
-    app::JobRunner m_runner;
-    QTimer m_debounce;
-    std::optional<app::ConeJobSpec> m_pending;
-    app::ConeJobSpec m_running;
-    std::shared_ptr<app::JobOutput<app::ConePlane>> m_out;
-    double m_startedAt = 0.0;
+    PreviewRunner m_runner;
+    app::ConeJobSpec m_shown;
 };
 
 }  // namespace tomo::ui

@@ -17,6 +17,7 @@
 
 #include "app/data/AcquisitionLoader.h"
 #include "app/data/DataFormats.h"
+#include "app/jobs/RawShape.h"
 #include "core/io/ImageIO.h"
 #include "ui/main/ConeActions.h"
 #include "ui/main/MainWindow.h"
@@ -30,6 +31,16 @@ namespace tomo::ui {
 namespace {
 std::filesystem::path toPath(const QString& s) {
     return std::filesystem::path(s.toStdString());
+}
+
+/// True for an HDF5 file that holds a reconstruction volume and no acquisition.
+bool isReconstructionFile(const FileFormat& format, const std::filesystem::path& file) {
+    if (!app::isAcquisitionFormat(format) || !format.describe) return false;
+    Result<FileDescription> d = format.describe(file, ReadOptions{});
+    if (!d || d->acquisition) return false;
+    for (const DatasetInfo& info : d->datasets)
+        if (info.path == "/reconstruction/data") return true;
+    return false;
 }
 
 }  // namespace
@@ -105,10 +116,11 @@ void FileActions::refreshRecent() {
 }
 
 bool FileActions::confirmReplace() {
-    if (!m_window.session().reconstruction()) return true;
+    // Asked only while there is a result that was not saved since it was made.
+    if (!m_window.session().resultUnsaved()) return true;
     return m_window.confirm(tr("Replace the data"),
-                            tr("The current reconstruction will be discarded unless it was "
-                               "saved. Continue?"));
+                            tr("The current reconstruction has not been saved and will be "
+                               "discarded. Open the other data anyway?"));
 }
 
 void FileActions::addConeRecent(const app::ConeOpenRequest& request) {
@@ -182,6 +194,15 @@ bool FileActions::askAndOpen(const std::filesystem::path& file) {
         m_window.report(tr("Open data file"), format.status());
         return false;
     }
+    if (isReconstructionFile(**format, file)) {
+        // A reconstruction (ours: /reconstruction/data): opened as one, slice by slice.
+        const Status opened = openVolume(file);
+        m_window.report(tr("Open data file"), opened);
+        if (opened)
+            m_window.showStatus(tr("%1 holds a reconstruction: opened it in its own window")
+                                    .arg(QString::fromStdString(file.string())));
+        return false;
+    }
     if (!app::isAcquisitionFormat(**format)) {
         // Sinogram stacks carry no angles (and raw files no shape): ask, as tomo recon does.
         auto asked = OpenDataDialog::ask(&m_window, file, (*format)->name == "raw");
@@ -207,8 +228,16 @@ void FileActions::openDataFileDialog() {
 
 Status FileActions::openVolume(const std::filesystem::path& file, const ReadOptions& options) {
     TOMO_ASSIGN_OR_RETURN(app::PlaneCache cache, app::PlaneCache::open(file, options));
-    auto* browser = new VolumeBrowser(std::move(cache),
-                                      QString::fromStdString(file.filename().string()), &m_window);
+    // What made the volume, where the format stores it (HDF5 attributes).
+    std::map<std::string, std::string> provenance;
+    if (auto registry = app::makeFormatRegistry())
+        if (auto format = registry->forPath(file); format && (*format)->describe)
+            if (auto described = (*format)->describe(file, options)) {
+                provenance = described->metadata;
+                provenance.erase("axes");
+            }
+    auto* browser = new VolumeBrowser(
+        std::move(cache), QString::fromStdString(file.filename().string()), provenance, &m_window);
     browser->setWindowFlag(Qt::Window);
     browser->setAttribute(Qt::WA_DeleteOnClose);
     browser->resize(640, 700);
@@ -242,10 +271,20 @@ void FileActions::openVolumeDialog() {
     if (file.endsWith(QStringLiteral(".raw")) || file.endsWith(QStringLiteral(".f32")) ||
         file.endsWith(QStringLiteral(".bin"))) {
         // Raw volumes carry no shape: ask for it (slices x rows x columns).
+        // Suggested from the file's size: square slices, as many as fit.
+        QString suggested;
+        std::error_code ec;
+        const auto floats = app::rawFloats(std::filesystem::file_size(toPath(file), ec));
+        if (auto shape = floats ? app::squareStackShape(*floats) : std::nullopt; shape && !ec)
+            suggested =
+                QStringLiteral("%1x%2x%3").arg((*shape)[0]).arg((*shape)[1]).arg((*shape)[2]);
         bool ok = false;
-        const QString text = QInputDialog::getText(&m_window, tr("Raw volume"),
-                                                   tr("Shape: SLICES x ROWS x COLUMNS (float32)"),
-                                                   QLineEdit::Normal, {}, &ok);
+        const QString text = QInputDialog::getText(
+            &m_window, tr("Raw volume"),
+            floats ? tr("Shape: SLICES x ROWS x COLUMNS (float32; the file holds %1 values)")
+                         .arg(*floats)
+                   : tr("Shape: SLICES x ROWS x COLUMNS (float32)"),
+            QLineEdit::Normal, suggested, &ok);
         if (!ok) return;
         const QStringList parts = text.split(QLatin1Char('x'));
         std::array<std::size_t, 3> shape{};
@@ -270,10 +309,10 @@ Status FileActions::checkDatasetFolder(const std::filesystem::path& folder) {
     if (!std::filesystem::is_regular_file(folder / "geometry.txt", ec))
         return invalidArgument(
             folder.string() +
-            " is not a dataset folder: it has no geometry.txt. A dataset folder is what `tomo "
-            "demo --out` or File > Save dataset writes. To open a scan, use File > Open data "
-            "file (HDF5 / NXtomo / DXchange, TIFF, raw, MetaImage, NRRD) or give the file to "
-            "tomostation.");
+            " is not a dataset folder: it has no geometry.txt. A dataset folder holds "
+            "geometry.txt and sinogram.tif (optionally truth.tif), as `tomo demo --write-data "
+            "DIR` writes them. To open a scan, use File > Open data file (HDF5 / NXtomo / "
+            "DXchange, TIFF, raw, MetaImage, NRRD) or give the file to tomostation.");
     return Status::ok();
 }
 

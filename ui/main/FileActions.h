@@ -76,6 +76,9 @@ class FileActions : public QObject {
     Status saveReconstruction(const std::filesystem::path& file, bool tiff16 = false);
     Status saveScreenshot(const std::filesystem::path& file) const;
     RecentFiles& recent() { return m_recent; }
+    /// Before other data replace the current ones: asks (Yes/No) only while the result has not
+    /// been saved since it was made; true to go on.
+    bool confirmReplace();
 
   public slots:
     void openDataFileDialog();
@@ -104,7 +107,6 @@ class FileActions : public QObject {
     void openRecent(const QString& path);
     /// Records a cone-beam dataset just loaded in Open recent (with what reopening it needs).
     void addConeRecent(const app::ConeOpenRequest& request);
-    bool confirmReplace();
 
     MainWindow& m_window;
     RecentFiles m_recent;

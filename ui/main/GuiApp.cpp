@@ -15,6 +15,7 @@
 #include "ui/main/ConeActions.h"
 #include "ui/main/GuiApp.h"
 #include "ui/main/MainWindow.h"
+#include "ui/main/QuitOnSignal.h"
 #include "ui/main/ScreenshotMode.h"
 #include "ui/main/Session.h"
 
@@ -135,6 +136,12 @@ int runGui(int argc, char** argv) {
     Session session(engine);
     session.runner().setThreads(threadCount);
     MainWindow window(session, settings);
+    // SIGTERM / SIGINT: cancel the job and quit at once, without asking.
+    QuitOnSignal quitOnSignal([&] {
+        window.setConfirmations(false);
+        session.cancel();
+        QApplication::quit();
+    });
     if (parser.isSet(screenshot)) {
         window.resize(shot);
         new ScreenshotMode(window, parser.value(view), parser.value(screenshot), shot);

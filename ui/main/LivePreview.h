@@ -4,12 +4,11 @@
 /// with the Parameters dock's settings on every change, without pressing Reconstruct (the full
 /// run still is Reconstruct).
 ///
-/// request() restarts a debounce timer (kDebounceMs); when it fires, the slice is reconstructed
-/// on this object's own JobRunner (app/jobs CenterJob's reconstructSliceAtCenter: the front
-/// door's FBP of one slice at the dataset's centre), so the session's runner stays free. A
-/// request while a preview runs cancels it and starts the newest when it has stopped: a
-/// superseded preview is never shown. Measured on the 2-core development machine: one 1024^2
-/// slice from 1609 angles in 0.275-0.295 s with cpu.simd.lin (docs/performance.md).
+/// request() goes through the GUI's one debounced preview runner (PreviewRunner.h, kDebounceMs):
+/// the slice is reconstructed by app/jobs CenterJob's reconstructSliceAtCenter (the front door's
+/// FBP of one slice at the dataset's centre) off the session's runner, a superseded preview is
+/// cancelled and never shown. Measured on the 2-core development machine: one 1024^2 slice from
+/// 1609 angles in 0.275-0.295 s with cpu.simd.lin (docs/performance.md).
 ///
 /// Threading: GUI thread only; the job runs on the runner's worker.
 
@@ -18,12 +17,11 @@
 #include <string>
 
 #include <QObject>
-#include <QTimer>
 
 #include "app/jobs/DemoJob.h"
 #include "app/jobs/SliceImage.h"
-#include "app/qt/JobRunner.h"
 #include "core/recon/Fbp.h"
+#include "ui/main/PreviewRunner.h"
 
 namespace tomo::ui {
 
@@ -43,8 +41,8 @@ class LivePreview : public QObject {
     /// Drops a pending request and cancels a running preview, whose image is then never shown
     /// (a new dataset, or Reconstruct: the full run supersedes it).
     void cancel();
-    void setDebounceMs(int ms) { m_debounce.setInterval(ms); }
-    bool isBusy() const { return m_runner.isRunning() || m_debounce.isActive(); }
+    void setDebounceMs(int ms) { m_runner.setDebounceMs(ms); }
+    bool isBusy() const { return m_runner.isBusy(); }
 
   signals:
     /// A preview of @p slice finished in @p seconds with the options of its request.
@@ -54,22 +52,8 @@ class LivePreview : public QObject {
     void failed(const QString& message);
 
   private:
-    struct Request {
-        FbpOptions options;
-        std::string variantId;
-        int slice = 0;
-        app::AnalyticMethod method;
-    };
-    void start();
-    void onFinished(bool ok, const QString& message);
-
     Session& m_session;
-    app::JobRunner m_runner;
-    QTimer m_debounce;
-    std::optional<Request> m_pending;
-    Request m_running;
-    std::shared_ptr<app::JobOutput<app::SliceImage>> m_out;
-    double m_startedAt = 0.0;
+    PreviewRunner m_runner;
 };
 
 }  // namespace tomo::ui

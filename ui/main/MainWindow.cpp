@@ -16,6 +16,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "app/jobs/FieldOfView.h"
 #include "ui/charts/ConvergenceDock.h"
 #include "ui/main/ConeActions.h"
 #include "ui/main/FileActions.h"
@@ -96,7 +97,6 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(&m_session, &Session::iterationReported, this, &MainWindow::onIteration);
     connect(&m_session, &Session::previewChanged, this, &MainWindow::onPreview);
     connect(&m_session, &Session::jobFinished, this, &MainWindow::onJobFinished);
-    connect(m_algorithm, &AlgorithmPanel::reconstructRequested, this, &MainWindow::reconstruct);
     connect(m_sampling, &SamplingBox::applied, this, &MainWindow::reconstruct);
     m_live = new LivePreview(m_session, this);
     m_mbirRestart = new MbirRestart(
@@ -112,8 +112,18 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
     connect(m_algorithm, &AlgorithmPanel::algorithmChanged, this, &MainWindow::settingsChanged);
     connect(m_algorithm->form(), &ParameterForm::valuesChanged, this, &MainWindow::settingsChanged);
     connect(m_preprocess, &PreprocessPanel::applyRequested, this, &MainWindow::applyPreprocessing);
+    connect(m_center, &CenterPanel::applyRequested, this, &MainWindow::applyCenter);
+    connect(&m_session, &Session::stateNote, this, [this](const QString& text) {
+        report(tr("Dataset"), invalidArgument(text.toStdString()));
+    });
     connect(m_reconTab, &ReconstructionTab::sliceChanged, m_preprocess,
             &PreprocessPanel::setPreviewSlice);
+    // The Result panel measures the slice shown, not always the first.
+    connect(m_reconTab, &ReconstructionTab::sliceChanged, this, [this](int slice) {
+        auto recon = m_session.reconstruction();
+        if (!recon || m_session.coneResult() || std::size_t(slice) >= recon->image.dim(0)) return;
+        m_metrics->showResultSlice(slice, metricsOf(recon->image.plane(std::size_t(slice))));
+    });
     connect(
         m_convergence, &ConvergenceDock::iterateSelected, this,
         [this](int iteration, std::shared_ptr<const app::SliceImage> slice) {
@@ -121,7 +131,7 @@ MainWindow::MainWindow(Session& session, QSettings& settings, QWidget* parent)
                 slice->view(),
                 tr("Iterate %1 of slice %2").arg(iteration).arg(m_reconTab->currentSlice() + 1));
             m_metrics->showImage(tr("iterate %1 (not the result)").arg(iteration),
-                                 metricsOf(slice->view()));
+                                 metricsOf(slice->view()), measuredOver());
             m_statusLabel->setText(
                 tr("Showing iterate %1 (the result is unchanged)").arg(iteration));
         });
@@ -157,11 +167,26 @@ void MainWindow::startDemo(const app::DemoSpec& spec, const std::filesystem::pat
 std::optional<ImageMetrics> MainWindow::metricsOf(View2<const float> image) const {
     View2<const float> truth = m_reconTab->currentTruth();
     if (truth.rows() == 0) return std::nullopt;
+    // Over the field of view, as the results' metrics (FieldOfView.h).
+    if (auto data = m_session.dataset()) {
+        const app::FieldOfView fov = app::fieldOfView(data->geometry, data->grid);
+        if (image.rows() == std::size_t(fov.rows) && image.cols() == std::size_t(fov.cols)) {
+            auto metrics = app::fieldOfViewMetrics(image, truth, fov);
+            return metrics ? std::optional(*metrics) : std::nullopt;
+        }
+    }
     auto metrics = compareImages(image, truth);
     return metrics ? std::optional(*metrics) : std::nullopt;
 }
 
+QString MainWindow::measuredOver() const {
+    auto data = m_session.dataset();
+    return data ? QString::fromStdString(app::fieldOfView(data->geometry, data->grid).describe())
+                : QString();
+}
+
 void MainWindow::settingsChanged() {
+    updateRunBar();
     m_metrics->markOutOfDate();
     if (m_session.coneDataset()) {
         m_cone->requestPreview();
@@ -181,17 +206,32 @@ void MainWindow::onLivePreview(std::shared_ptr<const app::SliceImage> image, int
                                 .arg(slice + 1)
                                 .arg(seconds, 0, 'f', 2));
     m_metrics->showImage(tr("preview of slice %1 (not the result)").arg(slice + 1),
-                         metricsOf(image->view()));
+                         metricsOf(image->view()), measuredOver());
 }
 
 bool MainWindow::applyPreprocessing() {
-    if (!m_session.dataFile()) return false;
-    app::LoadRequest request = *m_session.dataFile();
-    request.preprocessing = m_preprocess->options();
-    request.minusLog = m_preprocess->minusLog();
     m_reconstructWhenLoaded =
-        m_session.startLoadFile(request, QString::fromStdString(request.path.string()));
+        m_session.startReload(m_preprocess->options(), m_preprocess->minusLog());
     return m_reconstructWhenLoaded;
+}
+
+bool MainWindow::applyCenter(double center) {
+    auto data = m_session.dataset();
+    if (!data) return false;
+    const double now = data->geometry.centerOfRotation();
+    if (m_session.reconstruction() &&
+        !confirm(tr("Apply the centre of rotation"),
+                 tr("Set the dataset's centre of rotation to %1 px (now %2 px) and reconstruct "
+                    "again? The current result stays in the Compare tab.")
+                     .arg(center, 0, 'f', 2)
+                     .arg(now, 0, 'f', 2)))
+        return false;
+    const Status set = m_session.setCenterOfRotation(center);
+    m_center->showApplied(set);
+    report(tr("Apply the centre of rotation"), set);
+    if (!set) return false;
+    reconstruct();
+    return true;
 }
 
 bool MainWindow::openAndReconstruct(const std::filesystem::path& path) {
@@ -250,6 +290,11 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
+    if (!m_session.isBusy() && m_session.resultUnsaved() &&
+        !confirm(tr("Quit"), tr("The reconstruction has not been saved. Quit anyway?"))) {
+        event->ignore();
+        return;
+    }
     m_session.cancel();
     event->accept();
 }
@@ -262,7 +307,11 @@ void MainWindow::setColorMap(ColorMap map) {
 }
 
 void MainWindow::onBusyChanged(bool busy) {
-    m_algorithm->setReady(!busy && (m_session.dataset() || m_session.coneDataset()));
+    const bool ready = !busy && (m_session.dataset() || m_session.coneDataset());
+    m_algorithm->setReady(ready);
+    m_runAction->setEnabled(ready);
+    m_runButton->setEnabled(ready);
+    updateRunBar();
     m_files->setBusy(busy);
     m_cone->setBusy(busy);
     const bool iterating = busy && m_session.currentJob() == Session::JobKind::Iterate;
@@ -296,8 +345,10 @@ void MainWindow::onProgress(double fraction, const QString& stage) {
 
 void MainWindow::onDatasetChanged() {
     auto data = m_session.dataset();
+    updateRunBar();
     m_coneTeaching->setDataset(m_session.coneDataset(), m_session.datasetName());
     m_cone->onDatasetChanged();
+    updateRunBar();                 // FDK's filter or FBP's, as the cone-beam actions just chose
     if (m_session.coneDataset()) {  // labels, views and panels: ConeActions
         m_live->cancel();
         m_metrics->clear();
@@ -312,20 +363,7 @@ void MainWindow::onDatasetChanged() {
         m_reconTab->showDataset(nullptr);
         return;
     }
-    const ParallelGeometry& g = data->geometry;
-    m_datasetLabel->setText(
-        tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6; "
-           "centre %7 px")
-            .arg(m_session.datasetName())
-            .arg(g.angleCount())
-            .arg(g.detectorCount())
-            .arg(g.rows())
-            .arg(data->grid.nx)
-            .arg(data->grid.ny)
-            .arg(g.centerOfRotation(), 0, 'f', 2) +
-        (data->warnings.empty()
-             ? QString()
-             : tr("\nWarning: %1").arg(QString::fromStdString(data->warnings.front()))));
+    m_datasetLabel->setText(datasetText(*data));
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_live->cancel();
     m_reconTab->showDataset(data);
@@ -341,12 +379,47 @@ void MainWindow::onDatasetChanged() {
     m_metrics->clear();
     m_convergence->clear();
     m_algorithm->setReady(!m_session.isBusy());
+    // A result of earlier settings of this scan stays on screen, marked, until a new one.
+    if (m_session.reconstruction()) onReconstructionChanged();
+}
+
+QString MainWindow::datasetText(const app::Dataset& data) const {
+    const ParallelGeometry& g = data.geometry;
+    const app::DatasetState& state = m_session.state();
+    QString text = tr("%1\n%2 angles x %3 detectors, %4 slice(s); image %5 x %6; centre %7 px (%8)")
+                       .arg(m_session.datasetName())
+                       .arg(g.angleCount())
+                       .arg(g.detectorCount())
+                       .arg(g.rows())
+                       .arg(data.grid.nx)
+                       .arg(data.grid.ny)
+                       .arg(g.centerOfRotation(), 0, 'f', 2)
+                       .arg(state.center ? tr("set") : tr("as read"));
+    for (const std::string& line : app::describeState(state, data))
+        if (!line.starts_with("centre"))
+            text += QStringLiteral("\n") + QString::fromStdString(line);
+    if (!data.warnings.empty())
+        text += tr("\nWarning: %1").arg(QString::fromStdString(data.warnings.front()));
+    return text;
+}
+
+QString MainWindow::staleNote() const {
+    if (m_session.resultIsCurrent() || !m_session.reconstruction()) return {};
+    const app::DatasetState& was = m_session.resultState();
+    const app::DatasetState& now = m_session.state();
+    QStringList changed;
+    if (was.center != now.center) changed << tr("centre");
+    if (!(was.source == now.source)) changed << tr("preprocessing");
+    if (!(was.sampling == now.sampling)) changed << tr("region and sampling");
+    return tr("made before the %1 changed: Reconstruct (Ctrl+R) to update")
+        .arg(changed.isEmpty() ? tr("data") : changed.join(tr(", ")));
 }
 
 void MainWindow::onReconstructionChanged() {
     auto recon = m_session.reconstruction();
     m_files->setHasResult(recon != nullptr);
-    m_reconTab->showReconstruction(recon);
+    const QString stale = staleNote();
+    m_reconTab->showReconstruction(recon, stale);
     m_convergence->clearShown();
     if (!recon || recon->image.empty()) {
         m_metrics->clear();
@@ -357,7 +430,7 @@ void MainWindow::onReconstructionChanged() {
         m_cone->showResult();
         return;
     }
-    m_metrics->showOutcome(*recon);
+    m_metrics->showOutcome(*recon, stale.isEmpty() ? QString() : tr("the result (%1)").arg(stale));
     m_statusLabel->setToolTip(QString());
     if (m_session.registry().contains(recon->variant) || recon->algorithm == "gridrec") {
         m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));

@@ -73,6 +73,9 @@ class MainWindow : public QMainWindow {
     /// Reads the open data file again with the Preprocessing panel's steps, then reconstructs.
     /// False when no data file is open or a job runs.
     bool applyPreprocessing();
+    /// Centre panel > Apply to dataset: asks (when a result would be superseded), sets the
+    /// centre in the dataset's record and reconstructs. False when nothing was applied.
+    bool applyCenter(double center);
     /// Opens a data file or a dataset folder (FileActions::openPath), then reconstructs it.
     /// False (the reason shown) when nothing started.
     bool openAndReconstruct(const std::filesystem::path& path);
@@ -100,6 +103,10 @@ class MainWindow : public QMainWindow {
     ConeActions* coneActions() const { return m_cone; }
     /// The Parameters dock's description of the data.
     QLabel* datasetLabel() const { return m_datasetLabel; }
+    /// The run bar under the Parameters dock's form (always in view): what Reconstruct runs,
+    /// and the button (Ctrl+R anywhere in the window).
+    QLabel* runSummary() const { return m_runSummary; }
+    QPushButton* runButton() const { return m_runButton; }
     /// Compare and Volume tabs and the line-profile dock (ui/views).
     ResultViews* resultViews() const { return m_results; }
     QTabWidget* centralTabs() const { return m_tabs; }
@@ -158,9 +165,18 @@ class MainWindow : public QMainWindow {
     void settingsChanged();
     void onLivePreview(std::shared_ptr<const tomo::app::SliceImage> image, int slice,
                        double seconds, const QString& description);
+    /// The Parameters dock's description of @p data: source, shape, centre, the record's
+    /// decisions (preprocessing, sampling), the first warning.
+    QString datasetText(const app::Dataset& data) const;
+    /// Why the shown result is not of the current settings ("" when it is).
+    QString staleNote() const;
     /// Metrics of @p image against the current slice's truth (none without one).
     std::optional<ImageMetrics> metricsOf(View2<const float> image) const;
+    /// Where metricsOf measures: the dataset's field of view.
+    QString measuredOver() const;
     void createMenus();
+    /// The run bar's line: the method and what it runs with ("FBP, ramp 1.00, Automatic").
+    void updateRunBar();
     void createDocks();
     void createStatusBar();
 
@@ -196,6 +212,9 @@ class MainWindow : public QMainWindow {
     ConeActions* m_cone = nullptr;
     std::map<QString, QDockWidget*> m_docks;
     QLabel* m_datasetLabel = nullptr;
+    QLabel* m_runSummary = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QAction* m_runAction = nullptr;
 
     QLabel* m_statusLabel = nullptr;
     QLabel* m_hoverLabel = nullptr;

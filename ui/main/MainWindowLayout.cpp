@@ -1,9 +1,12 @@
 // MainWindow's construction of its menus, docks and status bar, its panel navigation and the
 // Help menu's windows (MainWindow.h); the window's behaviour is in MainWindow.cpp.
+#include <algorithm>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -33,6 +36,7 @@
 #include "ui/views/SliceView.h"
 #include "ui/widgets/ConeVolumeBox.h"
 #include "ui/widgets/MetricsPanel.h"
+#include "ui/widgets/ReconParamsPanel.h"
 #include "ui/widgets/SamplingBox.h"
 
 namespace tomo::ui {
@@ -61,15 +65,27 @@ void MainWindow::createMenus() {
             if (auto* image = qobject_cast<ImageView*>(v)) image->fitToWindow();
     });
     QAction* profile = view->addAction(tr("&Line profile tool"));
+    profile->setObjectName(QStringLiteral("lineProfileTool"));
     profile->setCheckable(true);
     profile->setToolTip(tr("Drag on the reconstruction to plot the values along a line"));
     connect(profile, &QAction::toggled, this, [this](bool on) {
         m_recon->setProfileToolEnabled(on);
-        if (on) showPanel(QStringLiteral("profile"));
+        if (!on) return;
+        showPanel(QStringLiteral("profile"));
+        // A third of the window's height: the axes' labels are readable at once.
+        resizeDocks({m_docks[QStringLiteral("profile")]}, {std::max(240, height() / 3)},
+                    Qt::Vertical);
     });
     view->addSeparator();
     for (const auto& [name, dockWidget] : m_docks)
         view->addAction(dockWidget->toggleViewAction());
+
+    QMenu* run = menuBar()->addMenu(tr("&Reconstruction"));
+    m_runAction = run->addAction(tr("&Reconstruct"), this, &MainWindow::reconstruct);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setShortcutContext(Qt::WindowShortcut);
+    m_runAction->setToolTip(tr("Run the method of the Parameters dock on the dataset"));
+    run->addAction(tr("&Cancel the running job"), &m_session, &Session::cancel);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide =
@@ -112,8 +128,29 @@ void MainWindow::createDocks() {
     scroll->setWidget(params);
     scroll->setWidgetResizable(true);
     scroll->setMinimumWidth(320);
-    QDockWidget* parameters =
-        addDock(QStringLiteral("parameters"), tr("Parameters"), scroll, Qt::RightDockWidgetArea);
+    // The run bar stays under the scrolling form, always in view; its button takes no focus
+    // from a click, so the form neither scrolls nor selects a field when it is pressed.
+    auto* dockContent = new QWidget;
+    auto* dockLayout = new QVBoxLayout(dockContent);
+    dockLayout->setContentsMargins(0, 0, 0, 0);
+    dockLayout->addWidget(scroll, 1);
+    auto* runBar = new QWidget(dockContent);
+    runBar->setObjectName(QStringLiteral("runBar"));
+    auto* runLayout = new QHBoxLayout(runBar);
+    runLayout->setContentsMargins(6, 2, 6, 4);
+    m_runSummary = new QLabel(runBar);
+    m_runSummary->setObjectName(QStringLiteral("runSummary"));
+    m_runSummary->setWordWrap(true);
+    m_runButton = new QPushButton(tr("Reconstruct"), runBar);
+    m_runButton->setObjectName(QStringLiteral("reconstructButton"));
+    m_runButton->setFocusPolicy(Qt::TabFocus);
+    m_runButton->setToolTip(tr("Reconstruct the dataset with these settings (Ctrl+R)"));
+    connect(m_runButton, &QPushButton::clicked, this, &MainWindow::reconstruct);
+    runLayout->addWidget(m_runSummary, 1);
+    runLayout->addWidget(m_runButton);
+    dockLayout->addWidget(runBar);
+    QDockWidget* parameters = addDock(QStringLiteral("parameters"), tr("Parameters"), dockContent,
+                                      Qt::RightDockWidgetArea);
     // Preprocessing: a tab beside Parameters (it is applied by reloading, before them).
     m_preprocess = new PreprocessPanel(m_session);
     auto* preprocessScroll = new QScrollArea;
@@ -191,6 +228,26 @@ void MainWindow::showPanel(const QString& name) {
         d->show();
         d->raise();
     }
+}
+
+void MainWindow::updateRunBar() {
+    if (!m_runSummary) return;
+    const FilterOptions& f = paramsPanel()->options().filter;
+    const QString filter = tr("%1 %2").arg(paramsPanel()->filterName()).arg(f.cutoff, 0, 'f', 2);
+    QString text;
+    if (m_session.coneDataset()) {
+        text = tr("FDK, filter %1").arg(filter);
+    } else if (m_algorithm->isIterative()) {
+        const auto values = m_algorithm->values();
+        auto it = values.find("iterations");
+        text = QString::fromStdString(m_algorithm->algorithm()).toUpper() +
+               (it != values.end() ? tr(", %1 iterations").arg(QString::fromStdString(it->second))
+                                   : QString());
+    } else {
+        text = tr("FBP, filter %1").arg(filter);
+    }
+    if (m_session.isBusy()) text = tr("Running: %1").arg(text);
+    m_runSummary->setText(text);
 }
 
 QString MainWindow::currentPanel() const {

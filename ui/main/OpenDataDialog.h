@@ -4,10 +4,13 @@
 /// of a raw file (slices x angles x detectors, float32 little-endian, as `tomo recon --shape`)
 /// and the angle range of a sinogram stack (first and end angle in degrees, end exclusive, as
 /// `tomo recon --angles`; the count is the stack's angle dimension). Acquisitions (HDF5) carry
-/// both and open without it.
+/// both and open without it. A raw file's size decides: the fields start at a shape that holds
+/// the file exactly, the slices follow the angles and detectors typed, and Open is enabled only
+/// while the shape holds the whole file (the label says what it holds).
 ///
 /// Threading: GUI thread only.
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 
@@ -16,6 +19,8 @@
 #include "app/jobs/LoadJob.h"
 
 class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
 class QSpinBox;
 
 namespace tomo::ui {
@@ -35,7 +40,15 @@ class OpenDataDialog : public QDialog {
                                                bool needsShape);
 
   private:
+    /// Raw files: the shape the file's size allows (the fields' defaults when they fit).
+    void suggestShape();
+    /// Says whether the shape typed holds the file exactly; Open only when it does.
+    void checkSize();
+
     std::filesystem::path m_file;
+    std::optional<std::uintmax_t> m_floats;  ///< float32 values in a raw file
+    QLabel* m_sizeCheck = nullptr;
+    QPushButton* m_open = nullptr;
     bool m_needsShape;
     QSpinBox* m_slices = nullptr;
     QSpinBox* m_angles = nullptr;

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "app/jobs/ConePlane.h"
+#include "app/jobs/FieldOfView.h"
 #include "ui/views/SliceView.h"
 #include "ui/views/ViewFactory.h"
 #include "ui/widgets/WindowLevelBar.h"
@@ -41,6 +42,7 @@ ReconstructionTab::ReconstructionTab(QWidget* parent) : QWidget(parent) {
     m_window->attach(m_recon);
     m_slider = new QSlider(Qt::Horizontal);
     m_slider->setObjectName(QStringLiteral("sliceSlider"));
+    m_slider->setPageStep(1);  // PageUp/PageDown step one slice here too, as on the views
     m_slider->setToolTip(tr("Slice (detector row). PageUp/PageDown or Ctrl+wheel on a view"));
     m_sliceLabel = new QLabel;
     m_sliceLabel->setObjectName(QStringLiteral("sliceLabel"));
@@ -79,6 +81,18 @@ int ReconstructionTab::sliceCount() const {
 void ReconstructionTab::showDataset(std::shared_ptr<const app::Dataset> data) {
     m_data = std::move(data);
     m_cone.reset();
+    // The disc the data determine, drawn on the images of its grid (FieldOfView.h).
+    for (SliceView* v : {m_recon, m_truth, m_difference}) {
+        if (!m_data) {
+            v->clearFieldOfView();
+            continue;
+        }
+        const app::FieldOfView fov = app::fieldOfView(m_data->geometry, m_data->grid);
+        if (fov.coversImage())
+            v->clearFieldOfView();
+        else
+            v->setFieldOfView(fov.centerX, fov.centerY, fov.radius, fov.rows, fov.cols);
+    }
     resetPanes(m_data && !m_data->truth.empty());
     if (!m_data) {
         m_sinogram->clear(tr("no dataset"));
@@ -91,6 +105,8 @@ void ReconstructionTab::showConeDataset(std::shared_ptr<const app::ConeDataset> 
                                         const ConeVolumeGrid& grid, int plane) {
     m_data.reset();
     m_cone = std::move(cone);
+    for (SliceView* v : {m_recon, m_truth, m_difference})
+        v->clearFieldOfView();
     m_coneGrid = grid;
     resetPanes(m_cone && !m_cone->truth.empty());
     setSlice(plane);
@@ -106,6 +122,7 @@ void ReconstructionTab::setConeGrid(const ConeVolumeGrid& grid) {
 
 void ReconstructionTab::resetPanes(bool truth) {
     m_result.reset();
+    m_resultNote.clear();
     m_freshWindow = true;
     m_slice = 0;
     m_truthBox->setVisible(truth);
@@ -159,8 +176,10 @@ void ReconstructionTab::showConeInputs() {
         m_truth->clear(tr("the truth is on another grid"));
 }
 
-void ReconstructionTab::showReconstruction(std::shared_ptr<const app::ReconOutcome> recon) {
+void ReconstructionTab::showReconstruction(std::shared_ptr<const app::ReconOutcome> recon,
+                                           const QString& note) {
     m_result = recon && !recon->image.empty() ? std::move(recon) : nullptr;
+    m_resultNote = note;
     if (m_cone) {  // the planes of this result
         const QSignalBlocker block(m_slider);
         m_slider->setRange(1, std::max(1, sliceCount()));
@@ -177,7 +196,9 @@ void ReconstructionTab::showReconstructionSlice() {
         return;
     }
     showInRecon(m_result->image.plane(static_cast<std::size_t>(m_slice)));
-    m_recon->setCaption(m_sliceLabel->text());
+    m_recon->setCaption(m_resultNote.isEmpty()
+                            ? m_sliceLabel->text()
+                            : m_sliceLabel->text() + QStringLiteral("\n") + m_resultNote);
     showDifference(m_result->image.plane(static_cast<std::size_t>(m_slice)));
 }
 

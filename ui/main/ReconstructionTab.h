@@ -64,8 +64,10 @@ class ReconstructionTab : public QWidget {
                          int plane);
     /// The cone-beam volume grid changed (the planes to step through, their sinogram rows).
     void setConeGrid(const ConeVolumeGrid& grid);
-    /// The result of the dataset (null: cleared, "not reconstructed yet").
-    void showReconstruction(std::shared_ptr<const app::ReconOutcome> recon);
+    /// The result of the dataset (null: cleared, "not reconstructed yet"); @p note (e.g. "made
+    /// before the centre changed") is added to the view's caption.
+    void showReconstruction(std::shared_ptr<const app::ReconOutcome> recon,
+                            const QString& note = QString());
     /// A live preview or a chosen iterate of the current slice, captioned @p caption; the
     /// difference pane shows it against the truth.
     void showIterate(View2<const float> slice, const QString& caption);
@@ -90,6 +92,7 @@ class ReconstructionTab : public QWidget {
 
     std::shared_ptr<const app::Dataset> m_data;
     std::shared_ptr<const app::ReconOutcome> m_result;
+    QString m_resultNote;
     std::shared_ptr<const app::ConeDataset> m_cone;
     ConeVolumeGrid m_coneGrid;
     int m_slice = 0;

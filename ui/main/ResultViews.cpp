@@ -30,7 +30,7 @@ ResultViews::ResultViews(SliceView* sliceView, QObject* parent)
 }
 
 void ResultViews::onDatasetChanged(std::shared_ptr<const app::Dataset> data, bool sameScan) {
-    m_current.reset();
+    if (!sameScan) m_current.reset();  // the same scan's result stays in the volume views
     m_compare->setDataset(std::move(data), sameScan);
 }
 

@@ -21,8 +21,7 @@ Session::Session(const app::Engine& engine, QObject* parent)
 }
 
 bool Session::startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load,
-                           QString name, std::filesystem::path folder, int demoSize,
-                           std::optional<app::LoadRequest> file) {
+                           QString name, app::DatasetState state, bool reload) {
     if (isBusy()) return false;
     auto output = std::make_shared<app::JobOutput<app::Dataset>>();
     bool started = m_runner.start(
@@ -36,16 +35,17 @@ bool Session::startLoadJob(std::function<Result<app::Dataset>(const ExecContext&
     m_job = JobKind::Load;
     m_pendingDataset = std::move(output);
     m_pendingName = std::move(name);
-    m_pendingFolder = std::move(folder);
-    m_pendingDemoSize = demoSize;
-    m_pendingFile = std::move(file);
+    m_pendingState = std::move(state);
+    m_pendingReload = reload;
     emit busyChanged(true);
     return true;
 }
 
 bool Session::startLoad(const std::filesystem::path& folder) {
+    app::DatasetState state;
+    state.source.folder = folder;
     return startLoadJob([folder](const ExecContext&) { return app::loadDataset(folder); },
-                        QString::fromStdString(folder.string()), folder, 0);
+                        QString::fromStdString(folder.string()), std::move(state));
 }
 
 bool Session::startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder) {
@@ -53,13 +53,15 @@ bool Session::startDemo(const app::DemoSpec& spec, const std::filesystem::path& 
     if (!folder.empty() && std::filesystem::exists(folder / "geometry.txt", ec))
         return startLoadJob(
             [folder](const ExecContext&) { return app::loadDataset(folder); },
-            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())), {}, 0);
+            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())), {});
+    app::DatasetState state;
+    state.source.demoSize = spec.size;
     return startLoadJob([spec](const ExecContext& ctx) { return app::makeDemoDataset(spec, ctx); },
                         QStringLiteral("demo (generated %1x%1 %2, %3 angles)")
                             .arg(spec.size)
                             .arg(QString::fromStdString(spec.phantom))
                             .arg(spec.angles),
-                        {}, spec.size);
+                        std::move(state));
 }
 
 bool Session::startLoadFile(const app::LoadRequest& given, const QString& name) {
@@ -69,9 +71,22 @@ bool Session::startLoadFile(const app::LoadRequest& given, const QString& name) 
         if (Result<std::string> format = app::dataFileFormat(request.path))
             request.format = *format;
     }
+    app::DatasetState state;
+    state.source.file = request;
     return startLoadJob(
-        [request](const ExecContext& ctx) { return app::loadDataFile(request, ctx); }, name, {}, 0,
-        request);
+        [request](const ExecContext& ctx) { return app::loadDataFile(request, ctx); }, name,
+        std::move(state));
+}
+
+bool Session::startReload(const PreprocessOptions& preprocessing, bool minusLog) {
+    if (!m_state.source.file || !m_read) return false;
+    app::DatasetState state = m_state;
+    state.source.file->preprocessing = preprocessing;
+    state.source.file->minusLog = minusLog;
+    const app::LoadRequest request = *state.source.file;
+    return startLoadJob(
+        [request](const ExecContext& ctx) { return app::loadDataFile(request, ctx); },
+        m_datasetName, std::move(state), true);
 }
 
 bool Session::startReconstruct(const FbpOptions& options, const std::string& variantId,
@@ -92,6 +107,8 @@ bool Session::startReconstruct(const FbpOptions& options, const std::string& var
     m_job = JobKind::Reconstruct;
     m_pendingRecon = std::move(output);
     m_pendingOptions = options;
+    m_jobState = m_state;
+    m_jobVoxel = m_dataset->grid.voxelSize;
     emit busyChanged(true);
     return true;
 }
@@ -128,6 +145,8 @@ bool Session::startIterative(const app::IterativeJobSpec& spec) {
         QString::fromStdString(spec.algorithm));
     if (!started) return false;
     m_job = JobKind::Iterate;
+    m_jobState = m_state;
+    m_jobVoxel = m_dataset->grid.voxelSize;
     m_iterativeSpec = spec;
     m_pendingIterative = std::move(output);
     m_iterations.clear();
@@ -158,30 +177,34 @@ Result<std::shared_ptr<const app::Dataset>> seenThrough(std::shared_ptr<const ap
 
 }  // namespace
 
+Status Session::derive(std::shared_ptr<const app::Dataset> read, const app::DatasetState& state) {
+    TOMO_ASSIGN_OR_RETURN(app::Dataset loaded, app::withStateCenter(*read, state));
+    const VolumeGeometry& grid = loaded.grid;
+    if (m_reference && m_reference->dims() == std::array<std::size_t, 3>{std::size_t(grid.nz),
+                                                                         std::size_t(grid.ny),
+                                                                         std::size_t(grid.nx)})
+        loaded.truth = m_reference->clone();
+    auto shared = std::make_shared<const app::Dataset>(std::move(loaded));
+    TOMO_ASSIGN_OR_RETURN(std::shared_ptr<const app::Dataset> seen,
+                          seenThrough(shared, state.sampling));
+    m_read = std::move(read);
+    m_state = state;
+    m_loaded = std::move(shared);
+    m_dataset = std::move(seen);
+    emit datasetChanged();
+    return Status::ok();
+}
+
 Status Session::setCenterOfRotation(double center) {
     if (isBusy()) return invalidArgument("wait for the running job before changing the centre");
     if (!m_loaded) return invalidArgument("there is no dataset");
-    ParallelGeometry::Params params = m_loaded->geometry.params();
-    if (!(center >= 0 && center <= params.detectorCount - 1))
+    const int width = m_loaded->geometry.detectorCount();
+    if (!(center >= 0 && center <= width - 1))
         return invalidArgument("centre of rotation " + std::to_string(center) +
-                               " is outside the detector [0, " +
-                               std::to_string(params.detectorCount - 1) + "]");
-    params.centerOfRotation = center;
-    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
-    app::Dataset copy{std::move(geometry), m_loaded->grid, m_loaded->sinograms.clone(),
-                      m_loaded->truth.clone(), m_loaded->warnings};
-    return replaceLoaded(std::move(copy));
-}
-
-Status Session::replaceLoaded(app::Dataset next) {
-    next.preprocessing = m_loaded->preprocessing;
-    auto loaded = std::make_shared<const app::Dataset>(std::move(next));
-    TOMO_ASSIGN_OR_RETURN(m_dataset, seenThrough(loaded, m_sampling));
-    m_loaded = std::move(loaded);
-    m_recon.reset();
-    emit datasetChanged();
-    emit reconstructionChanged();
-    return Status::ok();
+                               " is outside the detector [0, " + std::to_string(width - 1) + "]");
+    app::DatasetState state = m_state;
+    state.center = app::centerInStored(center, state.preprocessing());
+    return derive(m_read, state);
 }
 
 Status Session::setReference(Volume reference) {
@@ -197,49 +220,83 @@ Status Session::setReference(Volume reference) {
                                " (slices x rows x columns), the reconstruction " +
                                std::to_string(wanted[0]) + "x" + std::to_string(wanted[1]) + "x" +
                                std::to_string(wanted[2]));
-    app::Dataset copy{m_loaded->geometry, grid, m_loaded->sinograms.clone(), std::move(reference),
-                      m_loaded->warnings};
-    return replaceLoaded(std::move(copy));
+    std::shared_ptr<const Volume> previous =
+        std::exchange(m_reference, std::make_shared<const Volume>(std::move(reference)));
+    Status s = derive(m_read, m_state);
+    if (!s) m_reference = std::move(previous);
+    return s;
 }
 
 Status Session::setSampling(const app::Sampling& sampling) {
     if (isBusy()) return invalidArgument("wait for the running job before changing the sampling");
     if (!m_loaded) return invalidArgument("there is no dataset");
-    TOMO_ASSIGN_OR_RETURN(m_dataset, seenThrough(m_loaded, sampling));
-    m_sampling = sampling;
-    m_recon.reset();
-    emit datasetChanged();
-    emit reconstructionChanged();
-    return Status::ok();
+    app::DatasetState state = m_state;
+    state.sampling = sampling;
+    return derive(m_read, state);
 }
 
-void Session::publishDataset(std::shared_ptr<const app::Dataset> loaded) {
+bool Session::resultIsCurrent() const {
+    return m_recon && m_reconSerial == m_loadSerial && (m_cone || m_reconState == m_state);
+}
+
+void Session::publishResult(std::shared_ptr<const app::ReconOutcome> result) {
+    m_recon = std::move(result);
+    m_reconState = m_jobState;
+    m_reconSerial = m_loadSerial;
+    m_resultSaved = false;
+    emit reconstructionChanged();
+}
+
+void Session::publishDataset(std::shared_ptr<const app::Dataset> read,
+                             const app::DatasetState& state) {
     m_cone.reset();
     m_coneResult.reset();
-    m_loaded = std::move(loaded);
-    m_dataset = m_loaded;
-    m_sampling = {};
+    m_reference.reset();
     ++m_loadSerial;
     m_recon.reset();
-    emit datasetChanged();
+    if (Status s = derive(std::move(read), state); !s) {
+        // A state that does not fit the new data (a session's centre): the data as read.
+        app::DatasetState plain;
+        plain.source = state.source;
+        (void)derive(m_read, plain);
+    }
     emit reconstructionChanged();
+}
+
+void Session::finishLoad(std::shared_ptr<const app::Dataset> data) {
+    app::DatasetState state = std::move(m_pendingState);
+    if (!std::exchange(m_pendingReload, false) || !m_read || m_cone) {
+        m_datasetName = m_pendingName;
+        publishDataset(std::move(data), state);
+        return;
+    }
+    // The same scan read again with other preprocessing: every other decision stays, unless
+    // it no longer fits the data (then it is dropped and the user told why).
+    Status kept = derive(data, state);
+    if (kept) return;
+    QString why = QString::fromStdString(kept.message());
+    app::DatasetState fallback = state;
+    fallback.sampling = {};
+    if (!derive(data, fallback)) {
+        fallback.center.reset();
+        (void)derive(data, fallback);
+    }
+    emit stateNote(tr("Kept the preprocessing; %1, so it was reset").arg(why));
 }
 
 void Session::setDataset(app::Dataset data, const QString& name) {
     m_datasetName = name;
-    m_dataFolder.clear();
-    m_demoSize = 0;
-    m_dataFile.reset();
-    publishDataset(std::make_shared<const app::Dataset>(std::move(data)));
+    m_read = std::make_shared<const app::Dataset>(std::move(data));
+    publishDataset(m_read, {});
 }
 
-Status Session::saveReconstruction(const std::filesystem::path& file, bool tiff16) const {
+Status Session::saveReconstruction(const std::filesystem::path& file, bool tiff16) {
     if (!m_recon) return invalidArgument("there is no reconstruction to save yet");
     TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, app::makeFormatRegistry());
     WriteOptions options;
     options.provenance = m_recon->provenance;
     options.provenance["input"] = m_datasetName.toStdString();
-    if (m_dataset) options.voxelSize = m_dataset->grid.voxelSize;
+    if (m_dataset) options.voxelSize = m_reconVoxel > 0 ? m_reconVoxel : m_dataset->grid.voxelSize;
     if (tiff16) {
         float lo = std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::lowest();
         const Volume& image = m_recon->image;
@@ -252,12 +309,16 @@ Status Session::saveReconstruction(const std::filesystem::path& file, bool tiff1
                     }
         options.tiff16 = Tiff16Scale::forRange(lo, hi);
     }
+    Status saved;
     if (m_coneResult) {  // RTK's order [z][y][x], with the grid's spacing and origin
         TOMO_ASSIGN_OR_RETURN(Volume rtk, coneVolumeForSaving(options));
-        return registry.writeVolume(file, rtk, options).withContext("saving " + file.string());
+        saved = registry.writeVolume(file, rtk, options).withContext("saving " + file.string());
+    } else {
+        saved = registry.writeVolume(file, m_recon->image, options)
+                    .withContext("saving " + file.string());
     }
-    return registry.writeVolume(file, m_recon->image, options)
-        .withContext("saving " + file.string());
+    if (saved) m_resultSaved = true;
+    return saved;
 }
 
 void Session::onFinished(bool ok, const QString& message) {
@@ -266,28 +327,21 @@ void Session::onFinished(bool ok, const QString& message) {
         // a cone-beam load or reconstruction (SessionCone.cpp)
     } else if (kind == JobKind::Load) {
         auto data = std::exchange(m_pendingDataset, nullptr)->take();
-        std::optional<app::LoadRequest> file = std::exchange(m_pendingFile, std::nullopt);
-        if (ok && data) {
-            m_datasetName = m_pendingName;
-            m_dataFolder = m_pendingFolder;
-            m_demoSize = m_pendingDemoSize;
-            m_dataFile = std::move(file);
-            publishDataset(std::move(data));
-        }
+        if (ok && data) finishLoad(std::move(data));
     } else if (kind == JobKind::Iterate) {
         auto outcome = std::exchange(m_pendingIterative, nullptr)->take();
         if (ok && outcome) {
             m_summary = outcome->summary;
             m_iterativeRun = {outcome->backend, outcome->deviceOperator, outcome->notes};
-            m_recon = std::shared_ptr<const app::ReconOutcome>(outcome, &outcome->recon);
-            emit reconstructionChanged();
+            m_reconVoxel = m_jobVoxel;
+            publishResult(std::shared_ptr<const app::ReconOutcome>(outcome, &outcome->recon));
         }
     } else if (kind == JobKind::Reconstruct) {
         auto outcome = std::exchange(m_pendingRecon, nullptr)->take();
         if (ok && outcome) {
-            m_recon = std::move(outcome);
             m_reconOptions = m_pendingOptions;
-            emit reconstructionChanged();
+            m_reconVoxel = m_jobVoxel;
+            publishResult(std::move(outcome));
         }
     }
     emit busyChanged(false);

@@ -25,6 +25,7 @@
 
 #include "app/jobs/ConeJob.h"
 #include "app/jobs/DatasetSampling.h"
+#include "app/jobs/DatasetState.h"
 #include "app/jobs/DemoJob.h"
 #include "app/jobs/IterativeJob.h"
 #include "app/jobs/LoadJob.h"
@@ -55,15 +56,27 @@ class Session : public QObject {
     std::shared_ptr<const app::Dataset> dataset() const { return m_dataset; }
     /// Where the active dataset came from ("demo (generated, 256x256)", a folder path).
     const QString& datasetName() const { return m_datasetName; }
+    /// The one record of the dataset's state (app/jobs/DatasetState.h): its source with the
+    /// preprocessing, the centre of rotation and the sampling. Every step writes it through the
+    /// session (setCenterOfRotation, startReload, setSampling), and none undoes another.
+    const app::DatasetState& state() const { return m_state; }
     /// The folder the active dataset was loaded from; empty for a generated demo.
-    const std::filesystem::path& dataFolder() const { return m_dataFolder; }
+    const std::filesystem::path& dataFolder() const { return m_state.source.folder; }
     /// Image size of the generated demo (0 when the dataset came from a folder or file).
-    int demoSize() const { return m_demoSize; }
+    int demoSize() const { return m_state.source.demoSize; }
     /// The data file the active dataset was loaded from and what was stated for it (format
-    /// filled in); empty for a folder or the demo.
-    const std::optional<app::LoadRequest>& dataFile() const { return m_dataFile; }
-    /// The latest reconstruction of the active dataset (null when none).
+    /// filled in, the preprocessing applied); empty for a folder or the demo.
+    const std::optional<app::LoadRequest>& dataFile() const { return m_state.source.file; }
+    /// The latest reconstruction of the active data (null when none). After a change of the
+    /// dataset's state (centre, preprocessing, sampling) it stays until a new one replaces it,
+    /// made with the earlier settings (resultIsCurrent() false): Cancel keeps it.
     std::shared_ptr<const app::ReconOutcome> reconstruction() const { return m_recon; }
+    /// True when reconstruction() was made from the dataset as it is now.
+    bool resultIsCurrent() const;
+    /// The dataset state the latest reconstruction was made with.
+    const app::DatasetState& resultState() const { return m_reconState; }
+    /// False once the latest reconstruction was saved (or there is none).
+    bool resultUnsaved() const { return m_recon && !m_resultSaved; }
     /// Options and variant of the latest reconstruction.
     const FbpOptions& reconOptions() const { return m_reconOptions; }
 
@@ -122,13 +135,18 @@ class Session : public QObject {
     };
     const IterativeRun& lastIterativeRun() const { return m_iterativeRun; }
 
-    /// Replaces the active dataset by a copy whose rotation axis is at @p center (pixels from
-    /// the centre of detector pixel 0). Drops the reconstruction. Error when busy or out of
-    /// range.
+    /// Sets the dataset's centre of rotation to @p center (pixels from the centre of detector
+    /// pixel 0 of the data as read, i.e. after preprocessing); the record keeps it on the detector
+    /// as stored, so a later crop or binning keeps it. The reconstruction stays (not current).
+    /// Error when busy or out of range.
     Status setCenterOfRotation(double center);
+    /// Reads the open data file again with @p preprocessing and @p minusLog (Preprocessing >
+    /// Apply and reload): the centre, the sampling, the reference and the reconstruction (not
+    /// current) stay. False when busy or no data file is open.
+    bool startReload(const PreprocessOptions& preprocessing, bool minusLog);
     /// Gives the loaded dataset @p reference as its ground truth (a golden image: the error per
-    /// iteration, MBIR's HU curve, the metrics), [slice][y][x] on the loaded grid. Drops the
-    /// reconstruction. Error when busy, without data or for another shape.
+    /// iteration, MBIR's HU curve, the metrics), [slice][y][x] on the loaded grid. Error when
+    /// busy, without data or for another shape.
     Status setReference(Volume reference);
     /// Replaces the active dataset by @p data (e.g. the teaching or test data).
     void setDataset(app::Dataset data, const QString& name);
@@ -139,7 +157,7 @@ class Session : public QObject {
     /// default whenever other data are loaded. Error when busy, without data or for a choice
     /// sampledDataset() refuses (nothing changes then).
     Status setSampling(const app::Sampling& sampling);
-    const app::Sampling& sampling() const { return m_sampling; }
+    const app::Sampling& sampling() const { return m_state.sampling; }
     /// The dataset as loaded (with the chosen centre of rotation), before the sampling.
     std::shared_ptr<const app::Dataset> loadedDataset() const { return m_loaded; }
     /// Counts the data loaded or set; the same number means the same scan (only its centre or
@@ -151,7 +169,8 @@ class Session : public QObject {
     /// algorithm and parameters, as `tomo recon` writes them; stored where the format can:
     /// HDF5 attributes, TIFF description). @p tiff16: TIFF as 16-bit counts spanning the
     /// volume's finite range (the scale is stored and applied when read back).
-    Status saveReconstruction(const std::filesystem::path& file, bool tiff16 = false) const;
+    /// After a save the result counts as saved (resultUnsaved() false).
+    Status saveReconstruction(const std::filesystem::path& file, bool tiff16 = false);
 
   public slots:
     /// Cancel: the job stops, its result is discarded and the previous result stays.
@@ -169,16 +188,24 @@ class Session : public QObject {
     void iterationReported(int iteration);
     /// A new live preview (preview()) is available, at most ~7 per second.
     void previewChanged();
+    /// A decision of the dataset's record could not be kept (it no longer fits the data read
+    /// again) and was reset; @p text says which and why.
+    void stateNote(const QString& text);
     /// A job ended; @p message is empty on success, otherwise the error or "... cancelled".
     void jobFinished(tomo::ui::Session::JobKind kind, bool ok, const QString& message);
 
   private:
-    /// Makes @p next (the loaded dataset with a change, keeping its preprocessing) the loaded
-    /// dataset, seen through the sampling; the reconstruction is cleared.
-    Status replaceLoaded(app::Dataset next);
+    /// Makes @p state the record and derives the loaded dataset (its centre and reference) and
+    /// the sampled one from @p read; nothing changes on error. Emits datasetChanged.
+    Status derive(std::shared_ptr<const app::Dataset> read, const app::DatasetState& state);
+    /// Starts @p load; on success its dataset becomes the data of @p state (a new scan unless
+    /// @p reload: then the centre, sampling, reference and result stay).
     bool startLoadJob(std::function<Result<app::Dataset>(const ExecContext&)> load, QString name,
-                      std::filesystem::path folder, int demoSize,
-                      std::optional<app::LoadRequest> file = std::nullopt);
+                      app::DatasetState state, bool reload = false);
+    /// The result of a finished job becomes the latest reconstruction, made with the state now.
+    void publishResult(std::shared_ptr<const app::ReconOutcome> result);
+    /// A finished load: new data, or the same scan read again (startReload).
+    void finishLoad(std::shared_ptr<const app::Dataset> data);
     void onFinished(bool ok, const QString& message);
     /// The cone-beam half of onFinished (SessionCone.cpp): true when the job was a cone one.
     bool finishCone(JobKind kind, bool ok);
@@ -200,22 +227,26 @@ class Session : public QObject {
     SolverSummary m_summary;
     IterativeRun m_iterativeRun;
     QString m_pendingName;
-    std::filesystem::path m_pendingFolder;
-    int m_pendingDemoSize = 0;
-    std::optional<app::LoadRequest> m_pendingFile;
-    std::filesystem::path m_dataFolder;
-    int m_demoSize = 0;
-    std::optional<app::LoadRequest> m_dataFile;
+    app::DatasetState m_pendingState;
+    bool m_pendingReload = false;
     FbpOptions m_pendingOptions;
 
-    void publishDataset(std::shared_ptr<const app::Dataset> loaded);
+    void publishDataset(std::shared_ptr<const app::Dataset> read, const app::DatasetState& state);
 
-    std::shared_ptr<const app::Dataset> m_loaded;  ///< as loaded (with the centre chosen)
-    app::Sampling m_sampling;                      ///< what the reconstruction sees of it
+    app::DatasetState m_state;                     ///< the one record (DatasetState.h)
+    std::shared_ptr<const app::Dataset> m_read;    ///< as read from the source
+    std::shared_ptr<const Volume> m_reference;     ///< a golden image given for it (or none)
+    std::shared_ptr<const app::Dataset> m_loaded;  ///< m_read with the centre and reference
     std::uint64_t m_loadSerial = 0;
-    std::shared_ptr<const app::Dataset> m_dataset;  ///< m_loaded through m_sampling
+    std::shared_ptr<const app::Dataset> m_dataset;  ///< m_loaded through the sampling
     QString m_datasetName;
     std::shared_ptr<const app::ReconOutcome> m_recon;
+    app::DatasetState m_reconState;   ///< the record the result was made with
+    std::uint64_t m_reconSerial = 0;  ///< m_loadSerial then
+    bool m_resultSaved = false;
+    app::DatasetState m_jobState;  ///< the record when the running job started
+    double m_jobVoxel = 0;         ///< its grid's voxel size
+    double m_reconVoxel = 0;       ///< the result's voxel size
     FbpOptions m_reconOptions;
     std::shared_ptr<app::JobOutput<app::ConeDataset>> m_pendingCone;
     std::shared_ptr<app::JobOutput<app::ConeOutcome>> m_pendingConeResult;

@@ -13,13 +13,28 @@
 
 namespace tomo::ui {
 
+namespace {
+
+/// The same file read the same way, its preprocessing aside (a session does not store it).
+bool sameFile(const std::optional<app::LoadRequest>& a, const std::optional<app::LoadRequest>& b) {
+    app::DataSource x, y;
+    x.file = a;
+    y.file = b;
+    return x.sameScan(y);
+}
+
+}  // namespace
+
 SessionState captureSessionState(const MainWindow& window) {
     SessionState s;
     const Session& session = window.session();
     s.dataPath = session.dataFolder().string();
     s.demoSize = session.demoSize();
     s.dataFile = session.dataFile();
-    if (auto data = session.dataset()) s.centerOfRotation = data->geometry.centerOfRotation();
+    // The record's centre on the detector as stored (it survives other preprocessing), or the
+    // data's own.
+    if (auto data = session.dataset())
+        s.centerOfRotation = session.state().center.value_or(data->geometry.centerOfRotation());
     if (auto cone = session.coneDataset()) {
         s.cone = ConeSession::of(cone->request);
         const ConeVolumeBox* box = window.coneActions()->volumeBox();
@@ -54,9 +69,10 @@ std::vector<std::string> applySessionCenter(MainWindow& window, const SessionSta
     }
     auto data = window.session().dataset();
     if (!data || std::isnan(state.centerOfRotation)) return failed;
-    if (std::fabs(data->geometry.centerOfRotation() - state.centerOfRotation) <= 1e-12)
-        return failed;
-    Status s = window.session().setCenterOfRotation(state.centerOfRotation);
+    const double center =
+        app::centerInLoaded(state.centerOfRotation, window.session().state().preprocessing());
+    if (std::fabs(data->geometry.centerOfRotation() - center) <= 1e-12) return failed;
+    Status s = window.session().setCenterOfRotation(center);
     if (!s) failed.push_back("centre of rotation: " + s.message());
     return failed;
 }
@@ -107,7 +123,7 @@ std::vector<std::string> applySessionState(MainWindow& window, const SessionStat
                                      : session.dataset() &&
                                            session.dataFolder().string() == state.dataPath &&
                                            session.demoSize() == state.demoSize &&
-                                           session.dataFile() == state.dataFile;
+                                           sameFile(session.dataFile(), state.dataFile);
     if (sameData) {
         // First: a new centre drops the reconstruction, which resets the view below.
         for (std::string& f : applySessionCenter(window, state))

@@ -46,9 +46,11 @@ bool Session::startCone(const app::ConeJobSpec& spec) {
 void Session::publishCone(std::shared_ptr<const app::ConeDataset> data) {
     m_cone = std::move(data);
     m_coneResult.reset();
+    m_read.reset();
     m_loaded.reset();
     m_dataset.reset();
-    m_sampling = {};
+    m_reference.reset();
+    m_state = {};
     ++m_loadSerial;
     m_recon.reset();
     emit datasetChanged();
@@ -60,9 +62,6 @@ bool Session::finishCone(JobKind kind, bool ok) {
         auto data = std::exchange(m_pendingCone, nullptr)->take();
         if (ok && data) {
             m_datasetName = m_pendingName;
-            m_dataFolder.clear();
-            m_demoSize = 0;
-            m_dataFile.reset();
             publishCone(std::move(data));
         }
         return true;
@@ -70,9 +69,9 @@ bool Session::finishCone(JobKind kind, bool ok) {
     if (kind == JobKind::Reconstruct && m_pendingConeResult) {
         auto outcome = std::exchange(m_pendingConeResult, nullptr)->take();
         if (ok && outcome) {
-            m_recon = std::shared_ptr<const app::ReconOutcome>(outcome, &outcome->recon);
-            m_coneResult = std::move(outcome);
-            emit reconstructionChanged();
+            m_coneResult = outcome;
+            m_jobState = {};
+            publishResult(std::shared_ptr<const app::ReconOutcome>(outcome, &outcome->recon));
         }
         return true;
     }

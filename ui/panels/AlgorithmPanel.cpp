@@ -38,17 +38,12 @@ AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* p
     m_description = new QLabel(this);
     m_description->setWordWrap(true);
     m_fbp = new ReconParamsPanel(registry, this);
-    connect(m_fbp, &ReconParamsPanel::reconstructRequested, this,
-            &AlgorithmPanel::reconstructRequested);
 
     auto* iterativePage = new QWidget(this);
     m_form = new ParameterForm(iterativePage);
     connect(m_form, &ParameterForm::valueEdited, this, [this](const QString& name) {
         if (m_form->hints().live.count(name.toStdString())) emit liveParameterEdited(name);
     });
-    m_run = new QPushButton(tr("Reconstruct"), iterativePage);
-    m_run->setObjectName(QStringLiteral("iterativeReconstruct"));
-    connect(m_run, &QPushButton::clicked, this, &AlgorithmPanel::reconstructRequested);
     m_presetButtons = new QWidget(iterativePage);
     auto* presets = new QHBoxLayout(m_presetButtons);
     presets->setContentsMargins(0, 0, 0, 0);
@@ -96,7 +91,6 @@ AlgorithmPanel::AlgorithmPanel(const BackProjectorRegistry& registry, QWidget* p
     iterativeLayout->addWidget(m_form);
     iterativeLayout->addWidget(deviceRow);
     iterativeLayout->addWidget(m_presetButtons);
-    iterativeLayout->addWidget(m_run);
 
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(m_fbp);
@@ -143,6 +137,12 @@ void AlgorithmPanel::onAlgorithmIndex(int index) {
         if (it != m_remembered.end()) m_form->setValues(it->second);
         m_pages->setCurrentIndex(1);
     }
+    // The stack is as tall as its shown page: a hidden page (MBIR's long form) is ignored.
+    for (int i = 0; i < m_pages->count(); ++i)
+        m_pages->widget(i)->setSizePolicy(
+            i == m_pages->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+            i == m_pages->currentIndex() ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    m_pages->updateGeometry();
     emit algorithmChanged(QString::fromStdString(m_current));
 }
 
@@ -238,7 +238,6 @@ void AlgorithmPanel::setConeBeam(bool cone) {
 
 void AlgorithmPanel::setReady(bool ready) {
     m_fbp->setReady(ready);
-    m_run->setEnabled(ready);
     m_form->setEditable(ready);  // live parameters (MBIR's sharpness, SNR) stay editable
     m_algorithm->setEnabled(ready);
 }

@@ -3,7 +3,9 @@
 /// @brief The reconstruction form: the algorithm (every AlgorithmSpec of this build, FBP
 /// first), FBP's filter and back-projector variant (ReconParamsPanel), the iterative
 /// algorithms' parameters through the generic ParameterForm, presets saved to and loaded from
-/// JSON files (SessionFile.h), and the Reconstruct button.
+/// JSON files (SessionFile.h). Reconstruct is the window's run bar (always in view, Ctrl+R).
+/// Only the shown page counts for the panel's height: no gap is left under a short form after
+/// a long one.
 ///
 /// MBIR's form (formHintsFor): sharpness and SNR with sliders, editable while a job runs
 /// (liveParameterEdited: MbirRestart warm-restarts from the current image), the model's
@@ -73,8 +75,7 @@ class AlgorithmPanel : public QWidget {
     ReconParamsPanel* fbpPanel() const { return m_fbp; }
     ParameterForm* form() const { return m_form; }
 
-    /// Enables Reconstruct and the form (false while a job runs: all but the live parameters
-    /// are locked).
+    /// Enables the form (false while a job runs: all but the live parameters are locked).
     void setReady(bool ready);
     /// Cone-beam data (true): the first entry reads "FDK (cone beam)" and is selected, the
     /// iterative methods are disabled with a tooltip saying why; false restores FBP and them.
@@ -85,7 +86,6 @@ class AlgorithmPanel : public QWidget {
     Status loadPreset(const std::string& file);
 
   signals:
-    void reconstructRequested();
     void algorithmChanged(const QString& id);
     /// The user changed a live parameter (FormHints::live) of the current algorithm.
     void liveParameterEdited(const QString& name);
@@ -104,7 +104,6 @@ class AlgorithmPanel : public QWidget {
     ReconParamsPanel* m_fbp = nullptr;
     ParameterForm* m_form = nullptr;
     QComboBox* m_device = nullptr;
-    QPushButton* m_run = nullptr;
     QWidget* m_presetButtons = nullptr;
 };
 

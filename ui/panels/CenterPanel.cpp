@@ -28,7 +28,8 @@ namespace {
 constexpr double kSliderStep = 0.1;  ///< pixels per slider tick
 }
 
-CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m_session(session) {
+CenterPanel::CenterPanel(Session& session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_jobs(120, session.runner().threads()) {
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("centerSlider"));
     m_spin = new QDoubleSpinBox(this);
@@ -36,10 +37,6 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     m_spin->setDecimals(2);
     m_spin->setSingleStep(kSliderStep);
     m_spin->setSuffix(tr(" px"));
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(120);
-    connect(m_debounce, &QTimer::timeout, this, &CenterPanel::startPreview);
     connect(m_slider, &QSlider::valueChanged, this, [this](int v) {
         double c = v * kSliderStep;
         if (std::fabs(m_spin->value() - c) >= 0.5 * kSliderStep) m_spin->setValue(c);
@@ -47,9 +44,14 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     connect(m_spin, &QDoubleSpinBox::valueChanged, this, &CenterPanel::onValueChanged);
 
     auto* autoButton = new QPushButton(tr("Estimate"), this);
+    autoButton->setObjectName(QStringLiteral("estimateCenter"));
     autoButton->setToolTip(tr("Vo's Fourier metric (Opt. Express 22, 19078, 2014)"));
     connect(autoButton, &QPushButton::clicked, this, &CenterPanel::estimate);
     auto* applyButton = new QPushButton(tr("Apply to dataset"), this);
+    applyButton->setObjectName(QStringLiteral("applyCenter"));
+    applyButton->setToolTip(
+        tr("Make this the dataset's centre of rotation (kept through preprocessing and "
+           "sampling) and reconstruct again"));
     connect(applyButton, &QPushButton::clicked, this, &CenterPanel::apply);
     m_preview = new ImageView(this);
     m_preview->setTitle(tr("Centre preview"));
@@ -72,6 +74,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     m_radius->setValue(6);
     m_radius->setSuffix(tr(" px"));
     auto* sweepButton = new QPushButton(tr("Sweep"), this);
+    sweepButton->setObjectName(QStringLiteral("sweepCenter"));
     connect(sweepButton, &QPushButton::clicked, this, &CenterPanel::runSweep);
     auto* sweepControls = new QHBoxLayout;
     sweepControls->addWidget(new QLabel(tr("Sweep: trials"), this));
@@ -106,7 +109,6 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent) : QWidget(parent), m
     layout->addLayout(left, 1);
     layout->addLayout(right, 1);
 
-    connect(&m_runner, &app::JobRunner::finished, this, &CenterPanel::onFinished);
     connect(&m_session, &Session::datasetChanged, this, &CenterPanel::syncFromDataset);
     syncFromDataset();
 }
@@ -145,7 +147,7 @@ void CenterPanel::setCenter(double center) {
     m_spin->setValue(center);
 }
 void CenterPanel::setDebounceMs(int ms) {
-    m_debounce->setInterval(ms);
+    m_jobs.setDebounceMs(ms);
 }
 void CenterPanel::setSweepCount(int n) {
     m_count->setValue(n);
@@ -157,6 +159,15 @@ void CenterPanel::setSweepRadius(double pixels) {
 void CenterPanel::syncFromDataset() {
     auto data = m_session.dataset();
     setEnabled(data != nullptr);
+    m_jobs.cancel();
+    // Other data (not the same scan's centre or sampling): nothing of the old one stays.
+    if (m_session.loadSerial() != m_shownSerial) {
+        m_shownSerial = m_session.loadSerial();
+        clearSweep();
+        m_freshWindow = true;
+        m_lastPreview.reset();
+        m_preview->clear(data ? tr("previewing...") : tr("no dataset"));
+    }
     if (!data) return;
     const int width = data->geometry.detectorCount();
     QSignalBlocker blockSlider(m_slider), blockSpin(m_spin);
@@ -165,7 +176,7 @@ void CenterPanel::syncFromDataset() {
     double c = data->geometry.centerOfRotation();
     m_spin->setValue(c);
     m_slider->setValue(static_cast<int>(std::lround(c / kSliderStep)));
-    m_debounce->start();  // preview the dataset's centre
+    requestPreview();  // preview the dataset's centre
     m_status->setText(tr("Dataset centre %1 px (detector centre %2 px)")
                           .arg(c, 0, 'f', 2)
                           .arg((width - 1) / 2.0, 0, 'f', 2));
@@ -174,123 +185,100 @@ void CenterPanel::syncFromDataset() {
 void CenterPanel::onValueChanged(double center) {
     QSignalBlocker block(m_slider);
     m_slider->setValue(static_cast<int>(std::lround(center / kSliderStep)));
-    m_debounce->start();
+    requestPreview();
 }
 
-void CenterPanel::startPreview() {
-    m_queued = Pending::Preview;
-    if (m_runner.isRunning()) {
-        if (m_running == Pending::Preview) m_runner.cancel();
-        return;  // started from onFinished
-    }
-    startNext();
+void CenterPanel::showFailure(const QString& message) {
+    if (!message.endsWith(QStringLiteral("cancelled"))) m_status->setText(message);
+}
+
+void CenterPanel::requestPreview() {
+    auto data = m_session.dataset();
+    if (!data) return;
+    const double c = center();
+    const app::Engine* engine = &m_session.engine();
+    auto out = std::make_shared<app::JobOutput<app::SliceImage>>();
+    m_jobs.request(
+        [engine, data, c, out](const ExecContext& ctx) -> Status {
+            TOMO_ASSIGN_OR_RETURN(app::SliceImage s,
+                                  app::reconstructSliceAtCenter(*engine, *data, 0, c, {}, "", ctx));
+            out->set(std::move(s));
+            return Status::ok();
+        },
+        [this, out, c](bool ok, const QString& message, double) {
+            auto slice = out->take();
+            if (!ok || !slice) return showFailure(message);
+            m_lastPreview = slice;
+            m_lastPreviewCenter = c;
+            m_preview->setImage(slice->view(), std::exchange(m_freshWindow, false));
+            emit previewUpdated(c);
+        });
 }
 
 void CenterPanel::estimate() {
-    m_queued = Pending::Estimate;
-    if (m_runner.isRunning()) {
-        m_runner.cancel();
-        return;
-    }
-    startNext();
-}
-
-void CenterPanel::runSweep() {
-    m_queued = Pending::Sweep;
-    if (m_runner.isRunning()) {
-        m_runner.cancel();
-        return;
-    }
-    startNext();
-}
-
-void CenterPanel::startNext() {
     auto data = m_session.dataset();
-    Pending next = std::exchange(m_queued, Pending::None);
-    if (!data || next == Pending::None) return;
-    const double c = center();
-    const app::Engine* engine = &m_session.engine();
-    bool started = false;
-    if (next == Pending::Preview) {
-        auto out = std::make_shared<app::JobOutput<app::SliceImage>>();
-        m_previewOut = out;
-        m_previewCenterRequested = c;
-        started = m_runner.start(
-            [engine, data, c, out](const ExecContext& ctx) -> Status {
-                TOMO_ASSIGN_OR_RETURN(app::SliceImage s, app::reconstructSliceAtCenter(
-                                                             *engine, *data, 0, c, {}, "", ctx));
-                out->set(std::move(s));
-                return Status::ok();
-            },
-            QStringLiteral("centre preview"));
-    } else if (next == Pending::Estimate) {
-        auto out = std::make_shared<app::JobOutput<CenterEstimate>>();
-        m_estimateOut = out;
-        started = m_runner.start(
-            [data, out](const ExecContext& ctx) -> Status {
-                TOMO_ASSIGN_OR_RETURN(CenterEstimate e, app::estimateDatasetCenter(*data, 0, ctx));
-                out->set(std::move(e));
-                return Status::ok();
-            },
-            QStringLiteral("centre estimate"));
-        m_status->setText(tr("Estimating the centre..."));
-    } else {
-        auto out = std::make_shared<app::JobOutput<app::CenterSweep>>();
-        m_sweepOut = out;
-        const double r = m_radius->value();
-        const int n = m_count->value();
-        const double lo = std::max(0.0, c - r);
-        const double hi = std::min<double>(data->geometry.detectorCount() - 1, c + r);
-        started = m_runner.start(
-            [engine, data, lo, hi, n, out](const ExecContext& ctx) -> Status {
-                TOMO_ASSIGN_OR_RETURN(
-                    app::CenterSweep s,
-                    app::sweepDatasetCenter(*engine, *data, 0, lo, hi, n, {}, "", ctx));
-                out->set(std::move(s));
-                return Status::ok();
-            },
-            QStringLiteral("centre sweep"));
-        m_status->setText(tr("Sweeping %1 centres over [%2, %3] px...").arg(n).arg(lo).arg(hi));
-    }
-    if (started) m_running = next;
-}
-
-void CenterPanel::onFinished(bool ok, const QString& message) {
-    Pending done = std::exchange(m_running, Pending::None);
-    if (done == Pending::Preview) {
-        auto slice = m_previewOut ? m_previewOut->take() : nullptr;
-        if (ok && slice) {
-            m_lastPreview = slice;
-            m_lastPreviewCenter = m_previewCenterRequested;
-            m_preview->setImage(slice->view(), !m_preview->hasImage());
-            emit previewUpdated(m_lastPreviewCenter);
-        }
-    } else if (done == Pending::Estimate) {
-        auto e = m_estimateOut ? m_estimateOut->take() : nullptr;
-        if (ok && e) {
+    if (!data) return;
+    auto out = std::make_shared<app::JobOutput<CenterEstimate>>();
+    m_jobs.runNow(
+        [data, out](const ExecContext& ctx) -> Status {
+            TOMO_ASSIGN_OR_RETURN(CenterEstimate e, app::estimateDatasetCenter(*data, 0, ctx));
+            out->set(std::move(e));
+            return Status::ok();
+        },
+        [this, out](bool ok, const QString& message, double) {
+            auto e = out->take();
+            if (!ok || !e) return showFailure(message);
             m_status->setText(tr("Estimated centre %1 px (%2, confidence %3)")
                                   .arg(e->center, 0, 'f', 2)
                                   .arg(QString::fromStdString(e->method))
                                   .arg(e->confidence, 0, 'f', 2));
             setCenter(e->center);
             emit estimated(e->center);
-        }
-    } else if (done == Pending::Sweep) {
-        auto s = m_sweepOut ? m_sweepOut->take() : nullptr;
-        if (ok && s) {
+        });
+    m_status->setText(tr("Estimating the centre..."));
+}
+
+void CenterPanel::runSweep() {
+    auto data = m_session.dataset();
+    if (!data) return;
+    auto out = std::make_shared<app::JobOutput<app::CenterSweep>>();
+    const double c = center(), r = m_radius->value();
+    const int n = m_count->value();
+    const double lo = std::max(0.0, c - r);
+    const double hi = std::min<double>(data->geometry.detectorCount() - 1, c + r);
+    const app::Engine* engine = &m_session.engine();
+    m_jobs.runNow(
+        [engine, data, lo, hi, n, out](const ExecContext& ctx) -> Status {
+            TOMO_ASSIGN_OR_RETURN(app::CenterSweep s, app::sweepDatasetCenter(*engine, *data, 0, lo,
+                                                                              hi, n, {}, "", ctx));
+            out->set(std::move(s));
+            return Status::ok();
+        },
+        [this, out](bool ok, const QString& message, double) {
+            auto s = out->take();
+            if (!ok || !s) return showFailure(message);
             m_sweep = *s;
             showSweep();
             emit sweepFinished(static_cast<int>(m_sweep.slices.size()));
-        }
-    }
-    if (!ok && !message.endsWith(QStringLiteral("cancelled"))) m_status->setText(message);
-    startNext();
+        });
+    m_status->setText(tr("Sweeping %1 centres over [%2, %3] px...").arg(n).arg(lo).arg(hi));
 }
 
-void CenterPanel::showSweep() {
+void CenterPanel::clearSweep() {
     while (QLayoutItem* item = m_strip->takeAt(0)) {
         delete item->widget();
         delete item;
+    }
+    m_sweep = {};
+    m_curve->clear();
+    m_best->clear();
+}
+
+void CenterPanel::showSweep() {
+    {
+        const app::CenterSweep sweep = m_sweep;
+        clearSweep();
+        m_sweep = sweep;
     }
     // One window for the whole strip (from the middle trial), so the slices compare fairly.
     WindowLevel common;
@@ -348,10 +336,19 @@ void CenterPanel::showSweep() {
 }
 
 void CenterPanel::apply() {
-    Status s = m_session.setCenterOfRotation(center());
-    m_status->setText(
-        s ? tr("Dataset centre set to %1 px; reconstruct to see it.").arg(center(), 0, 'f', 2)
-          : QString::fromStdString(s.message()));
+    auto data = m_session.dataset();
+    if (!data) return;
+    const double now = data->geometry.centerOfRotation();
+    if (std::fabs(center() - now) < 0.005) {
+        m_status->setText(
+            tr("%1 px is the dataset's centre already: nothing to apply.").arg(now, 0, 'f', 2));
+        return;
+    }
+    emit applyRequested(center());
+}
+
+void CenterPanel::showApplied(const Status& status) {
+    if (!status) m_status->setText(QString::fromStdString(status.message()));
 }
 
 }  // namespace tomo::ui

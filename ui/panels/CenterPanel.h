@@ -3,17 +3,21 @@
 /// @brief Centre-of-rotation tuning: a slider and spin box (0.1 px steps) with a live preview
 /// of one slice reconstructed at that centre, the automatic estimate (Vo's Fourier metric,
 /// core/centering), and a sweep showing a strip of N trial slices with the sharpness metric
-/// plotted against the centre (app/jobs/CenterJob.h). "Apply" makes the value the dataset's
-/// centre (Session::setCenterOfRotation), which drops the current reconstruction.
+/// plotted against the centre (app/jobs/CenterJob.h). "Apply to dataset" asks the window to make
+/// the value the dataset's centre (applyRequested: the window confirms, sets it in the dataset's
+/// record by Session::setCenterOfRotation and reconstructs again); a value that is the dataset's
+/// centre already applies nothing and says so.
 ///
-/// Debounce: a value change restarts a 120 ms timer; when it fires a preview job starts on the
-/// panel's own JobRunner (not the Session's, so a long reconstruction does not block it). If a
-/// job is still running, it is cancelled and the newest value runs as soon as it returns, so
-/// dragging the slider never queues more than one update. Centre convention: pixels from the
-/// centre of detector pixel 0 (docs/geometry.md).
+/// Jobs: the preview, the estimate and the sweep run through the GUI's one debounced preview
+/// runner (PreviewRunner.h; 120 ms after a value change, a button at once), off the Session's
+/// runner so a long reconstruction does not block them: dragging the slider cancels a running
+/// preview and never queues more than one, an estimate or a sweep runs to its end. New data clear
+/// the sweep's strip and curve and give the preview a fresh window. Centre convention: pixels from
+/// the centre of detector pixel 0 (docs/geometry.md).
 ///
 /// Threading: GUI thread; the jobs run on the panel's runner.
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -21,7 +25,7 @@
 #include <QWidget>
 
 #include "app/jobs/CenterJob.h"
-#include "app/qt/JobRunner.h"
+#include "ui/main/PreviewRunner.h"
 
 class QChartView;
 class QDoubleSpinBox;
@@ -32,7 +36,6 @@ class QPushButton;
 class QScatterSeries;
 class QSlider;
 class QSpinBox;
-class QTimer;
 
 namespace tomo::ui {
 
@@ -67,30 +70,31 @@ class CenterPanel : public QWidget {
     void estimate();
     void runSweep();
     void apply();
+    /// Shows why an apply failed (nothing when @p status is ok).
+    void showApplied(const Status& status);
     /// Reads the dataset's centre into the controls (called when the dataset changes).
     void syncFromDataset();
 
   signals:
+    /// Apply to dataset with a centre other than the dataset's.
+    void applyRequested(double center);
     void previewUpdated(double center);
     void estimated(double center);
     void sweepFinished(int slices);
 
   private:
-    enum class Pending { None, Preview, Estimate, Sweep };
     /// The sharpness-against-centre chart (m_chart, m_curve, m_best).
     void createChart();
     void onValueChanged(double center);
-    void startPreview();
-    void startNext();
-    void onFinished(bool ok, const QString& message);
+    void requestPreview();
+    /// Empties the sweep's strip and curve (new data).
+    void clearSweep();
     void showSweep();
+    /// A failed job's message (not for a cancelled one).
+    void showFailure(const QString& message);
 
     Session& m_session;
-    app::JobRunner m_runner;
-    QTimer* m_debounce = nullptr;
-    Pending m_running = Pending::None;
-    bool m_previewPending = false;
-    Pending m_queued = Pending::None;
+    PreviewRunner m_jobs;
 
     QSlider* m_slider = nullptr;
     QDoubleSpinBox* m_spin = nullptr;
@@ -103,11 +107,9 @@ class CenterPanel : public QWidget {
     QLineSeries* m_curve = nullptr;
     QScatterSeries* m_best = nullptr;
 
-    std::shared_ptr<app::JobOutput<app::SliceImage>> m_previewOut;
-    std::shared_ptr<app::JobOutput<CenterEstimate>> m_estimateOut;
-    std::shared_ptr<app::JobOutput<app::CenterSweep>> m_sweepOut;
-    double m_previewCenterRequested = 0;
     std::shared_ptr<const app::SliceImage> m_lastPreview;
+    bool m_freshWindow = true;        ///< the next preview gets an automatic window (new data)
+    std::uint64_t m_shownSerial = 0;  ///< Session::loadSerial() of the data shown
     double m_lastPreviewCenter = 0;
     app::CenterSweep m_sweep;
 };

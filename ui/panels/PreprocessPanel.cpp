@@ -12,11 +12,13 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include "app/data/AcquisitionLoader.h"
 #include "app/data/DataFormats.h"
 #include "core/preprocess/StripeRemoval.h"
 #include "ui/main/Session.h"
+#include "ui/panels/RingPreviewWindow.h"
 #include "ui/views/ImageView.h"
 
 namespace tomo::ui {
@@ -68,9 +70,18 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     auto* zingers = new QHBoxLayout;
     zingers->addWidget(m_zingers);
     zingers->addWidget(m_zingerThreshold);
-    auto* preview = new QHBoxLayout;
-    preview->addWidget(m_before);
-    preview->addWidget(m_after);
+    m_compareButton = new QPushButton(tr("Compare before/after..."), this);
+    m_compareButton->setObjectName(QStringLiteral("ringCompare"));
+    m_compareButton->setToolTip(
+        tr("A window with the sinogram before and after the ring filter, their difference, and "
+           "the slice reconstructed from each: zoom in to see stripes of a few percent"));
+    connect(m_compareButton, &QPushButton::clicked, this, &PreprocessPanel::openComparison);
+    auto* panes = new QHBoxLayout;
+    panes->addWidget(m_before);
+    panes->addWidget(m_after);
+    auto* preview = new QVBoxLayout;
+    preview->addLayout(panes);
+    preview->addWidget(m_compareButton);
     auto* form = new QFormLayout(this);
     form->addRow(m_applied);
     form->addRow(tr("Flat/dark"), buildFlatRow());
@@ -80,7 +91,8 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     form->addRow(tr("Paganin"), buildPaganinRow());
     form->addRow(tr("Binning"), m_bin);
     form->addRow(tr("Angles"), m_angleStep);
-    form->addRow(tr("Rows"), buildCropRow(m_rowFirst, m_rowLast, tr("detector row"), QStringLiteral("row")));
+    form->addRow(tr("Rows"),
+                 buildCropRow(m_rowFirst, m_rowLast, tr("detector row"), QStringLiteral("row")));
     form->addRow(tr("Columns"), buildCropRow(m_cropFirst, m_cropLast, tr("detector column"),
                                              QStringLiteral("column")));
     form->addRow(m_apply);
@@ -125,6 +137,7 @@ QLayout* PreprocessPanel::buildFlatRow() {
 
 QLayout* PreprocessPanel::buildRingRow() {
     m_rings = new QComboBox(this);
+    m_rings->setObjectName(QStringLiteral("ringMethod"));
     m_rings->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_rings->setMinimumContentsLength(10);
     m_rings->addItem(tr("none"), static_cast<int>(RingMethod::None));
@@ -134,6 +147,7 @@ QLayout* PreprocessPanel::buildRingRow() {
         tr("Ring (stripe) removal on every sinogram. The preview below shows "
            "the shown sinogram before and after."));
     m_ringWindow = new QSpinBox(this);
+    m_ringWindow->setObjectName(QStringLiteral("ringWindow"));
     m_ringWindow->setRange(1, 101);  // 1 stands for "auto"
     m_ringWindow->setSingleStep(2);
     m_ringWindow->setSpecialValueText(tr("auto"));
@@ -211,7 +225,8 @@ IndexRange cropRange(const QSpinBox* first, const QSpinBox* last) {
 
 PreprocessOptions PreprocessPanel::options() const {
     PreprocessOptions o;
-    if (m_flats->currentIndex() == 1) o.flatsBefore = static_cast<std::size_t>(m_flatsBefore->value());
+    if (m_flats->currentIndex() == 1)
+        o.flatsBefore = static_cast<std::size_t>(m_flatsBefore->value());
     o.rings = static_cast<RingMethod>(m_rings->currentData().toInt());
     o.sorting.size = m_ringWindow->value() == 1 ? 0 : m_ringWindow->value() | 1;  // odd
     if (m_zingers->isChecked()) {
@@ -307,6 +322,14 @@ void PreprocessPanel::updatePreview() {
     m_after->setImage(View2<const float>(after.data(), sino.rows(), sino.cols(), sino.cols()),
                       false);
     m_after->setWindowLevel(m_before->windowLevel());
+    if (m_compare && m_compare->isVisible()) m_compare->showPreview(m_slice, o);
+}
+
+void PreprocessPanel::openComparison() {
+    if (!m_compare) m_compare = new RingPreviewWindow(m_session, this);
+    m_compare->showPreview(m_slice, options());
+    m_compare->show();
+    m_compare->raise();
 }
 
 }  // namespace tomo::ui

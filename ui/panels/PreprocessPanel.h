@@ -34,6 +34,8 @@ namespace tomo::ui {
 class Session;
 class SliceView;
 
+class RingPreviewWindow;
+
 class PreprocessPanel : public QWidget {
     Q_OBJECT
 
@@ -55,6 +57,8 @@ class PreprocessPanel : public QWidget {
 
     SliceView* beforeView() const { return m_before; }
     SliceView* afterView() const { return m_after; }
+    /// The before/after window of "Compare before/after..." (null until first opened).
+    RingPreviewWindow* ringPreviewWindow() const { return m_compare; }
 
   signals:
     /// "Apply and reload": the open file is to be read again with options().
@@ -68,6 +72,7 @@ class PreprocessPanel : public QWidget {
                           const QString& name);
     void syncFromDataset();
     void updatePreview();
+    void openComparison();
 
     Session& m_session;
     int m_slice = 0;
@@ -93,6 +98,8 @@ class PreprocessPanel : public QWidget {
     QPushButton* m_apply = nullptr;
     SliceView* m_before = nullptr;
     SliceView* m_after = nullptr;
+    QPushButton* m_compareButton = nullptr;
+    RingPreviewWindow* m_compare = nullptr;
 };
 
 }  // namespace tomo::ui

@@ -6,17 +6,17 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QPushButton>
-#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "ui/teaching/LessonJob.h"
 #include "ui/views/ImageView.h"
+#include "ui/widgets/FramePlayer.h"
+#include "ui/widgets/WrappedLabel.h"
 
 namespace tomo::ui {
-
 namespace {
 
 const char* const kTitles[] = {"Cosine pre-weight (view 0)", "Projection, as measured",
@@ -30,7 +30,7 @@ QString degrees(double value) {
 }  // namespace
 
 ConeTeachingPanel::ConeTeachingPanel(const app::Engine& engine, QWidget* parent)
-    : QWidget(parent), m_engine(engine) {
+    : QWidget(parent), m_engine(engine), m_jobs(200) {
     createControls();
     auto* pictures = new QGridLayout;
     for (int i = 0; i < kPictures; ++i) {
@@ -46,8 +46,7 @@ ConeTeachingPanel::ConeTeachingPanel(const app::Engine& engine, QWidget* parent)
         // taller than the window: the scroll area asks the layout's height for its width).
         m_views[i]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
         m_views[i]->setMinimumSize(200, 150);
-        m_captions[i] = new QLabel(box);
-        m_captions[i]->setWordWrap(true);
+        m_captions[i] = new WrappedLabel(QString(), box);
         layout->addWidget(title);
         layout->addWidget(m_views[i], 1);
         layout->addWidget(m_captions[i]);
@@ -60,16 +59,14 @@ ConeTeachingPanel::ConeTeachingPanel(const app::Engine& engine, QWidget* parent)
     controls->addWidget(m_filter, 0, 3);
     controls->addWidget(new QLabel(tr("Plane (y index)"), this), 0, 4);
     controls->addWidget(m_plane, 0, 5);
-    controls->addWidget(m_play, 1, 0);
-    controls->addWidget(m_frameSlider, 1, 1, 1, 3);
-    controls->addWidget(m_readout, 1, 4, 1, 2);
+    controls->addWidget(m_player, 1, 0, 1, 6);
+    controls->addWidget(m_readout, 2, 0, 1, 6);
     controls->setColumnStretch(1, 1);
     controls->setColumnStretch(3, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(pictures, 1);
     layout->addWidget(m_status);
-    connect(&m_runner, &app::JobRunner::finished, this, &ConeTeachingPanel::onFinished);
 }
 
 void ConeTeachingPanel::createControls() {
@@ -90,34 +87,28 @@ void ConeTeachingPanel::createControls() {
     m_plane->setToolTip(
         tr("The axial plane (constant y, perpendicular to the rotation axis) "
            "built up; 'central' is the plane of the source orbit"));
-    m_play = new QPushButton(tr("Play"), this);
-    m_play->setToolTip(tr("Play or pause the animation (Space)"));
-    m_frameSlider = new QSlider(Qt::Horizontal, this);
-    m_frameSlider->setObjectName(QStringLiteral("coneTeachingFrame"));
+    m_player = new FramePlayer(120, this);
+    m_player->slider()->setObjectName(QStringLiteral("coneTeachingFrame"));
+    m_player->bindSpace(this);
+    connect(m_player, &FramePlayer::frameChanged, this, &ConeTeachingPanel::showFrame);
     m_readout = new QLabel(this);
     m_status = new QLabel(this);
+    // Neither the readout, the status nor the dataset's name may widen the lesson past the
+    // window (1280 px windows): the readout has a row of its own, the status line is cut at
+    // the window's edge (whole in its tooltip), the combo box elides. (Wrapped, they would
+    // take height the layout's minimum does not count, from the pictures.)
+    m_status->setMinimumWidth(1);
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_source->setMinimumContentsLength(24);
     m_status->setWordWrap(true);
 
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(200);
-    connect(m_debounce, &QTimer::timeout, this, &ConeTeachingPanel::recompute);
-    m_animation = new QTimer(this);
-    m_animation->setInterval(120);
-    connect(m_animation, &QTimer::timeout, this,
-            [this] { showFrame(m_frame + 1 >= frameCount() ? 0 : m_frame + 1); });
-    auto changed = [this] { m_debounce->start(); };
+    auto changed = [this] { compute(false); };
     connect(m_source, &QComboBox::currentIndexChanged, this, [this, changed] {
         updatePlaneRange();  // the planes of the data chosen, the central one first
         changed();
     });
     connect(m_filter, &QComboBox::currentIndexChanged, this, changed);
     connect(m_plane, &QSpinBox::valueChanged, this, changed);
-    connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
-    connect(m_frameSlider, &QSlider::valueChanged, this, &ConeTeachingPanel::showFrame);
-    auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this);
-    space->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(space, &QShortcut::activated, this, [this] { setPlaying(!isPlaying()); });
 }
 
 void ConeTeachingPanel::setDataset(std::shared_ptr<const app::ConeDataset> data,
@@ -134,7 +125,7 @@ void ConeTeachingPanel::setDataset(std::shared_ptr<const app::ConeDataset> data,
         }
     }
     updatePlaneRange();
-    if (m_result || m_runner.isRunning()) m_debounce->start();
+    if (m_result || m_jobs.isBusy()) compute(false);
 }
 
 void ConeTeachingPanel::updatePlaneRange() {
@@ -167,16 +158,20 @@ int ConeTeachingPanel::frameCount() const {
     return m_result ? static_cast<int>(m_result->planes.size()) : 0;
 }
 
+int ConeTeachingPanel::frame() const {
+    return m_player->frame();
+}
+
+QSlider* ConeTeachingPanel::frameSlider() const {
+    return m_player->slider();
+}
+
 bool ConeTeachingPanel::isPlaying() const {
-    return m_animation->isActive();
+    return m_player->isPlaying();
 }
 
 void ConeTeachingPanel::setPlaying(bool on) {
-    if (on && frameCount() > 0)
-        m_animation->start();
-    else
-        m_animation->stop();
-    m_play->setText(isPlaying() ? tr("Pause") : tr("Play"));
+    m_player->setPlaying(on);
 }
 
 QStringList ConeTeachingPanel::captions() const {
@@ -191,44 +186,30 @@ QString ConeTeachingPanel::readout() const {
 }
 
 void ConeTeachingPanel::recompute() {
-    m_debounce->stop();
-    if (m_runner.isRunning()) {
-        m_again = true;
-        m_runner.cancel();
-        return;
-    }
-    auto out = std::make_shared<app::JobOutput<app::ConeTeachingResult>>();
-    m_out = out;
+    compute(true);
+}
+
+void ConeTeachingPanel::compute(bool now) {
     const app::ConeTeachingSpec s = spec();
     std::shared_ptr<const app::ConeDataset> data = usesDataset() ? m_dataset : m_phantom;
-    m_runner.start(
-        [engine = &m_engine, s, data, out](const ExecContext& ctx) -> Status {
+    runLessonJob<app::ConeTeachingResult>(
+        m_jobs, now, m_status,
+        [engine = &m_engine, s, data](const ExecContext& ctx) -> Result<app::ConeTeachingResult> {
             std::shared_ptr<const app::ConeDataset> use = data;
             if (!use) {
                 TOMO_ASSIGN_OR_RETURN(app::ConeDataset made,
                                       app::makeTeachingConeData(s.size, s.views, ctx));
                 use = std::make_shared<const app::ConeDataset>(std::move(made));
             }
-            TOMO_ASSIGN_OR_RETURN(app::ConeTeachingResult r,
-                                  app::runConeTeachingJob(*engine, use, s, ctx));
-            out->set(std::move(r));
-            return Status::ok();
+            return app::runConeTeachingJob(*engine, use, s, ctx);
         },
-        QStringLiteral("cone teaching"));
-    m_status->setText(tr("Computing..."));
+        [this](std::shared_ptr<const app::ConeTeachingResult> result) {
+            onComputed(std::move(result));
+        });
 }
 
-void ConeTeachingPanel::onFinished(bool ok, const QString& message) {
-    auto result = m_out ? m_out->take() : nullptr;
-    if (std::exchange(m_again, false)) {
-        recompute();
-        return;
-    }
-    if (!ok || !result) {
-        m_status->setText(message);
-        return;
-    }
-    m_result = result;
+void ConeTeachingPanel::onComputed(std::shared_ptr<const app::ConeTeachingResult> result) {
+    m_result = std::move(result);
     if (m_result->data != m_dataset) m_phantom = m_result->data;
     cosineView()->setImage(m_result->cosine.view());
     if (m_result->truth.empty())
@@ -236,17 +217,20 @@ void ConeTeachingPanel::onFinished(bool ok, const QString& message) {
     else
         truthView()->setImage(m_result->truth.view());
     showFixedCaptions();
-    {
-        QSignalBlocker block(m_frameSlider);
-        m_frameSlider->setRange(0, frameCount() - 1);
-    }
-    showFrame(frameCount() - 1);
+    m_player->setFrames(frameCount(), frameCount() - 1);
     QString status = QString::fromStdString(m_result->geometry) + QStringLiteral("; ") +
                      tr("back-projector %1").arg(QString::fromStdString(m_result->variant));
     for (const std::string& w : m_result->warnings)
         status += QStringLiteral("; ") + QString::fromStdString(w);
     m_status->setText(status);
+    m_status->setToolTip(status);
+    fitCaptions();
     emit computed();
+}
+
+void ConeTeachingPanel::fitCaptions() {
+    for (WrappedLabel* caption : m_captions)
+        caption->fitHeight();
 }
 
 void ConeTeachingPanel::showFixedCaptions() {
@@ -266,8 +250,11 @@ void ConeTeachingPanel::showFixedCaptions() {
 
 void ConeTeachingPanel::showFrame(int frame) {
     if (frameCount() == 0) return;
-    m_frame = std::clamp(frame, 0, frameCount() - 1);
-    const auto k = static_cast<std::size_t>(m_frame);
+    if (frame != m_player->frame() || frame < 0 || frame >= frameCount()) {
+        m_player->showFrame(frame);  // clamps, and comes back here through frameChanged
+        return;
+    }
+    const auto k = static_cast<std::size_t>(frame);
     const app::ConeTeachingResult& r = *m_result;
     const int done = r.frameEndView[k], total = static_cast<int>(r.gantryDeg.size());
     const double angle = r.gantryDeg[static_cast<std::size_t>(done - 1)];
@@ -299,8 +286,7 @@ void ConeTeachingPanel::showFrame(int frame) {
                            .arg(total)
                            .arg(degrees(r.gantryDeg.front()))
                            .arg(degrees(angle)));
-    QSignalBlocker block(m_frameSlider);
-    m_frameSlider->setValue(m_frame);
+    fitCaptions();  // new text: its height at the same width
 }
 
 }  // namespace tomo::ui

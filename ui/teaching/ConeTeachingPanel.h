@@ -7,8 +7,9 @@
 /// the plane follow the frame slider and playback (Play/Pause or Space), as in the parallel-beam
 /// lesson; every picture has a one-sentence caption. The data are the session's cone-beam
 /// dataset when one is open (and chosen in the Data box), else a built-in 3-D Shepp-Logan
-/// (app/jobs/ConeTeachingJob.h); the filter and the plane recompute (debounced 200 ms, on the
-/// panel's own JobRunner, a newer request cancelling an older one).
+/// (app/jobs/ConeTeachingJob.h); the filter and the plane recompute through the GUI's one
+/// debounced preview runner (PreviewRunner.h: 200 ms, a newer request cancelling an older one);
+/// playback is the one FramePlayer, as in the parallel-beam lesson.
 ///
 /// Threading: GUI thread; the job runs on the panel's runner.
 
@@ -17,18 +18,18 @@
 #include <QWidget>
 
 #include "app/jobs/ConeTeachingJob.h"
-#include "app/qt/JobRunner.h"
+#include "ui/main/PreviewRunner.h"
 
 class QComboBox;
 class QLabel;
-class QPushButton;
 class QSlider;
 class QSpinBox;
-class QTimer;
 
 namespace tomo::ui {
 
+class FramePlayer;
 class ImageView;
+class WrappedLabel;
 
 class ConeTeachingPanel : public QWidget {
     Q_OBJECT
@@ -50,12 +51,12 @@ class ConeTeachingPanel : public QWidget {
     void recompute();
     /// Shows animation frame @p frame (clamped).
     void showFrame(int frame);
-    int frame() const { return m_frame; }
+    int frame() const;
     int frameCount() const;
     const app::ConeTeachingResult* result() const { return m_result.get(); }
     bool isPlaying() const;
     /// True while the lesson is being computed.
-    bool isComputing() const { return m_runner.isRunning(); }
+    bool isComputing() const { return m_jobs.isRunning(); }
     void setPlaying(bool on);
 
     ImageView* cosineView() const { return m_views[0]; }
@@ -64,7 +65,7 @@ class ConeTeachingPanel : public QWidget {
     ImageView* filteredView() const { return m_views[3]; }
     ImageView* planeView() const { return m_views[4]; }
     ImageView* truthView() const { return m_views[5]; }
-    QSlider* frameSlider() const { return m_frameSlider; }
+    QSlider* frameSlider() const;
     /// The captions of the six pictures (cosine, raw, weighted, filtered, plane, truth).
     QStringList captions() const;
     /// "Views 1-30 of 120 back-projected (gantry 0-87.0 deg)".
@@ -74,34 +75,32 @@ class ConeTeachingPanel : public QWidget {
     void computed();
 
   private:
+    /// Each caption at its new text's height (WrappedLabel).
+    void fitCaptions();
     static constexpr int kPictures = 6;
     void createControls();
-    void onFinished(bool ok, const QString& message);
+    void onComputed(std::shared_ptr<const app::ConeTeachingResult> result);
+    /// Starts the lesson's job now or after the debounce.
+    void compute(bool now);
     /// The captions that do not change with the frame.
     void showFixedCaptions();
     /// The Plane box's range for the data chosen, back to the central plane.
     void updatePlaneRange();
 
     const app::Engine& m_engine;
-    app::JobRunner m_runner;
-    std::shared_ptr<app::JobOutput<app::ConeTeachingResult>> m_out;
+    PreviewRunner m_jobs;
     std::shared_ptr<const app::ConeTeachingResult> m_result;
     std::shared_ptr<const app::ConeDataset> m_dataset;  ///< the session's
     std::shared_ptr<const app::ConeDataset> m_phantom;  ///< the built-in one, once made
-    bool m_again = false;
-    int m_frame = 0;
 
     QComboBox* m_source = nullptr;
     QComboBox* m_filter = nullptr;
     QSpinBox* m_plane = nullptr;
-    QPushButton* m_play = nullptr;
-    QSlider* m_frameSlider = nullptr;
+    FramePlayer* m_player = nullptr;
     QLabel* m_readout = nullptr;
     QLabel* m_status = nullptr;
-    QTimer* m_debounce = nullptr;
-    QTimer* m_animation = nullptr;
     ImageView* m_views[kPictures] = {};
-    QLabel* m_captions[kPictures] = {};
+    WrappedLabel* m_captions[kPictures] = {};
 };
 
 }  // namespace tomo::ui

@@ -4,14 +4,12 @@
 #include <array>
 #include <span>
 
+#include <QBoxLayout>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QPushButton>
-#include <QShortcut>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTimer>
@@ -19,9 +17,12 @@
 
 #include "app/jobs/FourierSlice.h"
 #include "ui/teaching/FourierSliceView.h"
+#include "ui/teaching/LessonJob.h"
 #include "ui/teaching/MarkedSinogramView.h"
 #include "ui/teaching/TeachingPlots.h"
 #include "ui/views/ImageView.h"
+#include "ui/widgets/FramePlayer.h"
+#include "ui/widgets/WrappedLabel.h"
 
 namespace tomo::ui {
 
@@ -30,11 +31,11 @@ namespace {
 /// Incident photons per ray by noise level (0 = noiseless).
 constexpr std::array<double, 6> kIncident{0, 1e6, 1e5, 3e4, 1e4, 3e3};
 
-QWidget* titled(const QString& title, QWidget* view, QLabel** label = nullptr) {
+QWidget* titled(const QString& title, QWidget* view, WrappedLabel** label = nullptr) {
     auto* box = new QWidget;
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(2, 2, 2, 2);
-    auto* l = new QLabel(title, box);
+    auto* l = new WrappedLabel(title, box);  // "stopped at 23 of 100 (noise level)" wraps
     layout->addWidget(l);
     layout->addWidget(view, 1);
     if (label) *label = l;
@@ -44,7 +45,7 @@ QWidget* titled(const QString& title, QWidget* view, QLabel** label = nullptr) {
 }  // namespace
 
 TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
-    : QWidget(parent), m_engine(engine) {
+    : QWidget(parent), m_engine(engine), m_jobs(200) {
     m_angles = new QSlider(Qt::Horizontal, this);
     m_angles->setObjectName(QStringLiteral("teachingAngles"));
     m_angles->setRange(4, 360);
@@ -55,23 +56,11 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     m_filter = new QComboBox(this);
     for (const char* f : {"ramp", "shepp-logan", "cosine", "hamming", "hann"})
         m_filter->addItem(QString::fromLatin1(f));
-    m_play = new QPushButton(tr("Play"), this);
-    m_frameSlider = new QSlider(Qt::Horizontal, this);
-    m_frameSlider->setObjectName(QStringLiteral("teachingFrame"));
+    m_player = new FramePlayer(80, this);
+    m_player->slider()->setObjectName(QStringLiteral("teachingFrame"));
+    m_player->bindSpace(this);
     m_settings = new QLabel(this);
     m_status = new QLabel(this);
-
-    m_debounce = new QTimer(this);
-    m_debounce->setSingleShot(true);
-    m_debounce->setInterval(200);
-    connect(m_debounce, &QTimer::timeout, this, &TeachingPanel::recompute);
-    m_animation = new QTimer(this);
-    m_animation->setInterval(80);
-    connect(m_animation, &QTimer::timeout, this, [this] {
-        int next = m_frame + 1;
-        if (next >= frameCount()) next = 0;
-        showFrame(next);
-    });
     createLessonControls();
     auto changed = [this] {
         FilterOptions options;
@@ -87,7 +76,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
                               .arg(kIncident[static_cast<std::size_t>(m_noise->value())], 0, 'g', 2)
                         : tr("none"))
                 .arg(m_filter->currentText()));
-        m_debounce->start();
+        if (m_computeOnChange) compute(false);
     };
     connect(m_angles, &QSlider::valueChanged, this, changed);
     connect(m_noise, &QSlider::valueChanged, this, changed);
@@ -97,12 +86,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     connect(m_relaxation, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_tvLambda, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_stopAtNoise, &QCheckBox::toggled, this, changed);
-    auto* space = new QShortcut(QKeySequence(Qt::Key_Space), this);
-    space->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(space, &QShortcut::activated, this, [this] { setPlaying(!isPlaying()); });
-    m_play->setToolTip(tr("Play or pause the animation (Space)"));
-    connect(m_play, &QPushButton::clicked, this, [this] { setPlaying(!isPlaying()); });
-    connect(m_frameSlider, &QSlider::valueChanged, this, &TeachingPanel::showFrame);
+    connect(m_player, &FramePlayer::frameChanged, this, &TeachingPanel::showFrame);
 
     auto* controls = new QGridLayout;
     controls->addWidget(new QLabel(tr("Angles"), this), 0, 0);
@@ -111,8 +95,7 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     controls->addWidget(m_noise, 0, 3);
     controls->addWidget(new QLabel(tr("Filter"), this), 0, 4);
     controls->addWidget(m_filter, 0, 5);
-    controls->addWidget(m_play, 1, 0);
-    controls->addWidget(m_frameSlider, 1, 1, 1, 3);
+    controls->addWidget(m_player, 1, 0, 1, 4);
     controls->addWidget(m_settings, 1, 4, 1, 2);
     controls->addWidget(new QLabel(tr("SIRT iterations"), this), 2, 0);
     controls->addWidget(m_sirtIterations, 2, 1);
@@ -129,14 +112,16 @@ TeachingPanel::TeachingPanel(const app::Engine& engine, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addLayout(grid, 1);
-    auto* plots = new QHBoxLayout;
-    plots->addWidget(m_plots, 1);
-    plots->addWidget(m_fourier, 1);
-    layout->addLayout(plots);
+    m_plotsRow = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_plotsRow->addWidget(m_plots, 1);
+    m_plotsRow->addWidget(m_fourier, 1);
+    // Below their natural widths the two stack (resizeEvent) instead of widening the lesson.
+    for (QWidget* w : {static_cast<QWidget*>(m_plots), static_cast<QWidget*>(m_fourier)})
+        w->setMinimumWidth(std::min(w->minimumSizeHint().width(), 320));
+    layout->addLayout(m_plotsRow);
     layout->addWidget(m_status);
-    connect(&m_runner, &app::JobRunner::finished, this, &TeachingPanel::onFinished);
-    changed();
-    m_debounce->stop();  // computed on first show or on request, not at construction
+    changed();  // computed on first show or on request, not at construction
+    m_computeOnChange = true;
 }
 
 void TeachingPanel::createLessonControls() {
@@ -169,6 +154,16 @@ void TeachingPanel::createLessonControls() {
     m_angleLabel->setObjectName(QStringLiteral("angleReadout"));
     m_plots = new TeachingPlots(this);
     m_fourier = new FourierSliceView(this);
+}
+
+void TeachingPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const QMargins m = layout()->contentsMargins();
+    const int sideBySide = m_plots->minimumSizeHint().width() +
+                           m_fourier->minimumSizeHint().width() + m_plotsRow->spacing() + m.left() +
+                           m.right();
+    m_plotsRow->setDirection(width() >= sideBySide ? QBoxLayout::LeftToRight
+                                                   : QBoxLayout::TopToBottom);
 }
 
 QGridLayout* TeachingPanel::createViews() {
@@ -232,49 +227,35 @@ void TeachingPanel::setNoiseLevel(int level) {
 int TeachingPanel::frameCount() const {
     return m_result ? static_cast<int>(m_result->filtered.size()) : 0;
 }
+int TeachingPanel::frame() const {
+    return m_player->frame();
+}
 bool TeachingPanel::isPlaying() const {
-    return m_animation->isActive();
+    return m_player->isPlaying();
 }
 
 void TeachingPanel::setPlaying(bool on) {
-    if (on && frameCount() > 0)
-        m_animation->start();
-    else
-        m_animation->stop();
-    m_play->setText(isPlaying() ? tr("Pause") : tr("Play"));
+    m_player->setPlaying(on);
 }
 
 void TeachingPanel::recompute() {
-    m_debounce->stop();
-    if (m_runner.isRunning()) {
-        m_again = true;
-        m_runner.cancel();
-        return;
-    }
-    auto out = std::make_shared<app::JobOutput<app::TeachingResult>>();
-    m_out = out;
-    app::TeachingSpec s = spec();
-    m_runner.start(
-        [engine = &m_engine, s, out](const ExecContext& ctx) -> Status {
-            TOMO_ASSIGN_OR_RETURN(app::TeachingResult r, app::runTeachingJob(*engine, s, ctx));
-            out->set(std::move(r));
-            return Status::ok();
-        },
-        QStringLiteral("teaching"));
-    m_status->setText(tr("Computing..."));
+    compute(true);
 }
 
-void TeachingPanel::onFinished(bool ok, const QString& message) {
-    auto result = m_out ? m_out->take() : nullptr;
-    if (std::exchange(m_again, false)) {
-        recompute();
-        return;
-    }
-    if (!ok || !result) {
-        m_status->setText(message);
-        return;
-    }
-    m_result = result;
+void TeachingPanel::compute(bool now) {
+    const app::TeachingSpec s = spec();
+    runLessonJob<app::TeachingResult>(
+        m_jobs, now, m_status,
+        [engine = &m_engine, s](const ExecContext& ctx) {
+            return app::runTeachingJob(*engine, s, ctx);
+        },
+        [this](std::shared_ptr<const app::TeachingResult> result) {
+            onComputed(std::move(result));
+        });
+}
+
+void TeachingPanel::onComputed(std::shared_ptr<const app::TeachingResult> result) {
+    m_result = std::move(result);
     m_sinogram->setSinogram(m_result->sinogram);
     m_fourier->setSpectrum(m_result->spectrum);
     m_fbp->setImage(m_result->fbp.view());
@@ -296,20 +277,25 @@ void TeachingPanel::onFinished(bool ok, const QString& message) {
                                .arg(asked.tvLambda, 0, 'g', 3)
                                .arg(m_result->tvRmse, 0, 'g', 3));
     }
-    {
-        QSignalBlocker block(m_frameSlider);
-        m_frameSlider->setRange(0, frameCount() - 1);
-    }
-    showFrame(frameCount() - 1);
+    m_player->setFrames(frameCount(), frameCount() - 1);
     m_status->setText(tr("%1 frames; press Play to watch the image being built angle by angle.")
                           .arg(frameCount()));
+    fitLabels();
     emit computed();
+}
+
+void TeachingPanel::fitLabels() {
+    for (WrappedLabel* label : {m_tvLabel, m_artLabel, m_fbpLabel, m_sirtLabel, m_cglsLabel})
+        label->fitHeight();
 }
 
 void TeachingPanel::showFrame(int frame) {
     if (frameCount() == 0) return;
-    m_frame = std::clamp(frame, 0, frameCount() - 1);
-    const auto k = static_cast<std::size_t>(m_frame);
+    if (frame != m_player->frame() || frame < 0 || frame >= frameCount()) {
+        m_player->showFrame(frame);  // clamps, and comes back here through frameChanged
+        return;
+    }
+    const auto k = static_cast<std::size_t>(frame);
     m_unfiltered->setImage(m_result->unfiltered[k].view());
     m_filtered->setImage(m_result->filtered[k].view());
     if (k < m_result->art.size()) {
@@ -328,8 +314,7 @@ void TeachingPanel::showFrame(int frame) {
                               .arg(total));
     m_plots->showProjection(m_result->sinogram, done - 1, (done - 1) * step);
     showFourierSlice(done - 1);
-    QSignalBlocker block(m_frameSlider);
-    m_frameSlider->setValue(m_frame);
+    m_artLabel->fitHeight();
 }
 
 void TeachingPanel::showFourierSlice(int angle) {

@@ -10,8 +10,9 @@
 /// (TeachingPlots.h), and the Fourier slice theorem at the current angle (FourierSliceView.h);
 /// a readout names the angles back-projected so far.
 /// Sliders for the number of angles and the noise level and a filter box recompute everything
-/// (debounced 200 ms; the job runs on the panel's own JobRunner, a newer request cancels an
-/// older one). Data and frames: app/jobs/TeachingJob.h.
+/// (through the GUI's one debounced preview runner, PreviewRunner.h: 200 ms, a newer request
+/// cancels an older one); playback is the one FramePlayer. Data and frames:
+/// app/jobs/TeachingJob.h.
 ///
 /// Threading: GUI thread; the job runs on the panel's runner.
 
@@ -20,22 +21,23 @@
 #include <QWidget>
 
 #include "app/jobs/TeachingJob.h"
-#include "app/qt/JobRunner.h"
+#include "ui/main/PreviewRunner.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
-class QPushButton;
 class QSlider;
 class QSpinBox;
-class QTimer;
 
 namespace tomo::ui {
 
 class FourierSliceView;
+class FramePlayer;
 class ImageView;
+class WrappedLabel;
 class MarkedSinogramView;
 class TeachingPlots;
 
@@ -54,7 +56,7 @@ class TeachingPanel : public QWidget {
     void recompute();
     /// Shows animation frame @p frame (clamped).
     void showFrame(int frame);
-    int frame() const { return m_frame; }
+    int frame() const;
     int frameCount() const;
     const app::TeachingResult* result() const { return m_result.get(); }
     bool isPlaying() const;
@@ -77,21 +79,28 @@ class TeachingPanel : public QWidget {
   signals:
     void computed();
 
+  protected:
+    /// Puts the two plot panels side by side where they fit, one above the other otherwise
+    /// (1280 px windows), so that the lesson never needs a horizontal scrollbar.
+    void resizeEvent(QResizeEvent* event) override;
+
   private:
     const app::Engine& m_engine;
-    void onFinished(bool ok, const QString& message);
+    void onComputed(std::shared_ptr<const app::TeachingResult> result);
+    /// Starts the lesson's job now or after the debounce.
+    void compute(bool now);
     /// The iteration counts, the angle readout and the plots.
     void createLessonControls();
+    /// Every readout label at its text's height (WrappedLabel), after new texts.
+    void fitLabels();
     /// The sinogram, the two back-projections and FBP/SIRT/CGLS, titled, in a grid.
     QGridLayout* createViews();
     /// The Fourier slice theorem at sinogram row @p angle.
     void showFourierSlice(int angle);
 
-    app::JobRunner m_runner;
-    std::shared_ptr<app::JobOutput<app::TeachingResult>> m_out;
+    PreviewRunner m_jobs;
     std::shared_ptr<const app::TeachingResult> m_result;
-    bool m_again = false;
-    int m_frame = 0;
+    bool m_computeOnChange = false;  ///< false while the panel is being built
 
     QSlider* m_angles = nullptr;
     QSpinBox* m_sirtIterations = nullptr;
@@ -102,14 +111,12 @@ class TeachingPanel : public QWidget {
     QLabel* m_angleLabel = nullptr;
     TeachingPlots* m_plots = nullptr;
     FourierSliceView* m_fourier = nullptr;
+    QBoxLayout* m_plotsRow = nullptr;  ///< m_plots and m_fourier
     QSlider* m_noise = nullptr;
     QComboBox* m_filter = nullptr;
-    QSlider* m_frameSlider = nullptr;
-    QPushButton* m_play = nullptr;
+    FramePlayer* m_player = nullptr;
     QLabel* m_settings = nullptr;
     QLabel* m_status = nullptr;
-    QTimer* m_debounce = nullptr;
-    QTimer* m_animation = nullptr;
     MarkedSinogramView* m_sinogram = nullptr;
     ImageView* m_unfiltered = nullptr;
     ImageView* m_filtered = nullptr;
@@ -118,11 +125,11 @@ class TeachingPanel : public QWidget {
     ImageView* m_cgls = nullptr;
     ImageView* m_tv = nullptr;
     ImageView* m_art = nullptr;
-    QLabel* m_tvLabel = nullptr;
-    QLabel* m_artLabel = nullptr;
-    QLabel* m_fbpLabel = nullptr;
-    QLabel* m_sirtLabel = nullptr;
-    QLabel* m_cglsLabel = nullptr;
+    WrappedLabel* m_tvLabel = nullptr;
+    WrappedLabel* m_artLabel = nullptr;
+    WrappedLabel* m_fbpLabel = nullptr;
+    WrappedLabel* m_sirtLabel = nullptr;
+    WrappedLabel* m_cglsLabel = nullptr;
 };
 
 }  // namespace tomo::ui

@@ -22,6 +22,32 @@ void ImageView::setZoom(double zoom) {
     m_zoom = zoom > 0 ? clampZoom(zoom) : 0.0;
     if (m_zoom == 0.0) m_pan = {0, 0};
     update();
+    emit framingChanged();
+}
+
+QPointF ImageView::viewCentre() const {
+    return widgetToImage(QPointF(0.5 * width(), 0.5 * height()));
+}
+
+void ImageView::setFraming(double zoom, QPointF imageCentre) {
+    m_zoom = zoom > 0 ? clampZoom(zoom) : 0.0;
+    m_pan = {0, 0};
+    if (m_zoom > 0) {
+        // origin + imageCentre * s = widget centre.
+        m_pan = QPointF((0.5 * imageWidth() - imageCentre.x()) * m_zoom,
+                        (0.5 * imageHeight() - imageCentre.y()) * m_zoom);
+    }
+    update();
+}
+
+void synchroniseFraming(const QList<ImageView*>& views) {
+    for (ImageView* leader : views)
+        QObject::connect(leader, &ImageView::framingChanged, leader, [leader, views] {
+            for (ImageView* follower : views)
+                if (follower != leader)
+                    follower->setFraming(leader->fitsWidget() ? 0.0 : leader->zoom(),
+                                         leader->viewCentre());
+        });
 }
 
 QPointF ImageView::origin() const {
@@ -47,6 +73,7 @@ void ImageView::zoomAbout(double factor, QPointF widgetPoint) {
     QPointF centre(0.5 * width(), 0.5 * height());
     m_pan = newOrigin + QPointF(0.5 * s * imageWidth(), 0.5 * s * imageHeight()) - centre;
     update();
+    emit framingChanged();
 }
 
 void ImageView::panBy(QPointF widgetDelta) {
@@ -54,6 +81,7 @@ void ImageView::panBy(QPointF widgetDelta) {
     if (m_zoom == 0.0) m_zoom = fitScale();  // panning leaves fit mode
     m_pan += widgetDelta;
     update();
+    emit framingChanged();
 }
 
 void ImageView::paintEvent(QPaintEvent*) {

@@ -22,6 +22,7 @@
 /// Threading: GUI thread only, like every QWidget.
 
 #include <QImage>
+#include <QList>
 #include <QPointF>
 
 #include "ui/views/SliceView.h"
@@ -40,6 +41,18 @@ class ImageView : public SliceView {
     QPointF imageToWidget(QPointF imagePoint) const override;
     QPointF widgetToImage(QPointF widgetPoint) const override;
 
+    /// The image point shown at the widget's centre.
+    QPointF viewCentre() const;
+    /// True in fit mode (zoom 0: the whole image fits the widget).
+    bool fitsWidget() const { return m_zoom == 0.0; }
+    /// Shows @p imageCentre at the widget's centre at @p zoom (0: fit), without emitting
+    /// framingChanged (for views that follow another).
+    void setFraming(double zoom, QPointF imageCentre);
+
+  signals:
+    /// The zoom or the pan changed (wheel, keys, drag, setZoom).
+    void framingChanged();
+
   protected:
     void contentChanged() override;
     void paintEvent(QPaintEvent* event) override;
@@ -54,5 +67,10 @@ class ImageView : public SliceView {
     double m_zoom = 0.0;  ///< 0 = fit
     QPointF m_pan{0, 0};  ///< offset of the image centre from the widget centre (pixels)
 };
+
+/// Makes @p views zoom and pan together: a change in one frames the others alike (same zoom,
+/// same image point at the centre), as linked before/after panes do. The views must outlive the
+/// connections (they are children of one window).
+void synchroniseFraming(const QList<ImageView*>& views);
 
 }  // namespace tomo::ui

@@ -48,6 +48,8 @@ LineProfileView::LineProfileView(QWidget* parent) : QWidget(parent) {
     m_series->attachAxis(m_axisY);
     m_chartView = new QChartView(chart);
     m_chartView->setRenderHint(QPainter::Antialiasing);
+    // Room for both axes' labels and titles: a shorter chart elides them to "...".
+    m_chartView->setMinimumSize(260, 190);
     m_status = new QLabel(tr("Draw a line on the slice (profile tool) to plot its values."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -82,9 +82,10 @@ void OrthoSliceView::refresh() {
     m_panes[Axial]->setCrosshair(QPointF(m_position[0], m_position[1]));
     m_panes[Coronal]->setCrosshair(QPointF(m_position[0], m_position[2]));
     m_panes[Sagittal]->setCrosshair(QPointF(m_position[1], m_position[2]));
-    m_panes[Axial]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[0]).arg(z).arg(nz));
-    m_panes[Coronal]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[1]).arg(y).arg(ny));
-    m_panes[Sagittal]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[2]).arg(x).arg(nx));
+    // 1-based, as the Reconstruction tab's "Slice 3 / 4" and "Plane 49 / 96" count.
+    m_panes[Axial]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[0]).arg(z + 1).arg(nz));
+    m_panes[Coronal]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[1]).arg(y + 1).arg(ny));
+    m_panes[Sagittal]->setCaption(QStringLiteral("%1 %2 / %3").arg(m_names[2]).arg(x + 1).arg(nx));
 }
 
 void OrthoSliceView::setAxisNames(const std::array<QString, 3>& names) {

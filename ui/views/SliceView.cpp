@@ -8,6 +8,7 @@
 #include <QLayout>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QWheelEvent>
 
 namespace tomo::ui {
@@ -25,11 +26,22 @@ SliceView::SliceView(QWidget* parent) : QWidget(parent) {
     setToolTip(bindingsHelp());
 }
 
+QList<QPair<QString, QString>> SliceView::bindings() {
+    return {{tr("Right drag"), tr("window (left-right) and level (up-down)")},
+            {tr("A"), tr("automatic window")},
+            {tr("Left or middle drag"), tr("pan")},
+            {tr("Wheel or +/-"), tr("zoom")},
+            {tr("0"), tr("fit the image to the view")},
+            {tr("C"), tr("next colour map")},
+            {tr("PageUp/PageDown or Ctrl+wheel"), tr("previous/next slice")},
+            {tr("Arrow keys"), tr("window (left/right) and level (up/down)")}};
+}
+
 QString SliceView::bindingsHelp() {
-    return tr(
-        "Right drag: window (left-right) and level (up-down)   A: auto window\n"
-        "Left or middle drag: pan   wheel or +/-: zoom   0: fit   C: colour map\n"
-        "PageUp/PageDown or Ctrl+wheel: slice   arrows: window/level");
+    QStringList lines;
+    for (const auto& [keys, action] : bindings())
+        lines << keys + QStringLiteral(": ") + action;
+    return lines.join(QLatin1Char('\n'));
 }
 
 SliceView::~SliceView() = default;
@@ -79,7 +91,38 @@ void SliceView::setWindowLevel(const WindowLevel& wl) {
 }
 
 void SliceView::autoWindow(double lowPercent, double highPercent) {
-    setWindowLevel(percentileWindow(m_values, lowPercent, highPercent));
+    if (!showsFieldOfView()) {
+        setWindowLevel(percentileWindow(m_values, lowPercent, highPercent));
+        return;
+    }
+    // From the values the data determine: corners outside the field of view do not set it.
+    std::vector<float> inside;
+    inside.reserve(m_values.size());
+    for (int y = 0; y < m_rows; ++y)
+        for (int x = 0; x < m_cols; ++x)
+            if (!outsideFieldOfView(x, y))
+                inside.push_back(m_values[std::size_t(y) * std::size_t(m_cols) + std::size_t(x)]);
+    setWindowLevel(percentileWindow(inside.empty() ? m_values : inside, lowPercent, highPercent));
+}
+
+void SliceView::setFieldOfView(double centerX, double centerY, double radius, int rows, int cols) {
+    m_fieldOfView = Disc{centerX, centerY, radius, rows, cols};
+    update();
+}
+
+void SliceView::clearFieldOfView() {
+    m_fieldOfView.reset();
+    update();
+}
+
+bool SliceView::showsFieldOfView() const {
+    return m_fieldOfView && hasImage() && m_fieldOfView->rows == m_rows &&
+           m_fieldOfView->cols == m_cols;
+}
+
+bool SliceView::outsideFieldOfView(int x, int y) const {
+    return showsFieldOfView() && std::hypot(x - m_fieldOfView->centerX,
+                                            y - m_fieldOfView->centerY) > m_fieldOfView->radius;
 }
 
 void SliceView::setColorMap(ColorMap map) {
@@ -137,6 +180,21 @@ void SliceView::paintOverlays(QPainter& painter) const {
     if (!hasImage() && !m_message.isEmpty()) {
         painter.setPen(QColor(200, 200, 200));
         painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, m_message);
+    }
+    if (showsFieldOfView()) {
+        // Outside the field of view the values mean nothing: shaded, the disc's edge dashed.
+        const Disc& d = *m_fieldOfView;
+        const QPointF c = imageToWidget(QPointF(d.centerX, d.centerY) + half);
+        const double r = d.radius * zoom();
+        const QRectF image(imageToWidget({0, 0}), imageToWidget({static_cast<double>(m_cols),
+                                                                 static_cast<double>(m_rows)}));
+        QPainterPath outside;
+        outside.addRect(image);
+        QPainterPath disc;
+        disc.addEllipse(c, r, r);
+        painter.fillPath(outside.subtracted(disc), QColor(0, 0, 0, 110));
+        painter.setPen(QPen(QColor(255, 255, 255, 150), 1, Qt::DashLine));
+        painter.drawEllipse(c, r, r);
     }
     if (hasImage() && m_crosshair) {
         QPointF c = imageToWidget(*m_crosshair + half);
@@ -257,11 +315,13 @@ void SliceView::updateHover(QPointF widgetPoint) {
         return;
     }
     double value = static_cast<double>(valueAt(x, y));
-    emit pixelHovered(QStringLiteral("%1  x %2  y %3  value %4")
-                          .arg(m_title)
-                          .arg(x)
-                          .arg(y)
-                          .arg(value, 0, 'g', 5));
+    emit pixelHovered(
+        QStringLiteral("%1  x %2  y %3  value %4%5")
+            .arg(m_title)
+            .arg(x)
+            .arg(y)
+            .arg(value, 0, 'g', 5)
+            .arg(outsideFieldOfView(x, y) ? tr("  (outside the field of view)") : QString()));
     emit pixelValue(x, y, value);
 }
 

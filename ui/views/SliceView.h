@@ -43,6 +43,8 @@
 #include <QColor>
 #include <QImage>
 #include <QLineF>
+#include <QList>
+#include <QPair>
 #include <QPointF>
 #include <QString>
 #include <QWidget>
@@ -112,14 +114,25 @@ class SliceView : public QWidget {
     void setProfileLine(const QLineF& pixelLine);
     void clearProfileLine();
 
+    /// The disc of an image of @p rows x @p cols that the data determine (a reconstruction's
+    /// field of view; pixel-index centre and radius): drawn as a dashed circle with the outside
+    /// shaded, the hover readout says "outside the field of view" there, and the automatic
+    /// window uses the values inside it. Applies only to images of that size.
+    void setFieldOfView(double centerX, double centerY, double radius, int rows, int cols);
+    void clearFieldOfView();
+    bool showsFieldOfView() const;
+
     /// Crosshair at a pixel-index position (a horizontal and a vertical line), or none.
     void setCrosshair(std::optional<QPointF> pixelPosition);
     std::optional<QPointF> crosshair() const { return m_crosshair; }
 
     /// A label drawn in the top-left corner (e.g. "z 12 / 64").
     void setCaption(const QString& caption);
+    const QString& caption() const { return m_caption; }
 
-    /// The mouse and key bindings of every slice view, as the tooltip and Help list them.
+    /// The mouse and key bindings of every slice view (keys, what they do), as Help lists them.
+    static QList<QPair<QString, QString>> bindings();
+    /// The same, one binding a line ("Right drag: window ..."), as the tooltip shows them.
     static QString bindingsHelp();
 
     QSize sizeHint() const override { return {320, 320}; }
@@ -223,6 +236,13 @@ class SliceView : public QWidget {
     bool m_drawingProfile = false;
     std::optional<QLineF> m_profileLine;
     std::optional<QPointF> m_crosshair;
+    struct Disc {
+        double centerX, centerY, radius;
+        int rows, cols;
+    };
+    std::optional<Disc> m_fieldOfView;
+    /// True when pixel (x, y) lies outside the field of view shown.
+    bool outsideFieldOfView(int x, int y) const;
     QPointF m_pressPosition;
     bool m_leftPressed = false;
     bool m_moved = false;

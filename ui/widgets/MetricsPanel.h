@@ -2,8 +2,9 @@
 /// @file MetricsPanel.h
 /// @brief Shows the outcome of a reconstruction: error metrics against the ground truth (RMSE
 /// and maximum error in image units, PSNR in dB, SSIM), wall-clock timings per stage and the
-/// back-projector variant, and what is shown (the result or an iterate of the last run). Value
-/// labels carry object names ("shownValue", "rmseValue", "psnrValue",
+/// back-projector variant, and what is shown (the result or an iterate of the last run) and where
+/// the metrics were measured (the field of view, FieldOfView.h). Value labels carry object names
+/// ("shownValue", "overValue", "rmseValue", "psnrValue",
 /// "ssimValue", "maxErrorValue", "filterTimeValue", "backProjectTimeValue", "totalTimeValue",
 /// "variantValue") so that tests and scripts can find them.
 ///
@@ -34,7 +35,12 @@ class MetricsPanel : public QWidget {
     void showOutcome(const app::ReconOutcome& outcome, const QString& shown = QString());
     /// Another image than the result is shown (@p shown says which: "iterate 12", "preview"):
     /// its metrics against the truth (none when unknown), no timings.
-    void showImage(const QString& shown, const std::optional<ImageMetrics>& metrics);
+    /// @p over: where they were measured ("" = the whole image).
+    void showImage(const QString& shown, const std::optional<ImageMetrics>& metrics,
+                   const QString& over = QString());
+    /// Slice @p slice (0-based) of the result is shown: its metrics against its truth (none when
+    /// unknown); the timings and variant stay.
+    void showResultSlice(int slice, const std::optional<ImageMetrics>& metrics);
     /// The settings changed since the shown result: the panel says it is out of date.
     void markOutOfDate();
     /// Dashes everywhere (no reconstruction yet).
@@ -47,6 +53,7 @@ class MetricsPanel : public QWidget {
     void showMetrics(const std::optional<ImageMetrics>& metrics);
 
     QLabel* m_shown = nullptr;
+    QLabel* m_over = nullptr;
     QLabel* m_rmse = nullptr;
     QLabel* m_psnr = nullptr;
     QLabel* m_ssim = nullptr;

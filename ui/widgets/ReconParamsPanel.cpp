@@ -1,15 +1,16 @@
 #include "ui/widgets/ReconParamsPanel.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
-#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <map>
 
 #include "app/Backends.h"
 #include "app/Selection.h"
+#include "ui/widgets/VariantLabel.h"
 
 namespace tomo::ui {
 
@@ -23,11 +24,13 @@ Interpolation interpolationAt(const QComboBox* box) {
 ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidget* parent)
     : QWidget(parent), m_registry(registry) {
     m_filter = new QComboBox(this);
+    m_filter->setObjectName(QStringLiteral("fbpFilter"));
     for (const char* name : {"ramp", "shepp-logan", "cosine", "hamming", "hann"})
         m_filter->addItem(QString::fromLatin1(name), QString::fromLatin1(name));
     m_filter->setToolTip(tr("Apodisation window of the ramp filter"));
 
     m_cutoff = new QDoubleSpinBox(this);
+    m_cutoff->setObjectName(QStringLiteral("fbpCutoff"));
     m_cutoff->setRange(0.05, 1.0);
     m_cutoff->setSingleStep(0.05);
     m_cutoff->setDecimals(2);
@@ -40,13 +43,11 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     m_interpolation->setToolTip(tr("Detector interpolation of the back-projector"));
 
     m_variant = new QComboBox(this);
+    m_variant->setObjectName(QStringLiteral("backProjector"));
     // Long variant descriptions must not widen the dock: the popup shows them in full.
     m_variant->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_variant->setMinimumContentsLength(16);
     m_variant->setToolTip(tr("Back-projector variant (registry id)"));
-
-    m_reconstruct = new QPushButton(tr("Reconstruct"), this);
-    m_reconstruct->setDefault(true);
 
     m_form = new QFormLayout;
     m_form->addRow(tr("Filter"), m_filter);
@@ -56,11 +57,9 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_form);
-    layout->addWidget(m_reconstruct);
 
     connect(m_interpolation, &QComboBox::currentIndexChanged, this,
             &ReconParamsPanel::refillVariants);
-    connect(m_reconstruct, &QPushButton::clicked, this, &ReconParamsPanel::reconstructRequested);
     connect(m_filter, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_cutoff, &QDoubleSpinBox::valueChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_variant, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
@@ -93,21 +92,6 @@ QString ReconParamsPanel::speedText(const std::string& id) const {
                               : tr("model %1 GU/s, not measured").arg(s.predictedGups, 0, 'f', 1);
 }
 
-QString variantLabel(const BackProjectorInfo& info) {
-    static const std::map<std::string, QString> backends{{"cpu", QStringLiteral("CPU")},
-                                                         {"opencl", QStringLiteral("OpenCL")},
-                                                         {"cuda", QStringLiteral("CUDA")}};
-    auto backend = backends.find(info.backend);
-    QString family = QString::fromStdString(info.family);
-    if (!family.isEmpty()) family[0] = family[0].toUpper();
-    return QStringLiteral("%1 %2, %3 slice(s), %4, %5")
-        .arg(backend == backends.end() ? QString::fromStdString(info.backend) : backend->second,
-             family)
-        .arg(info.slicesPerPass)
-        .arg(QString::fromStdString(info.precision),
-             info.exact ? ReconParamsPanel::tr("exact") : ReconParamsPanel::tr("approximate"));
-}
-
 QString ReconParamsPanel::automaticReason(Interpolation interp) const {
     const std::string backend = app::autoBackend(m_registry);
     return app::cachedVariant(m_registry, backend, interp, JobShape{})
@@ -134,15 +118,18 @@ void ReconParamsPanel::refillVariants() {
         m_variant->addItem(
             variantLabel(info) + (speed.isEmpty() ? QString() : QStringLiteral("; ") + speed),
             QString::fromStdString(info.id));
-        m_variant->setItemData(m_variant->count() - 1,
-                               QString::fromStdString(info.id + ": " + info.description) +
-                                   (speed.isEmpty() ? QString()
-                                                    : tr(" (GU/s: giga-updates of an image "
-                                                         "pixel by one projection per second; "
-                                                         "model: paper 002's, with this "
-                                                         "device's traits; measured: tomo tune)")),
-                               Qt::ToolTipRole);
+        m_variant->setItemData(
+            m_variant->count() - 1,
+            variantTooltip(info) + (speed.isEmpty()
+                                        ? QString()
+                                        : tr("\nSpeed in GU/s (giga-updates: image pixels "
+                                             "times projections per second); model: the "
+                                             "performance model with this device's traits; "
+                                             "measured: tomo tune.")),
+            Qt::ToolTipRole);
     }
+    // The open list is as wide as its longest entry, so that every entry reads whole.
+    m_variant->view()->setMinimumWidth(m_variant->view()->sizeHintForColumn(0) + 24);
     m_variant->setCurrentIndex(0);
     setReady(m_ready);
 }
@@ -194,10 +181,6 @@ void ReconParamsPanel::setCutoff(double cutoff) {
 
 void ReconParamsPanel::setReady(bool ready) {
     m_ready = ready;
-    bool haveVariant = m_variant->count() > 0;
-    m_reconstruct->setEnabled(ready && haveVariant);
-    m_reconstruct->setToolTip(haveVariant ? tr("Run filtered back-projection")
-                                          : tr("No back-projector variant for this interpolation"));
     for (QWidget* w : {static_cast<QWidget*>(m_filter), static_cast<QWidget*>(m_cutoff),
                        static_cast<QWidget*>(m_interpolation), static_cast<QWidget*>(m_variant)})
         w->setEnabled(ready);

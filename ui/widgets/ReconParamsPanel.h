@@ -1,19 +1,17 @@
 #pragma once
 /// @file ReconParamsPanel.h
 /// @brief The FBP parameter form: filter window, cutoff, interpolation and back-projector
-/// variant, with the Reconstruct button.
+/// variant (Reconstruct is the window's run bar, always in view).
 ///
 /// The variant list starts with "Automatic (<id>)", the engine's tuned or modelled choice
 /// (app::defaultVariant; its tooltip says which), preselected; then the registry's variants
 /// of the chosen interpolation (the interpolation box filters the list), each shown as
-/// backend, family, slices per pass, precision and exact or approximate (variantLabel), with
-/// the id and description in the tooltip. Filter names are those of parseFilterWindow
+/// what it is in words and its id (VariantLabel.h: unique per entry), with its description in
+/// the tooltip. Filter names are those of parseFilterWindow
 /// ("ramp", "shepp-logan", "cosine", "hamming", "hann"); the cutoff is a fraction of Nyquist in
 /// (0, 1] (see core/filter/RampFilter.h).
 ///
 /// Threading: GUI thread only.
-
-#include <string>
 
 #include <map>
 #include <string>
@@ -27,12 +25,8 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
-class QPushButton;
 
 namespace tomo::ui {
-
-/// "OpenCL Alu, 4 slice(s), half, approximate": what a variant is, for people.
-QString variantLabel(const BackProjectorInfo& info);
 
 class ReconParamsPanel : public QWidget {
     Q_OBJECT
@@ -58,14 +52,13 @@ class ReconParamsPanel : public QWidget {
     /// Selects a variant by id, switching the interpolation to the variant's; false when the
     /// registry has no such variant.
     bool setVariant(const std::string& id);
-    /// Enables the Reconstruct button (when a variant is available) and the form.
+    /// Enables the form.
     void setReady(bool ready);
     /// Only the filter and cutoff shown (cone-beam data: FDK's back-projector is chosen for
     /// the geometry, not from this registry).
     void setFilterOnly(bool on);
 
   signals:
-    void reconstructRequested();
     /// The filter, cutoff, interpolation or variant changed (the live preview follows).
     void optionsChanged();
 
@@ -85,7 +78,6 @@ class ReconParamsPanel : public QWidget {
     QDoubleSpinBox* m_cutoff = nullptr;
     QComboBox* m_interpolation = nullptr;
     QComboBox* m_variant = nullptr;
-    QPushButton* m_reconstruct = nullptr;
     bool m_ready = false;
 };
 

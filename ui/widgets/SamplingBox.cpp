@@ -122,11 +122,12 @@ void SamplingBox::syncFromSession() {
     m_size->setSpecialValueText(tr("as loaded (%1)").arg(loaded->grid.nx));
     m_pixel->setSpecialValueText(tr("as loaded (%1)").arg(loaded->grid.voxelSize));
     setSampling(m_session.sampling());
-    m_state->setText(data->sampling.empty()
-                         ? tr("All %1 angles on the grid of the data (%2 x %2 px).")
-                               .arg(data->geometry.angleCount())
-                               .arg(data->grid.nx)
-                         : tr("Reconstructing %1.").arg(QString::fromStdString(data->sampling)));
+    m_state->setText(
+        data->sampling.empty()
+            ? tr("All %1 angles on the grid of the data (%2 x %2 px).")
+                  .arg(data->geometry.angleCount())
+                  .arg(data->grid.nx)
+            : tr("The reconstruction uses %1.").arg(QString::fromStdString(data->sampling)));
 }
 
 }  // namespace tomo::ui

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "IoTestUtil.h"
@@ -158,6 +160,31 @@ TEST(TiffStack, SixteenBitScaleRoundTripsWithinHalfAStep) {
     EXPECT_DOUBLE_EQ(info->scale, map.scale);
     EXPECT_DOUBLE_EQ(info->offset, -50.0);
     EXPECT_LT(test::readBytes(dir / "s.tif").size(), 3u * 8 * 9 * 2 + 2000);
+    // ImageJ's calibration (issue 28, point 10): ImageJ reads the description as Java properties
+    // when it starts with "ImageJ"; cf=0 is its straight line value = c0 + c1 * count, applied
+    // only with a value unit.
+    {
+        TIFF* t = TIFFOpen((dir / "s.tif").c_str(), "r");
+        ASSERT_NE(t, nullptr);
+        const char* text = nullptr;
+        ASSERT_TRUE(TIFFGetField(t, TIFFTAG_IMAGEDESCRIPTION, &text) && text);
+        const std::string d(text);
+        TIFFClose(t);
+        EXPECT_EQ(d.rfind("ImageJ=", 0), 0u) << d;
+        std::map<std::string, std::string> props;
+        std::size_t start = 0;
+        while (start < d.size()) {
+            const std::size_t end = std::min(d.find('\n', start), d.size());
+            const std::string line = d.substr(start, end - start);
+            if (const std::size_t eq = line.find('='); eq != std::string::npos)
+                props[line.substr(0, eq)] = line.substr(eq + 1);
+            start = end + 1;
+        }
+        EXPECT_EQ(props["cf"], "0");
+        EXPECT_FALSE(props["vunit"].empty());
+        EXPECT_DOUBLE_EQ(std::stod(props["c0"]), map.offset);
+        EXPECT_DOUBLE_EQ(std::stod(props["c1"]), map.scale);
+    }
     auto back = readTiff(dir / "s.tif");
     ASSERT_TRUE(back.isOk()) << back.status().toString();
     double worst = 0;

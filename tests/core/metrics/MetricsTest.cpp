@@ -206,5 +206,47 @@ TEST(Metrics, CompareImagesGathersTheIndividualMetrics) {
     EXPECT_EQ(tiny->rmse, 0.0);
 }
 
+TEST(Metrics, AFieldOfViewMaskIgnoresWhatLiesOutsideIt) {
+    // A 41 x 41 image equal to the reference inside the disc of radius 16 about (20, 20) and
+    // off by 7 in the corners (what an undetermined corner of a reconstruction holds).
+    Image ref = randomImage(41, 41, 3, 0.f, 1.f);
+    Image img = ref.clone();
+    const std::vector<float> disc = discMask(41, 41, 20.0, 20.0, 16.0);
+    std::size_t inside = 0;
+    for (std::size_t r = 0; r < 41; ++r)
+        for (std::size_t c = 0; c < 41; ++c) {
+            const bool in = std::hypot(double(c) - 20.0, double(r) - 20.0) <= 16.0;
+            EXPECT_EQ(disc[r * 41 + c], in ? 1.0f : 0.0f);
+            inside += in;
+            if (!in)
+                img(0, r, c) += 7.0f;
+            else if (r == 20 && c == 22)
+                img(0, r, c) += 0.5f;  // one error inside
+        }
+    const Mask mask(disc.data(), 41, 41, 41);
+    auto m = compareImages(view(img), view(ref), 1.0, mask);
+    ASSERT_TRUE(m.isOk()) << m.status().toString();
+    EXPECT_NEAR(m->rmse, std::sqrt(0.25 / double(inside)), 1e-7);
+    EXPECT_NEAR(m->maxAbsError, 0.5, 1e-6);
+    EXPECT_NEAR(m->psnr, 20.0 * std::log10(1.0 / m->rmse), 1e-9);
+    // SSIM over the windows wholly inside: the corners' +7 does not reach it.
+    EXPECT_GT(m->ssim, 0.9);
+    EXPECT_LT(m->ssim, 1.0);
+    auto whole = compareImages(view(img), view(ref), 1.0);
+    ASSERT_TRUE(whole.isOk());
+    EXPECT_GT(whole->rmse, 10 * m->rmse);
+    EXPECT_NEAR(whole->maxAbsError, 7.0, 1e-5);
+    // Without a data range: the reference's range inside the mask.
+    auto ranged = compareImages(view(img), view(ref), 0.0, mask);
+    ASSERT_TRUE(ranged.isOk());
+    double lo = 1e9, hi = -1e9;
+    for (std::size_t i = 0; i < disc.size(); ++i)
+        if (disc[i] != 0.f) {
+            lo = std::min(lo, double(ref.data()[i / 41 * ref.pitch() + i % 41]));
+            hi = std::max(hi, double(ref.data()[i / 41 * ref.pitch() + i % 41]));
+        }
+    EXPECT_NEAR(ranged->psnr, 20.0 * std::log10((hi - lo) / ranged->rmse), 1e-9);
+}
+
 }  // namespace
 }  // namespace tomo
