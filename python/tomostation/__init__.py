@@ -15,14 +15,14 @@ from .geometry import ConeGeometry
 from .io import info, read, read_dataset, uniform_angles, write
 from .phantoms import Phantom, phantom
 from .preprocessing import find_center, preprocess
-from .recon import (ITERATIVE, cgls, fbp, fdk, mbir, memxct, os_sirt, reconstruct, sart, sirt,
-                    tv)
+from .recon import (ITERATIVE, cgls, fbp, fdk, gridrec, mbir, memxct, os_sirt, reconstruct, sart,
+                    sirt, tv)
 from .report import Report
 
 __version__ = _core.build_info()["version"]
 
 __all__ = [
-    "fbp", "sirt", "os_sirt", "sart", "cgls", "tv", "memxct", "mbir", "reconstruct", "fdk",
+    "fbp", "gridrec", "sirt", "os_sirt", "sart", "cgls", "tv", "memxct", "mbir", "reconstruct", "fdk",
     "ITERATIVE", "ConeGeometry", "read", "write", "info", "read_dataset", "uniform_angles", "preprocess", "find_center",
     "phantom", "Phantom", "devices", "tune", "algorithms", "build_info", "Engine",
     "default_engine", "Report", "TomoError", "InvalidArgumentError", "InvalidDataError",

@@ -18,8 +18,8 @@ from ._flags import option_help, to_flags
 from ._progress import progress_callback
 from .report import Report
 
-__all__ = ["reconstruct", "fbp", "sirt", "os_sirt", "sart", "cgls", "tv", "memxct", "mbir",
-           "fdk", "ITERATIVE"]
+__all__ = ["reconstruct", "fbp", "gridrec", "sirt", "os_sirt", "sart", "cgls", "tv", "memxct",
+           "mbir", "fdk", "ITERATIVE"]
 
 #: ``tomo recon`` flags every parallel-beam call takes.
 RECON_FLAGS = ("center", "filter", "cutoff", "interp", "size", "pixel_size", "roi_center",
@@ -33,6 +33,13 @@ FDK_FLAGS = ("size", "volume", "voxel_size", "detector_pitch", "detector_offset"
              "png")
 
 ITERATIVE = tuple(a["id"] for a in _core.algorithms() if a["iterative"])
+
+
+def _parameter_names(algorithm):
+    """The keyword names of ``algorithm``'s schema parameters (``--param``), or None when the
+    algorithm is unknown (the front door then says so)."""
+    spec = next((a for a in _core.algorithms() if a["id"] == algorithm), None)
+    return None if spec is None else {p["name"].replace("-", "_") for p in spec["parameters"]}
 
 
 def _angles(angles):
@@ -65,7 +72,8 @@ def reconstruct(sinogram, angles, algorithm="fbp", *, callback=None, callback_it
 
     sinogram: [angles][detectors] (one slice; the image is 2-D) or [rows][angles][detectors].
     angles: radians, one per projection.
-    algorithm: ``fbp`` or an iterative id (``tomostation.ITERATIVE``).
+    algorithm: ``fbp``, ``gridrec`` (FBP in Fourier space) or an iterative id
+        (``tomostation.ITERATIVE``).
     callback: iterative methods: called after every iteration as ``callback(iteration,
         metrics)`` (``callback(iteration, metrics, iterate)`` with ``callback_iterate=True``,
         the iterate a copy); return False to stop and keep the current image, raise to cancel.
@@ -84,9 +92,11 @@ def reconstruct(sinogram, angles, algorithm="fbp", *, callback=None, callback_it
     """
     iterative = algorithm in ITERATIVE
     flag_values, params = _split(keywords, RECON_FLAGS + (ITERATIVE_FLAGS if iterative else ()))
-    if not iterative and params:
+    names = _parameter_names(algorithm)
+    unknown = set() if iterative or names is None else set(params) - names
+    if unknown:  # an iterative method's unknown parameter is the front door's message
         raise TypeError(f"{algorithm}() got unexpected keyword argument(s) "
-                        f"{', '.join(sorted(params))}")
+                        f"{', '.join(sorted(unknown))}")
     flags = ["--algo=" + algorithm, "--output=" + str(flag_values.pop("output", None) or "")]
     flags += to_flags(flag_values)
     flags += [f"--param={k.replace('_', '-')}={_param_text(v)}" for k, v in params.items()
@@ -111,6 +121,19 @@ def fbp(sinogram, angles, *, center=None, filter="ramp", cutoff=None, size=None,
     """
     return reconstruct(sinogram, angles, "fbp", center=center, filter=filter, cutoff=cutoff,
                        size=size, pixel_size=pixel_size, backend=backend, variant=variant,
+                       **keywords)
+
+
+def gridrec(sinogram, angles, *, center=None, filter="ramp", cutoff=None, size=None,
+            pixel_size=None, backend="auto", tolerance=None, **keywords):
+    """Gridrec, FBP in Fourier space (``tomo recon --algo gridrec``; TomoPy's default
+    algorithm): FBP's filters and scaling, Kaiser-Bessel gridding chosen so that its own error
+    stays below ``tolerance`` (default 1e-3 of the image's maximum). Other parameters
+    (``oversampling``, ``kernel_width``, ``precision``) and everything else as
+    :func:`reconstruct`.
+    """
+    return reconstruct(sinogram, angles, "gridrec", center=center, filter=filter, cutoff=cutoff,
+                       size=size, pixel_size=pixel_size, backend=backend, tolerance=tolerance,
                        **keywords)
 
 
