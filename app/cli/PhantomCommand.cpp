@@ -92,8 +92,11 @@ Status phantomBody(const ArgParser& args) {
                     p.size, slices);
     std::string shape = std::to_string(geometry.angleCount()) + "x" + std::to_string(detectors);
     if (slices > 1) shape += 'x' + std::to_string(slices);
-    std::printf("reconstruct with: tomo recon %s --shape %s --angles %s --size %d -o rec.raw\n",
-                output->c_str(), shape.c_str(), p.angleSpec.c_str(), p.size);
+    // An axis off the detector's centre must reach tomo recon too, or the hint reconstructs
+    // with the wrong centre.
+    const std::string center = args.has("center") ? " --center " + *args.get("center") : "";
+    std::printf("reconstruct with: tomo recon %s --shape %s --angles %s --size %d%s -o rec.raw\n",
+                output->c_str(), shape.c_str(), p.angleSpec.c_str(), p.size, center.c_str());
     return Status::ok();
 }
 

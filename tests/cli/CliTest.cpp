@@ -53,6 +53,29 @@ TEST_F(Cli, PhantomReconCompareEndToEnd) {
         << c.output << expected;
 }
 
+TEST_F(Cli, ThePhantomsHintReconstructsWithItsAxis) {
+    // An axis 6 px off the detector's centre: the printed command must carry it, or following
+    // the hint gives a doubled image.
+    CliRun p = tomo("phantom -o " + path("off.raw") + " --truth " + path("off-truth.raw") +
+                    " --size 96 --angles 0:180:150 --detectors 129 --center 70 --quiet");
+    ASSERT_EQ(p.code, 0) << p.output;
+    const std::string lead = "reconstruct with: tomo ";
+    const auto at = p.output.find(lead);
+    ASSERT_NE(at, std::string::npos) << p.output;
+    std::string hint = p.output.substr(at + lead.size());
+    hint = hint.substr(0, hint.find('\n'));
+    EXPECT_NE(hint.find("--center 70"), std::string::npos) << hint;
+    const auto out = hint.find("-o rec.raw");
+    ASSERT_NE(out, std::string::npos) << hint;
+    hint.replace(out, 10, "-o " + path("off-rec.raw") + " --quiet");
+    CliRun r = tomo(hint);
+    ASSERT_EQ(r.code, 0) << r.output;
+    auto rec = readRawFloat32(path("off-rec.raw"), {1, 96, 96});
+    auto truth = readRawFloat32(path("off-truth.raw"), {1, 96, 96});
+    ASSERT_TRUE(rec.isOk() && truth.isOk());
+    EXPECT_LT(*rmse(rec->plane(0), truth->plane(0)), 0.08);
+}
+
 TEST_F(Cli, TiffInputAndOutputAndPng) {
     if (!TOMO_WITH_TIFF_BUILD) GTEST_SKIP() << "no TIFF in this build";
     ASSERT_EQ(tomo("phantom -o " + path("sino.tif") +

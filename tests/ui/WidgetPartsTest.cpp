@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -74,6 +75,9 @@ TEST(ParameterForm, SetValuesRoundTripsAndRejectsWhatDoesNotFit) {
     auto back = form.values();
     EXPECT_EQ(back.at("iterations"), "123");
     EXPECT_EQ(back.at("relaxation"), "1.5");
+    // Shown as typed, not as 1.500000.
+    EXPECT_EQ(form.findChild<QDoubleSpinBox*>(QStringLiteral("relaxation"))->text(),
+              QStringLiteral("1.5"));
     EXPECT_DOUBLE_EQ(std::stod(back.at("lambda")), 2.5e-5);
     EXPECT_EQ(back.at("nonnegative"), "true");
     EXPECT_EQ(back.at("projector"), "locality");

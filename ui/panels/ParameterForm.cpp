@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -29,6 +30,18 @@ QString unitSuffix(const ParameterSpec& p) {
 std::string realText(double v) {
     return QString::number(v, 'g', 17).toStdString();
 }
+
+/// Shows a value as the user would type it (1.9, 0) instead of six decimals of zeros
+/// (1.900000, 0.000000); it still steps and rounds at decimals().
+class CompactDoubleSpinBox : public QDoubleSpinBox {
+  public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double value) const override {
+        QString text = locale().toString(value, 'f', QLocale::FloatingPointShortest);
+        if (!isGroupSeparatorShown()) text.remove(locale().groupSeparator());
+        return text;
+    }
+};
 
 }  // namespace
 
@@ -158,7 +171,7 @@ QWidget* ParameterForm::makeEditor(const ParameterSpec& p) {
                 connect(edit, &QLineEdit::textChanged, this, changed);
                 return edit;
             }
-            auto* box = new QDoubleSpinBox(this);
+            auto* box = new CompactDoubleSpinBox(this);
             box->setDecimals(6);
             box->setRange(p.minimum, p.maximum);
             double span = p.maximum - p.minimum;
