@@ -74,8 +74,8 @@ class Phantom {
     /// One ellipse or disc (a test object), @p e in normalised units.
     static Phantom single(Ellipsoid e, bool is2d, double scale = 1.0);
     /// Parses "shepp-logan", "shepp-logan-3d", "ellipses[:COUNT[:SEED]]" (default 10 ellipses,
-    /// seed 1), "disc" (density 1, radius 0.5), "discs" (lowContrastDiscs). InvalidArgument names the valid choices; the
-    /// scale must be positive and finite.
+    /// seed 1), "disc" (density 1, radius 0.5), "discs" (lowContrastDiscs). InvalidArgument names
+    /// the valid choices; the scale must be positive and finite.
     static Result<Phantom> fromName(const std::string& name, double scale);
 
     bool is2d() const { return m_is2d; }

@@ -18,9 +18,9 @@ void LivePreview::request(const FbpOptions& options, const std::string& variantI
     m_runner.request(
         [engine, data, filter, variantId, slice, method, out](const ExecContext& ctx) -> Status {
             TOMO_ASSIGN_OR_RETURN(app::SliceImage s,
-                                  app::reconstructSliceAtCenter(
-                                      *engine, *data, slice, data->geometry.centerOfRotation(),
-                                      filter, variantId, ctx, method));
+                                  app::reconstructSliceAtCenter(*engine, *data, slice,
+                                                                data->geometry.centerOfRotation(),
+                                                                filter, variantId, ctx, method));
             out->set(std::move(s));
             return Status::ok();
         },

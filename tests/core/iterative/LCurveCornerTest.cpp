@@ -14,9 +14,9 @@
 #include <cstdlib>
 
 #include "core/iterative/IterativeReconstruction.h"
-#include "core/solvers/IterationCorner.h"
 #include "core/locality/JosephOperator.h"
 #include "core/phantom/Phantom.h"
+#include "core/solvers/IterationCorner.h"
 
 namespace tomo {
 namespace {
