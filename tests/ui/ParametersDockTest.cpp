@@ -46,6 +46,11 @@ TEST_P(ParametersDock, ReconstructStaysInViewAndLeavesNoGapAfterMbir) {
     QApplication::processEvents();
     EXPECT_TRUE(inView(run, f.window.get()));
     EXPECT_EQ(f.window->runSummary()->text().left(4), QStringLiteral("MBIR"));
+    // Gridrec reads its filter from its own form, and the summary says so (not FBP's).
+    test::choose(algorithm, QStringLiteral("Gridrec (Fourier)"));
+    QApplication::processEvents();
+    EXPECT_TRUE(f.window->runSummary()->text().startsWith(QStringLiteral("Gridrec, filter ")))
+        << f.window->runSummary()->text().toStdString();
     test::choose(algorithm, QStringLiteral("FBP"));
     QApplication::processEvents();
     // The sampling box follows the FBP form closely (no room left for MBIR's form).

@@ -237,6 +237,15 @@ void MainWindow::updateRunBar() {
     QString text;
     if (m_session.coneDataset()) {
         text = tr("FDK, filter %1").arg(filter);
+    } else if (m_algorithm->algorithm() == "gridrec") {  // its own filter, in its form
+        const auto values = m_algorithm->values();
+        const auto value = [&](const char* name, const char* fallback) {
+            auto it = values.find(name);
+            return QString::fromStdString(it != values.end() ? it->second : fallback);
+        };
+        text = tr("Gridrec, filter %1 %2")
+                   .arg(value("filter", "ramp"))
+                   .arg(value("cutoff", "1").toDouble(), 0, 'f', 2);
     } else if (m_algorithm->isIterative()) {
         const auto values = m_algorithm->values();
         auto it = values.find("iterations");
