@@ -152,7 +152,13 @@ TEST_F(SlabStream, IterativePeakMemoryStaysWithinTheBudgetPlusAOneSliceRun) {
         ASSERT_EQ(budget.code, 0) << algorithm;
         const Measured whole = runMeasured(recon(sino, path("whole.raw"), args));
         ASSERT_EQ(whole.code, 0) << algorithm;
-        const long boundKiB = 4 * 1024 + base.peakKiB;
+        // The peak resident set of one and the same run varies by about +-0.5 MiB (measured
+        // 93980-94756 KiB for SIRT's one-slice run on the 2-core machine under load: thread
+        // arenas, the timing of page touches); a fixed 1 MiB slack keeps that noise from
+        // deciding the test (SIRT's margin below the bound was 0.7 MiB and failed once under
+        // a loaded full ctest run). One solve of the whole stack is still 15+ MiB above.
+        const long slackKiB = 1024;
+        const long boundKiB = 4 * 1024 + base.peakKiB + slackKiB;
         std::printf(
             "%s: peak RSS one slice %ld KiB, 40 slices within 4 MiB %ld KiB (bound %ld), "
             "40 slices in one solve %ld KiB\n",
