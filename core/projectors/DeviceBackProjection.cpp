@@ -63,6 +63,20 @@ Status backProjectOnDevice(DeviceBackProjection& device, const Sinograms& sino,
         [&](const PipelineIo& io) { return runPipeline(queues.get(), io, stages, ctx, timeline); });
 }
 
+PassLimits PassPlanStage::limits(std::size_t chunkItems, int slicesPerPass, std::size_t budget,
+                                 double updatesPerLaunch, int shrink) const {
+    PassLimits l;
+    l.slices = static_cast<int>(chunkItems);
+    l.slicesPerPass = slicesPerPass;
+    l.nx = m_out.nx;
+    l.ny = m_out.ny;
+    l.angles = m_in.angles;
+    l.budget = budget;
+    l.updatesPerLaunch = updatesPerLaunch;
+    l.shrink = shrink;
+    return l;
+}
+
 Status PassPlanStage::preparePlan(std::size_t chunkItems, std::size_t budget) {
     m_steps.clear();
     return runWithRetry(

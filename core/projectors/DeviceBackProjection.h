@@ -71,6 +71,10 @@ class PassPlanStage : public ChunkStage {
   protected:
     /// The plan for chunks of @p chunkItems within @p budget bytes, @p shrink times smaller.
     virtual Result<PassPlan> plan(std::size_t chunkItems, std::size_t budget, int shrink) const = 0;
+    /// plan()'s common limits: the chunk's shape, the budget, the launch size and the shrink;
+    /// each backend adds its device limits and byte model.
+    PassLimits limits(std::size_t chunkItems, int slicesPerPass, std::size_t budget,
+                      double updatesPerLaunch, int shrink) const;
     /// The device buffers of @p p (the backend's scratch).
     virtual Status allocate(const PassPlan& p) = 0;
     /// prepare()'s common part: plans and allocates (runWithRetry), forgets earlier steps.

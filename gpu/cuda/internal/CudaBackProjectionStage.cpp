@@ -23,17 +23,12 @@ CudaBackProjectionStage::CudaBackProjectionStage(CudaQueues& queues, const CudaL
 Result<PassPlan> CudaBackProjectionStage::plan(std::size_t chunkItems, std::size_t budget,
                                                int shrink) const {
     const CudaDeviceTraits& t = m_q.context().traits();
-    PassLimits l;
-    l.slices = static_cast<int>(chunkItems);
-    l.slicesPerPass = m_launcher.slicesPerPass();
-    l.nx = m_out.nx;
-    l.ny = m_out.ny;
-    l.angles = m_in.angles;
+    PassLimits l =
+        limits(chunkItems, m_launcher.slicesPerPass(), budget, m_options.updatesPerLaunch, shrink);
     l.maxAngleChunk = std::max(1, t.maxTexture2dLinearHeight);
     if (m_options.maxAngleChunk > 0)
         l.maxAngleChunk = std::min(l.maxAngleChunk, m_options.maxAngleChunk);
     l.maxBandRows = m_options.maxBandRows;
-    l.budget = budget;
     const std::size_t rowBytes = static_cast<std::size_t>(m_in.detectors) * m_launcher.texelBytes();
     l.sinogramBytes = [rowBytes](int chunk) {
         return (rowBytes + 512) * static_cast<std::size_t>(chunk);  // pitched rows
@@ -41,8 +36,6 @@ Result<PassPlan> CudaBackProjectionStage::plan(std::size_t chunkItems, std::size
     l.sinogramCopies = 1;  // packed on the device, read in order on one stream
     l.outputCopies = 1;    // the band (passes of fewer slices, or several bands)
     l.fixedBytes = m_consts.size() * sizeof(float);
-    l.updatesPerLaunch = m_options.updatesPerLaunch;
-    l.shrink = shrink;
     return planPasses(l, m_id + " on " + t.name);
 }
 

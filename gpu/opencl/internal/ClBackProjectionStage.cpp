@@ -22,12 +22,8 @@ ClBackProjectionStage::ClBackProjectionStage(ClQueues& queues, ClKernelLauncher&
 Result<PassPlan> ClBackProjectionStage::plan(std::size_t chunkItems, std::size_t budget,
                                              int shrink) const {
     const ClDeviceTraits& t = m_q.context().traits();
-    PassLimits l;
-    l.slices = static_cast<int>(chunkItems);
-    l.slicesPerPass = m_launcher.slicesPerPass();
-    l.nx = m_out.nx;
-    l.ny = m_out.ny;
-    l.angles = m_in.angles;
+    PassLimits l =
+        limits(chunkItems, m_launcher.slicesPerPass(), budget, m_options.updatesPerLaunch, shrink);
     l.maxAngleChunk = m_in.angles;
     if (t.constantBufferBytes > 0)
         l.maxAngleChunk =
@@ -41,15 +37,12 @@ Result<PassPlan> ClBackProjectionStage::plan(std::size_t chunkItems, std::size_t
     l.maxAllocation = t.maxAllocBytes;
     if (m_options.maxAllocation > 0)
         l.maxAllocation = std::min(l.maxAllocation, m_options.maxAllocation);
-    l.budget = budget;
     const int det = m_in.detectors;
     l.sinogramBytes = [this, det](int chunk) { return m_launcher.packedBytes(chunk, det); };
     l.sinogramCopies = m_launcher.usesImage() ? 2 : 1;  // the packed pass (and its image)
     l.outputCopies = 1;                                 // the band
     l.fixedBytes = m_constants.size() * sizeof(ClProjectionConstants);
-    l.updatesPerLaunch = m_options.updatesPerLaunch;
     l.projectionAlign = 4;  // whole projection phases
-    l.shrink = shrink;
     return planPasses(l, m_id + " on " + t.name);
 }
 
