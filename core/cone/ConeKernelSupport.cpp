@@ -60,10 +60,19 @@ Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t n
                        ", its budget is " + std::to_string(budget >> 20) + " MiB");
 }
 
-void columnsToVolume(const std::vector<float>& columns, int nx, int ny, int nz, Volume& out) {
+Status ZeroSlab::allocate(std::size_t count) {
+    m_data.reset(static_cast<float*>(std::calloc(count, sizeof(float))));
+    m_size = m_data ? count : 0;
+    if (!m_data && count > 0)
+        return outOfMemory("cone volume slab of " + std::to_string(count * sizeof(float) >> 20) +
+                           " MiB");
+    return Status::ok();
+}
+
+void columnsToVolume(const float* columns, int nx, int ny, int nz, Volume& out) {
     constexpr int kBlock = 32;
     for (int k = 0; k < nz; ++k) {
-        const float* plane = columns.data() + static_cast<std::size_t>(k) * nx * ny;
+        const float* plane = columns + static_cast<std::size_t>(k) * nx * ny;
         for (int j0 = 0; j0 < ny; j0 += kBlock)
             for (int i0 = 0; i0 < nx; i0 += kBlock)
                 for (int j = j0; j < std::min(ny, j0 + kBlock); ++j) {

@@ -7,6 +7,8 @@
 /// neighbour, with one zero column/row before the data and two after.
 
 #include <cstddef>
+#include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,8 +50,32 @@ Result<ConeSymmetry> checkBegin(const ConeBackProjectorInfo& info, const ConeGeo
 Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t need,
                     std::size_t budget, const std::string& device);
 
+/// A CPU slab accumulator of zeros that costs nothing up front. Its memory comes from calloc: a
+/// slab of hundreds of MiB is fresh zero pages that the first batch's back-projection touches in
+/// its own threads, between its checks for a cancel, instead of a memset on one thread that a
+/// cancel (mpirun gives its ranks one second after SIGTERM) has to wait for.
+class ZeroSlab {
+  public:
+    /// @p count zeros; OutOfMemory naming the slab's MiB when the machine refuses.
+    Status allocate(std::size_t count);
+    float* data() { return m_data.get(); }
+    const float* data() const { return m_data.get(); }
+    std::size_t size() const { return m_size; }
+    void reset() {
+        m_data.reset();
+        m_size = 0;
+    }
+
+  private:
+    struct Free {
+        void operator()(float* p) const noexcept { std::free(p); }
+    };
+    std::unique_ptr<float[], Free> m_data;
+    std::size_t m_size = 0;
+};
+
 /// Volume [nz][ny][nx] from a y-contiguous accumulator [nz][nx][ny] (the symmetric kernels'
 /// layout), plane by plane.
-void columnsToVolume(const std::vector<float>& columns, int nx, int ny, int nz, Volume& out);
+void columnsToVolume(const float* columns, int nx, int ny, int nz, Volume& out);
 
 }  // namespace tomo::cone

@@ -208,13 +208,7 @@ class CpuConeBackProjector final : public ConeBackProjector {
         m_grid = grid;
         m_first = firstPlane;
         m_planes = planes;
-        try {
-            m_acc.assign(slab.voxels(), 0.0f);
-        } catch (const std::bad_alloc&) {
-            return outOfMemory("cone volume slab of " + std::to_string(slab.voxels() * 4 >> 20) +
-                               " MiB");
-        }
-        return Status::ok();
+        return m_acc.allocate(slab.voxels());
     }
 
     Status add(int first, const Array3<float>& views, const ExecContext& ctx) override {
@@ -258,12 +252,12 @@ class CpuConeBackProjector final : public ConeBackProjector {
                                                          static_cast<std::size_t>(g.ny),
                                                          static_cast<std::size_t>(g.nx)));
         if (m_symmetric) {
-            cone::columnsToVolume(m_acc, g.nx, g.ny, g.nz, out);
+            cone::columnsToVolume(m_acc.data(), g.nx, g.ny, g.nz, out);
         } else {
             for (std::size_t r = 0; r < static_cast<std::size_t>(g.nz) * g.ny; ++r)
                 std::copy_n(m_acc.data() + r * g.nx, g.nx, out.rows().row(r).begin());
         }
-        m_acc = {};
+        m_acc.reset();
         m_geometry.reset();
         return out;
     }
@@ -274,7 +268,7 @@ class CpuConeBackProjector final : public ConeBackProjector {
     std::optional<ConeGeometry> m_geometry;
     ConeVolumeGrid m_grid;  ///< the whole volume
     int m_first = 0, m_planes = 0;
-    std::vector<float> m_acc;
+    cone::ZeroSlab m_acc;
     cone::PaddedViews m_packed;
     std::vector<float> m_blend;  ///< per worker: one blended detector column
 };
