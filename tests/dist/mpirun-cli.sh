@@ -59,7 +59,9 @@ grep -q "R = 3 does not divide the 2 ranks" cone-bad.err || { cat cone-bad.err; 
 # mpirun's SIGTERM (what it sends its ranks on Ctrl-C or a scheduler's kill) reaches each rank's
 # interrupt watcher, not an MPI thread: every rank stops, says so, and rank 0 removes the file
 # it was writing. The job (512^3 from 90 views, several seconds) is stopped half a second after
-# it announced its output.
+# it announced its output. Open MPI 4.1 sends SIGTERM one second after the job is told to stop
+# and SIGKILL one second later (odls_base_sigkill_timeout = 1): a rank has that second to stop
+# and say so, so nothing on the way may ignore a cancel for long (a slab's memset once did).
 "$tomo" phantom --cone -o big.mha --geometry big.xml --size 128 --views 90 > /dev/null 2>&1
 "$mpirun" --oversubscribe --allow-run-as-root -np 2 "$tomo" recon big.mha --geometry big.xml \
     --volume 512 -o big.h5 > big.out 2> big.err &
