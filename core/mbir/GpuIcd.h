@@ -153,6 +153,9 @@ class IcdDevice {
   public:
     virtual ~IcdDevice() = default;
     virtual std::string name() const = 0;
+    /// Bytes a solve may keep on the device (core/pipeline/DeviceMemory.h: its free memory less
+    /// a margin); the layout is planned against it and the host's budget.
+    virtual std::size_t memoryBudget() const = 0;
     /// Uploads @p layout, the image @p x ([iy][ix]) and the error and weight sinograms (the
     /// padded [view][channel] rows of MbirSinograms with one slice) and allocates `batch` SVB
     /// slots. OutOfMemory naming the buffer when one does not fit.

@@ -1,5 +1,6 @@
 #include "core/mbir/Mbir.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -129,14 +130,15 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
         return unsupported("GPU-ICD reconstructs one slice per solve (" +
                            std::to_string(sino.slices()) + " given)");
     auto solve = std::make_unique<DeviceSolve>();
+    TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
+    // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
+    const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
     const auto start = std::chrono::steady_clock::now();
-    TOMO_ASSIGN_OR_RETURN(solve->layout,
-                          GpuIcdLayout::build(g, matrix, options.gpu, options.memoryBudget, ctx));
+    TOMO_ASSIGN_OR_RETURN(solve->layout, GpuIcdLayout::build(g, matrix, options.gpu, budget, ctx));
     const double layoutSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     GpuIcdOptions gpu = options.gpu;
     if (gpu.batch == 0) gpu.batch = automaticBatch(solve->layout);
-    TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
     const IcdKernelConstants constants =
         icdKernelConstants(*settings.prior, settings.weights, settings.invSigmaY2,
                            settings.positivity, options.zeroSkip);

@@ -7,8 +7,9 @@
 /// capability, SMs, shared memory per block incl. the opt-in maximum, texture limits for
 /// pitch-linear 2-D textures, texture pitch alignment) and creates kStreams non-blocking
 /// streams: stream(0) uploads, stream(1) kernels, stream(2) downloads (the roles of core's
-/// queue operations, CudaQueues.h). memoryBudget() is 85% of the free memory at open() (the rest
-/// for the CUDA context, cuFFT work areas and other processes): callers size their chunks against
+/// queue operations, CudaQueues.h). memoryBudget() is core's policy (core/pipeline/DeviceMemory.h)
+/// on cudaMemGetInfo at open(): the free memory less a tenth of the device, at least 256 MiB (for
+/// the CUDA context, cuFFT work areas and other processes); callers size their chunks against
 /// it and fall back to smaller chunks when an allocation still fails. Scratch memory: pinned
 /// staging, device buffers (plain and pitched) and cuFFT plans are made once per context and reused
 /// by every back-projection and FBP on it, grown on demand (a buffer too small is freed before its
@@ -27,6 +28,7 @@
 #include <string>
 #include <utility>
 
+#include "core/pipeline/DeviceMemory.h"
 #include "gpu/cuda/internal/CudaHandles.h"
 
 namespace tomo::cuda {
@@ -64,6 +66,8 @@ class CudaDeviceContext {
     /// it enqueued may outlive its use of the scratch buffers).
     void synchronizeStreams() const;
     std::size_t memoryBudget() const { return m_budget; }
+    /// cudaMemGetInfo at open().
+    const DeviceMemoryInfo& memoryInfo() const { return m_memory; }
     /// A batched in-place real-to-complex and complex-to-real plan pair for @p batch rows of
     /// @p n real samples stored n + 2 floats apart (n / 2 + 1 complex values after the forward
     /// transform), made once per (n, batch) and kept. OutOfMemory when cuFFT cannot allocate.
@@ -96,6 +100,7 @@ class CudaDeviceContext {
     CudaDeviceTraits m_traits;
     CudaStream m_streams[kStreams];
     std::size_t m_budget = 0;
+    DeviceMemoryInfo m_memory;
     mutable std::mutex m_fftMutex;
     std::map<std::pair<int, int>, std::pair<FftPlan, FftPlan>> m_fftPlans;
     std::mutex m_scratchMutex;

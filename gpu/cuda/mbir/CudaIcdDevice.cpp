@@ -20,6 +20,7 @@ class CudaIcdDevice final : public IcdDevice {
     }
 
     std::string name() const override { return "CUDA " + m_device->traits().label(); }
+    std::size_t memoryBudget() const override { return m_device->memoryBudget(); }
 
     Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
                 const IcdKernelConstants& constants, const std::vector<float>& x,

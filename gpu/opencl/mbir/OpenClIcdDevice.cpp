@@ -21,6 +21,7 @@ class OpenClIcdDevice final : public IcdDevice {
         : m_device(std::move(device)) {}
 
     std::string name() const override { return "OpenCL " + m_device->traits().name; }
+    std::size_t memoryBudget() const override { return m_device->memoryBudget(); }
 
     Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
                 const IcdKernelConstants& constants, const std::vector<float>& x,
