@@ -118,6 +118,7 @@ Result<DeviceBuffer*> CudaDeviceContext::pitched(const std::string& key, std::si
 void CudaDeviceContext::releaseScratch() {
     m_pinned.clear();
     m_device.clear();
+    m_icdLayout.forget();
 }
 
 std::size_t CudaDeviceContext::scratchBytes() const {

@@ -28,6 +28,7 @@
 #include <string>
 #include <utility>
 
+#include "core/mbir/GpuIcd.h"
 #include "core/pipeline/DeviceMemory.h"
 #include "gpu/cuda/internal/CudaHandles.h"
 
@@ -91,6 +92,9 @@ class CudaDeviceContext {
     Result<DeviceBuffer*> pitched(const std::string& key, std::size_t rowBytes, std::size_t rows);
     /// Frees every scratch buffer (lockScratch() held); cuFFT plans stay.
     void releaseScratch();
+    /// The GPU-ICD layout whose buffers the scratch holds (lockScratch() held): kept between
+    /// solves, so the slices of a stack upload their layout once (CudaIcdDevice).
+    IcdResidentLayout& icdLayout() { return m_icdLayout; }
     /// Allocations made by the scratch accessors so far, and the bytes held now (tests).
     std::size_t scratchAllocations() const { return m_scratchAllocations; }
     std::size_t scratchBytes() const;
@@ -106,6 +110,7 @@ class CudaDeviceContext {
     std::mutex m_scratchMutex;
     std::map<std::string, PinnedBuffer> m_pinned;  // released before the streams
     std::map<std::string, DeviceBuffer> m_device;
+    IcdResidentLayout m_icdLayout;
     std::size_t m_scratchAllocations = 0;
 };
 

@@ -84,5 +84,40 @@ TEST(GpuIcdLayoutCache, ARefusedBuildIsAnErrorAndKeepsNothing) {
     EXPECT_TRUE(built);
 }
 
+// The device side of the reuse (IcdResidentLayout; CUDA keeps one per device context): a
+// device holding layout A uploads only the state for A again, everything for another layout B,
+// for a rebuilt A (a new identity) and after its buffers were freed or reallocated.
+TEST(GpuIcdLayoutCache, ADeviceUploadsALayoutOnceAndTheStateEverySolve) {
+    const Case c = makeCase(40, 60);
+    GpuIcdLayoutCache cache;
+    const auto a = cache.get(c.g, c.a, side(12), kBudget, {}).value();
+    const auto b = cache.get(c.g, c.a, side(9), kBudget, {}).value();
+    const GpuIcdLayout rebuilt = GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value();
+    EXPECT_NE(a->id, 0u);
+    EXPECT_NE(a->id, b->id);
+    EXPECT_NE(a->id, rebuilt.id);
+    EXPECT_EQ(cache.get(c.g, c.a, side(12), kBudget, {}).value()->id, a->id);
+
+    auto uploads = [](const IcdResidentLayout& r, const GpuIcdLayout& l, bool reallocated) {
+        int n = 0;
+        for (int k = 0; k < kIcdBufferCount; ++k)
+            n += r.needsUpload(l, k, reallocated) ? 1 : 0;
+        return n;
+    };
+    const int layoutBuffers = kIcdSvSize - kIcdTiles + 1;
+    IcdResidentLayout resident;
+    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount);  // nothing on the device yet
+    resident.loaded(*a);
+    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount - layoutBuffers);  // the next slice
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdImage, false));
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdError, false));
+    EXPECT_FALSE(resident.needsUpload(*a, kIcdTiles, false));
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdTiles, true));  // a buffer grown for it
+    EXPECT_EQ(uploads(resident, *b, false), kIcdBufferCount);
+    EXPECT_EQ(uploads(resident, rebuilt, false), kIcdBufferCount);
+    resident.forget();
+    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount);
+}
+
 }  // namespace
 }  // namespace tomo
