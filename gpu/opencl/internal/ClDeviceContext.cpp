@@ -207,6 +207,7 @@ void ClDeviceContext::releaseScratch() {
     m_scratch.clear();
     m_scratchBytes.clear();
     m_scratchHeld = 0;
+    m_icdLayout.forget();
 }
 
 namespace {

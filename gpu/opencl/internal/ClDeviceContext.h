@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/base/Status.h"
+#include "core/mbir/GpuIcd.h"
 #include "core/pipeline/DeviceMemory.h"
 #include "gpu/opencl/internal/ClHandle.h"
 
@@ -113,6 +114,9 @@ class ClDeviceContext {
     /// The buffer behind pinnedScratch()'s pointer @p host (for transfers), or null.
     cl_mem pinnedBufferOf(const void* host) const;
     void releaseScratch();
+    /// The GPU-ICD layout whose buffers the scratch holds (lockScratch() held): kept between
+    /// solves, so the slices of a stack upload their layout once (OpenClIcdDevice).
+    IcdResidentLayout& icdLayout() { return m_icdLayout; }
     /// Allocations made by the scratch accessors so far (tests of reuse).
     std::size_t scratchAllocations() const { return m_scratchAllocations; }
     /// An object kept for the context's lifetime under @p key (FFT applications by shape),
@@ -179,6 +183,7 @@ class ClDeviceContext {
     std::map<std::string, std::size_t> m_scratchBytes;
     std::map<std::string, Pinned> m_pinned;
     std::size_t m_scratchAllocations = 0;
+    IcdResidentLayout m_icdLayout;
     /// Device bytes of this context's live buffers and images, and of its scratch among them.
     std::shared_ptr<std::atomic<std::size_t>> m_held =
         std::make_shared<std::atomic<std::size_t>>(0);
