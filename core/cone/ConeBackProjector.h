@@ -51,6 +51,19 @@ struct ConeBackProjectorInfo {
 /// staging, ramp-filtered on the device where the row filter has a device stage, packed on the
 /// device into the kernels' padded (and transposed) layout - and the slab leaves once, at
 /// finish(). runFdk composes these stages; add() runs the same stage on views in memory.
+struct FdkWeightTable;  // core/cone/FdkWeights.h
+
+/// FDK's weights (FdkWeightFormula.h) of one chunk on the device, for a backend's kernel
+/// (FdkWeightStage.h enqueues them before the ramp filter).
+struct FdkWeightLaunch {
+    DeviceBufferRef rows;  ///< the chunk's views, [count][nv][pitch] floats, weighted in place
+    std::size_t pitch = 0;
+    DeviceBufferRef table;  ///< FdkWeightTable::views of every view, on the device
+    int firstView = 0;      ///< the chunk's first view (its row in the table)
+    int count = 0;
+    const FdkWeightTable* weights = nullptr;  ///< the scan's constants
+};
+
 class ConeDeviceBackProjection {
   public:
     virtual ~ConeDeviceBackProjection() = default;
@@ -61,6 +74,9 @@ class ConeDeviceBackProjection {
     /// ([count][nv][pitch] floats, filtered), on @p queues (from openQueues()).
     virtual Result<std::unique_ptr<ChunkStage>> stage(DeviceQueues& queues, int firstView,
                                                       std::size_t pitch) = 0;
+    /// Enqueues FDK's weights of @p launch on the compute queue of @p queues (from
+    /// openQueues()); the views arrive raw and leave weighted for the ramp filter.
+    virtual Status weigh(DeviceQueues& queues, const FdkWeightLaunch& launch) = 0;
 };
 
 class ConeBackProjector {
@@ -82,6 +98,9 @@ class ConeBackProjector {
     virtual std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const {
         return 4 * (voxels + batchPixels);
     }
+    /// Bytes the variant's device allows a run (core/pipeline/DeviceMemory.h); 0 on the CPU.
+    /// runFdk sizes its slabs so that bytesFor() and the pipeline's rings fit it.
+    virtual std::size_t deviceBudget() const { return 0; }
     /// Views per add() call the variant works best with (32 for the CUDA kernels).
     virtual int preferredBatch() const { return 16; }
     /// The device stages of the slab just finished (valid after finish()).

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/cone/FdkWeightStage.h"
 #include "core/recon/Fbp.h"
 
 namespace tomo {
@@ -35,6 +36,26 @@ struct Extent {
     bool held = false;
 };
 
+/// The most planes (at most @p most) whose slab, batch of @p batchPixels and the pipeline's
+/// rings of @p rings bytes fit @p bp's device budget; @p most without a device.
+int devicePlanes(const ConeBackProjector& bp, std::size_t plane, std::size_t batchPixels,
+                 std::size_t rings, int most) {
+    const std::size_t budget = bp.deviceBudget();
+    auto fits = [&](int planes) {
+        return bp.bytesFor(plane * static_cast<std::size_t>(planes), batchPixels) + rings <= budget;
+    };
+    if (budget == 0 || fits(most)) return most;
+    int lo = 1, hi = most;  // bytesFor grows with the voxels
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 Plan planFdk(const ConeGeometry& g, const ConeVolumeGrid& grid, const FdkOptions& o,
              const ConeBackProjector& bp, const Extent& e) {
     Plan p;
@@ -58,6 +79,10 @@ Plan planFdk(const ConeGeometry& g, const ConeVolumeGrid& grid, const FdkOptions
     if (!e.held && p.planes < e.planes && filtered <= o.memoryBudget / 2) {
         p.cache = true;
         if (o.slabPlanes <= 0) p.planes = planesFor(o.memoryBudget - filtered);
+    }
+    if (o.slabPlanes <= 0) {  // the device's own memory (issue 27 item 6)
+        const std::size_t batchPixels = static_cast<std::size_t>(p.batch) * d.nu * d.nv;
+        p.planes = devicePlanes(bp, plane, batchPixels, 2 * 4 * batchPixels, p.planes);
     }
     return p;
 }
@@ -229,9 +254,9 @@ class FdkRun {
     }
 
     /// Every batch of the begun slab through core's pipeline on a GPU back-projector's device
-    /// (the file comment of Fdk.h): read and weighted (and ramp-filtered by the CPU when the
-    /// device has no filter stage) on the packing thread, then upload, device ramp, device
-    /// back-projection into the resident slab.
+    /// (the file comment of Fdk.h): read on the packing thread (and weighted and ramp-filtered
+    /// by the CPU when the device has no filter stage), then upload, device weights, device
+    /// ramp, device back-projection into the resident slab.
     Status backProjectSlabOnDevice(ConeDeviceBackProjection& device, int slab, int slabs) {
         const DetectorGrid& d = m_g.detector();
         const std::size_t pitch = alignedCount<float>(static_cast<std::size_t>(d.nu));
@@ -244,7 +269,14 @@ class FdkRun {
         }
         TOMO_ASSIGN_OR_RETURN(std::unique_ptr<ChunkStage> bp,
                               device.stage(*queues, m_extent.firstView, pitch));
+        // The weights on the device before its ramp (a device without a ramp stage gets views
+        // filtered by the CPU, weights included).
+        std::unique_ptr<ChunkStage> weights;
+        if (ramp && m_options.deviceWeights)
+            weights = makeFdkWeightStage(device, *queues, m_parts.filter->weights(),
+                                         m_extent.firstView, pitch);
         std::vector<ChunkStage*> stages;
+        if (weights) stages.push_back(weights.get());
         if (ramp) stages.push_back(ramp.get());
         stages.push_back(bp.get());
         PipelineIo io;
@@ -262,9 +294,9 @@ class FdkRun {
                 views.dim(2) != std::size_t(d.nu))
                 return internalError("the view reader returned views of another shape");
             t0 = Clock::now();
-            if (ramp)
+            if (ramp && !weights)
                 m_parts.filter->weigh(first, views);
-            else
+            else if (!ramp)
                 TOMO_RETURN_IF_ERROR(m_parts.filter->apply(first, views, m_ctx));
             host.filter += since(t0);
             std::memcpy(staging, views.data(), c.count * io.inputBytesPerItem);

@@ -8,10 +8,11 @@
 /// Pipeline (runFdk): per slab of z planes, views are read and filtered in batches and handed to
 /// the back-projector. On the CPU the batches go one after the other through add(). A GPU
 /// back-projector (ConeBackProjector::device()) runs the slab through core's pipeline
-/// (core/pipeline/ChunkPipeline.h, issue 27 item 3): a host thread reads batch b + 1 and applies
-/// the weights (and the CPU ramp when the device has no filter stage) in pinned staging while
-/// batch b is uploaded, ramp-filtered on the device (FdkOptions::rowFilter: cuFFT, VkFFT) and
-/// back-projected into the resident slab, which leaves the device once at finish(). Slabs are sized
+/// (core/pipeline/ChunkPipeline.h, issue 27 item 3): a host thread reads batch b + 1 into pinned
+/// staging (and applies the weights and the CPU ramp when the device has no filter stage) while
+/// batch b is uploaded raw, weighted (FdkWeightStage.h), ramp-filtered on the device
+/// (FdkOptions::rowFilter: cuFFT, VkFFT) and back-projected into the resident slab, which leaves
+/// the device once at finish(). Slabs are sized
 /// so that the back-projector's slab and batch (ConeBackProjector::bytesFor, paper 003's memory
 /// inequality) and the host's copies fit the memory budget; with more than one slab the filtered
 /// views are kept in memory when they fit half the budget, else read and filtered again per slab.
@@ -46,6 +47,10 @@ struct FdkOptions {
     /// The ramp filter's device stage for a GPU back-projector (RowFilterStage::deviceStage:
     /// cuFFT, VkFFT); null, or none on that device: the CPU filters each batch before upload.
     std::shared_ptr<RowFilterStage> rowFilter;
+    /// With a device ramp: the weights on the device too (FdkWeightStage.h), so the views are
+    /// uploaded raw; false: the packing thread weighs them on the host (the comparison of the
+    /// tests and benchmarks).
+    bool deviceWeights = true;
     Status validate() const;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "core/cone/FdkWeightFormula.h"
 #include "core/geometry/ParallelGeometry.h"
 
 namespace tomo {
@@ -20,6 +21,10 @@ std::string degrees(double rad) {
 
 double principalU(const ConeView& v) {
     return v.sourceOffsetX - v.projOffsetX;
+}
+
+double principalV(const ConeView& v) {
+    return v.sourceOffsetY - v.projOffsetY;
 }
 
 }  // namespace
@@ -132,42 +137,23 @@ void FdkWeights::prepareDisplaced(const FdkWeightOptions& options) {
         m_warnings.push_back("insufficient data: the central ray misses the detector");
 }
 
-double FdkWeights::parker(int k, double gamma) const {
-    const double b = m_beta[static_cast<std::size_t>(k)], d = m_delta;
-    double w = 0;
-    if (d <= 0) return 2.0;  // less than 180 degrees: every line is measured once at most
-    if (b < 2 * (d - gamma)) {
-        const double s = std::sin(0.25 * kPi * b / (d - gamma));
-        w = s * s;
-    } else if (b <= kPi - 2 * gamma) {
-        w = 1;
-    } else if (b <= kPi + 2 * d) {
-        const double s = std::sin(0.25 * kPi * (kPi + 2 * d - b) / (d + gamma));
-        w = s * s;
-    }
-    return 2 * w;
+int FdkWeights::mode() const {
+    if (m_shortScan) return TOMO_FDK_SHORT_SCAN;
+    return m_displacedHalfWidth > 0 ? TOMO_FDK_HALF_FAN : TOMO_FDK_FULL_SCAN;
 }
 
 double FdkWeights::redundancy(int k, double u) const {
     const ConeView& v = m_geometry.view(k);
-    const double t = u - principalU(v);
-    if (m_shortScan) return parker(k, -std::atan(t / v.sdd));
-    if (m_displacedHalfWidth > 0) {
-        const double D = m_displacedHalfWidth, s = t * m_longSide;
-        if (s <= -D) return 0;
-        if (s >= D) return 2;
-        const double x = std::sin(0.25 * kPi * (s + D) / D);
-        return 2 * x * x;
-    }
-    return 1;
+    return fdk::tomoFdkRedundancy(mode(), u - principalU(v), v.sdd,
+                                  m_beta[static_cast<std::size_t>(k)], m_delta,
+                                  m_displacedHalfWidth, m_longSide);
 }
 
 double FdkWeights::cosine(int k, int iu, int iv) const {
     const ConeView& v = m_geometry.view(k);
     const DetectorGrid& d = m_geometry.detector();
-    const double du = d.originU + iu * d.pitchU - principalU(v);
-    const double dv = d.originV + iv * d.pitchV - (v.sourceOffsetY - v.projOffsetY);
-    return v.sdd / std::sqrt(v.sdd * v.sdd + du * du + dv * dv);
+    return fdk::tomoFdkCosine(v.sdd, d.originU + iu * d.pitchU - principalU(v),
+                              d.originV + iv * d.pitchV - principalV(v));
 }
 
 double FdkWeights::weight(int k, int iu, int iv) const {
@@ -181,18 +167,45 @@ void FdkWeights::apply(int k, View2<float> projection) const {
     for (int iu = 0; iu < d.nu; ++iu)
         r[static_cast<std::size_t>(iu)] = redundancy(k, d.originU + iu * d.pitchU);
     const ConeView& v = m_geometry.view(k);
-    const double c = factor(k), sdd2 = v.sdd * v.sdd;
+    const double c = factor(k);
     for (int iv = 0; iv < d.nv; ++iv) {
         auto row = projection.row(static_cast<std::size_t>(iv));
-        const double dv = d.originV + iv * d.pitchV - (v.sourceOffsetY - v.projOffsetY);
+        const double dv = d.originV + iv * d.pitchV - principalV(v);
         for (int iu = 0; iu < d.nu; ++iu) {
             const double du = d.originU + iu * d.pitchU - principalU(v);
             const double w =
-                c * v.sdd / std::sqrt(sdd2 + du * du + dv * dv) * r[static_cast<std::size_t>(iu)];
+                c * fdk::tomoFdkCosine(v.sdd, du, dv) * r[static_cast<std::size_t>(iu)];
             row[static_cast<std::size_t>(iu)] =
                 static_cast<float>(row[static_cast<std::size_t>(iu)] * w);
         }
     }
+}
+
+FdkWeightTable FdkWeights::deviceTable() const {
+    FdkWeightTable t;
+    const int n = m_geometry.viewCount();
+    t.views.resize(static_cast<std::size_t>(n) * TOMO_FDK_VIEW_PARAMS);
+    for (int k = 0; k < n; ++k) {
+        const ConeView& v = m_geometry.view(k);
+        float* p = t.views.data() + static_cast<std::size_t>(k) * TOMO_FDK_VIEW_PARAMS;
+        p[0] = static_cast<float>(factor(k));
+        p[1] = static_cast<float>(m_beta[static_cast<std::size_t>(k)]);
+        p[2] = static_cast<float>(principalU(v));
+        p[3] = static_cast<float>(principalV(v));
+        p[4] = static_cast<float>(v.sdd);
+    }
+    const DetectorGrid& d = m_geometry.detector();
+    t.mode = mode();
+    t.delta = static_cast<float>(m_delta);
+    t.halfWidth = static_cast<float>(m_displacedHalfWidth);
+    t.longSide = static_cast<float>(m_longSide);
+    t.originU = static_cast<float>(d.originU);
+    t.pitchU = static_cast<float>(d.pitchU);
+    t.originV = static_cast<float>(d.originV);
+    t.pitchV = static_cast<float>(d.pitchV);
+    t.nu = d.nu;
+    t.nv = d.nv;
+    return t;
 }
 
 }  // namespace tomo

@@ -52,6 +52,17 @@ struct FdkWeightOptions {
 /// "auto", "on", "off"; InvalidArgument otherwise.
 Result<ShortScanMode> parseShortScanMode(const std::string& text);
 
+/// The weights as FDK's device kernels read them (FdkWeightFormula.h; issue 27 item 3): per
+/// view TOMO_FDK_VIEW_PARAMS floats (c_k, beta_k, u0_k, v0_k, sdd_k) and the scan's constants.
+/// Uploaded once per run; the kernels evaluate the shared formulas in float.
+struct FdkWeightTable {
+    std::vector<float> views;  ///< [view][TOMO_FDK_VIEW_PARAMS]
+    int mode = 0;              ///< TOMO_FDK_FULL_SCAN, TOMO_FDK_SHORT_SCAN or TOMO_FDK_HALF_FAN
+    float delta = 0, halfWidth = 0, longSide = 1;
+    float originU = 0, pitchU = 1, originV = 0, pitchV = 1;  ///< detector (mm)
+    int nu = 0, nv = 0;
+};
+
 class FdkWeights {
   public:
     static Result<FdkWeights> create(const ConeGeometry& geometry, const FdkWeightOptions& options);
@@ -70,13 +81,15 @@ class FdkWeights {
     double factor(int k) const { return m_factor[static_cast<std::size_t>(k)]; }
     /// Redundancy weight r_k at detector coordinate u (mm).
     double redundancy(int k, double u) const;
+    /// The parameters of every view for the device kernels.
+    FdkWeightTable deviceTable() const;
     /// Human-readable notes (the scan kind) and warnings (insufficient data).
     const std::vector<std::string>& notes() const { return m_notes; }
     const std::vector<std::string>& warnings() const { return m_warnings; }
 
   private:
     FdkWeights(const ConeGeometry& g) : m_geometry(g) {}
-    double parker(int k, double gamma) const;
+    int mode() const;  ///< the redundancy of FdkWeightFormula.h
     Status prepareAngles(const FdkWeightOptions& options);
     void prepareDisplaced(const FdkWeightOptions& options);
 

@@ -1,6 +1,7 @@
 #include "core/mbir/GpuIcd.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "core/base/Parallel.h"
@@ -136,6 +137,10 @@ std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& l, int
     return b;
 }
 
+bool icdLayoutBuffer(int b) {
+    return b >= kIcdTiles && b <= kIcdSvSize;
+}
+
 Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirMatrix& a,
                                          const GpuIcdOptions& options, std::size_t budget,
                                          const ExecContext& ctx) {
@@ -182,6 +187,8 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
             for (int ix = 0; ix < g.nx(); ++ix)
                 fillTiles(g, a, l, ix, int(iy), scratch);
         }));
+    static std::atomic<std::uint64_t> builds{0};  // identities, not device state
+    l.id = ++builds;
     return l;
 }
 

@@ -78,6 +78,9 @@ struct GpuIcdLayout {
     std::vector<std::uint32_t> chunkMeta;
     std::vector<std::uint8_t> tiles;  ///< 32 bytes per tile row
     std::vector<float> scale;         ///< per voxel: the 8-bit entries' scale
+    /// This build's identity, unique in the process (build() numbers them from 1): devices that
+    /// keep a layout's buffers between solves compare it (IcdResidentLayout).
+    std::uint64_t id = 0;
 
     std::size_t svCount() const { return svSize.size(); }
     std::size_t voxels() const { return std::size_t(nx) * std::size_t(ny); }
@@ -137,6 +140,28 @@ std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& layout
                                                       const std::vector<float>* e = nullptr,
                                                       const std::vector<float>* w = nullptr);
 
+/// Whether buffer @p b holds the layout alone (kIcdTiles .. kIcdSvSize): the same for every
+/// slice of a geometry, so a device may keep it between solves.
+bool icdLayoutBuffer(int b);
+
+/// Which layout a device's kept buffers hold (issue 27 item 4: device state across the slices
+/// of a stack). A backend keeps one per device (in its device context) and, in load(), uploads
+/// a layout buffer only when needsUpload() says so, then calls loaded(); forget() when the
+/// buffers are freed.
+class IcdResidentLayout {
+  public:
+    /// Buffer @p b for @p layout: state and scratch always; a layout buffer when it was just
+    /// (re)allocated or holds another layout.
+    bool needsUpload(const GpuIcdLayout& layout, int b, bool reallocated) const {
+        return !icdLayoutBuffer(b) || reallocated || layout.id == 0 || layout.id != m_id;
+    }
+    void loaded(const GpuIcdLayout& layout) { m_id = layout.id; }
+    void forget() { m_id = 0; }
+
+  private:
+    std::uint64_t m_id = 0;
+};
+
 /// The constants of the voxel update the kernels need (the q-GGMRF of Qggmrf.h in float).
 struct IcdKernelConstants {
     float invSigmaY2 = 1;
@@ -153,6 +178,9 @@ class IcdDevice {
   public:
     virtual ~IcdDevice() = default;
     virtual std::string name() const = 0;
+    /// Bytes a solve may keep on the device (core/pipeline/DeviceMemory.h: its free memory less
+    /// a margin); the layout is planned against it and the host's budget.
+    virtual std::size_t memoryBudget() const = 0;
     /// Uploads @p layout, the image @p x ([iy][ix]) and the error and weight sinograms (the
     /// padded [view][channel] rows of MbirSinograms with one slice) and allocates `batch` SVB
     /// slots. OutOfMemory naming the buffer when one does not fit.

@@ -1,5 +1,6 @@
 #include "core/mbir/Mbir.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -116,7 +117,7 @@ Status runPasses(const PassFn& onePass, const ExecContext& ctx, double voxels, i
 
 /// GPU-ICD's state for a solve: the layout, the device holding image and error, the schedule.
 struct DeviceSolve {
-    GpuIcdLayout layout;
+    std::shared_ptr<const GpuIcdLayout> layout;  ///< the cache's, or built for this solve
     std::unique_ptr<IcdDevice> device;
     std::unique_ptr<GpuIcdPlan> plan;
 };
@@ -124,32 +125,43 @@ struct DeviceSolve {
 Result<std::unique_ptr<DeviceSolve>> startDevice(
     const MbirSliceGeometry& g, const MbirMatrix& matrix, const MbirOptions& options,
     const IcdSettings& settings, const std::vector<float>& x, const MbirSinograms& sino,
-    MbirReport& report, const ExecContext& ctx) {
+    MbirMatrixCache* cache, MbirReport& report, const ExecContext& ctx) {
     if (sino.slices() != 1)
         return unsupported("GPU-ICD reconstructs one slice per solve (" +
                            std::to_string(sino.slices()) + " given)");
     auto solve = std::make_unique<DeviceSolve>();
+    TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
+    // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
+    const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
     const auto start = std::chrono::steady_clock::now();
-    TOMO_ASSIGN_OR_RETURN(solve->layout,
-                          GpuIcdLayout::build(g, matrix, options.gpu, options.memoryBudget, ctx));
+    bool built = true;
+    if (cache) {
+        TOMO_ASSIGN_OR_RETURN(solve->layout,
+                              cache->layouts().get(g, matrix, options.gpu, budget, ctx, &built));
+    } else {
+        TOMO_ASSIGN_OR_RETURN(GpuIcdLayout layout,
+                              GpuIcdLayout::build(g, matrix, options.gpu, budget, ctx));
+        solve->layout = std::make_shared<const GpuIcdLayout>(std::move(layout));
+    }
     const double layoutSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     GpuIcdOptions gpu = options.gpu;
-    if (gpu.batch == 0) gpu.batch = automaticBatch(solve->layout);
-    TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
+    if (gpu.batch == 0) gpu.batch = automaticBatch(*solve->layout);
     const IcdKernelConstants constants =
         icdKernelConstants(*settings.prior, settings.weights, settings.invSigmaY2,
                            settings.positivity, options.zeroSkip);
     TOMO_RETURN_IF_ERROR(
-        solve->device->load(solve->layout, gpu, constants, x, sino.error(), sino.weight()));
-    solve->plan = std::make_unique<GpuIcdPlan>(solve->layout, gpu, *solve->device);
+        solve->device->load(*solve->layout, gpu, constants, x, sino.error(), sino.weight()));
+    solve->plan = std::make_unique<GpuIcdPlan>(*solve->layout, gpu, *solve->device);
     report.notes.push_back(
-        "GPU-ICD on " + solve->device->name() + ": " + std::to_string(solve->layout.svCount()) +
+        "GPU-ICD on " + solve->device->name() + ": " + std::to_string(solve->layout->svCount()) +
         " SVs of " + std::to_string(gpu.side) + ", " + std::to_string(gpu.batch) +
         (options.gpu.batch == 0 ? " (automatic)" : "") + " per launch, " +
         std::to_string(gpu.blocksPerSv) + " work-groups of " + std::to_string(gpu.groupSize) +
-        " each, " + std::to_string(solve->layout.deviceBytes(gpu.batch) >> 20) +
-        " MiB on the device (layout " + std::to_string(layoutSeconds).substr(0, 5) + " s)");
+        " each, " + std::to_string(solve->layout->deviceBytes(gpu.batch) >> 20) +
+        " MiB on the device (layout " +
+        (built ? "built in " + std::to_string(layoutSeconds).substr(0, 5) + " s)"
+               : std::string("reused)")));
     return solve;
 }
 
@@ -228,8 +240,8 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     std::optional<SuperVoxelPlan> plan;  // PSV-ICD on the CPU, or
     std::unique_ptr<DeviceSolve> gpu;    // GPU-ICD on a device
     if (options.device) {
-        TOMO_ASSIGN_OR_RETURN(gpu,
-                              startDevice(g, *matrix, options, settings, x, sino, report, ctx));
+        TOMO_ASSIGN_OR_RETURN(
+            gpu, startDevice(g, *matrix, options, settings, x, sino, cache, report, ctx));
         if (onNote) onNote(report.notes.back());
     } else {
         plan.emplace(g, options.psv);

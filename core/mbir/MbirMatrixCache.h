@@ -16,6 +16,7 @@
 
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
+#include "core/mbir/GpuIcdLayoutCache.h"
 #include "core/mbir/MbirMatrix.h"
 
 namespace tomo {
@@ -42,6 +43,8 @@ class MbirMatrixCache {
                                                   std::string* note = nullptr);
 
     const std::filesystem::path& directory() const { return m_directory; }
+    /// GPU-ICD's tile layouts of these geometries (memory only).
+    GpuIcdLayoutCache& layouts() { return m_layouts; }
 
   private:
     void prune(const std::filesystem::path& keep) const;
@@ -51,6 +54,7 @@ class MbirMatrixCache {
     std::uintmax_t m_diskBytes;
     std::mutex m_mutex;
     std::list<std::pair<std::string, std::shared_ptr<const MbirMatrix>>> m_recent;  // newest first
+    GpuIcdLayoutCache m_layouts;
 };
 
 /// `$XDG_CACHE_HOME/tomostation/mbir`, else `~/.cache/tomostation/mbir`; empty when neither

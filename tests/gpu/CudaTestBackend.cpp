@@ -5,6 +5,7 @@
 #include "GpuTestSupport.h"
 #include "core/projectors/CpuBackProjectors.h"
 #include "gpu/cuda/CudaBackProjectors.h"
+#include "gpu/cuda/CudaRowFilter.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/locality/CudaLocalityOperator.h"
 #include "gpu/cuda/mbir/CudaIcdDevice.h"
@@ -64,6 +65,11 @@ Result<std::unique_ptr<SubsetOperator>> makeDeviceLocalityOperator(const Paralle
 Result<std::unique_ptr<IcdDevice>> makeDeviceIcd() {
     if (!cudaSetup().context) return notFound("no CUDA device: " + cudaSetup().setup.message);
     return cuda::makeCudaIcdDevice(cudaSetup().context);
+}
+
+Result<std::shared_ptr<RowFilterStage>> makeDeviceRowFilter() {
+    if (!cudaSetup().context) return notFound("no CUDA device: " + cudaSetup().setup.message);
+    return cuda::makeCufftRowFilter(cudaSetup().context);
 }
 
 }  // namespace tomo::test

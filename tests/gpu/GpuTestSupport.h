@@ -20,6 +20,7 @@
 #include "core/locality/RayOrdering.h"
 #include "core/mbir/GpuIcd.h"
 #include "core/projectors/BackProjector.h"
+#include "core/recon/Fbp.h"
 #include "core/solvers/SubsetOperator.h"
 
 namespace tomo::test {
@@ -58,6 +59,10 @@ Result<std::unique_ptr<IcdDevice>> makeDeviceIcd();
 /// Built on first use by the executable's <Backend>TestBackend.cpp.
 const ConeBackProjectorRegistry& coneBackendRegistry();
 
+/// The ramp filter on the executable's backend's device for FDK (cuFFT, VkFFT; FdkOptions::
+/// rowFilter), on the device context of coneBackendRegistry(); NotFound or Unavailable without
+/// a device or the FFT library.
+Result<std::shared_ptr<RowFilterStage>> makeDeviceRowFilter();
 /// A back-projection problem: sinograms, geometry, grid and weights.
 struct BackProjectionProblem {
     Sinograms sino;

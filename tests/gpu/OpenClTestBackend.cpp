@@ -6,6 +6,10 @@
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/locality/OpenClLocalityOperator.h"
 #include "gpu/opencl/mbir/OpenClIcdDevice.h"
+#include "tomo/config.h"
+#if TOMO_WITH_VKFFT
+#include "gpu/opencl/OpenClRowFilter.h"
+#endif
 
 namespace tomo::test {
 
@@ -47,6 +51,16 @@ Result<std::unique_ptr<IcdDevice>> makeDeviceIcd() {
     if (!openClSetup().report.available)
         return notFound("no OpenCL device: " + openClSetup().report.message);
     return opencl::makeOpenClIcdDevice(openClSetup().report.context);
+}
+
+Result<std::shared_ptr<RowFilterStage>> makeDeviceRowFilter() {
+    if (!openClSetup().report.available)
+        return notFound("no OpenCL device: " + openClSetup().report.message);
+#if TOMO_WITH_VKFFT
+    return opencl::makeOpenClRowFilter(openClSetup().report.context);
+#else
+    return notFound("built without VkFFT");
+#endif
 }
 
 }  // namespace tomo::test

@@ -88,6 +88,10 @@ CudaConeBackProjector::CudaConeBackProjector(ConeBackProjectorInfo info,
 
 CudaConeBackProjector::~CudaConeBackProjector() = default;
 
+std::size_t CudaConeBackProjector::deviceBudget() const {
+    return m_device->memoryBudget();
+}
+
 std::size_t CudaConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
     const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
     return 4 * (voxels + batchPixels + transpose);

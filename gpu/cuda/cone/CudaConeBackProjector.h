@@ -52,10 +52,12 @@ class CudaConeBackProjector final : public ConeBackProjector, public ConeDeviceB
     int preferredBatch() const override { return kConeBatch; }
     /// The slab's uploads, kernels, transposes and downloads, timed with CUDA events.
     ConeDeviceTimes deviceTimes() const override { return m_times; }
+    std::size_t deviceBudget() const override;
     ConeDeviceBackProjection* device() override { return this; }
     Result<std::unique_ptr<DeviceQueues>> openQueues() override;
     Result<std::unique_ptr<ChunkStage>> stage(DeviceQueues& queues, int firstView,
                                               std::size_t pitch) override;
+    Status weigh(DeviceQueues& queues, const FdkWeightLaunch& launch) override;
 
   private:
     friend class CudaConeStage;

@@ -2,10 +2,13 @@
 // per group of at most 32 views of a chunk, the views are padded (and transposed for the shfl
 // kernels) on the device from the chunk's rows into the launch's storage (the __ldg buffer, or a
 // scratch buffer copied into the layered texture's array), and the kernel accumulates them into
-// the slab begun with begin(), all on the compute stream, in order. Not yet run on a GPU.
+// the slab begun with begin(), all on the compute stream, in order. weigh(): FDK's weights of a
+// chunk's raw views (core/cone/FdkWeightStage.h, kernels/FdkWeightKernels.cu). Not yet run on a
+// GPU.
 #include <algorithm>
 
 #include "core/cone/ConeKernelSupport.h"
+#include "core/cone/FdkWeights.h"
 #include "gpu/cuda/cone/CudaConeBackProjector.h"
 #include "gpu/cuda/internal/CudaQueues.h"
 
@@ -101,6 +104,29 @@ Result<std::unique_ptr<ChunkStage>> CudaConeBackProjector::stage(DeviceQueues& q
     if (!m_geometry) return internalError(m_info.id + ": a device stage before begin");
     return std::unique_ptr<ChunkStage>(
         std::make_unique<CudaConeStage>(*this, *q, firstView, pitch));
+}
+
+Status CudaConeBackProjector::weigh(DeviceQueues& queues, const FdkWeightLaunch& l) {
+    auto* q = dynamic_cast<CudaQueues*>(&queues);
+    if (!q) return invalidArgument(m_info.id + ": not a CUDA device's queues");
+    const FdkWeightTable& w = *l.weights;
+    FdkWeightArgs a;
+    a.rows = CudaQueues::ptr<float>(l.rows);
+    a.pitch = l.pitch;
+    a.table = CudaQueues::ptr<const float>(l.table);
+    a.firstView = l.firstView;
+    a.views = l.count;
+    a.nu = w.nu;
+    a.nv = w.nv;
+    a.mode = w.mode;
+    a.delta = w.delta;
+    a.halfWidth = w.halfWidth;
+    a.longSide = w.longSide;
+    a.originU = w.originU;
+    a.pitchU = w.pitchU;
+    a.originV = w.originV;
+    a.pitchV = w.pitchV;
+    return launchFdkWeights(a, q->computeStream()).withContext(m_info.id);
 }
 
 }  // namespace tomo::cuda

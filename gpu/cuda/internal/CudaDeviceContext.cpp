@@ -45,7 +45,8 @@ Result<std::shared_ptr<CudaDeviceContext>> CudaDeviceContext::open(int index) {
     std::size_t freeBytes = 0, totalBytes = 0;
     TOMO_RETURN_IF_ERROR(cudaCheck(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo"));
     t.freeMemoryAtOpen = freeBytes;
-    ctx->m_budget = freeBytes / 100 * 85;
+    ctx->m_memory = DeviceMemoryInfo{totalBytes, freeBytes, 0, false};
+    ctx->m_budget = deviceMemoryBudget(ctx->m_memory);
     for (CudaStream& s : ctx->m_streams) {
         TOMO_ASSIGN_OR_RETURN(s, createStream());
     }
@@ -117,6 +118,7 @@ Result<DeviceBuffer*> CudaDeviceContext::pitched(const std::string& key, std::si
 void CudaDeviceContext::releaseScratch() {
     m_pinned.clear();
     m_device.clear();
+    m_icdLayout.forget();
 }
 
 std::size_t CudaDeviceContext::scratchBytes() const {

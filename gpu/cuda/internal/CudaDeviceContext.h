@@ -7,8 +7,9 @@
 /// capability, SMs, shared memory per block incl. the opt-in maximum, texture limits for
 /// pitch-linear 2-D textures, texture pitch alignment) and creates kStreams non-blocking
 /// streams: stream(0) uploads, stream(1) kernels, stream(2) downloads (the roles of core's
-/// queue operations, CudaQueues.h). memoryBudget() is 85% of the free memory at open() (the rest
-/// for the CUDA context, cuFFT work areas and other processes): callers size their chunks against
+/// queue operations, CudaQueues.h). memoryBudget() is core's policy (core/pipeline/DeviceMemory.h)
+/// on cudaMemGetInfo at open(): the free memory less a tenth of the device, at least 256 MiB (for
+/// the CUDA context, cuFFT work areas and other processes); callers size their chunks against
 /// it and fall back to smaller chunks when an allocation still fails. Scratch memory: pinned
 /// staging, device buffers (plain and pitched) and cuFFT plans are made once per context and reused
 /// by every back-projection and FBP on it, grown on demand (a buffer too small is freed before its
@@ -27,6 +28,8 @@
 #include <string>
 #include <utility>
 
+#include "core/mbir/GpuIcd.h"
+#include "core/pipeline/DeviceMemory.h"
 #include "gpu/cuda/internal/CudaHandles.h"
 
 namespace tomo::cuda {
@@ -64,6 +67,8 @@ class CudaDeviceContext {
     /// it enqueued may outlive its use of the scratch buffers).
     void synchronizeStreams() const;
     std::size_t memoryBudget() const { return m_budget; }
+    /// cudaMemGetInfo at open().
+    const DeviceMemoryInfo& memoryInfo() const { return m_memory; }
     /// A batched in-place real-to-complex and complex-to-real plan pair for @p batch rows of
     /// @p n real samples stored n + 2 floats apart (n / 2 + 1 complex values after the forward
     /// transform), made once per (n, batch) and kept. OutOfMemory when cuFFT cannot allocate.
@@ -87,6 +92,9 @@ class CudaDeviceContext {
     Result<DeviceBuffer*> pitched(const std::string& key, std::size_t rowBytes, std::size_t rows);
     /// Frees every scratch buffer (lockScratch() held); cuFFT plans stay.
     void releaseScratch();
+    /// The GPU-ICD layout whose buffers the scratch holds (lockScratch() held): kept between
+    /// solves, so the slices of a stack upload their layout once (CudaIcdDevice).
+    IcdResidentLayout& icdLayout() { return m_icdLayout; }
     /// Allocations made by the scratch accessors so far, and the bytes held now (tests).
     std::size_t scratchAllocations() const { return m_scratchAllocations; }
     std::size_t scratchBytes() const;
@@ -96,11 +104,13 @@ class CudaDeviceContext {
     CudaDeviceTraits m_traits;
     CudaStream m_streams[kStreams];
     std::size_t m_budget = 0;
+    DeviceMemoryInfo m_memory;
     mutable std::mutex m_fftMutex;
     std::map<std::pair<int, int>, std::pair<FftPlan, FftPlan>> m_fftPlans;
     std::mutex m_scratchMutex;
     std::map<std::string, PinnedBuffer> m_pinned;  // released before the streams
     std::map<std::string, DeviceBuffer> m_device;
+    IcdResidentLayout m_icdLayout;
     std::size_t m_scratchAllocations = 0;
 };
 

@@ -76,6 +76,20 @@ struct ConePadArgs {
 };
 Status launchConePad(const ConePadArgs& args, cudaStream_t stream);
 
+/// FDK's weights (core/cone/FdkWeightFormula.h, in float) of a batch of raw views on the device
+/// ([views][nv][pitch] floats, in place; kernels/FdkWeightKernels.cu): one thread per (column,
+/// view) evaluates the column's redundancy once and the cosine of each of its rows.
+struct FdkWeightArgs {
+    float* rows = nullptr;
+    std::size_t pitch = 0;
+    const float* table = nullptr;  ///< TOMO_FDK_VIEW_PARAMS floats per view of the geometry
+    int firstView = 0, views = 0;  ///< the batch's rows of the table
+    int nu = 0, nv = 0, mode = 0;
+    float delta = 0, halfWidth = 0, longSide = 1;
+    float originU = 0, pitchU = 1, originV = 0, pitchV = 1;
+};
+Status launchFdkWeights(const FdkWeightArgs& args, cudaStream_t stream);
+
 /// Planes [kBegin, kBegin + planes) of @p columns ([plane][x][y]) into @p out ([planes][y][x]).
 Status launchConeTranspose(const float* columns, float* out, int nx, int ny, int kBegin, int planes,
                            cudaStream_t stream);

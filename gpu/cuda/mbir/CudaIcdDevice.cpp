@@ -20,6 +20,7 @@ class CudaIcdDevice final : public IcdDevice {
     }
 
     std::string name() const override { return "CUDA " + m_device->traits().label(); }
+    std::size_t memoryBudget() const override { return m_device->memoryBudget(); }
 
     Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
                 const IcdKernelConstants& constants, const std::vector<float>& x,
@@ -36,19 +37,35 @@ class CudaIcdDevice final : public IcdDevice {
         m_layout = &layout;
         m_options = options;
         m_constants = constants;
+        // The layout's buffers are the context's scratch, kept between solves: the slices of a
+        // stack (one layout, GpuIcdLayoutCache) upload them once. The device is held meanwhile.
+        if (!m_lock.owns_lock()) m_lock = m_device->lockScratch();
+        // Forgotten until every buffer is in place: a load that fails halfway uploads all next.
+        const IcdResidentLayout held = m_device->icdLayout();
+        m_device->icdLayout().forget();
         const auto specs = icdBuffers(layout, options.batch, &x, &e, &w);
         for (int b = 0; b < kIcdBufferCount; ++b) {
             const IcdBufferSpec& spec = specs[std::size_t(b)];
-            TOMO_ASSIGN_OR_RETURN(
-                m_buffers[std::size_t(b)],
-                DeviceBuffer::create(spec.bytes, std::string("GPU-ICD ") + spec.what));
-            if (spec.init)
+            const std::string what = std::string("GPU-ICD ") + spec.what;
+            bool reallocated = true;
+            if (icdLayoutBuffer(b)) {
+                const std::size_t before = m_device->scratchAllocations();
+                TOMO_ASSIGN_OR_RETURN(m_buffer[std::size_t(b)], m_device->device(what, spec.bytes));
+                reallocated = m_device->scratchAllocations() != before;
+            } else {
+                TOMO_ASSIGN_OR_RETURN(m_owned[std::size_t(b)],
+                                      DeviceBuffer::create(spec.bytes, what));
+                m_buffer[std::size_t(b)] = &m_owned[std::size_t(b)];
+            }
+            if (spec.init && held.needsUpload(layout, b, reallocated))
                 TOMO_RETURN_IF_ERROR(
-                    cudaCheck(cudaMemcpy(m_buffers[std::size_t(b)].get(), spec.init, spec.bytes,
+                    cudaCheck(cudaMemcpy(m_buffer[std::size_t(b)]->get(), spec.init, spec.bytes,
                                          cudaMemcpyHostToDevice),
-                              std::string("cudaMemcpy(GPU-ICD ") + spec.what + ")"));
+                              "cudaMemcpy(" + what + ")"));
         }
-        return synchronize("GPU-ICD upload");
+        TOMO_RETURN_IF_ERROR(synchronize("GPU-ICD upload"));
+        m_device->icdLayout().loaded(layout);
+        return Status::ok();
     }
 
     Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation,
@@ -107,7 +124,7 @@ class CudaIcdDevice final : public IcdDevice {
     }
 
   private:
-    const DeviceBuffer& buf(IcdBuffer b) const { return m_buffers[std::size_t(b)]; }
+    const DeviceBuffer& buf(IcdBuffer b) const { return *m_buffer[std::size_t(b)]; }
 
     IcdUpdateArgs updateArgs(int first) const {
         const GpuIcdLayout& l = *m_layout;
@@ -157,8 +174,10 @@ class CudaIcdDevice final : public IcdDevice {
     IcdKernelConstants m_constants;
     std::size_t m_passSize = 0;
     std::uint32_t m_rotation = 0;
-    bool m_skipZeros = false;  // this pass may skip zero voxels (beginPass)
-    std::array<DeviceBuffer, kIcdBufferCount> m_buffers;  ///< indexed by IcdBuffer
+    bool m_skipZeros = false;             // this pass may skip zero voxels (beginPass)
+    std::unique_lock<std::mutex> m_lock;  ///< the context's scratch, held from load() on
+    std::array<DeviceBuffer, kIcdBufferCount> m_owned;      ///< state and per-pass buffers
+    std::array<DeviceBuffer*, kIcdBufferCount> m_buffer{};  ///< every buffer (layout: scratch)
 };
 
 }  // namespace

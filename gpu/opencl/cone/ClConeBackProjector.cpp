@@ -104,6 +104,10 @@ Status ClConeBackProjector::prepare() {
     return Status::ok();
 }
 
+std::size_t ClConeBackProjector::deviceBudget() const {
+    return m_device->memoryBudget();
+}
+
 std::size_t ClConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
     const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
     return 4 * (voxels + batchPixels + transpose) + 48 * kLaunchViewsMax;

@@ -60,10 +60,12 @@ class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBac
     /// Builds the program (cached by the context) and makes this object's kernels.
     Status prepare();
     const ClConeConfig& config() const { return m_config; }
+    std::size_t deviceBudget() const override;
     ConeDeviceBackProjection* device() override { return this; }
     Result<std::unique_ptr<DeviceQueues>> openQueues() override;
     Result<std::unique_ptr<ChunkStage>> stage(DeviceQueues& queues, int firstView,
                                               std::size_t pitch) override;
+    Status weigh(DeviceQueues& queues, const FdkWeightLaunch& launch) override;
 
   private:
     friend class ClConeStage;
@@ -79,6 +81,7 @@ class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBac
     std::shared_ptr<ClDeviceContext> m_device;
     ClConeConfig m_config;
     ClKernel m_kernel, m_transpose, m_pad;
+    ClKernel m_weights;  ///< fdkWeights (fdk_weights.cl), made on the first weigh()
 
     std::optional<ConeGeometry> m_geometry;
     ConeVolumeGrid m_grid;  ///< the whole volume

@@ -2,13 +2,16 @@
 // per launch of at most perLaunch views of a chunk, the views are padded (transposed for the
 // symmetric kernel) on the device from the chunk's rows (conePad), their matrices written, and
 // the kernel accumulates them into the slab begun with begin(), all on the compute queue, in
-// order (so one projection and one matrix buffer serve every launch).
+// order (so one projection and one matrix buffer serve every launch). weigh(): FDK's weights of
+// a chunk's raw views (core/cone/FdkWeightStage.h) with the shared formulas' program.
 #include <algorithm>
 
 #include "core/cone/ConeKernelSupport.h"
+#include "core/cone/FdkWeights.h"
 #include "gpu/opencl/cone/ClConeBackProjector.h"
 #include "gpu/opencl/internal/ClKernelLauncher.h"
 #include "gpu/opencl/internal/ClQueues.h"
+#include "gpu/opencl/internal/KernelSources.h"
 
 namespace tomo::opencl {
 
@@ -79,6 +82,25 @@ Result<std::unique_ptr<ChunkStage>> ClConeBackProjector::stage(DeviceQueues& que
     if (!q) return invalidArgument(m_info.id + ": not an OpenCL device's queues");
     if (!m_geometry) return internalError(m_info.id + ": a device stage before begin");
     return std::unique_ptr<ChunkStage>(std::make_unique<ClConeStage>(*this, *q, firstView, pitch));
+}
+
+Status ClConeBackProjector::weigh(DeviceQueues& queues, const FdkWeightLaunch& l) {
+    auto* q = dynamic_cast<ClQueues*>(&queues);
+    if (!q) return invalidArgument(m_info.id + ": not an OpenCL device's queues");
+    if (!m_weights) {
+        const std::string source = std::string(kernelSource("FdkWeightFormula.h")) + "\n" +
+                                   std::string(kernelSource("fdk_weights.cl"));
+        TOMO_ASSIGN_OR_RETURN(ClProgram program, m_device->program("fdk_weights.cl", source, ""));
+        TOMO_ASSIGN_OR_RETURN(m_weights, m_device->kernel(program, "fdkWeights"));
+    }
+    const FdkWeightTable& w = *l.weights;
+    TOMO_RETURN_IF_ERROR(setKernelArgs(m_weights, ClQueues::mem(l.rows), cl_int(l.pitch),
+                                       ClQueues::mem(l.table), cl_int(l.firstView), cl_int(w.nu),
+                                       cl_int(w.nv), cl_int(w.mode), w.delta, w.halfWidth,
+                                       w.longSide, w.originU, w.pitchU, w.originV, w.pitchV));
+    ClEvent done;
+    return enqueueKernel2d(q->computeQueue(), m_weights, roundUp(std::size_t(w.nu), 64),
+                           std::size_t(l.count), 64, 1, {}, done, "fdkWeights");
 }
 
 }  // namespace tomo::opencl

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/pipeline/DeviceMemory.h"
+
 namespace tomo::opencl {
 namespace {
 
@@ -161,10 +163,12 @@ Result<cl_mem> ClDeviceContext::scratchBuffer(const std::string& key, std::size_
     std::size_t& have = m_scratchBytes[key];
     if (!b || have < bytes) {
         b = ClMem();  // free first: the old and the new one need not fit together
+        m_scratchHeld -= have;
         have = 0;
         TOMO_ASSIGN_OR_RETURN(
             b, createBuffer(CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 4), key));
-        have = bytes;
+        have = std::max<std::size_t>(bytes, 4);
+        m_scratchHeld += have;
         ++m_scratchAllocations;
     }
     return b.get();
@@ -202,10 +206,49 @@ void ClDeviceContext::releaseScratch() {
     m_pinned.clear();
     m_scratch.clear();
     m_scratchBytes.clear();
+    m_scratchHeld = 0;
+    m_icdLayout.forget();
+}
+
+namespace {
+
+/// What a device buffer's destructor callback gives back to the context's count.
+struct HeldBytes {
+    std::shared_ptr<std::atomic<std::size_t>> counter;
+    std::size_t bytes = 0;
+};
+
+void CL_CALLBACK releasedBytes(cl_mem, void* data) {
+    auto* held = static_cast<HeldBytes*>(data);
+    held->counter->fetch_sub(held->bytes);
+    delete held;
+}
+
+}  // namespace
+
+void ClDeviceContext::countHeld(cl_mem mem, std::size_t bytes) {
+    auto* held = new HeldBytes{m_held, bytes};
+    m_held->fetch_add(bytes);
+    if (clSetMemObjectDestructorCallback(mem, releasedBytes, held) != CL_SUCCESS) {
+        m_held->fetch_sub(bytes);  // not counted: the driver will not tell when it goes
+        delete held;
+    }
+}
+
+DeviceMemoryInfo ClDeviceContext::memoryInfo() const {
+    const std::size_t held = m_held->load(), scratch = m_scratchHeld.load();
+    const std::size_t other =
+        std::min(held > scratch ? held - scratch : 0, m_traits.globalMemBytes);
+    DeviceMemoryInfo m;
+    m.total = m_traits.globalMemBytes;
+    m.free = m.total - other;
+    m.maxAllocation = m_traits.maxAllocBytes;
+    m.sharesHostMemory = m_traits.isCpu;
+    return m;
 }
 
 std::size_t ClDeviceContext::memoryBudget() const {
-    return m_traits.isCpu ? m_traits.globalMemBytes / 2 : m_traits.globalMemBytes / 4 * 3;
+    return deviceMemoryBudget(memoryInfo());
 }
 
 Result<ClMem> ClDeviceContext::createBuffer(cl_mem_flags flags, std::size_t bytes,
@@ -219,6 +262,7 @@ Result<ClMem> ClDeviceContext::createBuffer(cl_mem_flags flags, std::size_t byte
     ClMem mem(clCreateBuffer(m_context.get(), flags, bytes, nullptr, &err));
     TOMO_RETURN_IF_ERROR(
         clCheck(err, "clCreateBuffer(" + what + ", " + std::to_string(bytes >> 10) + " KiB)"));
+    if (!(flags & CL_MEM_ALLOC_HOST_PTR)) countHeld(mem.get(), bytes);  // pinned: host memory
     return mem;
 }
 
@@ -242,6 +286,7 @@ Result<ClMem> ClDeviceContext::createImage2d(cl_channel_order order, cl_channel_
     ClMem mem(clCreateImage(m_context.get(), CL_MEM_READ_ONLY, &format, &desc, nullptr, &err));
     TOMO_RETURN_IF_ERROR(clCheck(err, "clCreateImage(" + what + ", " + std::to_string(width) + "x" +
                                           std::to_string(height) + ")"));
+    countHeld(mem.get(), width * height * sizeof(float));  // one channel of up to 4 bytes
     return mem;
 }
 

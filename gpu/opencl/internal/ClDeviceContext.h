@@ -22,6 +22,7 @@
 /// DeviceError with the build log in the message. Kernel sources and their -D options are
 /// described in gpu/opencl/README.md.
 
+#include <atomic>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -32,6 +33,8 @@
 #include <vector>
 
 #include "core/base/Status.h"
+#include "core/mbir/GpuIcd.h"
+#include "core/pipeline/DeviceMemory.h"
 #include "gpu/opencl/internal/ClHandle.h"
 
 namespace tomo::opencl {
@@ -111,6 +114,9 @@ class ClDeviceContext {
     /// The buffer behind pinnedScratch()'s pointer @p host (for transfers), or null.
     cl_mem pinnedBufferOf(const void* host) const;
     void releaseScratch();
+    /// The GPU-ICD layout whose buffers the scratch holds (lockScratch() held): kept between
+    /// solves, so the slices of a stack upload their layout once (OpenClIcdDevice).
+    IcdResidentLayout& icdLayout() { return m_icdLayout; }
     /// Allocations made by the scratch accessors so far (tests of reuse).
     std::size_t scratchAllocations() const { return m_scratchAllocations; }
     /// An object kept for the context's lifetime under @p key (FFT applications by shape),
@@ -126,8 +132,12 @@ class ClDeviceContext {
         return std::static_pointer_cast<T>(it->second);
     }
 
-    /// Bytes one job may allocate on the device in total: 3/4 of global memory (1/2 on a CPU
-    /// device, whose "global memory" is the host's RAM shared with the host-side data).
+    /// The device's memory as core's budget policy reads it (core/pipeline/DeviceMemory.h):
+    /// CL_DEVICE_GLOBAL_MEM_SIZE less the buffers and images this context holds outside the
+    /// runs' scratch (counted at creation, given back by their destructor callbacks), and
+    /// CL_DEVICE_MAX_MEM_ALLOC_SIZE per buffer.
+    DeviceMemoryInfo memoryInfo() const;
+    /// Bytes one job may allocate on the device in total: deviceMemoryBudget(memoryInfo()).
     std::size_t memoryBudget() const;
     /// The largest single allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
     std::size_t maxAllocation() const { return m_traits.maxAllocBytes; }
@@ -156,6 +166,7 @@ class ClDeviceContext {
                                       const std::string& options);
     Result<ClProgram> loadBinary(const std::string& path, const std::string& options);
     void storeBinary(const ClProgram& program, const std::string& path) const;
+    void countHeld(cl_mem mem, std::size_t bytes);
 
     int m_index = -1;
     cl_platform_id m_platform = nullptr;
@@ -172,6 +183,11 @@ class ClDeviceContext {
     std::map<std::string, std::size_t> m_scratchBytes;
     std::map<std::string, Pinned> m_pinned;
     std::size_t m_scratchAllocations = 0;
+    IcdResidentLayout m_icdLayout;
+    /// Device bytes of this context's live buffers and images, and of its scratch among them.
+    std::shared_ptr<std::atomic<std::size_t>> m_held =
+        std::make_shared<std::atomic<std::size_t>>(0);
+    std::atomic<std::size_t> m_scratchHeld{0};
     std::map<std::string, std::shared_ptr<void>> m_cached;  // released before the context
     ClDeviceTraits m_traits;
     ClDeviceOptions m_options;

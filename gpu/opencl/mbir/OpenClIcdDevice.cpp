@@ -19,8 +19,12 @@ class OpenClIcdDevice final : public IcdDevice {
   public:
     explicit OpenClIcdDevice(std::shared_ptr<ClDeviceContext> device)
         : m_device(std::move(device)) {}
+    ~OpenClIcdDevice() override {
+        if (m_device && m_lock.owns_lock()) clFinish(m_device->queue(1));  // before the unlock
+    }
 
     std::string name() const override { return "OpenCL " + m_device->traits().name; }
+    std::size_t memoryBudget() const override { return m_device->memoryBudget(); }
 
     Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
                 const IcdKernelConstants& constants, const std::vector<float>& x,
@@ -45,16 +49,31 @@ class OpenClIcdDevice final : public IcdDevice {
         TOMO_ASSIGN_OR_RETURN(m_gather, m_device->kernel(program, "icdGather"));
         TOMO_ASSIGN_OR_RETURN(m_update, m_device->kernel(program, "icdUpdate"));
         TOMO_ASSIGN_OR_RETURN(m_writeBack, m_device->kernel(program, "icdWriteBack"));
+        // The layout's buffers are the context's scratch, kept between solves (the device is
+        // held meanwhile): the slices of a stack upload them once (IcdResidentLayout).
+        if (!m_lock.owns_lock()) m_lock = m_device->lockScratch();
+        const IcdResidentLayout held = m_device->icdLayout();
+        m_device->icdLayout().forget();  // until every buffer is in place
         const auto specs = icdBuffers(layout, options.batch, &x, &e, &w);
         for (int b = 0; b < kIcdBufferCount; ++b) {
             const IcdBufferSpec& spec = specs[std::size_t(b)];
-            TOMO_ASSIGN_OR_RETURN(m_buffers[std::size_t(b)],
-                                  m_device->createBuffer(CL_MEM_READ_WRITE, spec.bytes,
-                                                         std::string(spec.what) + " of GPU-ICD"));
-            if (spec.init)
+            const std::string what = std::string(spec.what) + " of GPU-ICD";
+            bool reallocated = true;
+            if (icdLayoutBuffer(b)) {
+                const std::size_t before = m_device->scratchAllocations();
+                TOMO_ASSIGN_OR_RETURN(m_mem[std::size_t(b)],
+                                      m_device->scratchBuffer(what, spec.bytes));
+                reallocated = m_device->scratchAllocations() != before;
+            } else {
+                TOMO_ASSIGN_OR_RETURN(m_owned[std::size_t(b)],
+                                      m_device->createBuffer(CL_MEM_READ_WRITE, spec.bytes, what));
+                m_mem[std::size_t(b)] = m_owned[std::size_t(b)].get();
+            }
+            if (spec.init && held.needsUpload(layout, b, reallocated))
                 TOMO_RETURN_IF_ERROR(
-                    write(m_buffers[std::size_t(b)], spec.init, spec.bytes, spec.what));
+                    write(m_mem[std::size_t(b)], spec.init, spec.bytes, spec.what));
         }
+        m_device->icdLayout().loaded(layout);
         return Status::ok();
     }
 
@@ -64,11 +83,9 @@ class OpenClIcdDevice final : public IcdDevice {
         m_rotation = rotation;
         m_skipZeros = skipZeros;
         const std::vector<std::int32_t> zeros(svs.size(), 0);
-        TOMO_RETURN_IF_ERROR(
-            write(m_buffers[kIcdPassList], svs.data(), svs.size() * 4, "pass list"));
-        TOMO_RETURN_IF_ERROR(
-            write(m_buffers[kIcdMoved], zeros.data(), zeros.size() * 4, "SV updates"));
-        return write(m_buffers[kIcdUpdates], zeros.data(), zeros.size() * 4, "SV counts");
+        TOMO_RETURN_IF_ERROR(write(buf(kIcdPassList), svs.data(), svs.size() * 4, "pass list"));
+        TOMO_RETURN_IF_ERROR(write(buf(kIcdMoved), zeros.data(), zeros.size() * 4, "SV updates"));
+        return write(buf(kIcdUpdates), zeros.data(), zeros.size() * 4, "SV counts");
     }
 
     Status runBatch(int first, int count) override {
@@ -99,21 +116,20 @@ class OpenClIcdDevice final : public IcdDevice {
     Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) override {
         moved.resize(m_passSize);
         updates.resize(m_passSize);
-        TOMO_RETURN_IF_ERROR(
-            read(m_buffers[kIcdMoved], moved.data(), m_passSize * 4, "SV updates"));
-        return read(m_buffers[kIcdUpdates], updates.data(), m_passSize * 4, "SV counts");
+        TOMO_RETURN_IF_ERROR(read(buf(kIcdMoved), moved.data(), m_passSize * 4, "SV updates"));
+        return read(buf(kIcdUpdates), updates.data(), m_passSize * 4, "SV counts");
     }
 
     Status read(std::vector<float>& x, std::vector<float>& e) override {
         x.resize(m_layout->voxels());
         e.resize(std::size_t(m_layout->views) *
                  std::size_t(m_layout->channels + 2 * m_layout->padding));
-        TOMO_RETURN_IF_ERROR(read(m_buffers[kIcdImage], x.data(), x.size() * 4, "image"));
-        return read(m_buffers[kIcdError], e.data(), e.size() * 4, "error sinogram");
+        TOMO_RETURN_IF_ERROR(read(buf(kIcdImage), x.data(), x.size() * 4, "image"));
+        return read(buf(kIcdError), e.data(), e.size() * 4, "error sinogram");
     }
 
   private:
-    cl_mem buf(IcdBuffer b) const { return m_buffers[std::size_t(b)].get(); }
+    cl_mem buf(IcdBuffer b) const { return m_mem[std::size_t(b)]; }
 
     Status setUpdateArgs(int first) {
         const GpuIcdLayout& l = *m_layout;
@@ -139,16 +155,16 @@ class OpenClIcdDevice final : public IcdDevice {
     }
 
     /// Blocking writes and reads on the kernel queue (in order with the launches).
-    Status write(const ClMem& mem, const void* data, std::size_t bytes, const std::string& what) {
+    Status write(cl_mem mem, const void* data, std::size_t bytes, const std::string& what) {
         if (bytes == 0) return Status::ok();
-        return clCheck(clEnqueueWriteBuffer(m_device->queue(1), mem.get(), CL_TRUE, 0, bytes, data,
-                                            0, nullptr, nullptr),
+        return clCheck(clEnqueueWriteBuffer(m_device->queue(1), mem, CL_TRUE, 0, bytes, data, 0,
+                                            nullptr, nullptr),
                        "clEnqueueWriteBuffer(" + what + ")");
     }
-    Status read(const ClMem& mem, void* data, std::size_t bytes, const std::string& what) {
+    Status read(cl_mem mem, void* data, std::size_t bytes, const std::string& what) {
         if (bytes == 0) return Status::ok();
-        return clCheck(clEnqueueReadBuffer(m_device->queue(1), mem.get(), CL_TRUE, 0, bytes, data,
-                                           0, nullptr, nullptr),
+        return clCheck(clEnqueueReadBuffer(m_device->queue(1), mem, CL_TRUE, 0, bytes, data, 0,
+                                           nullptr, nullptr),
                        "clEnqueueReadBuffer(" + what + ")");
     }
 
@@ -160,7 +176,9 @@ class OpenClIcdDevice final : public IcdDevice {
     std::uint32_t m_rotation = 0;
     bool m_skipZeros = false;  // this pass may skip zero voxels (beginPass)
     ClKernel m_gather, m_update, m_writeBack;
-    std::array<ClMem, kIcdBufferCount> m_buffers;  ///< indexed by IcdBuffer
+    std::unique_lock<std::mutex> m_lock;          ///< the context's scratch, from load() on
+    std::array<ClMem, kIcdBufferCount> m_owned;   ///< state and per-pass buffers
+    std::array<cl_mem, kIcdBufferCount> m_mem{};  ///< every buffer (layout: scratch)
 };
 
 }  // namespace

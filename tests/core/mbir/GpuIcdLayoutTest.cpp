@@ -94,6 +94,7 @@ TEST(GpuIcdLayout, RefusesFloatEntriesAndChecksTheBudget) {
 class RecordingDevice final : public IcdDevice {
   public:
     std::string name() const override { return "recorder"; }
+    std::size_t memoryBudget() const override { return std::size_t(1) << 30; }
     Status load(const GpuIcdLayout&, const GpuIcdOptions&, const IcdKernelConstants&,
                 const std::vector<float>&, const std::vector<float>&,
                 const std::vector<float>&) override {

@@ -40,12 +40,13 @@ double rmseOf(const Volume& a, const Volume& b) {
 }
 
 MbirRun solveCase(const MbirCase& c, const MbirOptions& o, int threads,
-                  const IterationCallback& callback, const Volume* initial) {
+                  const IterationCallback& callback, const Volume* initial,
+                  MbirMatrixCache* cache) {
     MbirRun r;
     ExecContext ctx;
     ctx.threads = threads;
     r.status = solveMbir(c.sino, c.geom, c.vol, o, initial ? initial : &c.fbp, &c.truth, callback,
-                         r.image, r.summary, r.report, ctx);
+                         r.image, r.summary, r.report, ctx, cache);
     return r;
 }
 

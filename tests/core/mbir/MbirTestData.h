@@ -28,8 +28,10 @@ struct MbirRun {
     MbirReport report;
     Status status;
 };
-/// solveMbir on @p c from @p initial (the case's FBP when null) against its truth.
+/// solveMbir on @p c from @p initial (the case's FBP when null) against its truth, with the
+/// matrix (and GPU-ICD layout) cache @p cache when given.
 MbirRun solveCase(const MbirCase& c, const MbirOptions& o, int threads = 0,
-                  const IterationCallback& callback = {}, const Volume* initial = nullptr);
+                  const IterationCallback& callback = {}, const Volume* initial = nullptr,
+                  MbirMatrixCache* cache = nullptr);
 
 }  // namespace tomo::test

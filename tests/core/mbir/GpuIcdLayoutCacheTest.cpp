@@ -1,0 +1,123 @@
+// GPU-ICD's layout cache (core/mbir/GpuIcdLayoutCache.h, issue 27 item 4), no device needed:
+// one build per (geometry, SV side), the same immutable layout handed to every later solve and
+// equal to a fresh build; another side or geometry builds anew; the least recent goes beyond
+// `keep`; a refused build (over the budget) is an error and leaves nothing behind.
+#include <gtest/gtest.h>
+
+#include "core/mbir/GpuIcdLayoutCache.h"
+#include "core/mbir/MbirMatrix.h"
+
+namespace tomo {
+namespace {
+
+struct Case {
+    MbirSliceGeometry g;
+    MbirMatrix a;
+};
+
+Case makeCase(int size, int views) {
+    ParallelGeometry::Params p;
+    p.angles = uniformAngles(0.1, kPi, views);
+    p.detectorCount = int(size * 1.45);
+    p.centerOfRotation = 0.5 * (p.detectorCount - 1) + 0.7;
+    const MbirSliceGeometry g(*ParallelGeometry::create(p), {size, size, 1, 1.0});
+    return {g, MbirMatrix::build(g, MbirEntryType::Uint8, {}).value()};
+}
+
+GpuIcdOptions side(int s) {
+    GpuIcdOptions o;
+    o.side = s;
+    return o;
+}
+
+constexpr std::size_t kBudget = std::size_t(1) << 30;
+
+TEST(GpuIcdLayoutCache, OneBuildPerGeometryAndSideSharedByLaterSolves) {
+    const Case c = makeCase(40, 60);
+    GpuIcdLayoutCache cache;
+    bool built = false;
+    auto first = cache.get(c.g, c.a, side(12), kBudget, {}, &built);
+    ASSERT_TRUE(first.isOk()) << first.status().message();
+    EXPECT_TRUE(built);
+    auto again = cache.get(c.g, c.a, side(12), kBudget, {}, &built);
+    ASSERT_TRUE(again.isOk());
+    EXPECT_FALSE(built);
+    EXPECT_EQ(again->get(), first->get());  // the same object: nothing rebuilt or copied
+    EXPECT_EQ(cache.builds(), 1u);
+
+    const GpuIcdLayout fresh = GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value();
+    EXPECT_EQ((*again)->tiles, fresh.tiles);
+    EXPECT_EQ((*again)->chunkMeta, fresh.chunkMeta);
+    EXPECT_EQ((*again)->order, fresh.order);
+    EXPECT_EQ((*again)->svBase, fresh.svBase);
+
+    auto other = cache.get(c.g, c.a, side(9), kBudget, {}, &built);  // another SV side
+    ASSERT_TRUE(other.isOk());
+    EXPECT_TRUE(built);
+    EXPECT_EQ((*other)->side, 9);
+    EXPECT_NE(GpuIcdLayoutCache::key(c.g, side(12)), GpuIcdLayoutCache::key(c.g, side(9)));
+    EXPECT_EQ(cache.builds(), 2u);
+}
+
+TEST(GpuIcdLayoutCache, AnotherGeometryBuildsAndTheLeastRecentGoes) {
+    const Case a = makeCase(40, 60), b = makeCase(40, 61);
+    ASSERT_NE(a.g.key(), b.g.key());
+    GpuIcdLayoutCache cache(1);
+    ASSERT_TRUE(cache.get(a.g, a.a, side(12), kBudget, {}).isOk());
+    ASSERT_TRUE(cache.get(b.g, b.a, side(12), kBudget, {}).isOk());
+    EXPECT_EQ(cache.builds(), 2u);
+    bool built = false;
+    ASSERT_TRUE(cache.get(a.g, a.a, side(12), kBudget, {}, &built).isOk());  // a was evicted
+    EXPECT_TRUE(built);
+    EXPECT_EQ(cache.builds(), 3u);
+}
+
+TEST(GpuIcdLayoutCache, ARefusedBuildIsAnErrorAndKeepsNothing) {
+    const Case c = makeCase(40, 60);
+    GpuIcdLayoutCache cache;
+    auto refused = cache.get(c.g, c.a, side(12), 1024, {});
+    ASSERT_FALSE(refused.isOk());
+    EXPECT_EQ(refused.status().code(), ErrorCode::OutOfMemory) << refused.status().message();
+    EXPECT_EQ(cache.builds(), 0u);
+    bool built = false;
+    ASSERT_TRUE(cache.get(c.g, c.a, side(12), kBudget, {}, &built).isOk());
+    EXPECT_TRUE(built);
+}
+
+// The device side of the reuse (IcdResidentLayout; CUDA keeps one per device context): a
+// device holding layout A uploads only the state for A again, everything for another layout B,
+// for a rebuilt A (a new identity) and after its buffers were freed or reallocated.
+TEST(GpuIcdLayoutCache, ADeviceUploadsALayoutOnceAndTheStateEverySolve) {
+    const Case c = makeCase(40, 60);
+    GpuIcdLayoutCache cache;
+    const auto a = cache.get(c.g, c.a, side(12), kBudget, {}).value();
+    const auto b = cache.get(c.g, c.a, side(9), kBudget, {}).value();
+    const GpuIcdLayout rebuilt = GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value();
+    EXPECT_NE(a->id, 0u);
+    EXPECT_NE(a->id, b->id);
+    EXPECT_NE(a->id, rebuilt.id);
+    EXPECT_EQ(cache.get(c.g, c.a, side(12), kBudget, {}).value()->id, a->id);
+
+    auto uploads = [](const IcdResidentLayout& r, const GpuIcdLayout& l, bool reallocated) {
+        int n = 0;
+        for (int k = 0; k < kIcdBufferCount; ++k)
+            n += r.needsUpload(l, k, reallocated) ? 1 : 0;
+        return n;
+    };
+    const int layoutBuffers = kIcdSvSize - kIcdTiles + 1;
+    IcdResidentLayout resident;
+    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount);  // nothing on the device yet
+    resident.loaded(*a);
+    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount - layoutBuffers);  // the next slice
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdImage, false));
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdError, false));
+    EXPECT_FALSE(resident.needsUpload(*a, kIcdTiles, false));
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdTiles, true));  // a buffer grown for it
+    EXPECT_EQ(uploads(resident, *b, false), kIcdBufferCount);
+    EXPECT_EQ(uploads(resident, rebuilt, false), kIcdBufferCount);
+    resident.forget();
+    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount);
+}
+
+}  // namespace
+}  // namespace tomo
