@@ -51,9 +51,16 @@
 
 namespace tomo {
 
+/// Default of both methods' `snr`: columns whose shift stands this many robust standard
+/// deviations above the others' are stripes (StripeDetection.h).
+inline constexpr double kDefaultStripeSnr = 3.0;
+
 struct SortingStripeOptions {
     /// Median window along the detector in pixels: odd, >= 3; 0 = automatic, windowFor().
     int size = 0;
+    /// Only the columns detectStripes finds at this threshold change (and one either side);
+    /// 0 = every column (the method as published).
+    double snr = kDefaultStripeSnr;
     Status validate() const;
     /// The window used on @p detectors columns: size, or when automatic the odd number nearest
     /// above 1 % of the width and at least 5 (TomoPy's remove_stripe_based_sorting default).
@@ -66,6 +73,8 @@ struct FourierWaveletOptions {
     int levels = 0;  ///< wavelet levels; 0 = automatic: clamp(floor(log2(min side)) - 4, 1, 8)
     double sigma = 2.0;       ///< damping width in frequency indices along the angle, > 0
     std::string wavelet = "db5";  ///< "db5" or "haar"
+    /// As SortingStripeOptions::snr: only detected stripe columns change; 0 = every column.
+    double snr = kDefaultStripeSnr;
     Status validate() const;
 };
 
