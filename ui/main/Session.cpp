@@ -178,7 +178,10 @@ Result<std::shared_ptr<const app::Dataset>> seenThrough(std::shared_ptr<const ap
 }  // namespace
 
 Status Session::derive(std::shared_ptr<const app::Dataset> read, const app::DatasetState& state) {
-    TOMO_ASSIGN_OR_RETURN(app::Dataset loaded, app::withStateCenter(*read, state));
+    // The sinograms are the same as read and as loaded: only the loaded dataset keeps them, and
+    // the data as read kept here (without them) takes them from it when derived again.
+    const Sinograms* kept = read->sinograms.empty() && m_loaded ? &m_loaded->sinograms : nullptr;
+    TOMO_ASSIGN_OR_RETURN(app::Dataset loaded, app::withStateCenter(*read, state, kept));
     const VolumeGeometry& grid = loaded.grid;
     if (m_reference && m_reference->dims() == std::array<std::size_t, 3>{std::size_t(grid.nz),
                                                                          std::size_t(grid.ny),
@@ -187,7 +190,8 @@ Status Session::derive(std::shared_ptr<const app::Dataset> read, const app::Data
     auto shared = std::make_shared<const app::Dataset>(std::move(loaded));
     TOMO_ASSIGN_OR_RETURN(std::shared_ptr<const app::Dataset> seen,
                           seenThrough(shared, state.sampling));
-    m_read = std::move(read);
+    m_read = read->sinograms.empty() ? std::move(read)
+                                     : std::make_shared<const app::Dataset>(app::withoutSinograms(*read));
     m_state = state;
     m_loaded = std::move(shared);
     m_dataset = std::move(seen);
