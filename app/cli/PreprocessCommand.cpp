@@ -51,7 +51,8 @@ void addPreprocessOptions(ArgParser& args) {
     args.option("ring-sigma", "S", "damping width of --rings fw", "2");
     args.option("ring-snr", "T",
                 "--rings changes only the columns detected as stripes at T robust standard "
-                "deviations (0 = every column, as published)", "3");
+                "deviations (0 = every column, as published)",
+                "3");
     args.option("paganin", "E,Z,PIX,DB",
                 "Paganin phase retrieval: energy keV, distance mm, pixel um, delta/beta");
     args.option("bin", "N|RxC", "bin detector rows x columns (N = NxN)");

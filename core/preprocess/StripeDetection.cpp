@@ -64,8 +64,8 @@ std::vector<std::size_t> detectStripes(View2<const float> sino, double snr, std:
     }
     const double floor = std::max(kRelativeFloor * largest, 1e-30);
     const std::vector<double> inRows = outliers(columnShifts(sino, halfWidth), snr, floor);
-    const std::vector<double> inRanks =
-        outliers(columnShifts(View2<const float>(ranked.data(), na, nd, nd), halfWidth), snr, floor);
+    const std::vector<double> inRanks = outliers(
+        columnShifts(View2<const float>(ranked.data(), na, nd, nd), halfWidth), snr, floor);
     for (std::size_t j = 0; j < nd; ++j)
         if (inRows[j] * inRanks[j] > 0) stripes.push_back(j);
     return stripes;

@@ -43,7 +43,8 @@ Status validateSnr(double snr, const char* method) {
     if (!(snr >= 0) || !std::isfinite(snr))
         return invalidArgument(std::string(method) +
                                " stripe removal: the detection threshold (snr) must be >= 0, 0 for "
-                               "every column (got " + std::to_string(snr) + ")");
+                               "every column (got " +
+                               std::to_string(snr) + ")");
     return Status::ok();
 }
 

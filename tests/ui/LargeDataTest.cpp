@@ -183,7 +183,8 @@ TEST(LargeData, AJobTooBigForTheMachineIsRefusedBeforeItAllocates) {
         if (run == 0) RecordProperty("message", message.toStdString());
         EXPECT_TRUE(message.contains(QStringLiteral("256 slice(s) of %1x%1").arg(size)))
             << message.toStdString();
-        EXPECT_TRUE(message.contains(QStringLiteral("of memory available"))) << message.toStdString();
+        EXPECT_TRUE(message.contains(QStringLiteral("of memory available")))
+            << message.toStdString();
     }
     // Nothing big was allocated: the peak grew by less than 256 MiB (the result is 36.9 GB).
     EXPECT_LT(peakResidentBytes(), peakBefore + (std::size_t{256} << 20));

@@ -72,6 +72,11 @@ TEST(RingPreview, ShowsTheStripesTheirRemovalAndTheSlicesWithPanesThatZoomTogeth
     std::printf("sinogram |after - before|: stripe columns >= %.4g, others median %.4g\n",
                 smallestStripe, typicalOther);
     EXPECT_GT(smallestStripe, 5 * typicalOther);
+    // Only the stripes change (issue 28, point 3: the default leaves other columns as they were).
+    const QString changed = QStringLiteral("changes %1 of 129 detector columns").arg(stripes.size());
+    EXPECT_TRUE(window->summary()->text().contains(changed))
+        << window->summary()->text().toStdString();
+    EXPECT_EQ(typicalOther, 0.0);
 
     // The slice after the filter is closer to the phantom; the difference pane is after - before.
     const double before = test::discRmse(window->sliceBefore()->image(), f.scan.truth.plane(0), 48);

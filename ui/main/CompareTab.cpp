@@ -7,8 +7,8 @@
 #include <QLabel>
 
 #include "app/jobs/FieldOfView.h"
-#include "app/recon/Preflight.h"
 #include "app/jobs/ResultNames.h"
+#include "app/recon/Preflight.h"
 #include "ui/views/SliceView.h"
 #include "ui/views/ViewFactory.h"
 
@@ -91,7 +91,9 @@ void CompareTab::setHistoryBytes(std::size_t bytes) {
 }
 
 void CompareTab::trimHistory() {
-    const auto bytesOf = [](const Entry& e) { return e.outcome->image.elementCount() * sizeof(float); };
+    const auto bytesOf = [](const Entry& e) {
+        return e.outcome->image.elementCount() * sizeof(float);
+    };
     std::size_t older = 0;
     for (std::size_t i = 1; i < m_history.size(); ++i)
         older += bytesOf(m_history[i]);

@@ -190,8 +190,9 @@ Status Session::derive(std::shared_ptr<const app::Dataset> read, const app::Data
     auto shared = std::make_shared<const app::Dataset>(std::move(loaded));
     TOMO_ASSIGN_OR_RETURN(std::shared_ptr<const app::Dataset> seen,
                           seenThrough(shared, state.sampling));
-    m_read = read->sinograms.empty() ? std::move(read)
-                                     : std::make_shared<const app::Dataset>(app::withoutSinograms(*read));
+    m_read = read->sinograms.empty()
+                 ? std::move(read)
+                 : std::make_shared<const app::Dataset>(app::withoutSinograms(*read));
     m_state = state;
     m_loaded = std::move(shared);
     m_dataset = std::move(seen);

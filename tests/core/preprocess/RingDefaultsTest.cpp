@@ -64,11 +64,11 @@ Scan makeScan(const Case& c) {
     }
     s.ringed = s.clean.clone();
     const std::size_t mid = s.clean.dim(2) / 2, all = kViews;
-    addStripe(s.ringed, mid + 3, 0.02, 0, all);     // near the axis: a small ring
-    addStripe(s.ringed, mid - 20, -0.03, 0, all);   // full stripes
+    addStripe(s.ringed, mid + 3, 0.02, 0, all);    // near the axis: a small ring
+    addStripe(s.ringed, mid - 20, -0.03, 0, all);  // full stripes
     addStripe(s.ringed, mid + 41, 0.01, 0, all);
     addStripe(s.ringed, mid - 52, 0.04, 0, all / 2);  // a pixel that failed half-way: a half ring
-    addStripe(s.ringed, mid + 27, -0.02, 0, all);   // two pixels wide
+    addStripe(s.ringed, mid + 27, -0.02, 0, all);     // two pixels wide
     addStripe(s.ringed, mid + 28, -0.02, 0, all);
     s.disc = discMask(kSize, kSize, 0.5 * (kSize - 1), 0.5 * (kSize - 1), 0.5 * kSize);
     return s;
@@ -103,7 +103,9 @@ std::string name(const Case& c) {
 /// at 1e4 counts the noise biases the running median at the dwell of Shepp-Logan's inner skull
 /// (an ellipse centred on the axis, whose edge stays within a few columns over many angles),
 /// and a few such columns pass as stripes.
-bool knownHarm(const Case& c) { return std::string(c.phantom) == "shepp-logan" && c.counts == 1e4; }
+bool knownHarm(const Case& c) {
+    return std::string(c.phantom) == "shepp-logan" && c.counts == 1e4;
+}
 
 TEST(RingDefaults, NoStripeIsFoundOnScansWithoutRings) {
     for (const Case& c : kCases) {
@@ -119,8 +121,8 @@ TEST(RingDefaults, TheStripesOfAScanWithRingsAreFound) {
     // the floor (0.1) and off the steep slopes.
     const Scan s = makeScan({"shepp-logan", 0});
     const std::size_t nd = s.clean.dim(2), mid = nd / 2;
-    const std::vector<std::size_t> found =
-        detectStripes(s.ringed.plane(0), kDefaultStripeSnr, SortingStripeOptions{}.windowFor(nd) / 2);
+    const std::vector<std::size_t> found = detectStripes(s.ringed.plane(0), kDefaultStripeSnr,
+                                                         SortingStripeOptions{}.windowFor(nd) / 2);
     const std::vector<char> mask = stripeMask(found, nd);
     for (std::size_t j : {mid + 3, mid - 20, mid + 41, mid - 52, mid + 27, mid + 28})
         EXPECT_TRUE(mask[j]) << "stripe at column " << j << " missed";
@@ -159,7 +161,8 @@ TEST(RingDefaults, TheMethodsAsPublishedOnEveryColumnDoHarm) {
     fw.snr = 0;
     EXPECT_GT(errorAfter(s, s.clean, fw), 3 * clean);  // measured 0.161 against 0.0346
     const Scan shepp = makeScan({"shepp-logan", 1e5});
-    EXPECT_GT(errorAfter(shepp, shepp.clean, sorting), 1.1 * fbpError(shepp, shepp.clean));  // 0.0400 vs 0.0334
+    EXPECT_GT(errorAfter(shepp, shepp.clean, sorting),
+              1.1 * fbpError(shepp, shepp.clean));  // 0.0400 vs 0.0334
 }
 
 }  // namespace
