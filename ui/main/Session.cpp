@@ -259,11 +259,11 @@ void Session::publishDataset(std::shared_ptr<const app::Dataset> read,
     m_reference.reset();
     ++m_loadSerial;
     m_recon.reset();
-    if (Status s = derive(std::move(read), state); !s) {
-        // A state that does not fit the new data (a session's centre): the data as read.
+    if (Status s = derive(read, state); !s) {
+        // A state that does not fit the new data (a session's centre): the new data as read.
         app::DatasetState plain;
         plain.source = state.source;
-        (void)derive(m_read, plain);
+        (void)derive(std::move(read), plain);
     }
     emit reconstructionChanged();
 }
