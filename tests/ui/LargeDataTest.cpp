@@ -185,6 +185,16 @@ TEST(LargeData, AJobTooBigForTheMachineIsRefusedBeforeItAllocates) {
             << message.toStdString();
         EXPECT_TRUE(message.contains(QStringLiteral("of memory available")))
             << message.toStdString();
+        // The advice names this window's controls and the CLI's streamed output, not the
+        // CLI's options, which the GUI does not have.
+        EXPECT_TRUE(message.contains(
+            QStringLiteral("a smaller Image size in Region and sampling and press Apply")))
+            << message.toStdString();
+        EXPECT_TRUE(message.contains(QStringLiteral("tomo recon <data> ... -o result.h5")))
+            << message.toStdString();
+        EXPECT_FALSE(message.contains(QStringLiteral("--chunk"))) << message.toStdString();
+        EXPECT_FALSE(message.contains(QStringLiteral("write the result to a streamed file")))
+            << message.toStdString();
     }
     // Nothing big was allocated: the peak grew by less than 256 MiB (the result is 36.9 GB).
     EXPECT_LT(peakResidentBytes(), peakBefore + (std::size_t{256} << 20));

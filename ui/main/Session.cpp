@@ -90,10 +90,12 @@ bool Session::startReload(const PreprocessOptions& preprocessing, bool minusLog)
 }
 
 bool Session::startReconstruct(const FbpOptions& options, const std::string& variantId,
-                               const app::AnalyticMethod& method) {
+                               const app::AnalyticMethod& asked) {
     if (isBusy() || !m_dataset) return false;
     auto output = std::make_shared<app::JobOutput<app::ReconOutcome>>();
     std::shared_ptr<const app::Dataset> data = m_dataset;
+    app::AnalyticMethod method = asked;
+    method.frontEnd = app::FrontEnd::Gui;  // a refusal names this window's controls
     bool started = m_runner.start(
         [this, data, options, variantId, method, output](const ExecContext& ctx) -> Status {
             TOMO_ASSIGN_OR_RETURN(
@@ -113,8 +115,10 @@ bool Session::startReconstruct(const FbpOptions& options, const std::string& var
     return true;
 }
 
-bool Session::startIterative(const app::IterativeJobSpec& spec) {
+bool Session::startIterative(const app::IterativeJobSpec& asked) {
     if (isBusy() || !m_dataset) return false;
+    app::IterativeJobSpec spec = asked;
+    spec.frontEnd = app::FrontEnd::Gui;  // a refusal names this window's controls
     auto output = std::make_shared<app::JobOutput<app::IterativeOutcome>>();
     std::shared_ptr<const app::Dataset> data = m_dataset;
     bool started = m_runner.startControlled(
