@@ -49,6 +49,10 @@ void addPreprocessOptions(ArgParser& args) {
                 "median window of --rings vo (odd, pixels; 0 = 1% of the width, at least 5)", "0");
     args.option("ring-levels", "L", "wavelet levels of --rings fw (0 = automatic)", "0");
     args.option("ring-sigma", "S", "damping width of --rings fw", "2");
+    args.option("ring-snr", "T",
+                "--rings changes only the columns detected as stripes at T robust standard "
+                "deviations (0 = every column, as published)",
+                "3");
     args.option("paganin", "E,Z,PIX,DB",
                 "Paganin phase retrieval: energy keV, distance mm, pixel um, delta/beta");
     args.option("bin", "N|RxC", "bin detector rows x columns (N = NxN)");
@@ -78,6 +82,8 @@ Result<PreprocessOptions> preprocessOptionsFromArgs(const ArgParser& args, std::
         TOMO_ASSIGN_OR_RETURN(o.sorting.size, args.getInt("ring-size", 0, 0, 1001));
         TOMO_ASSIGN_OR_RETURN(o.fourierWavelet.levels, args.getInt("ring-levels", 0, 0, 12));
         TOMO_ASSIGN_OR_RETURN(o.fourierWavelet.sigma, args.getDouble("ring-sigma", 2, 1e-6, 1e6));
+        TOMO_ASSIGN_OR_RETURN(o.sorting.snr, args.getDouble("ring-snr", kDefaultStripeSnr, 0, 1e6));
+        o.fourierWavelet.snr = o.sorting.snr;
     }
     if (auto pg = args.get("paganin")) {
         const auto p = split(*pg, ',');

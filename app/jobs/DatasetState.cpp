@@ -41,7 +41,8 @@ std::string pixels(double value) {
 
 }  // namespace
 
-Result<Dataset> withStateCenter(const Dataset& read, const DatasetState& state) {
+Result<Dataset> withStateCenter(const Dataset& read, const DatasetState& state,
+                                const Sinograms* sinograms) {
     ParallelGeometry::Params params = read.geometry.params();
     if (state.center) {
         const double center = centerInLoaded(*state.center, state.preprocessing());
@@ -56,9 +57,16 @@ Result<Dataset> withStateCenter(const Dataset& read, const DatasetState& state) 
         params.centerOfRotation = center;
     }
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, ParallelGeometry::create(params));
-    Dataset out{std::move(geometry), read.grid, read.sinograms.clone(), read.truth.clone(),
-                read.warnings};
+    Dataset out{std::move(geometry), read.grid, (sinograms ? *sinograms : read.sinograms).clone(),
+                read.truth.clone(), read.warnings};
     out.preprocessing = read.preprocessing;
+    return out;
+}
+
+Dataset withoutSinograms(const Dataset& read) {
+    Dataset out{read.geometry, read.grid, {}, read.truth.clone(), read.warnings};
+    out.preprocessing = read.preprocessing;
+    out.sampling = read.sampling;
     return out;
 }
 

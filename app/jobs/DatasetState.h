@@ -59,8 +59,13 @@ double centerInLoaded(double storedCenter, const PreprocessOptions& preprocessin
 double centerInStored(double loadedCenter, const PreprocessOptions& preprocessing);
 
 /// @p read (the dataset as read from the source) with @p state's centre, converted to its
-/// detector. InvalidArgument naming both centres when it falls outside the detector.
-Result<Dataset> withStateCenter(const Dataset& read, const DatasetState& state);
+/// detector; its sinograms copied from @p sinograms (null: read's own, for a caller that keeps
+/// only one copy of them). InvalidArgument naming both centres when it falls outside the detector.
+Result<Dataset> withStateCenter(const Dataset& read, const DatasetState& state,
+                                const Sinograms* sinograms = nullptr);
+/// @p read without its sinograms (geometry, grid, truth and notes): what a caller keeps of the
+/// data as read once the loaded copy holds the sinograms.
+Dataset withoutSinograms(const Dataset& read);
 
 /// The decisions of @p state that change the data, one short phrase each, for the dataset's
 /// header and a saved result's name: "centre 130.99 px", "preprocessing: rings vo size 5",

@@ -148,6 +148,7 @@ ReconRequest datasetRequest(std::shared_ptr<const Dataset> data, const std::stri
 void applyMethod(ReconRequest& request, const std::string& variantId,
                  const AnalyticMethod& method) {
     request.algorithm = method.algorithm;
+    request.frontEnd = method.frontEnd;
     if (method.algorithm == "fbp") {
         request.variant = variantId;
         return;

@@ -69,6 +69,7 @@ struct AnalyticMethod {
     std::string algorithm = "fbp";                  ///< "fbp" or "gridrec"
     std::map<std::string, std::string> parameters;  ///< by ParameterSpec::name
     std::string backend = "auto";
+    FrontEnd frontEnd = FrontEnd::Cli;  ///< ReconRequest::frontEnd (the GUI's Session: Gui)
 };
 
 /// An FBP (or gridrec) reconstruction with its timings, variant and (when truth is known)

@@ -20,6 +20,7 @@ Result<IterativeOutcome> runIterativeJob(const ReconService& service,
     request.parameters = spec.parameters;
     request.backend = spec.backend;
     request.initial = spec.initial;
+    request.frontEnd = spec.frontEnd;
 
     using Clock = std::chrono::steady_clock;
     Clock::time_point lastPreview{};

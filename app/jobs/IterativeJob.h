@@ -47,6 +47,7 @@ struct IterativeJobSpec {
     /// The starting image (all slices, the dataset's grid), e.g. the current result for a warm
     /// restart (ReconRequest::initial); null: the algorithm's own start.
     std::shared_ptr<const Volume> initial;
+    FrontEnd frontEnd = FrontEnd::Cli;  ///< ReconRequest::frontEnd (the GUI's Session: Gui)
 };
 
 /// One iteration as the GUI sees it.

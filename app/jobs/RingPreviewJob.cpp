@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "app/jobs/CenterJob.h"
 #include "core/preprocess/StripeRemoval.h"
@@ -46,8 +47,14 @@ Result<RingPreview> ringPreview(const Engine& engine, const Dataset& data, int s
         TOMO_RETURN_IF_ERROR(removeStripesFourierWavelet(after, options.fourierWavelet));
     }
     p.sinogramDifference = difference(p.sinogramAfter, p.sinogramBefore);
-    for (float v : p.sinogramDifference.values)
-        p.largestChange = std::max(p.largestChange, static_cast<double>(std::fabs(v)));
+    const std::size_t cols = p.sinogramDifference.cols;
+    std::vector<char> changed(cols, 0);
+    for (std::size_t i = 0; i < p.sinogramDifference.values.size(); ++i) {
+        const double v = std::fabs(p.sinogramDifference.values[i]);
+        p.largestChange = std::max(p.largestChange, v);
+        if (v > 0) changed[i % cols] = 1;
+    }
+    p.changedColumns = static_cast<std::size_t>(std::count(changed.begin(), changed.end(), 1));
     TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
     const double centre = data.geometry.centerOfRotation();
     TOMO_ASSIGN_OR_RETURN(

@@ -17,7 +17,8 @@ namespace tomo::app {
 struct RingPreview {
     SliceImage sinogramBefore, sinogramAfter, sinogramDifference;  ///< [angle][detector]
     SliceImage sliceBefore, sliceAfter, sliceDifference;           ///< after - before
-    double largestChange = 0;  ///< max |after - before| over the sinogram
+    double largestChange = 0;        ///< max |after - before| over the sinogram
+    std::size_t changedColumns = 0;  ///< detector columns the filter changed (detected stripes)
 };
 
 /// The ring filter of @p options (rings, sorting, fourierWavelet) on sinogram @p slice of

@@ -129,6 +129,19 @@ std::string smallerBatchHint(const ReconRequest& request, const Resolved& resolv
     return " (one slice at a time, --chunk 1, would need " + formatSize(double(one.bytes(1))) + ")";
 }
 
+/// What the user of @p request's front end can do about a run that does not fit: the CLI's
+/// options; the GUI's controls (it holds the result in memory and has no batch size), and the
+/// CLI for the whole job streamed to a file.
+std::string tooBigAdvice(const ReconRequest& request, const Resolved& resolved,
+                         const StepMemory& step, std::size_t heldOutputBytes) {
+    if (request.frontEnd == FrontEnd::Gui)
+        return "; choose a smaller Image size in Region and sampling and press Apply, or "
+               "reconstruct with the command line, which streams the result to a file a slab at "
+               "a time: tomo recon <data> ... -o result.h5";
+    return smallerBatchHint(request, resolved, step) +
+           (heldOutputBytes > 0 ? "; write the result to a streamed file (.raw, .tif, .h5)" : "");
+}
+
 }  // namespace
 
 Result<PreflightReport> preflight(const ReconRequest& request, Resolved& resolved,
@@ -168,9 +181,7 @@ Result<PreflightReport> preflight(const ReconRequest& request, Resolved& resolve
         failures.push_back(outOfMemory(
             job + ": " + what + ", but this machine has " + formatSize(double(available)) +
             " of memory available (the budget is " + formatSize(double(p.budget)) + ")" +
-            smallerBatchHint(request, resolved, step) +
-            (p.heldOutputBytes > 0 ? "; write the result to a streamed file (.raw, .tif, .h5)"
-                                   : "")));
+            tooBigAdvice(request, resolved, step, p.heldOutputBytes)));
     }
     if (!failures.empty()) {
         std::string message;

@@ -13,6 +13,9 @@
 ///   memory available now (MemAvailable, within a cgroup's limit). A budget above it is lowered
 ///   to it with a note; when even the minimum does not fit, the run fails before it starts with
 ///   OutOfMemory naming both numbers.
+///   Its advice is in the terms of the front end that asks (ReconRequest::frontEnd): the CLI's
+///   options (`--chunk 1`, a streamed output file), or the GUI's controls (a smaller Image size)
+///   and the CLI for the whole job streamed to a file.
 /// - **The disk**: an output file must fit the free space of its file system (IoError naming
 ///   both numbers).
 

@@ -81,6 +81,10 @@ struct ReconOutput {
     std::optional<Tiff16Scale> tiff16;  ///< TIFF outputs as 16-bit counts
 };
 
+/// Which front end asks for a run: a refusal before it starts (Preflight.h) words its advice in
+/// that front end's terms (the CLI's options, the GUI's controls); the numbers are the same.
+enum class FrontEnd { Cli, Gui };
+
 struct ReconRequest {
     ReconRequest(std::shared_ptr<const SinogramSource> source_, ParallelGeometry geometry_,
                  VolumeGeometry grid_)
@@ -109,6 +113,7 @@ struct ReconRequest {
     /// algorithm's own start (zeros, or MBIR's `init`). FBP ignores it.
     std::shared_ptr<const Volume> initial;
     ReconOutput output;
+    FrontEnd frontEnd = FrontEnd::Cli;  ///< whose terms a refusal's advice uses
 };
 
 /// A cone-beam FDK request (issue 14): projections [view][v][u], the circular geometry (RTK's,

@@ -104,13 +104,19 @@ std::string describe(const PreprocessOptions& o) {
              std::to_string(o.paganin->distanceMm) + " mm, " + std::to_string(o.paganin->pixelSizeUm) +
              " um, delta/beta " + std::to_string(o.paganin->deltaOverBeta));
     if (o.minusLog) item("minus-log (epsilon " + std::to_string(o.logEpsilon) + ")");
+    const auto columns = [](double snr) {
+        std::ostringstream t;
+        t << snr;
+        return snr == 0 ? std::string(", every column") : ", stripes above snr " + t.str();
+    };
     if (o.rings == RingMethod::Sorting)
         item("rings vo size " +
-             (o.sorting.size == 0 ? std::string("auto") : std::to_string(o.sorting.size)));
+             (o.sorting.size == 0 ? std::string("auto") : std::to_string(o.sorting.size)) +
+             columns(o.sorting.snr));
     if (o.rings == RingMethod::FourierWavelet)
         item("rings fw " + o.fourierWavelet.wavelet + " levels " +
              std::to_string(o.fourierWavelet.levels) + " sigma " +
-             std::to_string(o.fourierWavelet.sigma));
+             std::to_string(o.fourierWavelet.sigma) + columns(o.fourierWavelet.snr));
     return s.str();
 }
 

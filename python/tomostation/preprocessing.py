@@ -17,8 +17,8 @@ def _range_text(r):
 
 def preprocess(data, flats=None, darks=None, angles=None, *, flat_dark=None, flats_before=None,
                no_log=False, zinger=None, zinger_size=None, rings=None, ring_size=None,
-               ring_levels=None, ring_sigma=None, paganin=None, bin=None, crop=None,
-               angle_range=None, threads=None, shape=None, angle_unit=None, dataset=None,
+               ring_levels=None, ring_sigma=None, ring_snr=None, paganin=None, bin=None,
+               crop=None, angle_range=None, threads=None, shape=None, angle_unit=None, dataset=None,
                progress=None, return_summary=False):
     """Flat/dark normalisation, -log, zingers, rings, Paganin, binning and cropping.
 
@@ -40,8 +40,8 @@ def preprocess(data, flats=None, darks=None, angles=None, *, flat_dark=None, fla
     values = {"flat_dark": flat_dark, "flats_before": flats_before, "no_log": no_log,
               "zinger": zinger, "zinger_size": zinger_size, "rings": rings,
               "ring_size": ring_size, "ring_levels": ring_levels, "ring_sigma": ring_sigma,
-              "paganin": paganin, "threads": threads, "angle_unit": angle_unit,
-              "dataset": dataset}
+              "ring_snr": ring_snr, "paganin": paganin, "threads": threads,
+              "angle_unit": angle_unit, "dataset": dataset}
     flags = to_flags(values, switches=("flat_dark", "no_log"))
     if bin is not None:
         b = (bin, bin) if np.isscalar(bin) else tuple(bin)

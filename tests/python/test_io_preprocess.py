@@ -58,6 +58,19 @@ def test_preprocess_of_a_file_gives_tomo_preprocess_bits(tmp_path):
     assert mine.shape == (9, 4, 8)
 
 
+def test_ring_snr_is_tomo_preprocess_ring_snr(tmp_path):
+    # A stripe in column 5: ring_snr is --ring-snr, the stripe detector's threshold.
+    frames = np.random.default_rng(2).uniform(1, 1.1, size=(60, 4, 32)).astype(np.float32)
+    frames[:, :, 5] *= 1.5
+    ts.write(tmp_path / "frames.tif", frames)
+    run_cli("preprocess", tmp_path / "frames.tif", "-o", tmp_path / "cli.raw", "--rings", "vo",
+            "--ring-snr", "1.5", "--quiet")
+    mine = ts.preprocess(str(tmp_path / "frames.tif"), rings="vo", ring_snr=1.5)
+    assert same_bits(mine, read_raw(tmp_path / "cli.raw", mine.shape))
+    blind = ts.preprocess(str(tmp_path / "frames.tif"), rings="vo", ring_snr=1e6)
+    assert not np.array_equal(mine, blind)  # no stripe passes a threshold of 1e6
+
+
 def test_find_center_gives_tomo_center_numbers():
     p = ts.phantom(96, angles=200, detectors=128, center=66.25)
     c = ts.find_center(p.data, p.angles)

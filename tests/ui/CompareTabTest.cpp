@@ -81,5 +81,32 @@ TEST(CompareTab, ThreeNamedPanesWithMetricsAgainstTheTruth) {
     EXPECT_FALSE(tab.pane(0)->hasImage());
 }
 
+TEST(CompareTab, LargeResultsAreKeptWithinTheHistorysMemory) {
+    // Results of 64 x 64 floats (16 KiB); the older ones may take 40 KiB together: the two
+    // newest older ones stay, the newest always, the oldest goes first (issue 28, point 14).
+    CompareTab tab;
+    tab.setHistoryBytes(40 << 10);
+    std::vector<std::shared_ptr<const app::ReconOutcome>> made;
+    for (int i = 0; i < 5; ++i) {
+        app::ReconOutcome r;
+        r.image = Array3<float>::create(1, 64, 64).value();
+        r.image.fill(static_cast<float>(i));
+        r.variant = "result " + std::to_string(i);
+        made.push_back(std::make_shared<const app::ReconOutcome>(std::move(r)));
+        tab.addResult(made.back());
+    }
+    ASSERT_EQ(tab.historySize(), 3u);
+    const QStringList names = tab.choices();
+    EXPECT_TRUE(names[1].contains(QStringLiteral("result 4"))) << names[1].toStdString();
+    EXPECT_TRUE(names[3].contains(QStringLiteral("result 2"))) << names[3].toStdString();
+    // A result larger than the bound alone is still kept while it is the newest.
+    tab.setHistoryBytes(1);
+    EXPECT_EQ(tab.historySize(), 1u);
+    tab.setHistoryBytes(0);  // no bound but the count
+    for (int i = 0; i < 10; ++i)
+        tab.addResult(made[static_cast<std::size_t>(i % 2)]);
+    EXPECT_EQ(tab.historySize(), CompareTab::kHistory);
+}
+
 }  // namespace
 }  // namespace tomo::ui

@@ -8,6 +8,7 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -17,6 +18,7 @@
 #include <QSpinBox>
 
 #include "app/jobs/RawShape.h"
+#include "app/recon/Preflight.h"
 #include "core/io/ImageIO.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
@@ -137,6 +139,66 @@ TEST(LargeData, CancelAfterANewImageSizeKeepsThePreviousResult) {
     EXPECT_TRUE(test::labelText(f.window.get(), QStringLiteral("samplingState"))
                     .contains(QStringLiteral("96 x 96")))
         << test::labelText(f.window.get(), QStringLiteral("samplingState")).toStdString();
+}
+
+/// The process's peak resident set (VmHWM) in bytes; 0 when /proc is not there.
+std::size_t peakResidentBytes() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) return 0;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toULongLong() * 1024;
+    return 0;
+}
+
+TEST(LargeData, AJobTooBigForTheMachineIsRefusedBeforeItAllocates) {
+    // 256 slices on a 6000 x 6000 grid: a 36.9 GB result, more than this machine has (on a
+    // machine with more, 16384 x 16384: 275 GB). The GUI runs it through the CLI's front door,
+    // whose preflight refuses it before anything is allocated; the user reads why.
+    const std::size_t memory = app::MachineResources::probe().physicalMemory;
+    const int size = memory == 0 || memory > (std::size_t{30} << 30) ? 16384 : 6000;
+    test::WindowFixture f;
+    f.session.setDataset(test::demoStack(32, 256), QStringLiteral("256 slices"));
+    QApplication::processEvents();
+    test::typeInto(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
+                   QString::number(size));
+    const std::size_t peakBefore = peakResidentBytes();
+    QSignalSpy finished(&f.session, &Session::jobFinished);
+    // Apply (which reconstructs with the new size), then Reconstruct, then Ctrl+R: each refused.
+    test::click(test::child<QPushButton>(f.window->samplingBox(), QStringLiteral("applySampling")));
+    ASSERT_TRUE(waitFor(finished, 1, 30000));
+    ASSERT_EQ(f.session.dataset()->grid.nx, size);
+    test::click(f.window->runButton());
+    ASSERT_TRUE(waitFor(finished, 2, 30000));
+    f.window->activateWindow();
+    QApplication::setActiveWindow(f.window.get());
+    f.window->reconstructionView()->setFocus();
+    QTest::keyClick(f.window->reconstructionView(), Qt::Key_R, Qt::ControlModifier);
+    ASSERT_TRUE(waitFor(finished, 3, 30000));
+    const QString status = test::labelText(f.window.get(), QStringLiteral("statusLabel"));
+    EXPECT_EQ(finished.at(2).at(2).toString(), status);  // the status bar says the last one
+    for (int run = 0; run < 3; ++run) {
+        EXPECT_FALSE(finished.at(run).at(1).toBool());
+        const QString message = finished.at(run).at(2).toString();
+        if (run == 0) RecordProperty("message", message.toStdString());
+        EXPECT_TRUE(message.contains(QStringLiteral("256 slice(s) of %1x%1").arg(size)))
+            << message.toStdString();
+        EXPECT_TRUE(message.contains(QStringLiteral("of memory available")))
+            << message.toStdString();
+        // The advice names this window's controls and the CLI's streamed output, not the
+        // CLI's options, which the GUI does not have.
+        EXPECT_TRUE(message.contains(
+            QStringLiteral("a smaller Image size in Region and sampling and press Apply")))
+            << message.toStdString();
+        EXPECT_TRUE(message.contains(QStringLiteral("tomo recon <data> ... -o result.h5")))
+            << message.toStdString();
+        EXPECT_FALSE(message.contains(QStringLiteral("--chunk"))) << message.toStdString();
+        EXPECT_FALSE(message.contains(QStringLiteral("write the result to a streamed file")))
+            << message.toStdString();
+    }
+    // Nothing big was allocated: the peak grew by less than 256 MiB (the result is 36.9 GB).
+    EXPECT_LT(peakResidentBytes(), peakBefore + (std::size_t{256} << 20));
+    EXPECT_EQ(f.session.reconstruction(), nullptr);
 }
 
 #ifdef TOMOSTATION_EXE

@@ -8,12 +8,14 @@
 
 #include "app/jobs/FieldOfView.h"
 #include "app/jobs/ResultNames.h"
+#include "app/recon/Preflight.h"
 #include "ui/views/SliceView.h"
 #include "ui/views/ViewFactory.h"
 
 namespace tomo::ui {
 
-CompareTab::CompareTab(QWidget* parent) : QWidget(parent) {
+CompareTab::CompareTab(QWidget* parent)
+    : QWidget(parent), m_historyBytes(app::MachineResources::probe().physicalMemory / 8) {
     auto* grid = new QGridLayout(this);
     for (int i = 0; i < kPanes; ++i) {
         const auto k = static_cast<std::size_t>(i);
@@ -78,8 +80,28 @@ void CompareTab::addResult(std::shared_ptr<const app::ReconOutcome> result) {
             QStringLiteral("#%1 ").arg(entry.number) + QString::fromStdString(result->variant);
     entry.outcome = std::move(result);
     m_history.push_front(std::move(entry));
-    if (m_history.size() > kHistory) m_history.pop_back();
+    trimHistory();
     refillBoxes();
+}
+
+void CompareTab::setHistoryBytes(std::size_t bytes) {
+    m_historyBytes = bytes;
+    trimHistory();
+    refillBoxes();
+}
+
+void CompareTab::trimHistory() {
+    const auto bytesOf = [](const Entry& e) {
+        return e.outcome->image.elementCount() * sizeof(float);
+    };
+    std::size_t older = 0;
+    for (std::size_t i = 1; i < m_history.size(); ++i)
+        older += bytesOf(m_history[i]);
+    while (m_history.size() > kHistory ||
+           (m_history.size() > 1 && m_historyBytes > 0 && older > m_historyBytes)) {
+        older -= bytesOf(m_history.back());
+        m_history.pop_back();
+    }
 }
 
 CompareTab::Choice CompareTab::choiceOf(int pane) const {

@@ -37,7 +37,7 @@ class CompareTab : public QWidget {
 
   public:
     static constexpr int kPanes = 3;
-    static constexpr std::size_t kHistory = 8;  ///< results kept per dataset
+    static constexpr std::size_t kHistory = 8;  ///< results kept per dataset, at most
 
     explicit CompareTab(QWidget* parent = nullptr);
 
@@ -58,6 +58,9 @@ class CompareTab : public QWidget {
         return m_metrics[static_cast<std::size_t>(i)];
     }
     std::size_t historySize() const { return m_history.size(); }
+    /// Bytes of images the results before the newest may hold together (default: an eighth of
+    /// this machine's memory; 0 = no bound): older results go first, the newest always stays.
+    void setHistoryBytes(std::size_t bytes);
 
   private:
     enum class Kind { None, Result, Truth, Difference };
@@ -73,6 +76,8 @@ class CompareTab : public QWidget {
     /// The image pane @p i shows (empty for none; the difference is built in m_difference).
     View2<const float> imageOf(const Choice& c) const;
     void compareAll();
+    /// Drops the oldest results beyond kHistory or beyond m_historyBytes.
+    void trimHistory();
 
     std::shared_ptr<const app::Dataset> m_data;
     /// A result with its name (what differs from the results before it, app/jobs/ResultNames.h:
@@ -85,6 +90,7 @@ class CompareTab : public QWidget {
     };
     std::deque<Entry> m_history;  ///< newest first
     int m_made = 0;               ///< results made since the dataset was opened
+    std::size_t m_historyBytes = 0;
     std::array<QComboBox*, kPanes> m_boxes{};
     std::array<SliceView*, kPanes> m_panes{};
     std::array<QLabel*, kPanes> m_labels{};

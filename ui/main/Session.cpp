@@ -90,10 +90,12 @@ bool Session::startReload(const PreprocessOptions& preprocessing, bool minusLog)
 }
 
 bool Session::startReconstruct(const FbpOptions& options, const std::string& variantId,
-                               const app::AnalyticMethod& method) {
+                               const app::AnalyticMethod& asked) {
     if (isBusy() || !m_dataset) return false;
     auto output = std::make_shared<app::JobOutput<app::ReconOutcome>>();
     std::shared_ptr<const app::Dataset> data = m_dataset;
+    app::AnalyticMethod method = asked;
+    method.frontEnd = app::FrontEnd::Gui;  // a refusal names this window's controls
     bool started = m_runner.start(
         [this, data, options, variantId, method, output](const ExecContext& ctx) -> Status {
             TOMO_ASSIGN_OR_RETURN(
@@ -113,8 +115,10 @@ bool Session::startReconstruct(const FbpOptions& options, const std::string& var
     return true;
 }
 
-bool Session::startIterative(const app::IterativeJobSpec& spec) {
+bool Session::startIterative(const app::IterativeJobSpec& asked) {
     if (isBusy() || !m_dataset) return false;
+    app::IterativeJobSpec spec = asked;
+    spec.frontEnd = app::FrontEnd::Gui;  // a refusal names this window's controls
     auto output = std::make_shared<app::JobOutput<app::IterativeOutcome>>();
     std::shared_ptr<const app::Dataset> data = m_dataset;
     bool started = m_runner.startControlled(
@@ -178,7 +182,10 @@ Result<std::shared_ptr<const app::Dataset>> seenThrough(std::shared_ptr<const ap
 }  // namespace
 
 Status Session::derive(std::shared_ptr<const app::Dataset> read, const app::DatasetState& state) {
-    TOMO_ASSIGN_OR_RETURN(app::Dataset loaded, app::withStateCenter(*read, state));
+    // The sinograms are the same as read and as loaded: only the loaded dataset keeps them, and
+    // the data as read kept here (without them) takes them from it when derived again.
+    const Sinograms* kept = read->sinograms.empty() && m_loaded ? &m_loaded->sinograms : nullptr;
+    TOMO_ASSIGN_OR_RETURN(app::Dataset loaded, app::withStateCenter(*read, state, kept));
     const VolumeGeometry& grid = loaded.grid;
     if (m_reference && m_reference->dims() == std::array<std::size_t, 3>{std::size_t(grid.nz),
                                                                          std::size_t(grid.ny),
@@ -187,7 +194,9 @@ Status Session::derive(std::shared_ptr<const app::Dataset> read, const app::Data
     auto shared = std::make_shared<const app::Dataset>(std::move(loaded));
     TOMO_ASSIGN_OR_RETURN(std::shared_ptr<const app::Dataset> seen,
                           seenThrough(shared, state.sampling));
-    m_read = std::move(read);
+    m_read = read->sinograms.empty()
+                 ? std::move(read)
+                 : std::make_shared<const app::Dataset>(app::withoutSinograms(*read));
     m_state = state;
     m_loaded = std::move(shared);
     m_dataset = std::move(seen);
@@ -254,11 +263,11 @@ void Session::publishDataset(std::shared_ptr<const app::Dataset> read,
     m_reference.reset();
     ++m_loadSerial;
     m_recon.reset();
-    if (Status s = derive(std::move(read), state); !s) {
-        // A state that does not fit the new data (a session's centre): the data as read.
+    if (Status s = derive(read, state); !s) {
+        // A state that does not fit the new data (a session's centre): the new data as read.
         app::DatasetState plain;
         plain.source = state.source;
-        (void)derive(m_read, plain);
+        (void)derive(std::move(read), plain);
     }
     emit reconstructionChanged();
 }

@@ -51,13 +51,16 @@ void RingPreviewWindow::showPreview(int slice, const PreprocessOptions& options)
     const QString filter = options.rings == RingMethod::None      ? tr("no ring filter chosen")
                            : options.rings == RingMethod::Sorting ? tr("sorting (Vo)")
                                                                   : tr("Fourier-wavelet");
-    m_summary->setText(tr("Slice %1, %2: the filter changes the sinogram by up to %3 (line "
-                          "integral). Both slices are FBP at the dataset's centre %4 px. Wheel "
-                          "or +/- zooms a row's three panes together; drag pans them.")
+    m_summary->setText(tr("Slice %1, %2: the filter changes %5 of %6 detector columns (those "
+                          "it finds to be stripes) by up to %3 (line integral). Both slices are "
+                          "FBP at the dataset's centre %4 px. Wheel or +/- zooms a row's three "
+                          "panes together; drag pans them.")
                            .arg(slice + 1)
                            .arg(filter)
                            .arg(preview->largestChange, 0, 'g', 3)
-                           .arg(data->geometry.centerOfRotation(), 0, 'f', 2));
+                           .arg(data->geometry.centerOfRotation(), 0, 'f', 2)
+                           .arg(preview->changedColumns)
+                           .arg(preview->sinogramDifference.cols));
 }
 
 void RingPreviewWindow::showImages(const app::RingPreview& p) {

@@ -43,9 +43,17 @@ void OrthoSliceView::setVolume(std::shared_ptr<const Volume> volume) {
     m_position = {static_cast<int>(d[2] / 2), static_cast<int>(d[1] / 2),
                   static_cast<int>(d[0] / 2)};
     refresh();
-    // One window for all panes, from the whole volume's percentiles.
-    std::vector<float> values(m_volume->elementCount());
-    copyDense(m_volume->rows(), values.data());
+    // One window for all panes, from the volume's percentiles: of every k-th value, at most 4 Mi
+    // of them, so that a large volume is not copied whole for it (1 GB at 1024^2 x 256).
+    const std::size_t count = m_volume->elementCount();
+    const std::size_t step = std::max<std::size_t>(1, count >> 22);
+    std::vector<float> values;
+    values.reserve(count / step + 1);
+    std::size_t i = 0;
+    for (std::size_t z = 0; z < d[0]; ++z)
+        for (std::size_t y = 0; y < d[1]; ++y)
+            for (float v : m_volume->row(z, y))
+                if (i++ % step == 0) values.push_back(v);
     setWindowLevel(percentileWindow(values));
     emit positionChanged(m_position[0], m_position[1], m_position[2]);
 }

@@ -77,8 +77,9 @@ TEST(StripeRemoval, SortingRemovesStripes) {
     const Damage d = measure(s, clean, {30, 70});
     RecordProperty("stripe_residual_fraction", std::to_string(d.stripeResidual / amp));
     RecordProperty("elsewhere_rms_fraction", std::to_string(d.elsewhereRms / peak));
-    EXPECT_LT(d.stripeResidual, 0.1 * amp);   // measured 0.06
-    EXPECT_LT(d.elsewhereRms, 1.2e-2 * peak);  // measured 0.8%
+    // Only the detected columns change (snr 3); every column as published: 0.06 and 0.8%.
+    EXPECT_LT(d.stripeResidual, 0.05 * amp);  // measured 0.022
+    EXPECT_LT(d.elsewhereRms, 3e-3 * peak);   // measured 0.1%
     // The partial stripe: its first half is removed too.
     double partial = 0;
     for (std::size_t p = 0; p < kAngles / 2; ++p)
@@ -118,8 +119,9 @@ TEST(StripeRemoval, FourierWaveletRemovesStripes) {
     const Damage d = measure(s, clean, {30, 70});
     RecordProperty("stripe_residual_fraction", std::to_string(d.stripeResidual / amp));
     RecordProperty("elsewhere_rms_fraction", std::to_string(d.elsewhereRms / peak));
-    EXPECT_LT(d.stripeResidual, 0.25 * amp);   // measured 0.18
-    EXPECT_LT(d.elsewhereRms, 3.5e-2 * peak);  // measured 2.5%
+    // Only the detected columns change (snr 3); every column as published: 0.18 and 2.5%.
+    EXPECT_LT(d.stripeResidual, 0.15 * amp);  // measured 0.10
+    EXPECT_LT(d.elsewhereRms, 3e-3 * peak);   // measured 0.09%
 }
 
 TEST(StripeRemoval, StackVersionMatchesPerSinogramAndBadInputs) {

@@ -1,6 +1,7 @@
 #include "ui/views/vtk/VtkVolumeRenderView.h"
 
 #include <cstring>
+#include <utility>
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -60,12 +61,24 @@ VtkVolumeRenderView::~VtkVolumeRenderView() {
 void VtkVolumeRenderView::setVolume(std::shared_ptr<const Volume> volume,
                                     bool keepTransferFunction) {
     storeVolume(std::move(volume));
-    vtkRenderer* renderer = m_vtk->renderer();
-    if (!m_volume || m_volume->empty()) {
-        renderer->RemoveViewProp(m_actor);
+    // VTK's copy of the previous volume goes now; the new one is copied when first drawn, so a
+    // result that nobody looks at in 3-D is not held twice (1 GB at 1024^2 x 256).
+    m_vtk->renderer()->RemoveViewProp(m_actor);
+    m_data->Initialize();
+    m_uploadPending = m_volume && !m_volume->empty();
+    if (!m_uploadPending) {
         update();
         return;
     }
+    if (!keepTransferFunction)
+        setPreset(TransferPreset::GreyRamp);
+    else
+        setTransferFunction(m_transfer);
+    update();
+}
+
+void VtkVolumeRenderView::uploadPendingVolume() {
+    if (!std::exchange(m_uploadPending, false)) return;
     const auto& dims = m_volume->dims();  // [z][y][x]
     const int nx = static_cast<int>(dims[2]), ny = static_cast<int>(dims[1]);
     const int nz = static_cast<int>(dims[0]);
@@ -82,11 +95,7 @@ void VtkVolumeRenderView::setVolume(std::shared_ptr<const Volume> volume,
                 m_volume->row(static_cast<std::size_t>(z), static_cast<std::size_t>(y)).data(),
                 static_cast<std::size_t>(nx) * sizeof(float));
     m_data->Modified();
-    if (!renderer->HasViewProp(m_actor)) renderer->AddViewProp(m_actor);
-    if (!keepTransferFunction)
-        setPreset(TransferPreset::GreyRamp);
-    else
-        setTransferFunction(m_transfer);
+    m_vtk->renderer()->AddViewProp(m_actor);
     resetCamera();
 }
 
@@ -117,12 +126,14 @@ void VtkVolumeRenderView::resetCamera() {
 }
 
 QImage VtkVolumeRenderView::renderToImage(QSize size) {
+    uploadPendingVolume();
     resize(size);
     m_interactor->UpdateSize(size.width(), size.height());
     return m_vtk->render(size).convertToFormat(QImage::Format_RGB32);
 }
 
 void VtkVolumeRenderView::paintEvent(QPaintEvent*) {
+    uploadPendingVolume();
     QPainter painter(this);
     m_vtk->renderer()->ResetCameraClippingRange();
     QImage frame = m_vtk->render(size());

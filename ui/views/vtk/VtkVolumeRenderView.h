@@ -58,10 +58,13 @@ class VtkVolumeRenderView : public VolumeView {
 
   private:
     void setEventPosition(QMouseEvent* event);
+    /// Copies a volume given to setVolume into VTK's image, once, when it is first drawn.
+    void uploadPendingVolume();
 
     std::unique_ptr<VtkOffscreenRenderer> m_vtk;
     vtkSmartPointer<vtkGenericRenderWindowInteractor> m_interactor;
     vtkSmartPointer<vtkImageData> m_data;
+    bool m_uploadPending = false;  ///< m_volume is not yet copied into m_data
     vtkSmartPointer<vtkVolume> m_actor;
     vtkSmartPointer<vtkPiecewiseFunction> m_opacity;
     vtkSmartPointer<vtkColorTransferFunction> m_colors;
