@@ -53,6 +53,9 @@ def main():
     parser.add_argument("--seed", type=int, default=27)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--baseline", action="store_true",
+                        help="also time tomostation.mbir with svmbir's stop_threshold 0.02 %% "
+                             "(the default before issue 29's change)")
     args = parser.parse_args()
     import svmbir
     import tomostation as ts
@@ -68,21 +71,24 @@ def main():
                             num_rows=args.size, num_cols=args.size, delta_channel=1.0,
                             delta_pixel=1.0, num_threads=args.threads, verbose=0)[0]
 
-    def run_ours():
-        return ts.mbir(sino, angles, size=args.size, threads=args.threads)
+    programs = {
+        "svmbir": run_svmbir,
+        "tomostation": lambda: ts.mbir(sino, angles, size=args.size, threads=args.threads),
+    }
+    if args.baseline:
+        programs["tomo (0.02 %)"] = lambda: ts.mbir(sino, angles, size=args.size,
+                                                    threads=args.threads, stop_threshold=0.02)
 
     load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    image, first_svmbir = timed(run_svmbir)
-    image, first_ours = timed(run_ours)
-    times = {"svmbir": [], "tomostation": []}
+    first = {name: timed(run)[1] for name, run in programs.items()}
+    times = {name: [] for name in programs}
     errors = {}
-    for _ in range(args.repeat):  # alternating, so both see the same load
-        image, seconds = timed(run_svmbir)
-        times["svmbir"].append(seconds)
-        errors["svmbir"] = svmbir_error(image, truth)
-        image, seconds = timed(run_ours)
-        times["tomostation"].append(seconds)
-        errors["tomostation"] = rmse(np.asarray(image), truth)
+    for _ in range(args.repeat):  # alternating, so all see the same load
+        for name, run in programs.items():
+            image, seconds = timed(run)
+            times[name].append(seconds)
+            image = np.asarray(image)
+            errors[name] = svmbir_error(image, truth) if name == "svmbir" else rmse(image, truth)
     load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
     print(f"{args.size}^2, {args.views} views x {args.detectors} detectors, Poisson "
@@ -91,13 +97,14 @@ def main():
     print(f"load before: {load_before}\nload after:  {load_after}")
     print(f"{'program':12s} {'RMSE':>9s} {'first s':>8s} {'median s':>9s} {'min s':>7s} "
           f"{'max s':>7s}")
-    for name, first in (("svmbir", first_svmbir), ("tomostation", first_ours)):
-        t = times[name]
-        print(f"{name:12s} {errors[name]:9.5f} {first:8.3f} {statistics.median(t):9.3f} "
+    for name, t in times.items():
+        print(f"{name:12s} {errors[name]:9.5f} {first[name]:8.3f} {statistics.median(t):9.3f} "
               f"{min(t):7.3f} {max(t):7.3f}")
-    ratio = statistics.median(times["tomostation"]) / statistics.median(times["svmbir"])
-    print(f"time ratio tomostation / svmbir (cached), medians: {ratio:.3f}; error ratio "
-          f"{errors['tomostation'] / errors['svmbir']:.3f}")
+    for name in times:
+        if name != "svmbir":
+            ratio = statistics.median(times[name]) / statistics.median(times["svmbir"])
+            print(f"{name} / svmbir (cached), median time ratio {ratio:.3f}, error ratio "
+                  f"{errors[name] / errors['svmbir']:.3f}")
 
 
 if __name__ == "__main__":
