@@ -19,6 +19,7 @@ constexpr double kWedgeRadius = 1.2;
 constexpr double kWedgeMargin = 4.0;
 /// Fewer coefficients outside the wedge than this: the row estimate is used.
 constexpr std::size_t kMinCoefficients = 32;
+constexpr double kTwoPi = 6.283185307179586;
 
 double median(std::vector<double>& v) {
     const std::size_t mid = v.size() / 2;
@@ -37,9 +38,7 @@ struct Wedge {
     double radius = 0;        ///< R in detector bins
     std::vector<double> centers;
 
-    double frequency(std::size_t m) const {
-        return 2.0 * 3.14159265358979323846 * double(m) / double(detectors);
-    }
+    double frequency(std::size_t m) const { return kTwoPi * double(m) / double(detectors); }
     bool outside(long k, std::size_t m) const {
         return double(std::labs(k)) > radius * frequency(m) + kWedgeMargin;
     }
@@ -111,10 +110,10 @@ double estimateSinogramNoise(std::span<const float> data, const SinogramLayout& 
     const Wedge w = wedgeFor(layout);
     auto rowFft = AnyLengthFft::create(w.detectors);
     auto angleFft = AnyLengthFft::create(w.period);
-    if (w.count() < kMinCoefficients || !rowFft || !angleFft)
-        return estimateNoiseSigma(data, layout.detectors, ctx);
     const std::size_t sliceSize = w.views * w.detectors;
     const std::size_t slices = data.size() / sliceSize;
+    if (w.count() < kMinCoefficients || !rowFft || !angleFft || slices == 0)
+        return estimateNoiseSigma(data, layout.detectors, ctx);
     const std::size_t used = std::min(slices, kNoiseSlices);
     double sums[2] = {0.0, 0.0};  // sum of per-slice sigma^2, slices
     for (std::size_t i = 0; i < used; ++i) {
