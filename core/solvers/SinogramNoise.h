@@ -13,10 +13,10 @@
 /// variance of all values whatever their individual (Poisson) levels. The estimate is the median
 /// of |Z(k, w)|^2 there (a robust mean of the exponentially distributed powers: median / ln 2),
 /// divided by the noise power of one coefficient. Edges, which the detector-row estimate takes for
-/// noise (4x too high on 40 random ellipses), stay inside the wedge at any view count: undersampled
-/// angles alias signal only onto detector frequencies the wedge already fills. A half turn is
-/// made periodic by p(theta + pi, t) = p(theta, -t) about the axis (centre per view); R is 1.2x
-/// the distance from the axis to the farther detector edge, and k must exceed R |w| by 4.
+/// noise (up to 6.4x too high on 40 random ellipses), stay inside the wedge at any view count:
+/// undersampled angles alias signal only onto detector frequencies the wedge already fills. A half
+/// turn is made periodic by p(theta + pi, t) = p(theta, -t) about the axis (centre per view); R
+/// is 1.2x the distance from the axis to the farther detector edge, and k must exceed R |w| by 4.
 /// Accuracy on `tomo phantom` cases (docs/algorithms.md, "Noise estimate"): 0.93-1.17x the true
 /// sigma on Shepp-Logan, random ellipses and discs, 60-720 views, 1e3-1e6 counts, also with the
 /// object wider than the detector.
