@@ -49,7 +49,7 @@ Result<CglsOptions> cglsOptions(const Resolved& resolved, const ParallelGeometry
             for (std::size_t a = 0; a < sino.dim(1); ++a)
                 for (float v : sino.row(z, a))
                     all[i++] = v;
-        o.stop.noiseSigma = estimateNoiseSigma(all, sino.dim(2));
+        o.stop.noiseSigma = estimateSinogramNoise(all, o.stop.layout);
         o.stop.noiseEstimated = true;
     }
     o.iterations = params.integer("iterations");

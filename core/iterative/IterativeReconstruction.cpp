@@ -61,13 +61,13 @@ Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
 }
 
 /// TV's lambda when the parameter is 0: sigma sqrt(angles), sigma the data's noise level
-/// (estimateNoiseSigma along detector rows). A^T of white noise of level sigma has a standard
+/// (estimateSinogramNoise). A^T of white noise of level sigma has a standard
 /// deviation of about sigma sqrt(angles) per pixel (one ray of about unit weight per angle),
 /// the size of the data term's gradient that the TV subgradient (bounded per pixel) must
 /// balance; measured near the lowest error on noisy Shepp-Logans (docs/algorithms.md).
 double automaticTvLambda(std::span<const float> b, const ParallelGeometry& geom,
                          const ExecContext& ctx) {
-    const double sigma = estimateNoiseSigma(b, std::size_t(geom.detectorCount()), ctx);
+    const double sigma = estimateSinogramNoise(b, sinogramLayout(geom), ctx);
     const double lambda = sigma * std::sqrt(double(geom.angleCount()));
     return lambda > 0 ? lambda : 1e-3;
 }
@@ -76,6 +76,27 @@ double automaticTvLambda(std::span<const float> b, const ParallelGeometry& geom,
 
 bool usesLocalityPair(const ParameterValues& params) {
     return params.text("projector") == "locality";
+}
+
+SinogramLayout sinogramLayout(const ParallelGeometry& geom) {
+    SinogramLayout layout;
+    layout.detectors = std::size_t(geom.detectorCount());
+    layout.views = std::size_t(geom.angleCount());
+    const int n = geom.angleCount();
+    const double step = n > 1 ? geom.angle(1) - geom.angle(0) : 0.0;
+    bool uniform = n > 1 && step != 0;
+    for (int p = 2; uniform && p < n; ++p)
+        uniform = std::fabs(geom.angle(p) - geom.angle(0) - p * step) <= 1e-3 * std::fabs(step);
+    const double span = std::fabs(step) * n;
+    if (uniform && std::fabs(span - kPi) <= 1e-3 * std::fabs(step))
+        layout.turn = SinogramLayout::Turn::Half;
+    else if (uniform && std::fabs(span - 2 * kPi) <= 1e-3 * std::fabs(step))
+        layout.turn = SinogramLayout::Turn::Full;
+    for (int p = 0; p < n; ++p) {
+        const double c = geom.center(p);
+        layout.centers.push_back(std::isfinite(c) ? c : 0.5 * (geom.detectorCount() - 1));
+    }
+    return layout;
 }
 
 Result<StopOptions> stopOptionsFor(const ParameterValues& params, const ParallelGeometry& geom) {
@@ -87,7 +108,7 @@ Result<StopOptions> stopOptionsFor(const ParameterValues& params, const Parallel
         stop.tau = params.real("stop-tau");
         stop.patience = params.integer("stop-patience");
     }
-    stop.rowLength = std::size_t(geom.detectorCount());
+    stop.layout = sinogramLayout(geom);
     return stop;
 }
 

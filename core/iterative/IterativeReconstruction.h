@@ -56,8 +56,13 @@ struct IterativeRequest {
 /// "projector" parameter is "locality"), the pair a device operator can replace.
 bool usesLocalityPair(const ParameterValues& params);
 
+/// How @p geom's sinograms lie in a data vector [slice][view][detector], for the noise estimate
+/// (SinogramNoise.h): the views' turn when uniform over a half or a full turn (to 1e-3 of the
+/// step), and the rotation axis of each view.
+SinogramLayout sinogramLayout(const ParallelGeometry& geom);
+
 /// The stopping rule of the resolved parameters (AlgorithmSchema's common stop parameters);
-/// the noise estimate works along the detector rows of the sinogram vector.
+/// the noise estimate uses sinogramLayout(geom).
 Result<StopOptions> stopOptionsFor(const ParameterValues& params, const ParallelGeometry& geom);
 
 /// Reconstructs @p sino on @p vol into @p out (resized). With StopAndKeep from the callback the

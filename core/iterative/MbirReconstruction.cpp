@@ -121,7 +121,9 @@ AlgorithmSpec mbirAlgorithmSpec() {
                "none: w = 1; transmission: w = exp(-y); counts: w = N0 exp(-y)."),
         real("counts", "Incident counts", "0", 0, 1e12, "photons", "N0 for weights=counts."),
         choice("positivity", "Positivity", {"on", "off"}, "Constrain the image to x >= 0."),
-        real("stop_threshold", "Stop threshold", "0.02", 0, 100, "%",
+        // 0.5, not svmbir's 0.02: from the FBP start the update falls slowly once the error has
+        // settled (docs/mbir.md, "Stopping and reporting").
+        real("stop_threshold", "Stop threshold", "0.5", 0, 100, "%",
              "Stop when the mean update falls below this percentage of the mean value (0: off)."),
         real("stop_hu", "Stop at HU", "0", 0, 1e6, "HU",
              "With a reference (golden) image: stop when the RMSE falls below this (0: off)."),

@@ -37,7 +37,7 @@ struct MbirOptions {
     PsvOptions psv;
     MbirEntryType entries = MbirEntryType::Uint8;
     int iterations = 100;         ///< iterations (about one equit each) at most
-    double stopThreshold = 0.02;  ///< percent; 0 = off
+    double stopThreshold = 0.5;   ///< percent; 0 = off (docs/mbir.md: why not svmbir's 0.02)
     double stopHu = 0;            ///< with a reference: stop below this RMSE in HU; 0 = off
     double muWater = 0.02;        ///< attenuation of water per length unit, for HU
     int innerSteps = 1;           ///< surrogate steps per voxel visit

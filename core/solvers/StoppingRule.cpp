@@ -10,18 +10,6 @@
 namespace tomo {
 namespace {
 
-/// Values per block of the noise estimate.
-constexpr std::size_t kNoiseBlock = 16;
-
-double median(std::vector<double>& v) {
-    const std::size_t mid = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
-    const double upper = v[mid];
-    if (v.size() % 2 == 1) return upper;
-    const double lower = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid));
-    return 0.5 * (lower + upper);
-}
-
 std::string formatValue(double v) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.4g", v);
@@ -63,42 +51,12 @@ Status StopOptions::validate() const {
     return Status::ok();
 }
 
-double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
-                          const ExecContext& ctx) {
-    const std::size_t row = rowLength == 0 ? data.size() : rowLength;
-    // Second differences at i = 1 .. row-2 of each row, in blocks of about kNoiseBlock.
-    const std::size_t inner = row - 2;
-    const std::size_t blocks = std::max<std::size_t>(1, inner / kNoiseBlock);
-    double sums[2] = {0.0, 0.0};  // sum over blocks of sigma_block^2 * block size; the count
-    double& energy = sums[0];
-    double& counted = sums[1];
-    std::vector<double> d;
-    for (std::size_t start = 0; row >= 5 && start + row <= data.size(); start += row) {
-        const float* v = data.data() + start;
-        for (std::size_t j = 0; j < blocks; ++j) {
-            const std::size_t first = 1 + j * inner / blocks, last = 1 + (j + 1) * inner / blocks;
-            d.clear();
-            for (std::size_t i = first; i < last; ++i)
-                d.push_back(double(v[i - 1]) - 2.0 * v[i] + v[i + 1]);
-            if (d.size() < 3) continue;
-            const double center = median(d);
-            for (double& e : d)
-                e = std::abs(e - center);
-            const double sigma = 1.4826 * median(d) / std::sqrt(6.0);
-            energy += sigma * sigma * double(d.size());
-            counted += double(d.size());
-        }
-    }
-    if (ctx.across) ctx.across->sum(sums);  // the same estimate on every rank
-    return counted > 0 ? std::sqrt(energy / counted) : 0.0;
-}
-
 void StoppingRule::setData(std::span<const float> data, const ExecContext& ctx) {
     // The corner rule falls back to the discrepancy principle where it finds no corner.
     if (m_options.rule != StopRule::Discrepancy && m_options.rule != StopRule::Corner) return;
     const bool given = m_options.noiseSigma > 0;
     m_estimated = !given || m_options.noiseEstimated;
-    m_sigma = given ? m_options.noiseSigma : estimateNoiseSigma(data, m_options.rowLength, ctx);
+    m_sigma = given ? m_options.noiseSigma : estimateSinogramNoise(data, m_options.layout, ctx);
     m_delta = m_sigma * std::sqrt(sumAcrossRanks(double(data.size()), ctx));
 }
 

@@ -14,7 +14,7 @@
 ///    Kluwer 1996, §7 and Thm. 6.5): stop at the first k with ||A x_k - b|| <= tau delta and
 ///    return x_k, delta = sigma sqrt(m) the norm of the noise of the m data values, sigma the
 ///    per-sample noise level given by the user or estimated from the data
-///    (estimateNoiseSigma).
+///    (estimateSinogramNoise, SinogramNoise.h).
 ///  - corner: after each iteration the L-curve corner of the history so far (iterationCorner,
 ///    IterationCorner.h: the turn of a flat residual branch into a steep noise branch, never the
 ///    bend of the first iterations; P. C. Hansen, SIAM Review 34(4), 1992,
@@ -44,6 +44,7 @@
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/solvers/IterationInfo.h"
+#include "core/solvers/SinogramNoise.h"
 
 namespace tomo {
 
@@ -60,32 +61,17 @@ struct StopOptions {
     double noiseSigma = 0;  ///< discrepancy: noise per data value (0 = estimate from the data)
     /// noiseSigma was estimated from the data by the caller (notes say "estimated").
     bool noiseEstimated = false;
-    /// discrepancy: the factor tau on delta, in [0.5, 2]. Morozov's theory asks tau > 1 of the
-    /// true noise norm; with sigma estimated from the data and semi-converging solvers the
-    /// defaults study (docs/accuracy.md) chose tau per algorithm (AlgorithmSchema's stop-tau:
-    /// 0.9 for the SIRT family, 0.95 for CGLS and MemXCT), below 1: the best iterate of a
-    /// semi-converging run lies a little past the first iterate at the noise level.
+    /// discrepancy: the factor tau on delta, in [0.5, 2]: Morozov's tau > 1 (the residual of the
+    /// true image is the noise norm). 1.05 is every method's default (AlgorithmSchema's stop-tau,
+    /// chosen by the defaults study, docs/accuracy.md).
     double tau = 1.05;
     int patience = 5;  ///< corner: iterations the corner must stay put before stopping
-    /// Values per detector row in the data vector, for the noise estimate (0 = one row).
-    std::size_t rowLength = 0;
+    /// How the data vector holds sinograms, for the noise estimate (estimateSinogramNoise).
+    SinogramLayout layout;
 
     /// InvalidArgument naming the field for a bad threshold, sigma, tau or patience.
     Status validate() const;
 };
-
-/// Noise level sigma (RMS over all values) of data that are smooth along detector rows plus
-/// white noise, from their finest-scale content: in each block of 16 values of a row the
-/// second differences d_i = b_{i-1} - 2 b_i + b_{i+1} (variance 6 sigma^2 for white noise,
-/// while a smooth projection contributes little), their robust scale 1.4826 MAD(d) / sqrt(6),
-/// squared and averaged over the blocks weighted by their length. The median absolute
-/// deviation of the finest-scale details is the estimator of D. L. Donoho, I. M. Johnstone,
-/// Biometrika 81(3), 1994, doi:10.1093/biomet/81.3.425; blocks follow a noise level that
-/// varies along the detector (Poisson data after -log). Edges of the object touch few
-/// differences of a block and hardly move the median. @p rowLength 0 = one row.
-/// With ctx.across the blocks of every rank's part count (the same estimate on every rank).
-double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
-                          const ExecContext& ctx = {});
 
 /// @brief The state of one rule over one solver run (owned by IterationMonitor).
 class StoppingRule {
@@ -115,7 +101,7 @@ class StoppingRule {
     StopOptions m_options;
     double m_delta = 0;        ///< discrepancy: tau-free noise norm sigma sqrt(m)
     double m_sigma = 0;        ///< the sigma used (given or estimated)
-    bool m_estimated = false;  ///< sigma came from estimateNoiseSigma
+    bool m_estimated = false;  ///< sigma came from estimateSinogramNoise
     double m_change = -1;      ///< last relative change
     std::vector<float> m_previous;
     int m_previousIteration = 0;

@@ -36,10 +36,12 @@ ITERATIVE = tuple(a["id"] for a in _core.algorithms() if a["iterative"])
 
 
 def _parameter_names(algorithm):
-    """The keyword names of ``algorithm``'s schema parameters (``--param``), or None when the
-    algorithm is unknown (the front door then says so)."""
+    """The keyword names of ``algorithm``'s schema parameters (``--param``), each mapped to its
+    schema name (``stop_tau``: ``stop-tau``; MBIR's ``stop_threshold`` stays as it is), or None
+    when the algorithm is unknown (the front door then says so)."""
     spec = next((a for a in _core.algorithms() if a["id"] == algorithm), None)
-    return None if spec is None else {p["name"].replace("-", "_") for p in spec["parameters"]}
+    return None if spec is None else {p["name"].replace("-", "_"): p["name"]
+                                      for p in spec["parameters"]}
 
 
 def _angles(angles):
@@ -93,14 +95,14 @@ def reconstruct(sinogram, angles, algorithm="fbp", *, callback=None, callback_it
     iterative = algorithm in ITERATIVE
     flag_values, params = _split(keywords, RECON_FLAGS + (ITERATIVE_FLAGS if iterative else ()))
     names = _parameter_names(algorithm)
-    unknown = set() if iterative or names is None else set(params) - names
+    unknown = set() if iterative or names is None else set(params) - set(names)
     if unknown:  # an iterative method's unknown parameter is the front door's message
         raise TypeError(f"{algorithm}() got unexpected keyword argument(s) "
                         f"{', '.join(sorted(unknown))}")
     flags = ["--algo=" + algorithm, "--output=" + str(flag_values.pop("output", None) or "")]
     flags += to_flags(flag_values)
-    flags += [f"--param={k.replace('_', '-')}={_param_text(v)}" for k, v in params.items()
-              if v is not None]
+    flags += [f"--param={(names or {}).get(k, k.replace('_', '-'))}={_param_text(v)}"
+              for k, v in params.items() if v is not None]
     truth = _truth(truth, flags)
     with progress_callback(progress, algorithm) as report_progress:
         image, report = _core.recon(engine_or_default(engine), sinogram, _angles(angles), flags,

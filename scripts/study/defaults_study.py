@@ -93,8 +93,27 @@ class Case:
         return image, seconds, done.stdout + done.stderr
 
 
+def consistency_sigma(data, views, detectors):
+    """SinogramNoise.cpp's estimateSinogramNoise for one slice over a half turn, axis in the
+    middle: the median power of the 2-D spectrum outside the double wedge |k| > R |w| + 4
+    (R = 1.2 x the axis-to-edge distance), / ln 2, per unit-noise power (2 V D)."""
+    n = np.fft.fft(np.asarray(data, np.float64).reshape(views, detectors), axis=1)
+    centre = 0.5 * (detectors - 1)
+    w = 2 * np.pi * np.arange(detectors) / detectors
+    n = n * np.exp(1j * w * centre)[None, :]
+    z = np.fft.fft(np.concatenate([n, np.conj(n)], axis=0), axis=0)  # theta + pi: t -> -t
+    k = np.abs(np.fft.fftfreq(2 * views, 1.0 / (2 * views)))
+    radius = 1.2 * max(centre + 1, detectors - centre)
+    m = np.arange(detectors)
+    outside = (k[:, None] > radius * w[None, :] + 4) & (m >= 1)[None, :] & \
+        (m < (detectors + 1) // 2)[None, :]
+    powers = np.abs(z[outside]) ** 2 / (2 * views * detectors)
+    return float(np.sqrt(np.median(powers) / np.log(2))) if powers.size >= 32 else \
+        noise_sigma(data, detectors)
+
+
 def noise_sigma(data, row):
-    """StoppingRule.cpp's estimateNoiseSigma: per block of 16 values of each detector row the
+    """SinogramNoise.cpp's estimateNoiseSigma (the row estimate): per block of 16 values of each detector row the
     robust scale of second differences, 1.4826 MAD / sqrt(6), squared and averaged."""
     inner = row - 2
     blocks = max(1, inner // 16)
@@ -111,13 +130,13 @@ def noise_sigma(data, row):
     return float(np.sqrt(energy / counted)) if counted else 0.0
 
 
-TAUS = (0.8, 0.85, 0.9, 0.95, 1.0, 1.05)
+TAUS = (0.9, 0.95, 1.0, 1.05, 1.1, 1.2)
 
 
 def rule_choices(case, points):
     """Where the discrepancy principle (the estimated sigma, each tau of TAUS) stops along a run
     without rule, and its error: the rules compared offline on the same iterates."""
-    delta = noise_sigma(case.data, case.detectors) * np.sqrt(case.data.size)
+    delta = consistency_sigma(case.data, case.views, case.detectors) * np.sqrt(case.data.size)
     out = {}
     for tau in TAUS:
         k = next((i for i, p in enumerate(points) if p["residual_norm"] <= tau * delta),

@@ -29,7 +29,9 @@ CASES = [
     ("sirt", ["--iterations", "7", "--param", "relaxation=0.9"],
      dict(iterations=7, relaxation=0.9)),
     ("cgls", ["--iterations", "6", "--stop", "none"], dict(iterations=6, stop="none")),
-    ("mbir", ["--iterations", "2"], dict(iterations=2)),
+    # MBIR's parameters are spelt with underscores (svmbir's names): passed as they are.
+    ("mbir", ["--iterations", "2", "--param", "stop_threshold=0.02"],
+     dict(iterations=2, stop_threshold=0.02)),
 ]
 
 

@@ -25,19 +25,22 @@ struct Case {
     int views;
     double counts;
     std::uint32_t seed;
+    /// CGLS and MemXCT are not held to this case: their best iterates are FBP's error (CGLS
+    /// 0.1% below it) or above it (MemXCT), so no stopping rule can beat FBP there.
+    bool krylovAtFbpLevel = false;
 };
 
-// Three phantoms, three view counts, three noise levels, three noise seeds; 128^2 with
-// `tomo phantom`'s detector (ceil(N sqrt 2) + 2, odd) and attenuation scale (0.02). Not every
-// case holds (docs/accuracy.md, "Defaults study", where they fail): on 12 random ellipses at 90
-// views and 2e4 or 1e5 counts the noise estimate takes the curvature of the many edges for noise
-// (0.47 against 0.21 at 1e5) and SIRT, OS-SIRT, CGLS and MemXCT stop early, above FBP; on a
-// 90-view Shepp-Logan at 2e4 even CGLS's and MemXCT's best iterates are not below FBP.
+// Three phantoms, three view counts, three noise levels, four noise seeds; 128^2 with
+// `tomo phantom`'s detector (ceil(N sqrt 2) + 2, odd) and attenuation scale (0.02). The fourth
+// case is where the row estimate of the noise took the curvature of many edges for noise (0.47
+// against 0.21) and SIRT, OS-SIRT, CGLS and MemXCT stopped early, above FBP (docs/accuracy.md,
+// "Defaults study", also for the cases where the defaults still do not hold).
 constexpr int kSize = 128;
 constexpr Case kCases[] = {
     {"shepp-logan", 60, 1e4, 101},
     {"ellipses:5:7", 90, 2e4, 102},
     {"discs", 45, 3e3, 103},
+    {"ellipses:12:7", 90, 1e5, 104, true},
 };
 
 struct Data {
@@ -98,6 +101,12 @@ TEST_P(Defaults, BeatFbpAndComeWithinTenPercentOfTheBestIterate) {
     for (const Case& c : kCases) {
         SCOPED_TRACE(std::string(c.phantom) + ", " + std::to_string(c.views) + " views");
         const Data d = makeCase(c);
+        const bool krylov = algo == "cgls" || algo == "memxct";
+        if (krylov && c.krylovAtFbpLevel) {
+            std::printf("[ note ] %s %s: not held (best iterate at FBP's error)\n", algo.c_str(),
+                        c.phantom);
+            continue;
+        }
         SolverSummary byDefault, longRun;
         const double error = solve(d, algo, {}, byDefault).first;
         const double best = solve(d, algo, bestRun(algo), longRun).second;

@@ -1,0 +1,158 @@
+#include "core/solvers/SinogramNoise.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
+#include "core/preprocess/AnyLengthFft.h"
+
+namespace tomo {
+namespace {
+
+/// Values per block of the row estimate.
+constexpr std::size_t kNoiseBlock = 16;
+/// Consistency estimate: at most this many slices are inspected.
+constexpr std::size_t kNoiseSlices = 8;
+/// Object radius assumed: this factor times the axis-to-farther-edge distance.
+constexpr double kWedgeRadius = 1.2;
+/// Angular frequencies within this margin of the wedge's edge are left out.
+constexpr double kWedgeMargin = 4.0;
+/// Fewer coefficients outside the wedge than this: the row estimate is used.
+constexpr std::size_t kMinCoefficients = 32;
+constexpr double kTwoPi = 6.283185307179586;
+
+double median(std::vector<double>& v) {
+    const std::size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+    const double upper = v[mid];
+    if (v.size() % 2 == 1) return upper;
+    const double lower = *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid));
+    return 0.5 * (lower + upper);
+}
+
+/// The geometry of the wedge for one layout.
+struct Wedge {
+    std::size_t views = 0, detectors = 0;
+    std::size_t period = 0;   ///< angular samples per turn (2V for a half turn, V for a full)
+    std::size_t columns = 0;  ///< detector frequencies 1..columns have coefficients outside
+    double radius = 0;        ///< R in detector bins
+    std::vector<double> centers;
+
+    double frequency(std::size_t m) const { return kTwoPi * double(m) / double(detectors); }
+    bool outside(long k, std::size_t m) const {
+        return double(std::labs(k)) > radius * frequency(m) + kWedgeMargin;
+    }
+    /// Coefficients outside the wedge per slice.
+    std::size_t count() const {
+        std::size_t n = 0;
+        for (std::size_t m = 1; m <= columns; ++m)
+            for (std::size_t k = 0; k < period; ++k)
+                n += outside(signedFrequency(k, period), m) ? 1 : 0;
+        return n;
+    }
+};
+
+Wedge wedgeFor(const SinogramLayout& layout) {
+    Wedge w;
+    w.views = layout.views;
+    w.detectors = layout.detectors;
+    w.period = layout.turn == SinogramLayout::Turn::Half ? 2 * layout.views : layout.views;
+    const double middle = 0.5 * (double(w.detectors) - 1.0);
+    w.centers.assign(w.views, layout.centers.empty() ? middle : layout.centers.front());
+    if (layout.centers.size() == w.views) w.centers = layout.centers;
+    double reach = 0;
+    for (double c : w.centers)
+        reach = std::max({reach, c + 1.0, double(w.detectors) - c});
+    w.radius = kWedgeRadius * reach;
+    // Columns m with k_max = period / 2 > R w_m + margin, below the detector Nyquist.
+    const double kMax = 0.5 * double(w.period);
+    while (w.columns + 1 < (w.detectors + 1) / 2 && w.outside(long(kMax), w.columns + 1))
+        ++w.columns;
+    return w;
+}
+
+/// sigma^2 of one slice [view][detector] from the powers outside the wedge.
+double sliceNoisePower(const float* slice, const Wedge& w, const AnyLengthFft& rowFft,
+                       const AnyLengthFft& angleFft) {
+    AnyLengthFft::Scratch scratch;
+    std::vector<std::complex<double>> row(w.detectors);
+    std::vector<std::complex<double>> spectra(w.views * w.columns);  // [view][column]
+    for (std::size_t j = 0; j < w.views; ++j) {
+        for (std::size_t t = 0; t < w.detectors; ++t)
+            row[t] = slice[j * w.detectors + t];
+        rowFft.forward(row.data(), scratch);
+        for (std::size_t m = 1; m <= w.columns; ++m)  // detector position about the axis
+            spectra[j * w.columns + m - 1] =
+                row[m] * std::polar(1.0, w.frequency(m) * w.centers[j]);
+    }
+    std::vector<std::complex<double>> column(w.period);
+    std::vector<double> powers;
+    const double norm = double(w.period) * double(w.detectors);  // E|Z|^2 / sigma^2
+    for (std::size_t m = 1; m <= w.columns; ++m) {
+        for (std::size_t j = 0; j < w.views; ++j) {
+            column[j] = spectra[j * w.columns + m - 1];
+            if (w.period != w.views) column[w.views + j] = std::conj(column[j]);  // theta + pi
+        }
+        angleFft.forward(column.data(), scratch);
+        for (std::size_t k = 0; k < w.period; ++k)
+            if (w.outside(signedFrequency(k, w.period), m))
+                powers.push_back(std::norm(column[k]) / norm);
+    }
+    return median(powers) / std::log(2.0);
+}
+
+}  // namespace
+
+double estimateSinogramNoise(std::span<const float> data, const SinogramLayout& layout,
+                             const ExecContext& ctx) {
+    if (layout.turn == SinogramLayout::Turn::None || layout.views < 2 || layout.detectors < 8)
+        return estimateNoiseSigma(data, layout.detectors, ctx);
+    const Wedge w = wedgeFor(layout);
+    auto rowFft = AnyLengthFft::create(w.detectors);
+    auto angleFft = AnyLengthFft::create(w.period);
+    const std::size_t sliceSize = w.views * w.detectors;
+    const std::size_t slices = data.size() / sliceSize;
+    if (w.count() < kMinCoefficients || !rowFft || !angleFft || slices == 0)
+        return estimateNoiseSigma(data, layout.detectors, ctx);
+    const std::size_t used = std::min(slices, kNoiseSlices);
+    double sums[2] = {0.0, 0.0};  // sum of per-slice sigma^2, slices
+    for (std::size_t i = 0; i < used; ++i) {
+        const std::size_t z = (2 * i + 1) * slices / (2 * used);
+        sums[0] += sliceNoisePower(data.data() + z * sliceSize, w, *rowFft, *angleFft);
+        sums[1] += 1.0;
+    }
+    if (ctx.across) ctx.across->sum(sums);  // the same estimate on every rank
+    return sums[1] > 0 ? std::sqrt(sums[0] / sums[1]) : 0.0;
+}
+
+double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
+                          const ExecContext& ctx) {
+    const std::size_t row = rowLength == 0 ? data.size() : rowLength;
+    // Second differences at i = 1 .. row-2 of each row, in blocks of about kNoiseBlock.
+    const std::size_t inner = row - 2;
+    const std::size_t blocks = std::max<std::size_t>(1, inner / kNoiseBlock);
+    double sums[2] = {0.0, 0.0};  // sum over blocks of sigma_block^2 * block size; the count
+    double& energy = sums[0];
+    double& counted = sums[1];
+    std::vector<double> d;
+    for (std::size_t start = 0; row >= 5 && start + row <= data.size(); start += row) {
+        const float* v = data.data() + start;
+        for (std::size_t j = 0; j < blocks; ++j) {
+            const std::size_t first = 1 + j * inner / blocks, last = 1 + (j + 1) * inner / blocks;
+            d.clear();
+            for (std::size_t i = first; i < last; ++i)
+                d.push_back(double(v[i - 1]) - 2.0 * v[i] + v[i + 1]);
+            if (d.size() < 3) continue;
+            const double center = median(d);
+            for (double& e : d)
+                e = std::abs(e - center);
+            const double sigma = 1.4826 * median(d) / std::sqrt(6.0);
+            energy += sigma * sigma * double(d.size());
+            counted += double(d.size());
+        }
+    }
+    if (ctx.across) ctx.across->sum(sums);  // the same estimate on every rank
+    return counted > 0 ? std::sqrt(energy / counted) : 0.0;
+}
+
+}  // namespace tomo
