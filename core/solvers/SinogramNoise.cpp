@@ -11,8 +11,6 @@ namespace {
 
 /// Values per block of the row estimate.
 constexpr std::size_t kNoiseBlock = 16;
-/// Consistency estimate: at most this many slices are inspected.
-constexpr std::size_t kNoiseSlices = 8;
 /// Object radius assumed: this factor times the axis-to-farther-edge distance.
 constexpr double kWedgeRadius = 1.2;
 /// Angular frequencies within this margin of the wedge's edge are left out.
@@ -114,10 +112,11 @@ double estimateSinogramNoise(std::span<const float> data, const SinogramLayout& 
     const std::size_t slices = data.size() / sliceSize;
     if (w.count() < kMinCoefficients || !rowFft || !angleFft || slices == 0)
         return estimateNoiseSigma(data, layout.detectors, ctx);
-    const std::size_t used = std::min(slices, kNoiseSlices);
+    // Every slice: a sample of them would differ between one process and the ranks that split
+    // the stack (each would sample its own part), and so would TV's lambda and the stopping
+    // level. One transform per slice costs less than one projection of it.
     double sums[2] = {0.0, 0.0};  // sum of per-slice sigma^2, slices
-    for (std::size_t i = 0; i < used; ++i) {
-        const std::size_t z = (2 * i + 1) * slices / (2 * used);
+    for (std::size_t z = 0; z < slices; ++z) {
         sums[0] += sliceNoisePower(data.data() + z * sliceSize, w, *rowFft, *angleFft);
         sums[1] += 1.0;
     }

@@ -48,9 +48,9 @@ struct SinogramLayout {
 };
 
 /// Sigma (the RMS noise over all values) of @p data laid out as @p layout: the consistency
-/// estimate where the layout allows it, else estimateNoiseSigma along the rows. At most 8 slices
-/// evenly spread are inspected. With ctx.across the slices of every rank count (the same estimate
-/// on every rank).
+/// estimate where the layout allows it, else estimateNoiseSigma along the rows. Every slice is
+/// inspected. With ctx.across the slices of every rank count (the same estimate on every rank, and
+/// the same as one process's within rounding).
 double estimateSinogramNoise(std::span<const float> data, const SinogramLayout& layout,
                              const ExecContext& ctx = {});
 
