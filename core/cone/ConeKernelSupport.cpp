@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/base/Parallel.h"
+
 namespace tomo::cone {
 
 std::vector<float> batchMatrices(const ConeGeometry& g, const ConeVolumeGrid& grid, int first,
@@ -60,13 +62,21 @@ Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t n
                        ", its budget is " + std::to_string(budget >> 20) + " MiB");
 }
 
-Status ZeroSlab::allocate(std::size_t count) {
-    m_data.reset(static_cast<float*>(std::calloc(count, sizeof(float))));
+Status ZeroSlab::allocate(std::size_t count, const ExecContext& ctx) {
+    m_data.reset(static_cast<float*>(std::malloc(count * sizeof(float))));
     m_size = m_data ? count : 0;
     if (!m_data && count > 0)
         return outOfMemory("cone volume slab of " + std::to_string(count * sizeof(float) >> 20) +
                            " MiB");
-    return Status::ok();
+    constexpr std::size_t kBlock = std::size_t{1} << 18;  // floats: 1 MiB
+    float* data = m_data.get();
+    Status cleared =
+        parallelFor((count + kBlock - 1) / kBlock, ctx.threads, ctx.stop, [&](std::size_t b, int) {
+            const std::size_t first = b * kBlock;
+            std::fill_n(data + first, std::min(kBlock, count - first), 0.0f);
+        });
+    if (!cleared.isOk()) reset();  // never a slab of stale values
+    return cleared;
 }
 
 void columnsToVolume(const float* columns, int nx, int ny, int nz, Volume& out) {

@@ -150,13 +150,13 @@ class CpuConeRowBackProjector final : public ConeBackProjector {
     const ConeBackProjectorInfo& info() const override { return m_info; }
 
     Status begin(const ConeGeometry& geometry, const ConeVolumeGrid& grid, int firstPlane,
-                 int planes, const ExecContext&) override {
+                 int planes, const ExecContext& ctx) override {
         TOMO_RETURN_IF_ERROR(cone::checkBegin(m_info, geometry, grid, firstPlane, planes).status());
         m_geometry.emplace(geometry);
         m_grid = grid;
         m_first = firstPlane;
         m_planes = planes;
-        return m_acc.allocate(grid.slab(firstPlane, planes).voxels());
+        return m_acc.allocate(grid.slab(firstPlane, planes).voxels(), ctx);
     }
 
     Status add(int first, const Array3<float>& views, const ExecContext& ctx) override {
