@@ -9,8 +9,8 @@
 #include <sstream>
 #include <vector>
 
-#include "app/Engine.h"
 #include "app/Backends.h"
+#include "app/Engine.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"

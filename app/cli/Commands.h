@@ -30,6 +30,7 @@ int runInfo(int argc, char** argv);
 int runConvert(int argc, char** argv);
 int runPreprocess(int argc, char** argv);
 int runCenter(int argc, char** argv);
+int runProject(int argc, char** argv);  ///< `tomo project` (ProjectCommand.cpp)
 
 /// Reads a float stack by extension: ".raw" needs @p rawShape as written on the command line
 /// (first two dims are rows x columns of a plane, the optional third the plane count), ".tif" and

@@ -1,8 +1,8 @@
 // tomo devices: what this build can compute on, and with which back-projector variants.
 #include <cstdio>
 
-#include "app/Engine.h"
 #include "app/Backends.h"
+#include "app/Engine.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
 #include "app/cli/CliSupport.h"

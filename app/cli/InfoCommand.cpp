@@ -40,8 +40,9 @@ void printAcquisition(const AcquisitionInfo& a) {
 }  // namespace
 
 int runInfo(int argc, char** argv) {
-    ArgParser args("info", "Shows what a data file holds: format, datasets, shapes, types, "
-                           "angle range and units, flat and dark counts.");
+    ArgParser args("info",
+                   "Shows what a data file holds: format, datasets, shapes, types, "
+                   "angle range and units, flat and dark counts.");
     args.positional("FILE", "HDF5 (DXchange, NXtomo, reconstruction), TIFF or raw (needs --shape)");
     args.option("shape", "ROWSxCOLUMNS[xPLANES]", "shape of a raw file");
     args.option("angle-unit", "UNIT", "auto | deg | rad: unit of the stored angles", "auto");

@@ -86,6 +86,35 @@ Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget, i
     return app::openSinogramSource(formats, spec);
 }
 
+}  // namespace
+
+void addGridOptions(ArgParser& args) {
+    args.option("pixel-size", "S", "image pixel size (default: the detector pitch)");
+    args.option("roi-center", "X,Y",
+                "centre of the image region relative to the rotation axis, in detector pitch "
+                "units (default 0,0)");
+    args.option("detector-pitch", "D", "detector pixel width", "1");
+    args.option("center", "C",
+                "rotation axis on the detector in pixels from the centre of pixel 0 "
+                "(default: (DETECTORS-1)/2)");
+}
+
+Status roiCenterFromArgs(const ArgParser& args, app::GridChoice& choice) {
+    const auto roi = args.get("roi-center");
+    if (!roi) return Status::ok();
+    const std::vector<std::string> xy = split(*roi, ',');
+    Result<double> x = number(xy.size() == 2 ? xy[0] : "", "--roi-center");
+    Result<double> y = number(xy.size() == 2 ? xy[1] : "", "--roi-center");
+    if (!x || !y)
+        return invalidArgument("--roi-center: expected X,Y (detector pitch units), got '" + *roi +
+                               "'");
+    choice.centerX = *x;
+    choice.centerY = *y;
+    return Status::ok();
+}
+
+namespace {
+
 /// The request for @p input with the geometry and grid of @p args.
 Result<app::ReconRequest> requestFor(const ArgParser& args, app::OpenedSource& input) {
     const auto shape = input.source->shape();
@@ -113,16 +142,7 @@ Result<app::ReconRequest> requestFor(const ArgParser& args, app::OpenedSource& i
     app::GridChoice choice;
     TOMO_ASSIGN_OR_RETURN(choice.size, args.getInt("size", 0, 0, 65536));
     TOMO_ASSIGN_OR_RETURN(choice.pixelSize, args.getDouble("pixel-size", 0, 1e-9, 1e9));
-    if (auto roi = args.get("roi-center")) {
-        const std::vector<std::string> xy = split(*roi, ',');
-        Result<double> x = number(xy.size() == 2 ? xy[0] : "", "--roi-center");
-        Result<double> y = number(xy.size() == 2 ? xy[1] : "", "--roi-center");
-        if (!x || !y)
-            return invalidArgument("--roi-center: expected X,Y (detector pitch units), got '" +
-                                   *roi + "'");
-        choice.centerX = *x;
-        choice.centerY = *y;
-    }
+    TOMO_RETURN_IF_ERROR(roiCenterFromArgs(args, choice));
     Result<VolumeGeometry> grid = app::gridFor(geometry, static_cast<int>(shape[0]), choice);
     if (!grid) return grid.status().withContext("--size/--pixel-size/--roi-center");
     return app::ReconRequest(std::move(input.source), std::move(geometry), *grid);
@@ -194,14 +214,7 @@ void addReconOptions(ArgParser& args) {
     args.option("cutoff", "F", "filter cutoff as a fraction of Nyquist, (0, 1]", "1");
     args.option("interp", "MODE", "linear | nearest", "linear");
     args.option("size", "N", "reconstruct an NxN image (default: detector count)");
-    args.option("pixel-size", "S", "image pixel size (default: the detector pitch)");
-    args.option("roi-center", "X,Y",
-                "centre of the reconstructed region relative to the rotation axis, in "
-                "detector pitch units (default 0,0)");
-    args.option("detector-pitch", "D", "detector pixel width", "1");
-    args.option("center", "C",
-                "rotation axis on the detector in pixels from the centre of pixel 0 "
-                "(default: (DETECTORS-1)/2)");
+    addGridOptions(args);
     args.option("backend", "B", "auto | cpu | cuda | opencl", "auto");
     args.option("variant", "ID",
                 "back-projector variant (see tomo devices --explain); gridrec: cpu.gridrec or "

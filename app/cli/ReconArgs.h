@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/cli/ArgParser.h"
+#include "app/recon/ReconGrid.h"
 #include "app/recon/ReconService.h"
 #include "core/base/Status.h"
 
@@ -21,6 +22,13 @@ void addReconOptions(ArgParser& args);
 /// The Python module parses its keywords with the same parser (python/src), so a keyword
 /// means what the flag of the same name means and gives the same messages.
 ArgParser reconParser();
+
+/// Declares the grid and detector options `tomo recon` and `tomo project` share: --pixel-size,
+/// --roi-center, --detector-pitch, --center.
+void addGridOptions(ArgParser& args);
+/// --roi-center X,Y into @p choice (left as it is when the option is absent); InvalidArgument
+/// naming the option for anything but two numbers. `tomo recon` and `tomo project` read it.
+Status roiCenterFromArgs(const ArgParser& args, app::GridChoice& choice);
 
 /// Every `--param` value of argv (both `--param A=B` and `--param=A=B`; a value may also list
 /// several pairs separated by commas), in order; InvalidArgument for a pair without '=' or a

@@ -30,6 +30,8 @@ constexpr Command kCommands[] = {
     {"convert", tomo::cli::runConvert, "convert a float stack between HDF5, TIFF and raw"},
     {"preprocess", tomo::cli::runPreprocess, "flat/dark, zingers, rings, Paganin, bin, crop"},
     {"center", tomo::cli::runCenter, "centre of rotation of a sinogram by three estimators"},
+    {"project", tomo::cli::runProject,
+     "parallel-beam sinograms of an image (Joseph's projector, ASTRA's \"linear\")"},
     {"demo", tomo::cli::runDemo, "the bundled demo: phantom, FBP, error against the phantom"},
 };
 
@@ -77,9 +79,9 @@ int main(int argc, char** argv) {
     }
     if (name == "--version") {
         std::cout << "tomo " << TOMO_VERSION << "\nMPI: "
-                  << (tomo::mpiCompiled() ? "yes, " + tomo::mpiDescription() +
-                                                " (mpirun -np N tomo recon ...)"
-                                          : tomo::mpiDescription())
+                  << (tomo::mpiCompiled()
+                          ? "yes, " + tomo::mpiDescription() + " (mpirun -np N tomo recon ...)"
+                          : tomo::mpiDescription())
                   << "\n";
         return tomo::cli::kExitOk;
     }

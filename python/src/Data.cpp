@@ -1,11 +1,12 @@
 // Files and data: read(), write(), info(), read_acquisition(), preprocess(), find_center(),
-// phantom(), each parsed by the parser of the `tomo` command that does the same job.
+// project(), phantom(), each parsed by the parser of the `tomo` command that does the same job.
 #include <pybind11/stl.h>
 
 #include "app/cli/CenterArgs.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/PhantomArgs.h"
 #include "app/cli/PreprocessArgs.h"
+#include "app/cli/ProjectArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
 #include "app/jobs/DemoJob.h"
 #include "core/cone/ConeGeometryIo.h"
@@ -177,6 +178,23 @@ py::dict findCenter(py::handle sino, const std::vector<double>& angles,
     return out;
 }
 
+py::array project(py::handle image, const std::vector<double>& angles,
+                  const std::vector<std::string>& flags, py::object progress) {
+    Argv argv("project", {kArray}, flags);
+    const cli::ArgParser args = parse(cli::projectParser(), argv);
+    const Float3 a =
+        borrowFloat3(image, "image", "[rows][columns] or [slices][rows][columns]", true);
+    const Array3<float> stack = copyToArray3(a);
+    const int threads = unwrap(args.getInt("threads", 0, 0, 4096));
+    std::optional<Sinograms> sino;
+    Runner runner(std::move(progress));
+    check(runner.run(threads, [&](const ExecContext& ctx) -> Status {
+        TOMO_ASSIGN_OR_RETURN(sino, cli::projectFromArgs(args, stack, angles, ctx));
+        return Status::ok();
+    }));
+    return toNumpy(std::move(*sino), a.ndim);
+}
+
 py::tuple phantom(const std::vector<std::string>& flags, bool withTruth, py::object progress) {
     Argv argv("phantom", {}, flags);
     const cli::ArgParser args = parse(cli::phantomParser(), argv);
@@ -229,10 +247,13 @@ void bindData(py::module_& m) {
     m.def("preprocess", &preprocessData, py::arg("data"), py::arg("flats"), py::arg("darks"),
           py::arg("angles"), py::arg("flags"), py::arg("progress"));
     m.def("find_center", &findCenter, py::arg("sinogram"), py::arg("angles"), py::arg("flags"));
+    m.def("project", &project, py::arg("image"), py::arg("angles"), py::arg("flags"),
+          py::arg("progress"));
     m.def("phantom", &phantom, py::arg("flags"), py::arg("truth"), py::arg("progress"));
     m.def("convert_options", [] { return optionList(cli::convertParser()); });
     m.def("preprocess_options", [] { return optionList(cli::preprocessParser()); });
     m.def("center_options", [] { return optionList(cli::centerParser()); });
+    m.def("project_options", [] { return optionList(cli::projectParser()); });
     m.def("phantom_options", [] { return optionList(cli::phantomParser()); });
 }
 

@@ -15,6 +15,7 @@ from .geometry import ConeGeometry
 from .io import info, read, read_dataset, uniform_angles, write
 from .phantoms import Phantom, phantom
 from .preprocessing import find_center, preprocess
+from .projection import project
 from .recon import (ITERATIVE, cgls, fbp, fdk, gridrec, mbir, memxct, os_sirt, reconstruct, sart,
                     sirt, tv)
 from .report import Report
@@ -24,6 +25,7 @@ __version__ = _core.build_info()["version"]
 __all__ = [
     "fbp", "gridrec", "sirt", "os_sirt", "sart", "cgls", "tv", "memxct", "mbir", "reconstruct", "fdk",
     "ITERATIVE", "ConeGeometry", "read", "write", "info", "read_dataset", "uniform_angles", "preprocess", "find_center",
+    "project",
     "phantom", "Phantom", "devices", "tune", "algorithms", "build_info", "Engine",
     "default_engine", "Report", "TomoError", "InvalidArgumentError", "InvalidDataError",
     "NotFoundError", "OutputError", "OutOfMemoryError", "UnsupportedError", "DeviceError",

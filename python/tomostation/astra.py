@@ -14,6 +14,7 @@ DistanceOriginSource, the detector centre at (-sin t, cos t, 0) x DistanceOrigin
 """
 import numpy as np
 
+from . import projection as _projection
 from . import recon as _recon
 from .errors import InvalidArgumentError, UnsupportedError
 from .geometry import ConeGeometry
@@ -30,8 +31,23 @@ class AstraSetup:
     ``reconstruct(data)`` takes ASTRA's data layout and returns ASTRA's volume layout.
     """
 
-    def __init__(self, kind, angles=None, keywords=None, geometry=None):
+    def __init__(self, kind, angles=None, keywords=None, geometry=None, detectors=None):
         self.kind, self.angles, self.keywords, self.geometry = kind, angles, keywords or {}, geometry
+        self.detectors = detectors
+
+    def project(self, volume):
+        """``astra.create_sino`` (``create_sino3d`` for parallel3d) with ASTRA's ``"linear"``
+        projector (Joseph's method, :func:`tomostation.project`): ASTRA's volume layout in,
+        ASTRA's projection layout out. Cone-beam projection is not offered here."""
+        if self.kind == "cone":
+            raise UnsupportedError("cone-beam forward projection is not offered: project "
+                                   "parallel and parallel3d geometries")
+        kw = {k: v for k, v in self.keywords.items()
+              if k in ("detector_pitch", "pixel_size", "roi_center", "center")}
+        v = np.asarray(volume)
+        if self.kind == "parallel3d":
+            v = np.ascontiguousarray(v[:, ::-1, :])
+        return _projection.project(v, self.angles, detectors=self.detectors, **kw)
 
     def reconstruct(self, data, algorithm="fbp", **keywords):
         """Reconstructs ASTRA-layout data (2-D: [angles][detectors]; 3-D: [rows][angles]
@@ -70,7 +86,7 @@ def _parallel_grid(vol_geom, pitch):
 def _parallel(proj_geom, vol_geom):
     angles = np.asarray(proj_geom["ProjectionAngles"], dtype=np.float64)
     kw = _parallel_grid(vol_geom, float(proj_geom["DetectorWidth"]))
-    return AstraSetup("parallel", angles, kw)
+    return AstraSetup("parallel", angles, kw, detectors=int(proj_geom["DetectorCount"]))
 
 
 def _parallel3d(proj_geom, vol_geom):
@@ -85,7 +101,7 @@ def _parallel3d(proj_geom, vol_geom):
         raise UnsupportedError("the ASTRA volume's slices do not match the detector rows")
     # 3-D volumes have row 0 at WindowMinY (bottom): reconstruct() flips TomoStation's rows.
     kw = _parallel_grid(vol_geom, float(proj_geom["DetectorSpacingX"]))
-    return AstraSetup("parallel3d", angles, kw)
+    return AstraSetup("parallel3d", angles, kw, detectors=int(proj_geom["DetectorColCount"]))
 
 
 def cone_vectors(proj_geom):

@@ -172,14 +172,13 @@ TEST_F(Cli, BadRegionOfInterest) {
     std::vector<float> v(100, 1.0f);
     std::ofstream(path("sino.raw"), std::ios::binary)
         .write(reinterpret_cast<const char*>(v.data()), 400);
-    const std::pair<std::string, std::string> cases[] = {
-        {"--roi-center 5", "expected X,Y"},
-        {"--roi-center 1,x", "expected X,Y"},
-        {"--roi-center 50,0", "field of view"},
-        {"--pixel-size -1", "pixel-size"}};
+    const std::pair<std::string, std::string> cases[] = {{"--roi-center 5", "expected X,Y"},
+                                                         {"--roi-center 1,x", "expected X,Y"},
+                                                         {"--roi-center 50,0", "field of view"},
+                                                         {"--pixel-size -1", "pixel-size"}};
     for (const auto& [option, message] : cases) {
-        CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 " +
-                        option + " -o " + path("out.raw"));
+        CliRun r = tomo("recon " + path("sino.raw") + " --shape 10x10 --angles 0:180:10 " + option +
+                        " -o " + path("out.raw"));
         expectOneLineError(r, message);
         EXPECT_EQ(r.code, 2) << option;
     }
@@ -243,7 +242,8 @@ TEST_F(Cli, UsageErrors) {
 }
 
 TEST_F(Cli, HelpForEveryCommand) {
-    for (const std::string cmd : {"phantom", "recon", "compare", "bench", "devices", "demo"}) {
+    for (const std::string cmd :
+         {"phantom", "recon", "compare", "bench", "devices", "demo", "project"}) {
         CliRun r = tomo(cmd + " --help");
         EXPECT_EQ(r.code, 0) << cmd;
         EXPECT_NE(r.output.find("usage: tomo " + cmd), std::string::npos) << r.output;

@@ -42,6 +42,41 @@ def test_parallel_off_centre_disc_in_an_offset_window():
         pytest.approx(1.0, abs=0.06)
 
 
+def test_project_is_create_sino_of_the_same_geometry():
+    """setup.project (astra.create_sino / create_sino3d) of a pixelated disc against the disc's
+    exact line integrals in ASTRA's geometry: 2-D (row 0 at WindowMaxY) and 3-D (row 0 at
+    WindowMinY)."""
+    angles = np.linspace(0, np.pi, 90, endpoint=False)
+    window = {"WindowMinX": -8.0, "WindowMaxX": 24.0, "WindowMinY": -20.0, "WindowMaxY": 12.0}
+    exact = parallel_disc_sinogram(angles, 160, 0.5, [(10.0, -5.0, 6.0, 1.0)])
+    sub = (np.arange(8) + 0.5) / 8                    # supersampled pixel coverage of the disc
+    r, c = np.indices((64, 64))
+    x = -8 + (c[..., None, None] + sub[:, None]) * 0.5
+    y = 12 - (r[..., None, None] + sub[None, :]) * 0.5
+    disc = (((x - 10) ** 2 + (y + 5) ** 2) < 36).mean((2, 3)).astype(np.float32)
+    pg = {"type": "parallel", "DetectorWidth": 0.5, "DetectorCount": 160,
+          "ProjectionAngles": angles}
+    vg = {"GridColCount": 64, "GridRowCount": 64, "option": window}
+    sino = tsa.from_astra(pg, vg).project(disc)
+    assert sino.shape == (90, 160)
+    assert np.sqrt(np.mean((sino - exact) ** 2)) < 0.01 * exact.max()
+    pg3 = {"type": "parallel3d", "DetectorSpacingX": 0.5, "DetectorSpacingY": 1.0,
+           "DetectorRowCount": 2, "DetectorColCount": 160, "ProjectionAngles": angles}
+    vg3 = {"GridColCount": 64, "GridRowCount": 64, "GridSliceCount": 2,
+           "option": dict(window, WindowMinZ=-1.0, WindowMaxZ=1.0)}
+    volume = np.stack([disc[::-1], 0.5 * disc[::-1]])  # ASTRA 3-D: row 0 at the bottom
+    sino3 = tsa.from_astra(pg3, vg3).project(volume)
+    assert sino3.shape == (2, 90, 160)                 # [rows][angles][columns], as ASTRA's
+    assert np.sqrt(np.mean((sino3[0] - exact) ** 2)) < 0.01 * exact.max()
+    assert np.allclose(sino3[1], 0.5 * sino3[0], atol=1e-5 * exact.max())
+    cone = {"type": "cone", "DetectorSpacingX": 1.0, "DetectorSpacingY": 1.0,
+            "DetectorRowCount": 8, "DetectorColCount": 8, "ProjectionAngles": angles,
+            "DistanceOriginSource": 100.0, "DistanceOriginDetector": 50.0}
+    with pytest.raises(ts.UnsupportedError, match="cone-beam forward projection"):
+        tsa.from_astra(cone, {"GridColCount": 8, "GridRowCount": 8,
+                              "GridSliceCount": 8}).project(np.zeros((8, 8, 8), np.float32))
+
+
 def astra_cone_project_point(vec, rows, columns, point):
     """Where ASTRA's cone_vec view ``vec`` sees ``point`` (ASTRA world): (column, row)."""
     src, d, u, v = vec[0:3], vec[3:6], vec[6:9], vec[9:12]
