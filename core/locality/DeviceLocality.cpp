@@ -123,10 +123,11 @@ Status DeviceLocalityOperator::run(bool forward, const float* in, float* out, in
     call.volumeStride = alignUp(plane, align);
     call.sinoStride = alignUp(rows * det, align);
 
+    // A volume slice is one row of nx * ny floats; a sinogram slice the subset's rows.
     const HostSlices volume{nullptr, plane, plane, 1, 0, 1, call.volumeStride};
-    const HostSlices sino{nullptr,        m_rays.size() * det, det,
-                          rows,           std::size_t(subset), std::size_t(subsets),
-                          call.sinoStride};
+    HostSlices sino{nullptr, m_rays.size() * det, det, rows, 0, 1, call.sinoStride};
+    sino.rowFirst = std::size_t(subset);
+    sino.rowStep = std::size_t(subsets);
     HostSlices src = forward ? volume : sino, dst = forward ? sino : volume;
     src.base = const_cast<float*>(in);  // only read: pack copies from it
     dst.base = out;
