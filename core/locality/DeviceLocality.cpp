@@ -146,9 +146,10 @@ Status DeviceLocalityOperator::run(bool forward, const float* in, float* out, in
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, m_device->openQueues());
     const std::size_t perItem = io.inputBytesPerItem + io.outputBytesPerItem;
     const std::size_t byBudget = queues->memoryBudget() / (2 * perItem);
-    std::size_t chunk = std::min({kChunkBytes / perItem, (io.items + kMinChunks - 1) / kMinChunks,
-                                  maxSlices, std::max<std::size_t>(1, byBudget)});
-    if (m_chunkCap > 0) chunk = std::min(chunk, m_chunkCap);
+    const std::size_t automatic =
+        std::min(kChunkBytes / perItem, (io.items + kMinChunks - 1) / kMinChunks);
+    const std::size_t chunk = std::min({m_chunkSlices > 0 ? m_chunkSlices : automatic, maxSlices,
+                                        std::max<std::size_t>(1, byBudget)});
     io.chunkItems = std::max<std::size_t>(1, chunk);
 
     const ExecContext inner{ctx.threads, ctx.stop, nullptr, ctx.across};

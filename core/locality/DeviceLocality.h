@@ -94,8 +94,9 @@ class DeviceLocalityOperator final : public SubsetOperator {
     /// calls' walls and busy times added.
     const TimelineReport& timeline() const { return m_timeline; }
     void resetTimeline() { m_timeline = {}; }
-    /// Caps the slices per chunk (0: from the device budget alone), for tests and studies.
-    void setMaxChunkSlices(std::size_t slices) { m_chunkCap = slices; }
+    /// Slices per chunk (0: automatic, at least 4 chunks of at most 256 MiB), for tests and
+    /// studies; the device's limits and budget still cap it.
+    void setChunkSlices(std::size_t slices) { m_chunkSlices = slices; }
 
   private:
     Status run(bool forward, const float* in, float* out, int subset, int subsets,
@@ -108,7 +109,7 @@ class DeviceLocalityOperator final : public SubsetOperator {
     int m_detectors = 0;
     RayOrdering m_ordering;
     std::size_t m_domain = 0, m_range = 0;
-    std::size_t m_chunkCap = 0;
+    std::size_t m_chunkSlices = 0;
     TimelineReport m_timeline;
 };
 

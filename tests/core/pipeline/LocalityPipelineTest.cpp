@@ -193,7 +193,7 @@ TEST(LocalityPipeline, EqualsTheCpuPairSliceBySliceForEverySubsetAndChunkBitForB
             SimulatedQueues sim;
             DeviceLocalityOperator op(std::make_unique<SimLocalityDevice>(sim, p), p.geom, p.vol,
                                       RayOrdering::StripSegments);
-            op.setMaxChunkSlices(chunk);
+            op.setChunkSlices(chunk);
             const std::vector<float> x = values(op.domainSize(), 3);
             std::vector<float> y(op.rangeSize(), -7.f), yRef = y;
             ASSERT_TRUE(op.forwardSubset(x, y, s, n, {2, {}, nullptr}).isOk());
@@ -223,7 +223,7 @@ TEST(LocalityPipeline, TheNextChunksUploadIsIssuedBeforeThisChunksKernelsEnd) {
     SimulatedQueues sim(costs);
     DeviceLocalityOperator op(std::make_unique<SimLocalityDevice>(sim, p), p.geom, p.vol,
                               RayOrdering::StripSegments);
-    op.setMaxChunkSlices(2);
+    op.setChunkSlices(2);
     const std::vector<float> x = values(op.domainSize(), 3);
     std::vector<float> y(op.rangeSize());
     ASSERT_TRUE(op.forward(x, y, {2, {}, nullptr}).isOk());
@@ -268,7 +268,7 @@ TEST(LocalityPipeline, AStopRequestCancelsTheCall) {
     SimulatedQueues sim;
     DeviceLocalityOperator op(std::make_unique<SimLocalityDevice>(sim, p), p.geom, p.vol,
                               RayOrdering::StripSegments);
-    op.setMaxChunkSlices(1);
+    op.setChunkSlices(1);
     std::stop_source stop;
     stop.request_stop();
     std::vector<float> x(op.domainSize()), y(op.rangeSize());
