@@ -70,6 +70,25 @@ void bindCopies(PipelineIo& io, const HostSlices& in, const HostSlices& out) {
 
 }  // namespace
 
+LocalityStage::LocalityStage(const LocalityCall& call, const VolumeGeometry& vol)
+    : m_call(call), m_pixels(double(vol.nx) * double(vol.ny)) {
+    const int n = static_cast<int>(call.order.size());
+    if (!call.forward) {
+        m_launches.push_back({false, 0, n});
+        return;
+    }
+    if (call.rowsCount > 0) m_launches.push_back({true, 0, call.rowsCount});
+    if (n > call.rowsCount) m_launches.push_back({false, call.rowsCount, n - call.rowsCount});
+}
+
+std::string LocalityStage::label() const {
+    return m_call.forward ? "forward projection" : "back-projection";
+}
+
+double LocalityStage::work(const PipelineChunk& chunk, int step) const {
+    return double(m_launches[std::size_t(step)].count) * m_pixels * double(chunk.count);
+}
+
 int subsetRows(int subset, int subsets, int angles) {
     return (angles - subset + subsets - 1) / subsets;
 }

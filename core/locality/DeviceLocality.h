@@ -54,6 +54,31 @@ struct LocalityCall {
     int rowOf(int p) const { return (p - subset) / subsets; }
 };
 
+/// One kernel launch of a call on a chunk: forward, an orientation group (rows: the rays step
+/// along rows), order[begin, begin + count); back-projection, the whole order.
+struct LocalityLaunch {
+    bool rows = false;
+    int begin = 0, count = 0;
+};
+
+/// @brief What every backend's stage of a call shares: its launches per chunk (forward: the
+/// rows group, then the columns group, each when not empty; back-projection: one), its
+/// timeline stage (Kernels), label and work. A backend adds prepare() and run().
+class LocalityStage : public ChunkStage {
+  public:
+    LocalityStage(const LocalityCall& call, const VolumeGeometry& vol);
+    TimelineStage timelineStage() const override { return TimelineStage::Kernels; }
+    std::string label() const override;
+    int steps(const PipelineChunk&) const override { return static_cast<int>(m_launches.size()); }
+    /// Projections x pixels x slices of the step's launch.
+    double work(const PipelineChunk& chunk, int step) const override;
+
+  protected:
+    const LocalityCall& m_call;
+    std::vector<LocalityLaunch> m_launches;
+    double m_pixels = 0;  ///< nx * ny
+};
+
 /// @brief The backend's side of the device operator.
 class LocalityDevice {
   public:

@@ -119,45 +119,22 @@ Status CudaLocalityDevice::init() {
 /// One call's kernels on a chunk: forward, one launch per orientation group (rows, then
 /// columns) over every slice of the chunk; back-projection, one launch. The chunk's input is
 /// read through a texture object over its ring slot, made once per slot and call.
-class CudaLocalityStage final : public ChunkStage {
+class CudaLocalityStage final : public LocalityStage {
   public:
     CudaLocalityStage(CudaLocalityDevice& d, CudaQueues& q, const LocalityCall& call)
-        : m_d(d), m_q(q), m_call(call) {
-        const int n = static_cast<int>(call.order.size());
-        if (!call.forward) {
-            m_groups.push_back({false, 0, n});
-            return;
-        }
-        if (call.rowsCount > 0) m_groups.push_back({true, 0, call.rowsCount});
-        if (n > call.rowsCount) m_groups.push_back({false, call.rowsCount, n - call.rowsCount});
-    }
-    TimelineStage timelineStage() const override { return TimelineStage::Kernels; }
-    std::string label() const override {
-        return m_call.forward ? "forward projection" : "back-projection";
-    }
+        : LocalityStage(call, d.m_vol), m_d(d), m_q(q) {}
     Status prepare(std::size_t chunkItems, std::size_t) override {
         m_inputFloats = chunkItems * (m_call.forward ? m_call.volumeStride : m_call.sinoStride);
         return Status::ok();
-    }
-    int steps(const PipelineChunk&) const override { return static_cast<int>(m_groups.size()); }
-    double work(const PipelineChunk& c, int step) const override {
-        return double(m_groups[std::size_t(step)].count) * double(m_d.m_vol.nx) *
-               double(m_d.m_vol.ny) * double(c.count);
     }
     Status run(const PipelineChunk& c, const ChunkBuffers& b, int step,
                const ExecContext&) override;
 
   private:
-    struct Group {
-        bool rows = false;
-        int begin = 0, count = 0;  ///< the group's projections: order[begin, begin + count)
-    };
     Result<cudaTextureObject_t> texture(const DeviceBufferRef& input);
 
     CudaLocalityDevice& m_d;
     CudaQueues& m_q;
-    const LocalityCall& m_call;
-    std::vector<Group> m_groups;
     std::size_t m_inputFloats = 0;
     std::vector<std::pair<void*, TextureObject>> m_textures;  ///< per ring slot's buffer
 };
@@ -177,7 +154,7 @@ Result<cudaTextureObject_t> CudaLocalityStage::texture(const DeviceBufferRef& in
 
 Status CudaLocalityStage::run(const PipelineChunk& c, const ChunkBuffers& b, int step,
                               const ExecContext&) {
-    const Group& g = m_groups[std::size_t(step)];
+    const LocalityLaunch& g = m_launches[std::size_t(step)];
     const VolumeGeometry& vol = m_d.m_vol;
     TOMO_ASSIGN_OR_RETURN(const cudaTextureObject_t in, texture(b.input));
     const int* order = CudaQueues::ptr<const int>(m_call.orderOnDevice);

@@ -127,31 +127,14 @@ Status ClLocalityDevice::init() {
 
 /// One call's kernels on a chunk: forward, one launch per orientation group (rows, then
 /// columns) over every slice of the chunk; back-projection, one launch.
-class ClLocalityStage final : public ChunkStage {
+class ClLocalityStage final : public LocalityStage {
   public:
     ClLocalityStage(ClLocalityDevice& d, ClQueues& q, const LocalityCall& call)
-        : m_d(d), m_q(q), m_call(call) {
-        const int n = static_cast<int>(call.order.size());
-        if (!call.forward) {
-            m_groups.push_back({false, 0, n});
-            return;
-        }
-        if (call.rowsCount > 0) m_groups.push_back({true, 0, call.rowsCount});
-        if (n > call.rowsCount) m_groups.push_back({false, call.rowsCount, n - call.rowsCount});
-    }
-    TimelineStage timelineStage() const override { return TimelineStage::Kernels; }
-    std::string label() const override {
-        return m_call.forward ? "forward projection" : "back-projection";
-    }
+        : LocalityStage(call, d.m_vol), m_d(d), m_q(q) {}
     Status prepare(std::size_t, std::size_t) override { return Status::ok(); }
-    int steps(const PipelineChunk&) const override { return static_cast<int>(m_groups.size()); }
-    double work(const PipelineChunk& c, int step) const override {
-        return double(m_groups[std::size_t(step)].count) * double(m_d.m_vol.nx) *
-               double(m_d.m_vol.ny) * double(c.count);
-    }
     Status run(const PipelineChunk& c, const ChunkBuffers& b, int step,
                const ExecContext&) override {
-        const Group& g = m_groups[std::size_t(step)];
+        const LocalityLaunch& g = m_launches[std::size_t(step)];
         const VolumeGeometry& vol = m_d.m_vol;
         const cl_mem in = ClQueues::mem(b.input), out = ClQueues::mem(b.output);
         const cl_mem order = ClQueues::mem(m_call.orderOnDevice);
@@ -180,10 +163,6 @@ class ClLocalityStage final : public ChunkStage {
     }
 
   private:
-    struct Group {
-        bool rows = false;
-        int begin = 0, count = 0;  ///< the group's projections: order[begin, begin + count)
-    };
     /// One launch of 32 x 16 work-groups over (x, y) work-items rounded up, and @p slices.
     Status launch(const ClKernel& kernel, std::size_t x, std::size_t y, std::size_t slices,
                   const char* what) {
@@ -195,8 +174,6 @@ class ClLocalityStage final : public ChunkStage {
     }
     ClLocalityDevice& m_d;
     ClQueues& m_q;
-    const LocalityCall& m_call;
-    std::vector<Group> m_groups;
 };
 
 Result<std::unique_ptr<ChunkStage>> ClLocalityDevice::stage(DeviceQueues& queues,
