@@ -1,7 +1,8 @@
 // End-to-end tests of `tomo bench --suite sirt|ordering --backend ...`
 // (app/cli/BenchIterative.cpp): the JSON rows of a device run name their backend and device and
-// hold positive times whose derived rates agree with them, a device run its timeline; a backend without a device, or an
-// unknown one, is a one-line error. Speeds are never asserted (benchmarks measure them).
+// hold positive times whose derived rates agree with them, a device run its timeline; a backend
+// without a device, or an unknown one, is a one-line error. Speeds are never asserted (benchmarks
+// measure them).
 #include <gtest/gtest.h>
 
 #include <map>
