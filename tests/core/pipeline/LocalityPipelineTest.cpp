@@ -263,6 +263,28 @@ TEST(LocalityPipeline, TheNextChunksUploadIsIssuedBeforeThisChunksKernelsEnd) {
     EXPECT_EQ(op.timeline().busySum(), 0.0);
 }
 
+TEST(LocalityPipeline, OutOfMemoryRetriesWithSmallerChunksAndTheSameBits) {
+    // A device that refuses buffers of more than two slices: the call's first chunks of 7
+    // fail, the kept buffers (the subset's order among them) are freed and the chunk halved
+    // until it fits; the order is uploaded again and the result is the CPU pair's.
+    const Problem p = makeProblem();
+    Reference ref{p};
+    SimulatedQueues sim;
+    sim.refuseAbove = 2 * 29 * 23 * sizeof(float) + 64;
+    DeviceLocalityOperator op(std::make_unique<SimLocalityDevice>(sim, p), p.geom, p.vol,
+                              RayOrdering::StripSegments);
+    op.setChunkSlices(kSlices);
+    const std::vector<float> x = values(op.domainSize(), 3);
+    std::vector<float> y(op.rangeSize(), -7.f), yRef = y;
+    const Status s = op.forwardSubset(x, y, 1, 3, {2, {}, nullptr});
+    ASSERT_TRUE(s.isOk()) << s.toString();
+    ref.forward(x, yRef, 1, 3);
+    EXPECT_EQ(y, yRef);
+    EXPECT_TRUE(sim.hazards().empty());
+    // Chunks of 1 slice (7 -> 3 -> 1; 16-float items of 667 floats exceed 2 slices at 3).
+    EXPECT_EQ(ops(sim.trace(), "upload", QueueRole::Upload).size(), std::size_t(kSlices));
+}
+
 TEST(LocalityPipeline, AStopRequestCancelsTheCall) {
     const Problem p = makeProblem();
     SimulatedQueues sim;
