@@ -18,8 +18,10 @@
 #include "app/cli/Commands.h"
 #include "core/base/Parallel.h"
 #include "core/iterative/AlgorithmSchema.h"
+#include "core/locality/DeviceLocality.h"
 #include "core/locality/LocalityOperator.h"
 #include "core/phantom/Phantom.h"
+#include "core/pipeline/Timeline.h"
 #include "core/solvers/Sirt.h"
 
 namespace tomo::cli {
@@ -111,6 +113,8 @@ Result<double> medianSeconds(int repeat, const std::function<Status()>& call) {
 struct SirtRow {
     int size = 0, angles = 0;
     double iteration = 0, forward = 0, back = 0;
+    bool hasTimeline = false;  ///< a device operator on core's pipeline
+    TimelineReport timeline;   ///< of the timed forward and back-projections
 };
 
 struct OrderingRow {
@@ -175,18 +179,27 @@ Status benchIterativeBody(const ArgParser& args) {
                 for (std::size_t k = 1; k < summary.history.size(); ++k)
                     t.push_back(summary.history[k].iterationSeconds);
                 std::sort(t.begin(), t.end());
-                SirtRow row{size, angles, t[t.size() / 2], 0, 0};
+                SirtRow row{size, angles, t[t.size() / 2], 0, 0, false, {}};
+                auto* pipelined = dynamic_cast<DeviceLocalityOperator*>(op.get());
+                if (pipelined) pipelined->resetTimeline();
                 TOMO_ASSIGN_OR_RETURN(
                     row.forward, medianSeconds(repeat, [&] { return op->forward(x, y, ctx); }));
                 TOMO_ASSIGN_OR_RETURN(
                     row.back, medianSeconds(repeat, [&] { return op->adjoint(y, x, ctx); }));
                 voxelRate = 2.0 * updates / row.iteration;
+                if (pipelined) {
+                    row.hasTimeline = true;
+                    row.timeline = pipelined->timeline();
+                }
                 sirtRows.push_back(row);
                 if (!json)
                     std::printf(
                         "  %5d^2 x %4d angles: SIRT iteration %8.3f s (forward %.3f s, "
                         "back %.3f s), %.2f GU/s per projection\n",
                         size, angles, row.iteration, row.forward, row.back, voxelRate * 1e-9);
+                if (!json && row.hasTimeline)
+                    std::printf("  %5s   %4s         timeline of the timed projections: %s\n", "",
+                                "", formatTimeline(row.timeline).c_str());
             } else {
                 std::vector<float> image(std::size_t(size) * std::size_t(size), 0.f);
                 std::vector<float> y(std::size_t(angles) * std::size_t(size));
@@ -223,10 +236,11 @@ Status benchIterativeBody(const ArgParser& args) {
             std::printf(
                 "%s  {\"suite\": \"sirt\", \"backend\": \"%s\", \"device\": %s, \"size\": %d, "
                 "\"angles\": %d, \"threads\": %d, \"iteration_seconds\": %s, "
-                "\"forward_seconds\": %s, \"back_seconds\": %s}",
+                "\"forward_seconds\": %s, \"back_seconds\": %s%s}",
                 first ? "" : ",\n", backend.c_str(), jsonEscape(device).c_str(), r.size, r.angles,
                 workers, jsonNumber(r.iteration).c_str(), jsonNumber(r.forward).c_str(),
-                jsonNumber(r.back).c_str());
+                jsonNumber(r.back).c_str(),
+                r.hasTimeline ? (", \"timeline\": " + timelineJson(r.timeline)).c_str() : "");
             first = false;
         }
         for (const OrderingRow& r : orderingRows) {
@@ -249,17 +263,20 @@ Status benchIterativeBody(const ArgParser& args) {
 }  // namespace
 
 int runBenchIterative(int argc, char** argv) {
-    ArgParser args("bench --suite sirt|ordering",
-                   "The projectors of paper 001 on the CPU or a device. sirt: per-iteration, "
-                   "per-slice SIRT\ntime (forward + back-projection + update; median over "
-                   "iterations 2..N) and the\nforward and back-projection times (median of "
-                   "--repeat) for each size and angle\ncount (Table 2). ordering: "
-                   "forward-projection time and rays/s for the ray orderings\n(a) unordered, "
-                   "(b) strips, (c) strips at consecutive angles, (d) strip segments\n(Table 1). "
-                   "--backend opencl|cuda runs the device operator pair; its vectors live in\n"
-                   "host memory, so every device time includes the host-to-device upload of the "
-                   "input\nand the download of the output of each projection. Sizes whose "
-                   "estimated time\nexceeds --max-seconds are skipped.");
+    ArgParser args(
+        "bench --suite sirt|ordering",
+        "The projectors of paper 001 on the CPU or a device. sirt: per-iteration, "
+        "per-slice SIRT\ntime (forward + back-projection + update; median over "
+        "iterations 2..N) and the\nforward and back-projection times (median of "
+        "--repeat) for each size and angle\ncount (Table 2). ordering: "
+        "forward-projection time and rays/s for the ray orderings\n(a) unordered, "
+        "(b) strips, (c) strips at consecutive angles, (d) strip segments\n(Table 1). "
+        "--backend opencl|cuda runs the device operator pair; its vectors live in\n"
+        "host memory, so every device time includes the host-to-device upload of the "
+        "input\nand the download of the output of each projection (overlapped chunk by chunk;"
+        " each device\nrow is followed by the timeline of its timed projections: "
+        "wall, busy times, overlap\nefficiency). Sizes whose "
+        "estimated time\nexceeds --max-seconds are skipped.");
     args.option("suite", "NAME", "sirt | ordering", "sirt");
     args.option("sizes", "LIST",
                 "image sizes N (N x N, N detectors), comma separated (default: sirt "

@@ -1,7 +1,8 @@
 // End-to-end tests of `tomo bench --suite sirt|ordering --backend ...`
 // (app/cli/BenchIterative.cpp): the JSON rows of a device run name their backend and device and
-// hold positive times whose derived rates agree with them; a backend without a device, or an
-// unknown one, is a one-line error. Speeds are never asserted (benchmarks measure them).
+// hold positive times whose derived rates agree with them, a device run its timeline; a backend
+// without a device, or an unknown one, is a one-line error. Speeds are never asserted (benchmarks
+// measure them).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -63,6 +64,17 @@ TEST_F(BenchIterativeCli, SirtRowsNameTheBackendAndHoldPositiveTimes) {
         EXPECT_EQ(row["angles"], "32");
         for (const char* key : {"iteration_seconds", "forward_seconds", "back_seconds"})
             EXPECT_GT(std::stod(row[key]), 0.0) << key << "\n" << r.output;
+        if (backend == "cpu") {
+            EXPECT_EQ(row.count("timeline"), 0u) << r.output;
+            continue;
+        }
+        // The device pair runs on core's pipeline: the timeline of its timed projections.
+        ASSERT_EQ(row.count("kernels"), 1u) << r.output;
+        EXPECT_GT(std::stod(row["kernels"]), 0.0) << r.output;
+        EXPECT_GT(std::stod(row["efficiency"]), 0.0) << r.output;
+        // 2 x --repeat 3 calls, each uploading and downloading 64^2 or 32 x 64 floats.
+        EXPECT_EQ(row["upload_bytes"], std::to_string(3 * (64 * 64 + 32 * 64) * 4)) << r.output;
+        EXPECT_EQ(row["download_bytes"], row["upload_bytes"]) << r.output;
     }
 }
 

@@ -15,6 +15,7 @@
 
 #include "GpuTestSupport.h"
 #include "core/iterative/IterativeReconstruction.h"
+#include "core/locality/DeviceLocality.h"
 #include "core/locality/LocalityOperator.h"
 #include "core/phantom/Phantom.h"
 
@@ -132,6 +133,37 @@ TEST(DeviceLocality, SubsetsTouchOnlyTheirRowsAndSumToTheWhole) {
     // The subsets' back-projections add up to the whole one (float summation order differs).
     std::vector<float> sum(adjointSum.begin(), adjointSum.end());
     EXPECT_LT(relativeError(sum, adjointFull), 1e-5);
+}
+
+TEST(DeviceLocality, ChunksOfOneSliceGiveTheBitsOfOneChunk) {
+    // The host loop is core's pipeline (core/locality/DeviceLocality.h): a slice's kernels do
+    // not depend on the chunk it is in, so slice-by-slice chunks with their uploads, kernels
+    // and downloads overlapping give the bits of one chunk, in both directions and subsets.
+    const Problem pr = makeProblem(45, 5);
+    MAKE_DEVICE_OPERATOR(gpu, pr, RayOrdering::StripSegments);
+    auto* device = dynamic_cast<DeviceLocalityOperator*>(&gpu);
+    ASSERT_NE(device, nullptr) << gpu.name() << " is not on core's host loop";
+    const std::vector<float> x = pseudoRandom(gpu.domainSize(), 3);
+    const std::vector<float> y = pseudoRandom(gpu.rangeSize(), 5);
+    std::vector<std::vector<float>> results;
+    for (const std::size_t cap : {std::size_t(5), std::size_t(1), std::size_t(2)}) {
+        device->setChunkSlices(cap);
+        std::vector<float> fwd(gpu.rangeSize(), 9.f), sub(gpu.rangeSize(), 9.f);
+        std::vector<float> back(gpu.domainSize()), subBack(gpu.domainSize());
+        ASSERT_TRUE(gpu.forward(x, fwd, {}).isOk());
+        ASSERT_TRUE(gpu.forwardSubset(x, sub, 2, 3, {}).isOk());
+        ASSERT_TRUE(gpu.adjoint(y, back, {}).isOk());
+        ASSERT_TRUE(gpu.adjointSubset(y, subBack, 1, 3, {}).isOk());
+        for (auto* v : {&fwd, &sub, &back, &subBack})
+            results.push_back(std::move(*v));
+    }
+    for (std::size_t i = 4; i < results.size(); ++i)
+        EXPECT_EQ(results[i], results[i % 4]) << "chunk run " << i / 4 << ", result " << i % 4;
+    // The calls' timeline: kernels ran, and both transfers moved bytes.
+    const TimelineReport& t = device->timeline();
+    EXPECT_GT(t.busyOf(TimelineStage::Kernels), 0.0);
+    EXPECT_GT(t.bytes[static_cast<std::size_t>(TimelineStage::Upload)], 0u);
+    EXPECT_GT(t.bytes[static_cast<std::size_t>(TimelineStage::Download)], 0u);
 }
 
 TEST(DeviceLocality, RejectsWrongSizesAndSubsetsWithoutWriting) {

@@ -22,13 +22,15 @@
 /// block's rays slab by slab (8 slabs, a barrier between them). Back-projection: one thread
 /// per pixel of a 32 x 16 tile, angles in increasing order, sinogram read through a texture.
 ///
-/// Vectors: host spans, domain [slice][y][x], range [slice][angle][detector] (LinearOperator.h).
-/// Each call uploads its input (pageable copies), runs the kernels and downloads its output:
-/// forwardSubset() downloads only the subset's rows, adjointSubset() uploads only them.
-/// Device memory: the volume and the sinogram stack once each (slices padded to 128 floats),
-/// allocated at creation (OutOfMemory naming the sizes when they do not fit).
-/// Threading: not thread-safe (one solver at a time); calls are synchronous. ctx.stop is
-/// checked before each launch (Cancelled); ctx.threads is not used.
+/// Host loop: core's (core/locality/DeviceLocality.h): each call is a run of core's pipeline over
+/// the slices on this device's streams (CudaQueues.h: pinned staging, uploads on one stream,
+/// kernels on another, downloads on a third), so copies of successive chunks overlap kernels;
+/// this file supplies the kernels as a ChunkStage (a texture object over the chunk's input
+/// buffer; forward: one launch per orientation group and chunk; back-projection: one per chunk)
+/// and the constant tables. Slice items are padded to 128 floats; a chunk is capped by the 1-D
+/// texture limit and gridDim.z. Never run on a GPU yet (compiled only).
+/// Device memory: the tables at creation, the pipeline's rings per call.
+/// Threading: not thread-safe (one solver at a time).
 
 #include <memory>
 

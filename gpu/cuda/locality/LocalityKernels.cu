@@ -103,8 +103,9 @@ __global__ void __launch_bounds__(kForwardThreads) localityForward(LocalityForwa
         }
     }
     if (active)
-        args.sino[static_cast<size_t>(args.sliceBegin + z) * args.sinoStride +
-                  static_cast<size_t>(p) * args.detectors + j] = sum * ray.step;
+        args.sino[static_cast<size_t>(z) * args.sinoStride +
+                  static_cast<size_t>((p - args.subsetFirst) / args.subsetStep) * args.detectors +
+                  j] = sum * ray.step;
 }
 
 /// One thread per pixel of a 32 x 16 tile of slice blockIdx.z; the projections' constants are
@@ -131,7 +132,7 @@ __global__ void __launch_bounds__(kBackThreads) localityBack(LocalityBackArgs ar
             su0[tid] = static_cast<float>(args.centers[p] + (xs * c + ys * s) / args.pitch);
             sdux[tid] = static_cast<float>(args.voxelSize * c / args.pitch);
             sduy[tid] = static_cast<float>(-args.voxelSize * s / args.pitch);
-            srow[tid] = p * args.detectors;
+            srow[tid] = (p - args.subsetFirst) / args.subsetStep * args.detectors;
         }
         __syncthreads();
         for (int q = 0; q < n; ++q) {
@@ -149,8 +150,8 @@ __global__ void __launch_bounds__(kBackThreads) localityBack(LocalityBackArgs ar
     }
     const int ix = tx0 + static_cast<int>(threadIdx.x), iy = ty0 + static_cast<int>(threadIdx.y);
     if (ix < args.nx && iy < args.ny)
-        args.volume[static_cast<size_t>(args.sliceBegin + z) * args.volumeStride +
-                    static_cast<size_t>(iy) * args.nx + ix] = acc * args.weight;
+        args.volume[static_cast<size_t>(z) * args.volumeStride + static_cast<size_t>(iy) * args.nx +
+                    ix] = acc * args.weight;
 }
 
 }  // namespace

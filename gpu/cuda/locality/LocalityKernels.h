@@ -15,11 +15,12 @@
 /// 32 x 16 tile with u0 in double per (tile, projection), linear interpolation of the row,
 /// zero outside the detector, times voxelSize^2 / pitch.
 ///
-/// Memory: volume and sinogram are dense float buffers whose slices start @p sliceStride floats
-/// apart (a multiple of 128 floats, so every slice is 512-byte aligned); the kernels read them
-/// through 1-D texture objects (tex1Dfetch, point sampling; the interpolation is done in float
-/// by the kernel, because the texture unit's 8-bit interpolation weights would cost ~1e-3).
-/// One texture covers the slices [sliceBegin, sliceBegin + slices) of a launch.
+/// Memory: one chunk of core's pipeline (core/locality/DeviceLocality.h): volume slices and a
+/// subset's compact sinogram rows (projection p in row (p - subsetFirst) / subsetStep), slices
+/// a stride apart (a multiple of 128 floats, so every slice is 512-byte aligned); the kernels read
+/// their input through a 1-D texture object (tex1Dfetch, point sampling; the interpolation is
+/// done in float by the kernel, because the texture unit's 8-bit interpolation weights would cost
+/// ~1e-3). One texture covers the chunk's input; a launch covers every slice of the chunk.
 
 #include <cuda_runtime_api.h>
 
@@ -51,36 +52,36 @@ struct LocalityOrdering {
 /// One forward launch: the projections @p projections[0, count) of one orientation group (all
 /// stepping along rows, or all along columns), sorted by angle.
 struct LocalityForwardArgs {
-    cudaTextureObject_t volume = 0;     ///< slices [sliceBegin, ...) of x, [z][y][x]
+    cudaTextureObject_t volume = 0;     ///< a chunk's slices of x, [z][y][x]
     std::size_t volumeStride = 0;       ///< floats between slices
     const LocalityRay* rays = nullptr;  ///< per projection index
     const int* projections = nullptr;   ///< projection indices of the group
     int count = 0;
     bool alongRows = true;
     LocalityOrdering ordering;
-    int nx = 0, ny = 0, angles = 0, detectors = 0;
+    int nx = 0, ny = 0, detectors = 0;
     int slices = 0;
-    float* sino = nullptr;       ///< output row (z, p) at sino + (sliceBegin + z) * sinoStride
-    std::size_t sinoStride = 0;  ///< floats between slices of the sinogram buffer
-    int sliceBegin = 0;
+    float* sino = nullptr;  ///< output row of (z, p) at sino + z * sinoStride + row(p) * detectors
+    std::size_t sinoStride = 0;           ///< floats between slices of the sinogram buffer
+    int subsetFirst = 0, subsetStep = 1;  ///< row(p) = (p - subsetFirst) / subsetStep
 };
 
-/// One back-projection launch: every pixel of slices [sliceBegin, sliceBegin + slices).
+/// One back-projection launch: every pixel of the chunk's slices.
 struct LocalityBackArgs {
-    cudaTextureObject_t sino = 0;  ///< slices [sliceBegin, ...) of y, [z][angle][detector]
+    cudaTextureObject_t sino = 0;  ///< a chunk's compact rows, [z][row(p)][detector]
     std::size_t sinoStride = 0;
     const double* cosines = nullptr;  ///< per projection index
     const double* sines = nullptr;
     const double* centers = nullptr;   ///< detector centre c_p (pixels)
     const int* projections = nullptr;  ///< the projections to sum, sorted by angle
     int count = 0;
-    int nx = 0, ny = 0, angles = 0, detectors = 0;
+    int nx = 0, ny = 0, detectors = 0;
     double x0 = 0, y0 = 0, voxelSize = 1, pitch = 1;  ///< VolumeGeometry x(0), y(0)
     float weight = 1;                                 ///< voxelSize^2 / pitch
     int slices = 0;
-    float* volume = nullptr;  ///< output pixel (z, iy, ix) at volume + (sliceBegin + z) * stride
+    float* volume = nullptr;  ///< output pixel (z, iy, ix) at volume + z * volumeStride + ...
     std::size_t volumeStride = 0;
-    int sliceBegin = 0;
+    int subsetFirst = 0, subsetStep = 1;  ///< row(p) = (p - subsetFirst) / subsetStep
 };
 
 /// Forward projection of one orientation group; DeviceError when the launch fails.

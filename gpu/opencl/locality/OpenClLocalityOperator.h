@@ -27,14 +27,12 @@
 /// constants staged in local memory 512 at a time. Work-groups of 512 work-items are required
 /// (Unsupported otherwise).
 ///
-/// Vectors: host spans, domain [slice][y][x], range [slice][angle][detector] (LinearOperator.h).
-/// Each call uploads its input (blocking writes on the upload queue), runs one kernel launch per
-/// orientation group (all slices at once) and downloads its output: forwardSubset() computes
-/// and downloads only the subset's rows, adjointSubset() uploads only them.
-/// Device memory: the volume, the sinogram stack and the tables, allocated at creation
-/// (OutOfMemory naming the buffer and sizes when one does not fit).
-/// Threading: not thread-safe (one solver at a time); calls are synchronous. ctx.stop is
-/// checked before each launch (Cancelled); ctx.threads is not used.
+/// Host loop: core's (core/locality/DeviceLocality.h): each call is a run of core's pipeline over
+/// the slices, on this device's queues (ClQueues.h), so uploads, kernels and downloads of
+/// successive chunks overlap; this file supplies the kernels as a ChunkStage (forward: one
+/// launch per orientation group and chunk; back-projection: one per chunk) and the tables.
+/// Device memory: the tables at creation (OutOfMemory naming the table when one does not fit),
+/// the pipeline's rings per call. Threading: not thread-safe (one solver at a time).
 
 #include <memory>
 #include <string>

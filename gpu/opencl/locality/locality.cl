@@ -7,8 +7,10 @@
 // (OpenClLocalityOperator.cpp); contraction into FMAs is off, so every float operation rounds
 // as the CPU operator's does.
 //
-// Buffers: volume [slice][y][x] (nx * ny floats per slice), sinograms [slice][angle][detector].
-// Work-groups: 32 x 16 x 1; global dimension 2 is the slice.
+// Buffers: one chunk of core's pipeline (core/locality/DeviceLocality.h): volume slices [y][x]
+// volumeStride floats apart, and a subset's compact sinogram rows [row][detector] sinoStride
+// floats apart, projection p in row (p - subsetFirst) / subsetStep.
+// Work-groups: 32 x 16 x 1; global dimension 2 is the chunk's slice.
 #pragma OPENCL FP_CONTRACT OFF
 
 #define BLOCK_DETECTORS 32
@@ -51,7 +53,8 @@ localityForward(__global const float* volume, __global float* sino,
                 __global const float2* rayStep, __global const int* projections, int listBegin,
                 int count,
                 int rows, int spreadAngles, int spreadDetectors, int segments, int nx, int ny,
-                int angles, int detectors) {
+                ulong volumeStride, ulong sinoStride, int subsetFirst, int subsetStep,
+                int detectors) {
     const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
     const int gx = (int)get_group_id(0), gy = (int)get_group_id(1);
     const int slot = spreadAngles ? ly * (int)get_num_groups(1) + gy : gy * BLOCK_ANGLES + ly;
@@ -60,7 +63,7 @@ localityForward(__global const float* volume, __global float* sino,
     const int active = slot < count && j < detectors;
     const int lines = rows ? ny : nx;
     const int size = rows ? nx : ny;
-    __global const float* slice = volume + (size_t)z * (size_t)nx * (size_t)ny;
+    __global const float* slice = volume + (size_t)z * (size_t)volumeStride;
 
     int p = 0;
     float pos0 = 0.0f, d = 0.0f, step = 0.0f;
@@ -86,8 +89,9 @@ localityForward(__global const float* volume, __global float* sino,
             barrier(CLK_GLOBAL_MEM_FENCE);
         }
     }
-    if (active) sino[((size_t)z * (size_t)angles + (size_t)p) * (size_t)detectors + (size_t)j] =
-        sum * step;
+    if (active)
+        sino[(size_t)z * (size_t)sinoStride +
+             (size_t)((p - subsetFirst) / subsetStep) * (size_t)detectors + (size_t)j] = sum * step;
 }
 
 // One work-item per pixel of a 32 x 16 tile of slice get_global_id(2). tileU0[p * tiles + t]:
@@ -96,7 +100,8 @@ localityForward(__global const float* volume, __global float* sino,
 __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void
 localityBack(__global const float* sino, __global float* volume, __global const float* tileU0,
              __global const float2* du, __global const int* projections, int count, int nx,
-             int ny, int angles, int detectors, float weight) {
+             int ny, ulong sinoStride, ulong volumeStride, int subsetFirst, int subsetStep,
+             int detectors, float weight) {
     __local float su0[TILE_PIXELS], sdux[TILE_PIXELS], sduy[TILE_PIXELS];
     __local int srow[TILE_PIXELS];
     const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
@@ -105,7 +110,7 @@ localityBack(__global const float* sino, __global float* volume, __global const 
     const int tiles = tilesX * (int)get_num_groups(1);
     const int tile = (int)get_group_id(1) * tilesX + (int)get_group_id(0);
     const int z = (int)get_global_id(2);
-    __global const float* slice = sino + (size_t)z * (size_t)angles * (size_t)detectors;
+    __global const float* slice = sino + (size_t)z * (size_t)sinoStride;
     const float maxU = (float)detectors;
     const float fx = (float)lx, fy = (float)ly;
     float acc = 0.0f;
@@ -118,7 +123,7 @@ localityBack(__global const float* sino, __global float* volume, __global const 
             const float2 d = du[p];
             sdux[tid] = d.x;
             sduy[tid] = d.y;
-            srow[tid] = p * detectors;
+            srow[tid] = (p - subsetFirst) / subsetStep * detectors;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int q = 0; q < n; ++q) {
@@ -135,6 +140,6 @@ localityBack(__global const float* sino, __global float* volume, __global const 
     }
     const int ix = (int)get_group_id(0) * TILE_X + lx, iy = (int)get_group_id(1) * TILE_Y + ly;
     if (ix < nx && iy < ny)
-        volume[(size_t)z * (size_t)nx * (size_t)ny + (size_t)iy * (size_t)nx + (size_t)ix] =
+        volume[(size_t)z * (size_t)volumeStride + (size_t)iy * (size_t)nx + (size_t)ix] =
             acc * weight;
 }
