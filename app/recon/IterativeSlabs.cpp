@@ -87,12 +87,12 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
                          ReconReport& report, const ExecContext& ctx) {
     const SinogramSource& source = *request.source;
     const std::size_t slices = source.shape()[0];
-    // GPU-ICD solves one slice at a time (paper 004's 2-D slices: no prior across them); the
-    // others all slices in one solve, or as many as the memory budget holds (MemoryModel.h).
+    // All slices in one solve (GPU-ICD too: a stack is one problem on the device, its slices
+    // coupled by the prior), or as many as the memory budget holds (MemoryModel.h).
     TOMO_ASSIGN_OR_RETURN(const StepMemory step, iterativeStepMemory(request, resolved));
     const std::size_t perSlab = planSolveSlices(request, resolved, step).slices;
     const std::size_t slabs = (slices + perSlab - 1) / perSlab;
-    if (!resolved.makeIcdDevice && request.slabSlices == 0 && slabs > 1) {
+    if (request.slabSlices == 0 && slabs > 1) {
         report.notes.push_back(
             "the memory budget (" + formatSize(double(resolved.budget)) + ") holds " +
             std::to_string(perSlab) + " of the " + std::to_string(slices) + " slices per " +
@@ -101,11 +101,6 @@ Status runIterativeSlabs(const Engine& engine, const ReconRequest& request,
         if (callbacks.onNote) callbacks.onNote(report.notes.back());
     }
     report.slabs = slabs;
-    if (resolved.makeIcdDevice && slices > 1) {
-        report.notes.push_back("GPU-ICD: one slice per solve (" + std::to_string(slices) +
-                               " solves; the prior does not couple slices)");
-        if (callbacks.onNote) callbacks.onNote(report.notes.back());
-    }
     report.slabSlices = perSlab;
     // Per-iteration errors need the reference of every slice.
     const Volume* reference =

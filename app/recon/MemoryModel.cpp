@@ -111,7 +111,11 @@ Result<StepMemory> iterativeStepMemory(const ReconRequest& request, const Resolv
     (void)slices;
     const ParameterValues& params = resolved.params;
     const Vectors common = commonVectors(request, params);
-    const Vectors own = solverVectors(resolved.spec.id, params, angles);
+    Vectors own = solverVectors(resolved.spec.id, params, angles);
+    if (resolved.makeIcdDevice) {  // GPU-ICD's slice-major copies of a stack (core/mbir/Mbir.cpp)
+        own.m += 2;
+        own.n += 1;
+    }
     const std::size_t m = angles * detectors * kFloat;
     const std::size_t n = std::size_t(request.grid.ny) * std::size_t(request.grid.nx) * kFloat;
     StepMemory s;
@@ -157,8 +161,6 @@ SlabChoice planSolveSlices(const ReconRequest& request, const Resolved& resolved
     const std::size_t slices = request.source->shape()[0];
     const std::size_t budget = resolved.budget > 0 ? resolved.budget : request.memoryBudget;
     const std::size_t held = heldInputBytes(request);
-    if (resolved.makeIcdDevice)  // paper 004's 2-D slices, one per solve
-        return {1, held + step.bytes(1) > budget};
     return chooseSlab(step, slices, budget, held, request.slabSlices);
 }
 

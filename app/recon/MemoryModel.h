@@ -20,7 +20,7 @@
 namespace tomo::app::detail {
 
 /// Bytes of one step as a function of its slices: fixed + slices x perSlice, steps made of
-/// whole granules of slices (FBP: batches; GPU-ICD: one slice per solve).
+/// whole granules of slices (FBP: batches).
 struct StepMemory {
     std::size_t fixed = 0;
     std::size_t perSlice = 0;

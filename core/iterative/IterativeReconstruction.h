@@ -41,7 +41,8 @@ struct IterativeRequest {
     /// Optional, MBIR: system matrices kept between runs (the Engine's), else built per run.
     MbirMatrixCache* mbirCache = nullptr;
     /// Optional, MBIR: GPU-ICD on the device this makes (core/mbir/GpuIcd.h; app::
-    /// icdDeviceFactory for --backend cuda|opencl), one slice per solve; empty: PSV-ICD on the CPU.
+    /// icdDeviceFactory for --backend cuda|opencl), a stack as one problem; empty: PSV-ICD on the
+    /// CPU.
     IcdDeviceFactory makeIcdDevice;
     /// MBIR: bytes its system matrix may take (0: MbirOptions' default).
     std::size_t memoryBudget = 0;
@@ -80,8 +81,9 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
 /// request's algorithm must have a "lambda" parameter: cgls, tv), each point holding lambda,
 /// the final residual norm ||A x - b||, the solution (semi)norm - ||x|| for cgls, TV(x) for
 /// tv - and the error against request.reference when given. Each run has no stopping rule
-/// (stop=none: the request's iteration count), so that the points differ only in lambda. ctx.progress advances once per
-/// lambda; Cancelled when ctx.stop fires. Pick the lambda with lcurveCorner().
+/// (stop=none: the request's iteration count), so that the points differ only in lambda.
+/// ctx.progress advances once per lambda; Cancelled when ctx.stop fires. Pick the lambda with
+/// lcurveCorner().
 Result<std::vector<LCurvePoint>> sweepRegularization(
     const Sinograms& sino, const ParallelGeometry& geom, const VolumeGeometry& vol,
     const IterativeRequest& request, std::span<const double> lambdas, const ExecContext& ctx);

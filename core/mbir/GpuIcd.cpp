@@ -99,25 +99,28 @@ Status GpuIcdOptions::validate() const {
     return Status::ok();
 }
 
-std::size_t GpuIcdLayout::deviceBytes(int batch) const {
+std::size_t GpuIcdLayout::deviceBytes(int batch, int slices) const {
     std::size_t bytes = 0;
-    for (const IcdBufferSpec& b : icdBuffers(*this, batch))
+    for (const IcdBufferSpec& b : icdBuffers(*this, batch, slices))
         bytes += b.bytes;
     return bytes;
 }
 
-std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& l, int batch,
+std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& l, int batch, int slices,
                                                       const std::vector<float>* x,
                                                       const std::vector<float>* e,
                                                       const std::vector<float>* w) {
-    const std::size_t sino = std::size_t(l.views) * std::size_t(l.channels + 2 * l.padding);
-    const std::size_t svb = std::size_t(batch) * std::size_t(l.rows) * std::size_t(l.pitch) * 4;
+    const std::size_t nz = std::size_t(std::max(1, slices));
+    const std::size_t sino = nz * std::size_t(l.views) * std::size_t(l.channels + 2 * l.padding);
+    const std::size_t slots = std::size_t(icdLaunchSize(batch, slices));
+    const std::size_t svb = slots * std::size_t(l.rows) * std::size_t(l.pitch) * 4;
+    const std::size_t entries = nz * l.svCount() * 4;  // the pass list and its statistics
     const std::size_t svs = l.svCount() * 4;
     auto spec = [](const void* init, std::size_t bytes, const char* what) {
         return IcdBufferSpec{init, std::max<std::size_t>(bytes, 4), what};
     };
     std::array<IcdBufferSpec, kIcdBufferCount> b;
-    b[kIcdImage] = spec(x ? x->data() : nullptr, l.voxels() * 4, "image");
+    b[kIcdImage] = spec(x ? x->data() : nullptr, nz * l.voxels() * 4, "image");
     b[kIcdError] = spec(e ? e->data() : nullptr, sino * 4, "error sinogram");
     b[kIcdWeight] = spec(w ? w->data() : nullptr, sino * 4, "weight sinogram");
     b[kIcdTiles] = spec(l.tiles.data(), l.tiles.size(), "chunked matrix");
@@ -127,10 +130,10 @@ std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& l, int
     b[kIcdSvBase] = spec(l.svBase.data(), l.svBase.size() * 4, "SV bands");
     b[kIcdSvFirst] = spec(l.svFirst.data(), svs, "SV starts");
     b[kIcdSvSize] = spec(l.svSize.data(), svs, "SV sizes");
-    b[kIcdPassList] = spec(nullptr, svs, "pass list");
-    b[kIcdMoved] = spec(nullptr, svs, "SV updates");
-    b[kIcdUpdates] = spec(nullptr, svs, "SV update counts");
-    b[kIcdCounters] = spec(nullptr, std::size_t(batch) * 4, "voxel counters");
+    b[kIcdPassList] = spec(nullptr, entries, "pass list");
+    b[kIcdMoved] = spec(nullptr, entries, "SV updates");
+    b[kIcdUpdates] = spec(nullptr, entries, "SV update counts");
+    b[kIcdCounters] = spec(nullptr, slots * 4, "voxel counters");
     b[kIcdSvbError] = spec(nullptr, svb, "SVB errors");
     b[kIcdSvbOld] = spec(nullptr, svb, "SVB snapshots");
     b[kIcdSvbWeight] = spec(nullptr, svb, "SVB weights");
@@ -196,6 +199,21 @@ int automaticBatch(const GpuIcdLayout& layout) {
     return int(std::clamp<std::size_t>(layout.svCount() / 32, 1, 32));
 }
 
+int icdLaunchSize(int batch, int slices) {
+    batch = std::max(1, batch);
+    const int perColour = (std::max(1, slices) + 1) / 2;
+    return batch * std::max(1, std::min(perColour, kIcdMaxLaunch / batch));
+}
+
+std::vector<int> icdStackColours(const GpuIcdLayout& layout, int slices) {
+    std::vector<int> colours;
+    colours.reserve(layout.svCount() * std::size_t(std::max(1, slices)));
+    for (int z = 0; z < std::max(1, slices); ++z)
+        for (int c : layout.colour)
+            colours.push_back(slices > 1 ? c + 4 * (z % 2) : c);
+    return colours;
+}
+
 IcdKernelConstants icdKernelConstants(const Qggmrf& prior, const NeighbourWeights& weights,
                                       double invSigmaY2, bool positivity, bool zeroSkip) {
     const QggmrfParams& p = prior.params();
@@ -208,40 +226,87 @@ IcdKernelConstants icdKernelConstants(const Qggmrf& prior, const NeighbourWeight
     k.floor = float(1e-6 * p.T * p.sigmaX);
     k.nearest = weights.nearest;
     k.diagonal = weights.diagonal;
+    k.across = weights.across;
     k.positivity = positivity ? 1 : 0;
     k.zeroSkip = zeroSkip ? 1 : 0;
     return k;
 }
 
-GpuIcdPlan::GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device)
-    : m_layout(layout), m_options(options), m_device(device), m_lastMoved(layout.svCount(), 0.0) {}
+GpuIcdPlan::GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device,
+                       int slices)
+    : m_layout(layout),
+      m_options(options),
+      m_device(device),
+      m_slices(std::max(1, slices)),
+      m_colour(icdStackColours(layout, m_slices)),
+      m_lastMoved(m_colour.size(), 0.0) {}
+
+namespace {
+
+/// One colour's launches: each slice's entries in a random order, so that a launch is spread
+/// over the image rather than rows of SVs (the SVs of a launch update against the same stale
+/// error sinogram, and a ray through many of them would have its error corrected many times
+/// over), at most @p batch of one slice per launch and up to kIcdMaxLaunch / batch slices, the
+/// slices in turn. One slice: consecutive runs of @p batch of its shuffled entries.
+std::vector<std::vector<std::uint32_t>> colourLaunches(const std::vector<std::size_t>& chosen,
+                                                       std::size_t first, std::size_t last,
+                                                       std::size_t svCount, int slices, int batch,
+                                                       std::uint64_t seed, int iteration) {
+    std::vector<std::vector<std::uint32_t>> bySlice(static_cast<std::size_t>(slices));
+    for (std::size_t i = first; i < last; ++i)
+        bySlice[chosen[i] / svCount].push_back(std::uint32_t(chosen[i]));
+    std::vector<std::size_t> present, taken;  // slices with entries of this colour, how many used
+    for (std::size_t z = 0; z < bySlice.size(); ++z) {
+        if (bySlice[z].empty()) continue;
+        shuffleSeeded(bySlice[z], seed, std::uint64_t(iteration), 0xc01042u + first + (z << 32));
+        present.push_back(z);
+    }
+    taken.assign(present.size(), 0);
+    const std::size_t perLaunch = std::size_t(std::max(1, kIcdMaxLaunch / batch));
+    std::vector<std::vector<std::uint32_t>> launches;
+    for (std::size_t next = 0, left = last - first; left > 0;) {
+        std::vector<std::uint32_t> launch;
+        const std::size_t start = next;
+        for (std::size_t k = 0, used = 0; k < present.size() && used < perLaunch; ++k) {
+            const std::size_t p = (start + k) % present.size();
+            const std::vector<std::uint32_t>& slice = bySlice[present[p]];
+            const std::size_t n = std::min(std::size_t(batch), slice.size() - taken[p]);
+            if (n == 0) continue;
+            launch.insert(launch.end(), slice.begin() + std::ptrdiff_t(taken[p]),
+                          slice.begin() + std::ptrdiff_t(taken[p] + n));
+            taken[p] += n;
+            left -= n;
+            ++used;
+            next = p + 1;
+        }
+        launches.push_back(std::move(launch));
+    }
+    return launches;
+}
+
+}  // namespace
 
 Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats,
                            bool skipZeros) {
     const std::vector<std::size_t> chosen = chooseSuperVoxels(
-        iteration, m_lastMoved, m_layout.colour, m_options.fraction, m_options.seed, false);
+        iteration, m_lastMoved, m_colour, m_options.fraction, m_options.seed, false);
     const int batch = m_options.batch > 0 ? m_options.batch : automaticBatch(m_layout);
-    const int threshold = std::max(1, batch / 4);
+    const std::size_t svCount = m_layout.svCount();
     std::vector<std::int32_t> list;
     std::vector<std::pair<int, int>> batches;  // (first entry, count)
     for (std::size_t first = 0; first < chosen.size();) {
         std::size_t last = first;  // one colour: [first, last)
-        while (last < chosen.size() &&
-               m_layout.colour[chosen[last]] == m_layout.colour[chosen[first]])
+        while (last < chosen.size() && m_colour[chosen[last]] == m_colour[chosen[first]])
             ++last;
-        // The colour's SVs in a random order, so that a batch is spread over the image rather
-        // than rows of SVs: the SVs of a batch update against the same stale error sinogram,
-        // and a ray through many of them would have its error corrected many times over.
-        std::vector<std::uint32_t> part(chosen.begin() + std::ptrdiff_t(first),
-                                        chosen.begin() + std::ptrdiff_t(last));
-        shuffleSeeded(part, m_options.seed, std::uint64_t(iteration), 0xc01042u + first);
-        for (std::size_t b = 0; b < part.size(); b += std::size_t(batch)) {
-            const int n = int(std::min<std::size_t>(std::size_t(batch), part.size() - b));
+        const auto launches = colourLaunches(chosen, first, last, svCount, m_slices, batch,
+                                             m_options.seed, iteration);
+        const std::size_t threshold = std::max<std::size_t>(1, launches.front().size() / 4);
+        for (std::size_t b = 0; b < launches.size(); ++b) {
+            const std::vector<std::uint32_t>& launch = launches[b];
             // Paper 004's launch threshold, in partial passes and after a colour's first batch.
-            if (iteration > 1 && b > 0 && n < threshold) break;
-            batches.emplace_back(int(list.size()), n);
-            for (std::size_t i = b; i < b + std::size_t(n); ++i)
-                list.push_back(std::int32_t(part[i]));
+            if (iteration > 1 && b > 0 && launch.size() < threshold) break;
+            batches.emplace_back(int(list.size()), int(launch.size()));
+            list.insert(list.end(), launch.begin(), launch.end());
         }
         first = last;
     }
@@ -259,11 +324,11 @@ Status GpuIcdPlan::iterate(int iteration, const ExecContext& ctx, PsvIterationSt
     if (moved.size() != list.size() || updates.size() != list.size())
         return internalError("GPU-ICD: the device returned statistics of another pass");
     for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::size_t sv = std::size_t(list[i]);
-        m_lastMoved[sv] = double(moved[i]);
+        const std::size_t entry = std::size_t(list[i]);
+        m_lastMoved[entry] = double(moved[i]);
         stats.moved += double(moved[i]);
         stats.updates += std::size_t(updates[i]);
-        stats.visited += std::size_t(m_layout.svSize[sv]);
+        stats.visited += std::size_t(m_layout.svSize[entry % svCount]);
     }
     stats.superVoxels = list.size();
     return Status::ok();

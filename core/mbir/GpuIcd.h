@@ -23,9 +23,20 @@
 /// Schedule: passes as PSV-ICD's (chooseSuperVoxels: every SV, then 25% alternately by last
 /// update and at random), colour after colour in batches of `batch` SVs drawn at random from the
 /// colour (spread over the image, not rows of SVs); in a partial pass a colour's leftover below
-/// batch / 4 SVs waits for a later pass (paper 004's launch threshold).
+/// a launch / 4 SVs waits for a later pass (paper 004's launch threshold).
 /// Each batch is three launches: gather the SVBs, update, and add the SVBs' change back to the
 /// error sinogram (deferred, atomic).
+///
+/// Stacks (issue 27 item 4): a stack of slices is one problem on the device, with the q-GGMRF
+/// prior of PSV-ICD (Qggmrf.h: 8 neighbours in the slice and the 2 across slices, with
+/// neighbourWeights(slices)). Every slice's image and sinograms are resident ([slice][...]
+/// planes) under one layout; an entry of a pass list is the SV `sv` of slice `z`, numbered
+/// z * svCount + sv. The checkerboard becomes 3-D: 8 colours, the slice's parity on top of the 4
+/// in-slice ones, so that no two SVs of a launch hold neighbouring voxels (the voxel update reads
+/// the current values of the slices above and below). A launch takes `batch` SVs from each of up
+/// to ceil(slices / 2) slices of its colour, the slices in turn (icdLaunchSize): SVs of
+/// different slices never share an error sinogram, so they add parallelism without adding the
+/// stale-error race of a larger batch in one slice.
 ///
 /// Differences from PSV-ICD, by design: voxels of one SV run concurrently against a shared SVB
 /// and neighbours may be read mid-update, theta sums are in float, and the order of a voxel's
@@ -53,7 +64,7 @@ inline constexpr int kIcdLanes = 16;       ///< work-items per chunk (two views 
 
 struct GpuIcdOptions {
     int side = 33;           ///< SV side in voxels (paper 004: 33 on a Titan X)
-    int batch = 0;           ///< SVs per launch; 0: automaticBatch()
+    int batch = 0;           ///< SVs per slice per launch; 0: automaticBatch()
     int blocksPerSv = 40;    ///< work-groups per SV
     int groupSize = 256;     ///< work-items per work-group (a power of two, >= kIcdLanes)
     double fraction = 0.25;  ///< share of SVs in the partial passes (paper 004: 25%)
@@ -84,8 +95,9 @@ struct GpuIcdLayout {
 
     std::size_t svCount() const { return svSize.size(); }
     std::size_t voxels() const { return std::size_t(nx) * std::size_t(ny); }
-    /// Device bytes: the layout, image, sinograms and `batch` SVB slots (icdBuffers()).
-    std::size_t deviceBytes(int batch) const;
+    /// Device bytes: the layout, @p slices images and sinograms, and the SVB slots of launches
+    /// of `batch` SVs per slice (icdBuffers()).
+    std::size_t deviceBytes(int batch, int slices = 1) const;
 
     /// The layout of @p a (8-bit entries only: InvalidArgument for float) for SVs of
     /// options.side. OutOfMemory naming both sizes when the tiles would exceed @p budget bytes
@@ -101,6 +113,15 @@ struct GpuIcdLayout {
 /// the first equits converge as PSV-ICD's (docs/mbir.md; 32 there, even spread at random, gave
 /// 0.028 against the phantom after one equit where an eighth gives 0.020 and PSV-ICD 0.022).
 int automaticBatch(const GpuIcdLayout& layout);
+
+/// Most SVs in one launch of a stack (SVB slots on the device; enough work-groups to fill a GPU).
+inline constexpr int kIcdMaxLaunch = 256;
+/// SVs per launch on a stack of @p slices with @p batch SVs per slice: batch times
+/// min(ceil(slices / 2), kIcdMaxLaunch / batch) slices (one colour holds every other slice).
+int icdLaunchSize(int batch, int slices);
+
+/// Colour of every pass-list entry z * svCount + sv of @p slices slices (the file comment).
+std::vector<int> icdStackColours(const GpuIcdLayout& layout, int slices);
 
 /// GPU-ICD's device buffers, the same for every backend (indices into icdBuffers()).
 enum IcdBuffer : int {
@@ -133,9 +154,11 @@ struct IcdBufferSpec {
     std::size_t bytes = 0;       ///< at least 4
     const char* what = "";
 };
-/// Every device buffer for @p layout with @p batch SVB slots, with the image @p x and the error
-/// and weight sinograms @p e, @p w as contents when given (null: sizes only).
+/// Every device buffer for @p layout and @p slices slices with the SVB slots of launches of
+/// @p batch SVs per slice (icdLaunchSize), with the images @p x and the error and weight
+/// sinograms @p e, @p w as contents when given (null: sizes only).
 std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& layout, int batch,
+                                                      int slices,
                                                       const std::vector<float>* x = nullptr,
                                                       const std::vector<float>* e = nullptr,
                                                       const std::vector<float>* w = nullptr);
@@ -144,29 +167,35 @@ std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& layout
 /// slice of a geometry, so a device may keep it between solves.
 bool icdLayoutBuffer(int b);
 
-/// Which layout a device's kept buffers hold (issue 27 item 4: device state across the slices
-/// of a stack). A backend keeps one per device (in its device context) and, in load(), uploads
-/// a layout buffer only when needsUpload() says so, then calls loaded(); forget() when the
-/// buffers are freed.
+/// Which layout a device's kept buffers hold (issue 27 item 4: device state across solves). A
+/// backend keeps one per device (in its device context, which calls forget() when it frees its
+/// buffers); the host loop (QueuedIcdDevice.h) uploads a layout buffer in load() only when
+/// needsUpload() says so, then calls loaded().
 class IcdResidentLayout {
   public:
-    /// Buffer @p b for @p layout: state and scratch always; a layout buffer when it was just
-    /// (re)allocated or holds another layout.
-    bool needsUpload(const GpuIcdLayout& layout, int b, bool reallocated) const {
-        return !icdLayoutBuffer(b) || reallocated || layout.id == 0 || layout.id != m_id;
+    /// Buffer @p b, now at @p handle, for @p layout: state and scratch always; a layout buffer
+    /// when it moved since loaded() (reallocated: a buffer grows only for another layout, and a
+    /// freed one is forgotten, so the same handle means the same memory) or holds another layout.
+    bool needsUpload(const GpuIcdLayout& layout, int b, const void* handle) const {
+        return !icdLayoutBuffer(b) || layout.id == 0 || layout.id != m_id ||
+               handle != m_handles[std::size_t(b)];
     }
-    void loaded(const GpuIcdLayout& layout) { m_id = layout.id; }
+    void loaded(const GpuIcdLayout& layout, const std::array<const void*, kIcdBufferCount>& at) {
+        m_id = layout.id;
+        m_handles = at;
+    }
     void forget() { m_id = 0; }
 
   private:
     std::uint64_t m_id = 0;
+    std::array<const void*, kIcdBufferCount> m_handles{};
 };
 
 /// The constants of the voxel update the kernels need (the q-GGMRF of Qggmrf.h in float).
 struct IcdKernelConstants {
     float invSigmaY2 = 1;
     float p = 2, q = 1.2f, invSigmaP = 1, invTs = 1, floor = 0;
-    float nearest = 0, diagonal = 0;
+    float nearest = 0, diagonal = 0, across = 0;  ///< neighbourWeights(slices)
     int positivity = 1, zeroSkip = 1;
 };
 IcdKernelConstants icdKernelConstants(const Qggmrf& prior, const NeighbourWeights& weights,
@@ -181,13 +210,15 @@ class IcdDevice {
     /// Bytes a solve may keep on the device (core/pipeline/DeviceMemory.h: its free memory less
     /// a margin); the layout is planned against it and the host's budget.
     virtual std::size_t memoryBudget() const = 0;
-    /// Uploads @p layout, the image @p x ([iy][ix]) and the error and weight sinograms (the
-    /// padded [view][channel] rows of MbirSinograms with one slice) and allocates `batch` SVB
-    /// slots. OutOfMemory naming the buffer when one does not fit.
+    /// Uploads @p layout, the images @p x of @p slices slices ([z][iy][ix]) and their error and
+    /// weight sinograms ([z][view][channel], padded rows) and allocates the SVB slots of
+    /// icdBuffers(). OutOfMemory naming the buffer when one does not fit.
     virtual Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
-                        const IcdKernelConstants& constants, const std::vector<float>& x,
-                        const std::vector<float>& e, const std::vector<float>& w) = 0;
-    /// The SVs of one pass (layout indices); zeroes the pass's statistics. @p rotation shifts
+                        const IcdKernelConstants& constants, int slices,
+                        const std::vector<float>& x, const std::vector<float>& e,
+                        const std::vector<float>& w) = 0;
+    /// The entries of one pass (z * svCount + sv, the file comment); zeroes the pass's
+    /// statistics. @p rotation shifts
     /// where each SV's voxel order starts. @p skipZeros: the pass skips zero voxels with zero
     /// neighbours when the constants ask for it (never in the first iteration, which must be
     /// free to move the zeros of the start, as PSV-ICD's IcdSettings::zeroSkip).
@@ -198,7 +229,7 @@ class IcdDevice {
     /// Per entry of the pass's list: sum |delta| and the voxel updates (zero-skipped ones not
     /// counted).
     virtual Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) = 0;
-    /// The image and the error sinogram, back to the host.
+    /// The images and the error sinograms ([z]... as load()), back to the host.
     virtual Status read(std::vector<float>& x, std::vector<float>& e) = 0;
 };
 
@@ -208,7 +239,9 @@ using IcdDeviceFactory = std::function<Result<std::unique_ptr<IcdDevice>>()>;
 /// The schedule of GPU-ICD over a device that holds the state (see the file comment).
 class GpuIcdPlan {
   public:
-    GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device);
+    /// @p slices: the stack the device holds (IcdDevice::load).
+    GpuIcdPlan(const GpuIcdLayout& layout, const GpuIcdOptions& options, IcdDevice& device,
+               int slices = 1);
     /// Pass @p iteration (1-based); @p skipZeros as IcdDevice::beginPass. Cancelled on
     /// ctx.stop, between batches.
     Status iterate(int iteration, const ExecContext& ctx, PsvIterationStats& stats, bool skipZeros);
@@ -217,6 +250,8 @@ class GpuIcdPlan {
     const GpuIcdLayout& m_layout;
     GpuIcdOptions m_options;
     IcdDevice& m_device;
+    int m_slices = 1;
+    std::vector<int> m_colour;  ///< per entry (icdStackColours)
     std::vector<double> m_lastMoved;
 };
 

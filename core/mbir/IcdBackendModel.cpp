@@ -19,7 +19,7 @@ IcdBackendChoice chooseIcdBackend(int nx, int ny, int views, std::size_t slices,
     const double work = double(nx) * double(ny) * double(views);
     const double n = double(slices);
     c.cpuSeconds = n * work / (m.cpuRatePerThread * c.threads);
-    c.gpuSeconds = n * (m.gpuFixedSeconds + work / m.gpuRate);
+    c.gpuSeconds = m.gpuFixedSeconds + n * work / m.gpuRate;  // a stack is one solve
     c.gpu = c.gpuSeconds < c.cpuSeconds;
     return c;
 }

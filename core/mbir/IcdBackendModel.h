@@ -4,7 +4,9 @@
 /// CPU (issue 27 item 4). Both do work proportional to voxels x views per equit; the model gives
 /// each a rate and GPU-ICD a fixed cost per solve (context, uploads, read-back):
 ///
-///   t_cpu = slices W / (r_cpu threads),   t_gpu = slices (t_0 + W / r_gpu),   W = nx ny views.
+///   t_cpu = slices W / (r_cpu threads),   t_gpu = t_0 + slices W / r_gpu,   W = nx ny views
+///
+/// (a stack is one solve on the device, its fixed cost paid once).
 ///
 /// The defaults come from issue 27's H200 machine (16 host threads) on paper 004's case (512^2,
 /// 720 views): GPU-ICD's solve 0.23-0.31 s per slice, PSV-ICD 34.7 s for 16 slices on 16 threads

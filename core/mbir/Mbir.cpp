@@ -25,14 +25,28 @@ std::vector<float> toLines(const Volume& v) {
     return out;
 }
 
+/// [element][slice] -> [slice][element] for @p nz slices: the image's lines [y][x][slice] into
+/// planes [slice][y][x], the sinograms' [view][channel][slice] into [slice][view][channel].
+void sliceMajor(const std::vector<float>& lines, std::size_t nz, std::vector<float>& planes) {
+    const std::size_t n = lines.size() / nz;
+    planes.resize(lines.size());
+    for (std::size_t p = 0; p < n; ++p)
+        for (std::size_t z = 0; z < nz; ++z)
+            planes[z * n + p] = lines[p * nz + z];
+}
+
+/// The inverse of sliceMajor.
+void sliceMinor(const std::vector<float>& planes, std::size_t nz, std::vector<float>& lines) {
+    const std::size_t n = planes.size() / nz;
+    lines.resize(planes.size());
+    for (std::size_t z = 0; z < nz; ++z)
+        for (std::size_t p = 0; p < n; ++p)
+            lines[p * nz + z] = planes[z * n + p];
+}
+
 /// [y][x][slice] -> flat [slice][y][x].
-void toFlat(const std::vector<float>& lines, int nx, int ny, int nz, std::vector<float>& flat) {
-    flat.resize(lines.size());
-    for (int iy = 0; iy < ny; ++iy)
-        for (int ix = 0; ix < nx; ++ix)
-            for (int z = 0; z < nz; ++z)
-                flat[(std::size_t(z) * ny + iy) * nx + ix] =
-                    lines[(std::size_t(iy) * nx + ix) * nz + z];
+void toFlat(const std::vector<float>& lines, int nz, std::vector<float>& flat) {
+    sliceMajor(lines, std::size_t(nz), flat);
 }
 
 std::vector<float> flatten(const Volume& v) {
@@ -115,21 +129,31 @@ Status runPasses(const PassFn& onePass, const ExecContext& ctx, double voxels, i
     return Status::ok();
 }
 
-/// GPU-ICD's state for a solve: the layout, the device holding image and error, the schedule.
+/// GPU-ICD's state for a solve: the layout, the device holding every slice's image and error
+/// sinogram (slice-major planes), the schedule.
 struct DeviceSolve {
     std::shared_ptr<const GpuIcdLayout> layout;  ///< the cache's, or built for this solve
     std::unique_ptr<IcdDevice> device;
     std::unique_ptr<GpuIcdPlan> plan;
+    std::size_t slices = 1;
+    std::vector<float> xPlanes, ePlanes;  ///< a stack's read-back before it is interleaved
+
+    /// The device's images and error sinograms into @p x ([y][x][slice]) and @p sino.
+    Status read(std::vector<float>& x, MbirSinograms& sino) {
+        if (slices == 1) return device->read(x, sino.error());
+        TOMO_RETURN_IF_ERROR(device->read(xPlanes, ePlanes));
+        sliceMinor(xPlanes, slices, x);
+        sliceMinor(ePlanes, slices, sino.error());
+        return Status::ok();
+    }
 };
 
 Result<std::unique_ptr<DeviceSolve>> startDevice(
     const MbirSliceGeometry& g, const MbirMatrix& matrix, const MbirOptions& options,
     const IcdSettings& settings, const std::vector<float>& x, const MbirSinograms& sino,
     MbirMatrixCache* cache, MbirReport& report, const ExecContext& ctx) {
-    if (sino.slices() != 1)
-        return unsupported("GPU-ICD reconstructs one slice per solve (" +
-                           std::to_string(sino.slices()) + " given)");
     auto solve = std::make_unique<DeviceSolve>();
+    solve->slices = std::size_t(sino.slices());
     TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
     // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
     const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
@@ -150,15 +174,30 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     const IcdKernelConstants constants =
         icdKernelConstants(*settings.prior, settings.weights, settings.invSigmaY2,
                            settings.positivity, options.zeroSkip);
-    TOMO_RETURN_IF_ERROR(
-        solve->device->load(*solve->layout, gpu, constants, x, sino.error(), sino.weight()));
-    solve->plan = std::make_unique<GpuIcdPlan>(*solve->layout, gpu, *solve->device);
+    const int nz = sino.slices();
+    if (nz == 1) {
+        TOMO_RETURN_IF_ERROR(
+            solve->device->load(*solve->layout, gpu, constants, 1, x, sino.error(), sino.weight()));
+    } else {  // slice-major planes on the device (GpuIcd.h, stacks)
+        std::vector<float> xz, ez, wz;
+        sliceMajor(x, solve->slices, xz);
+        sliceMajor(sino.error(), solve->slices, ez);
+        sliceMajor(sino.weight(), solve->slices, wz);
+        TOMO_RETURN_IF_ERROR(solve->device->load(*solve->layout, gpu, constants, nz, xz, ez, wz));
+    }
+    solve->plan = std::make_unique<GpuIcdPlan>(*solve->layout, gpu, *solve->device, nz);
+    const std::string stack =
+        nz > 1 ? std::to_string(nz) + " slices coupled by the prior, launches of " +
+                     std::to_string(icdLaunchSize(gpu.batch, nz)) + " SVs (" +
+                     std::to_string(gpu.batch) + " per slice" +
+                     (options.gpu.batch == 0 ? ", automatic), " : "), ")
+               : std::to_string(gpu.batch) + (options.gpu.batch == 0 ? " (automatic)" : "") +
+                     " per launch, ";
     report.notes.push_back(
         "GPU-ICD on " + solve->device->name() + ": " + std::to_string(solve->layout->svCount()) +
-        " SVs of " + std::to_string(gpu.side) + ", " + std::to_string(gpu.batch) +
-        (options.gpu.batch == 0 ? " (automatic)" : "") + " per launch, " +
-        std::to_string(gpu.blocksPerSv) + " work-groups of " + std::to_string(gpu.groupSize) +
-        " each, " + std::to_string(solve->layout->deviceBytes(gpu.batch) >> 20) +
+        " SVs of " + std::to_string(gpu.side) + ", " + stack + std::to_string(gpu.blocksPerSv) +
+        " work-groups of " + std::to_string(gpu.groupSize) + " each, " +
+        std::to_string(solve->layout->deviceBytes(gpu.batch, nz) >> 20) +
         " MiB on the device (layout " +
         (built ? "built in " + std::to_string(layoutSeconds).substr(0, 5) + " s)"
                : std::string("reused)")));
@@ -263,7 +302,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     for (;;) {
         PsvIterationStats stats;
         Status status = runPasses(onePass, monitor.inner(), voxels, pass, stats);
-        if (status && gpu) status = gpu->device->read(x, sino.error());
+        if (status && gpu) status = gpu->read(x, sino);
         if (!status) return monitor.fail(status);
         report.equits += double(stats.updates) / voxels;
         double weighted = 0, plain = 0, sumAbs = 0, sumSq = 0;
@@ -274,7 +313,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         }
         const double priorCost = mbirPriorCost(x, nx, ny, nz, prior, monitor.inner());
         monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
-        toFlat(x, nx, ny, nz, flat);
+        toFlat(x, nz, flat);
         if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;
         settings.zeroSkip = options.zeroSkip;
         if (converged(options, stats, sumAbs / voxels, summary.history.back())) {
@@ -284,7 +323,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     }
     TOMO_RETURN_IF_ERROR(monitor.finish());
     TOMO_ASSIGN_OR_RETURN(out, Volume::create(std::size_t(nz), std::size_t(ny), std::size_t(nx)));
-    toFlat(x, nx, ny, nz, flat);
+    toFlat(x, nz, flat);
     for (std::size_t r = 0; r < std::size_t(nz) * ny; ++r)
         std::copy_n(flat.data() + r * nx, nx, out.rows().row(r).data());
     return Status::ok();

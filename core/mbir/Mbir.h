@@ -12,8 +12,9 @@
 ///    (paper 004: 10 HU), or
 ///  - the iteration count.
 /// An equit is as many voxel updates as the image has voxels (zero-skipped ones not counted).
-/// With MbirOptions::device the passes run as GPU-ICD on that device (one slice per solve:
-/// Unsupported for stacks), the image and error sinogram read back once per iteration.
+/// With MbirOptions::device the passes run as GPU-ICD on that device: a stack is one problem
+/// there, its slices coupled by the same 3-D prior as PSV-ICD's (GpuIcd.h), the images and error
+/// sinograms read back once per iteration.
 
 #include <cstddef>
 #include <functional>
@@ -36,15 +37,15 @@ struct MbirOptions {
     MbirModelOptions model;
     PsvOptions psv;
     MbirEntryType entries = MbirEntryType::Uint8;
-    int iterations = 100;         ///< iterations (about one equit each) at most
-    double stopThreshold = 0.5;   ///< percent; 0 = off (docs/mbir.md: why not svmbir's 0.02)
-    double stopHu = 0;            ///< with a reference: stop below this RMSE in HU; 0 = off
-    double muWater = 0.02;        ///< attenuation of water per length unit, for HU
-    int innerSteps = 1;           ///< surrogate steps per voxel visit
+    int iterations = 100;        ///< iterations (about one equit each) at most
+    double stopThreshold = 0.5;  ///< percent; 0 = off (docs/mbir.md: why not svmbir's 0.02)
+    double stopHu = 0;           ///< with a reference: stop below this RMSE in HU; 0 = off
+    double muWater = 0.02;       ///< attenuation of water per length unit, for HU
+    int innerSteps = 1;          ///< surrogate steps per voxel visit
     bool zeroSkip = true;
     bool vectorised = true;  ///< AVX2 theta sums where the CPU has them (IcdUpdate.h)
     std::size_t memoryBudget = std::size_t(4) << 30;  ///< bytes the system matrix may take
-    /// GPU-ICD (GpuIcd.h) on the device this makes, for single slices; empty: PSV-ICD (`psv`).
+    /// GPU-ICD (GpuIcd.h) on the device this makes (slices and stacks); empty: PSV-ICD (`psv`).
     IcdDeviceFactory device;
     GpuIcdOptions gpu;
 

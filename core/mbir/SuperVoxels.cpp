@@ -67,7 +67,8 @@ std::vector<std::size_t> chooseSuperVoxels(int iteration, const std::vector<doub
         chosen.resize(std::min(take, chosen.size()));
     }
     std::vector<std::size_t> ordered;
-    for (int c = 0; c < 4; ++c)
+    const int colours = colour.empty() ? 0 : *std::max_element(colour.begin(), colour.end()) + 1;
+    for (int c = 0; c < colours; ++c)
         for (std::size_t i : chosen)
             if (colour[i] == c) ordered.push_back(i);
     return ordered;

@@ -32,7 +32,8 @@ struct SvBand {
 };
 SvBand superVoxelBand(const MbirSliceGeometry& g, int x0, int y0, int x1, int y1);
 
-/// The SVs a pass of the schedule visits, colour after colour (4-colour checkerboard): every SV
+/// The SVs a pass of the schedule visits, colour after colour (colours 0, 1, ...: the 4-colour
+/// checkerboard, or GPU-ICD's 8 on a stack, icdStackColours): every SV
 /// on @p iteration 1 (and with @p all), then alternately the @p fraction with the largest
 /// @p lastMoved (even iterations) and a random @p fraction (odd ones, from @p seed).
 std::vector<std::size_t> chooseSuperVoxels(int iteration, const std::vector<double>& lastMoved,

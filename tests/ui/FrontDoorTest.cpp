@@ -204,9 +204,10 @@ TEST_P(FrontDoor, GuiIterativeOnADeviceBackendRunsItsOperatorPair) {
     EXPECT_TRUE(fromGui == cli("--algo sirt --iterations 4 --backend " + backend));
 }
 
-// MBIR from the GUI on a device backend runs GPU-ICD (core/mbir/GpuIcd.h), one slice per solve,
-// and says so; on the CPU, PSV-ICD. GPU-ICD's device scheduling is not bit-reproducible, so the
-// image is checked against the CLI's within a tolerance, not for the same bits.
+// MBIR from the GUI on a device backend runs GPU-ICD (core/mbir/GpuIcd.h), the stack as one
+// problem with its slices coupled by the prior, and says so; on the CPU, PSV-ICD. GPU-ICD's device
+// scheduling is not bit-reproducible, so the image is checked against the CLI's within a tolerance,
+// not for the same bits.
 TEST_P(FrontDoor, GuiMbirOnADeviceBackendRunsGpuIcd) {
     const std::string backend = GetParam();
     app::IterativeJobSpec spec;
@@ -221,13 +222,14 @@ TEST_P(FrontDoor, GuiMbirOnADeviceBackendRunsGpuIcd) {
     ASSERT_TRUE(f.session.startIterative(spec));
     const std::vector<float> fromGui = gui(finished);
     EXPECT_EQ(f.session.lastIterativeRun().backend, backend);
-    bool gpuIcd = false, perSlice = false;
+    bool gpuIcd = false, coupled = false;
     for (const std::string& note : f.session.lastIterativeRun().notes) {
         gpuIcd = gpuIcd || note.find("GPU-ICD on") != std::string::npos;
-        perSlice = perSlice || note.find("one slice per solve") != std::string::npos;
+        coupled = coupled || note.find(std::to_string(kSlices) + " slices coupled by the prior") !=
+                                 std::string::npos;
     }
     EXPECT_EQ(gpuIcd, backend != "cpu");
-    EXPECT_EQ(perSlice, backend != "cpu");
+    EXPECT_EQ(coupled, backend != "cpu");
     const std::vector<float> fromCli =
         cli("--algo mbir --iterations 20 --param stop_threshold=0,gpu_sv_side=12,gpu_blocks=4,"
             "gpu_threads=64 --backend " +

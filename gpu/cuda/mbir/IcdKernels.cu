@@ -14,14 +14,15 @@ __global__ void icdGather(IcdSheetArgs a) {
     const int r = int(blockIdx.y * blockDim.y + threadIdx.y);
     const int slot = int(blockIdx.z);
     if (v >= a.pitch || r >= a.rows) return;
-    const int sv = a.list[a.first + slot];
+    const int entry = a.list[a.first + slot], sv = entry % a.svCount;
+    const size_t sheet = size_t(entry / a.svCount) * a.views * a.rowLength;  // the SV's slice
     const size_t at = (size_t(slot) * a.rows + r) * a.pitch + v;
     float ev = 0.f, wv = 0.f;
     if (v < a.views) {
         const int c = a.svBase[size_t(sv) * a.views + v] + r + a.padding;
         if (c >= 0 && c < a.rowLength) {
-            ev = a.e[size_t(v) * a.rowLength + c];
-            wv = a.w[size_t(v) * a.rowLength + c];
+            ev = a.e[sheet + size_t(v) * a.rowLength + c];
+            wv = a.w[sheet + size_t(v) * a.rowLength + c];
         }
     }
     a.svbE[at] = ev;
@@ -38,8 +39,10 @@ __global__ void icdWriteBack(IcdSheetArgs a) {
     const size_t at = (size_t(slot) * a.rows + r) * a.pitch + v;
     const float change = a.svbE[at] - a.svbOld[at];
     if (change == 0.f) return;
-    const int c = a.svBase[size_t(a.list[a.first + slot]) * a.views + v] + r + a.padding;
-    if (c >= 0 && c < a.rowLength) atomicAdd(a.e + size_t(v) * a.rowLength + c, change);
+    const int entry = a.list[a.first + slot], sv = entry % a.svCount;
+    const size_t sheet = size_t(entry / a.svCount) * a.views * a.rowLength;
+    const int c = a.svBase[size_t(sv) * a.views + v] + r + a.padding;
+    if (c >= 0 && c < a.rowLength) atomicAdd(a.e + sheet + size_t(v) * a.rowLength + c, change);
 }
 
 /// rho'(d) / (2 d) of the q-GGMRF (core/mbir/Qggmrf.cpp surrogate()).
@@ -51,9 +54,16 @@ __device__ float surrogate(float d, const IcdKernelConstants& k) {
     return 0.5f * near * k.invSigmaP * (1.f + (k.q / k.p) * u) / ((1.f + u) * (1.f + u));
 }
 
-/// One surrogate step of voxel (ix, iy) (core/mbir/IcdUpdate.cpp icdVoxelStep).
-__device__ float voxelStep(const float* x, int ix, int iy, int nx, int ny, float value, float t1,
-                           float t2, const IcdKernelConstants& k) {
+/// Whether voxel (ix, iy) of plane x has a neighbour in the slice below and above
+/// (core/mbir/IcdUpdate.cpp gatherNeighbours).
+struct Across {
+    bool below = false, above = false;
+};
+
+/// One surrogate step of voxel (ix, iy) of plane @p x, over its 8 in-slice neighbours and the 2
+/// across slices (core/mbir/IcdUpdate.cpp icdVoxelStep).
+__device__ float voxelStep(const float* x, int ix, int iy, int nx, int ny, Across z, float value,
+                           float t1, float t2, const IcdKernelConstants& k) {
     float num = t1, den = t2;
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
@@ -66,27 +76,38 @@ __device__ float voxelStep(const float* x, int ix, int iy, int nx, int ny, float
             num += 2.f * s * d;
             den += 2.f * s;
         }
+    const size_t plane = size_t(nx) * ny, j = size_t(iy) * nx + ix;
+    for (int n = 0; n < 2; ++n) {
+        if (!(n == 0 ? z.below : z.above)) continue;
+        const float d = value - __ldcg(n == 0 ? x + j - plane : x + j + plane);
+        const float s = k.across * surrogate(d, k);
+        num += 2.f * s * d;
+        den += 2.f * s;
+    }
     if (!(den > 0.f)) return value;
     float next = value - num / den;
     if (k.positivity) next = fmaxf(next, 0.f);
     return next;
 }
 
-__device__ bool allZero(const float* x, int ix, int iy, int nx, int ny) {
+__device__ bool allZero(const float* x, int ix, int iy, int nx, int ny, Across z) {
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx)
             if (ix + dx >= 0 && ix + dx < nx && iy + dy >= 0 && iy + dy < ny &&
                 __ldcg(x + (iy + dy) * nx + ix + dx) != 0.f)
                 return false;
-    return true;
+    const size_t plane = size_t(nx) * ny, j = size_t(iy) * nx + ix;
+    return !(z.below && __ldcg(x + j - plane) != 0.f) && !(z.above && __ldcg(x + j + plane) != 0.f);
 }
 
 __global__ void icdUpdate(IcdUpdateArgs a) {
     const int tid = int(threadIdx.x), size = int(blockDim.x);
     const int slot = int(blockIdx.x) / a.blocksPerSv;
     const int entry = a.first + slot;
-    const int sv = a.list[entry];
+    const int sv = a.list[entry] % a.svCount, slice = a.list[entry] / a.svCount;
     const int n = a.svSize[sv];
+    const Across z{slice > 0, slice + 1 < a.slices};
+    float* x = a.x + size_t(slice) * a.nx * a.ny;  // the SV's plane
     float* e = a.svbE + size_t(slot) * a.rows * a.pitch;
     const float* w = a.svbW + size_t(slot) * a.rows * a.pitch;
     const int lane = tid % kLanes, worker = tid / kLanes, workers = size / kLanes;
@@ -98,8 +119,8 @@ __global__ void icdUpdate(IcdUpdateArgs a) {
             int j = -1, s = 0;
             if (k < n) {
                 j = a.order[a.svFirst[sv] + int((unsigned(k) + a.rotation) % unsigned(n))];
-                s = a.k.zeroSkip && __ldcg(a.x + j) == 0.f &&
-                    allZero(a.x, j % a.nx, j / a.nx, a.nx, a.ny);
+                s = a.k.zeroSkip && __ldcg(x + j) == 0.f &&
+                    allZero(x, j % a.nx, j / a.nx, a.nx, a.ny, z);
             }
             voxel = j;
             skip = s;
@@ -139,11 +160,11 @@ __global__ void icdUpdate(IcdUpdateArgs a) {
                     s1 += part1[i];
                     s2 += part2[i];
                 }
-                const float sc = a.scale[j], value = __ldcg(a.x + j);
+                const float sc = a.scale[j], value = __ldcg(x + j);
                 const float next =
-                    voxelStep(a.x, j % a.nx, j / a.nx, a.nx, a.ny, value, -sc * s1 * a.k.invSigmaY2,
-                              sc * sc * s2 * a.k.invSigmaY2, a.k);
-                a.x[j] = next;
+                    voxelStep(x, j % a.nx, j / a.nx, a.nx, a.ny, z, value,
+                              -sc * s1 * a.k.invSigmaY2, sc * sc * s2 * a.k.invSigmaY2, a.k);
+                x[j] = next;
                 step = (next - value) * sc;
                 atomicAdd(a.moved + entry, fabsf(next - value));
                 atomicAdd(a.updates + entry, 1);

@@ -18,10 +18,11 @@ namespace tomo::cuda {
 
 /// A batch's SVBs and the sinograms they come from (gather and write-back).
 struct IcdSheetArgs {
-    float* e = nullptr;        ///< error sinogram, padded [view][channel] rows
-    const float* w = nullptr;  ///< weight sinogram, same layout
+    float* e = nullptr;        ///< error sinograms, [slice] planes of padded [view][channel] rows
+    const float* w = nullptr;  ///< weight sinograms, same layout
     int views = 0, rowLength = 0, padding = 0, rows = 0, pitch = 0;
-    const int* list = nullptr;  ///< the pass's SVs
+    int svCount = 1;            ///< SVs per slice: an entry of `list` is slice * svCount + sv
+    const int* list = nullptr;  ///< the pass's entries
     int first = 0;              ///< the batch's first entry of `list`
     const int* svBase = nullptr;
     float *svbE = nullptr, *svbOld = nullptr, *svbW = nullptr;
@@ -29,7 +30,7 @@ struct IcdSheetArgs {
 };
 
 struct IcdUpdateArgs {
-    float* x = nullptr;
+    float* x = nullptr;  ///< the images, [slice][iy][ix]
     float* svbE = nullptr;
     const float* svbW = nullptr;
     const std::uint8_t* tiles = nullptr;
@@ -41,6 +42,7 @@ struct IcdUpdateArgs {
     float* moved = nullptr;  ///< per entry of `list`: sum |delta|
     int* updates = nullptr;  ///< per entry of `list`: voxel updates
     int blocksPerSv = 1, rows = 0, pitch = 0, chunks = 0, nx = 0, ny = 0;
+    int svCount = 1, slices = 1;
     unsigned rotation = 0;
     IcdKernelConstants k;
 };

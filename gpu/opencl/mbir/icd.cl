@@ -3,6 +3,7 @@
 // icdUpdate updates the SVs' voxels against them, icdWriteBack adds the SVBs' change back to the
 // error sinogram. Built with -D CHUNK=32 -D LANES=16 (core/mbir/GpuIcd.h kIcdChunkViews,
 // kIcdLanes). Float atomics: compare-and-swap on the bits (OpenCL 1.2 has no float atomic add).
+// A stack's slices are resident as [slice][...] planes; a pass-list entry is slice * svCount + sv.
 
 inline void atomicAddFloat(volatile __global float* p, float v) {
     union {
@@ -18,19 +19,20 @@ inline void atomicAddFloat(volatile __global float* p, float v) {
 // Work-item (v, r, slot): element (r, v) of the batch's slot-th SVB.
 __kernel void icdGather(__global const float* e, __global const float* w,
                         __global const int* list, int first, __global const int* svBase,
-                        int views, int rowLength, int padding, int rows, int pitch,
+                        int views, int rowLength, int padding, int rows, int pitch, int svCount,
                         __global float* svbE, __global float* svbOld, __global float* svbW,
                         __global int* counters) {
     const int v = get_global_id(0), r = get_global_id(1), slot = get_global_id(2);
     if (v >= pitch || r >= rows) return;
-    const int sv = list[first + slot];
+    const int entry = list[first + slot], sv = entry % svCount;
+    const size_t sheet = (size_t)(entry / svCount) * views * rowLength;  // the SV's slice
     const size_t at = ((size_t)slot * rows + r) * pitch + v;
     float ev = 0.f, wv = 0.f;
     if (v < views) {
         const int c = svBase[(size_t)sv * views + v] + r + padding;
         if (c >= 0 && c < rowLength) {
-            ev = e[(size_t)v * rowLength + c];
-            wv = w[(size_t)v * rowLength + c];
+            ev = e[sheet + (size_t)v * rowLength + c];
+            wv = w[sheet + (size_t)v * rowLength + c];
         }
     }
     svbE[at] = ev;
@@ -48,11 +50,19 @@ inline float surrogate(float d, float p, float q, float invSigmaP, float invTs, 
     return 0.5f * near * invSigmaP * (1.f + (q / p) * u) / ((1.f + u) * (1.f + u));
 }
 
+// The voxel's neighbours in the slices below and above (core/mbir/IcdUpdate.cpp
+// gatherNeighbours): x is the voxel's plane, `below` and `above` whether they exist.
+typedef struct {
+    int below, above;
+} Across;
+
 // One voxel's step (work-item 0): theta1, theta2 from the sums, the surrogate of the prior over
-// the 8 in-slice neighbours, positivity (core/mbir/IcdUpdate.cpp icdVoxelStep, one step).
-inline float voxelStep(__global const float* x, int ix, int iy, int nx, int ny, float value,
-                       float t1, float t2, float p, float q, float invSigmaP, float invTs,
-                       float floorD, float nearest, float diagonal, int positivity) {
+// the 8 in-slice neighbours and the 2 across slices, positivity (core/mbir/IcdUpdate.cpp
+// icdVoxelStep, one step).
+inline float voxelStep(__global const float* x, int ix, int iy, int nx, int ny, Across z,
+                       float value, float t1, float t2, float p, float q, float invSigmaP,
+                       float invTs, float floorD, float nearest, float diagonal, float across,
+                       int positivity) {
     float num = t1, den = t2;
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
@@ -65,19 +75,28 @@ inline float voxelStep(__global const float* x, int ix, int iy, int nx, int ny, 
             num += 2.f * a * d;
             den += 2.f * a;
         }
+    const size_t plane = (size_t)nx * ny, j = (size_t)iy * nx + ix;
+    for (int k = 0; k < 2; ++k) {
+        if (!(k == 0 ? z.below : z.above)) continue;
+        const float d = value - (k == 0 ? x[j - plane] : x[j + plane]);
+        const float a = across * surrogate(d, p, q, invSigmaP, invTs, floorD);
+        num += 2.f * a * d;
+        den += 2.f * a;
+    }
     if (!(den > 0.f)) return value;
     float next = value - num / den;
     if (positivity) next = fmax(next, 0.f);
     return next;
 }
 
-inline int allZero(__global const float* x, int ix, int iy, int nx, int ny) {
+inline int allZero(__global const float* x, int ix, int iy, int nx, int ny, Across z) {
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx)
             if (ix + dx >= 0 && ix + dx < nx && iy + dy >= 0 && iy + dy < ny &&
                 x[(iy + dy) * nx + ix + dx] != 0.f)
                 return 0;
-    return 1;
+    const size_t plane = (size_t)nx * ny, j = (size_t)iy * nx + ix;
+    return !(z.below && x[j - plane] != 0.f) && !(z.above && x[j + plane] != 0.f);
 }
 
 // Work-groups blocksPerSv per SV of the batch; each takes the SV's voxels from its counter.
@@ -87,14 +106,16 @@ __kernel void icdUpdate(__global float* x, __global float* svbE, __global const 
                         __global const int* svFirst, __global const int* svSize,
                         __global const int* list, int first, __global int* counters,
                         __global float* moved, __global int* updates, int blocksPerSv, int rows,
-                        int pitch, int chunks, int nx, int ny, uint rotation, float invSigmaY2,
-                        float p, float q, float invSigmaP, float invTs, float floorD,
-                        float nearest, float diagonal, int positivity, int zeroSkip,
-                        __local float* sum1, __local float* sum2) {
+                        int pitch, int chunks, int nx, int ny, int svCount, int slices,
+                        uint rotation, float invSigmaY2, float p, float q, float invSigmaP,
+                        float invTs, float floorD, float nearest, float diagonal, float across,
+                        int positivity, int zeroSkip, __local float* sum1, __local float* sum2) {
     const int lid = get_local_id(0), size = get_local_size(0);
     const int slot = get_group_id(0) / blocksPerSv;
-    const int sv = list[first + slot];
+    const int entry = list[first + slot], sv = entry % svCount, slice = entry / svCount;
     const int n = svSize[sv];
+    const Across z = {slice > 0, slice + 1 < slices};
+    x += (size_t)slice * nx * ny;  // the SV's plane
     __global float* e = svbE + (size_t)slot * rows * pitch;
     __global const float* w = svbW + (size_t)slot * rows * pitch;
     const int lane = lid % LANES, worker = lid / LANES, workers = size / LANES;
@@ -106,7 +127,7 @@ __kernel void icdUpdate(__global float* x, __global float* svbE, __global const 
             int j = -1, skip = 0;
             if (k < n) {
                 j = order[svFirst[sv] + (int)(((uint)k + rotation) % (uint)n)];
-                skip = zeroSkip && x[j] == 0.f && allZero(x, j % nx, j / nx, nx, ny);
+                skip = zeroSkip && x[j] == 0.f && allZero(x, j % nx, j / nx, nx, ny, z);
             }
             shared[0] = j;
             shared[1] = skip;
@@ -142,10 +163,10 @@ __kernel void icdUpdate(__global float* x, __global float* svbE, __global const 
             }
             if (lid == 0) {
                 const float sc = scale[j], value = x[j];
-                const float next =
-                    voxelStep(x, j % nx, j / nx, nx, ny, value, -sc * sum1[0] * invSigmaY2,
-                              sc * sc * sum2[0] * invSigmaY2, p, q, invSigmaP, invTs, floorD,
-                              nearest, diagonal, positivity);
+                const float next = voxelStep(
+                    x, j % nx, j / nx, nx, ny, z, value, -sc * sum1[0] * invSigmaY2,
+                    sc * sc * sum2[0] * invSigmaY2, p, q, invSigmaP, invTs, floorD, nearest,
+                    diagonal, across, positivity);
                 x[j] = next;
                 step = (next - value) * sc;
                 atomicAddFloat(&moved[first + slot], fabs(next - value));
@@ -176,12 +197,14 @@ __kernel void icdUpdate(__global float* x, __global float* svbE, __global const 
 __kernel void icdWriteBack(__global float* e, __global const float* svbE,
                            __global const float* svbOld, __global const int* list, int first,
                            __global const int* svBase, int views, int rowLength, int padding,
-                           int rows, int pitch) {
+                           int rows, int pitch, int svCount) {
     const int v = get_global_id(0), r = get_global_id(1), slot = get_global_id(2);
     if (v >= views || r >= rows) return;
     const size_t at = ((size_t)slot * rows + r) * pitch + v;
     const float change = svbE[at] - svbOld[at];
     if (change == 0.f) return;
-    const int c = svBase[(size_t)list[first + slot] * views + v] + r + padding;
-    if (c >= 0 && c < rowLength) atomicAddFloat(e + (size_t)v * rowLength + c, change);
+    const int entry = list[first + slot], sv = entry % svCount;
+    const size_t sheet = (size_t)(entry / svCount) * views * rowLength;
+    const int c = svBase[(size_t)sv * views + v] + r + padding;
+    if (c >= 0 && c < rowLength) atomicAddFloat(e + sheet + (size_t)v * rowLength + c, change);
 }

@@ -4,6 +4,8 @@
 // `keep`; a refused build (over the budget) is an error and leaves nothing behind.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "core/mbir/GpuIcdLayoutCache.h"
 #include "core/mbir/MbirMatrix.h"
 
@@ -98,25 +100,31 @@ TEST(GpuIcdLayoutCache, ADeviceUploadsALayoutOnceAndTheStateEverySolve) {
     EXPECT_NE(a->id, rebuilt.id);
     EXPECT_EQ(cache.get(c.g, c.a, side(12), kBudget, {}).value()->id, a->id);
 
-    auto uploads = [](const IcdResidentLayout& r, const GpuIcdLayout& l, bool reallocated) {
+    // Buffers at fixed handles (the device context's), one moved.
+    std::array<int, kIcdBufferCount> memory{};
+    std::array<const void*, kIcdBufferCount> at{};
+    for (int k = 0; k < kIcdBufferCount; ++k)
+        at[std::size_t(k)] = &memory[std::size_t(k)];
+    auto uploads = [&](const IcdResidentLayout& r, const GpuIcdLayout& l) {
         int n = 0;
         for (int k = 0; k < kIcdBufferCount; ++k)
-            n += r.needsUpload(l, k, reallocated) ? 1 : 0;
+            n += r.needsUpload(l, k, at[std::size_t(k)]) ? 1 : 0;
         return n;
     };
     const int layoutBuffers = kIcdSvSize - kIcdTiles + 1;
     IcdResidentLayout resident;
-    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount);  // nothing on the device yet
-    resident.loaded(*a);
-    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount - layoutBuffers);  // the next slice
-    EXPECT_TRUE(resident.needsUpload(*a, kIcdImage, false));
-    EXPECT_TRUE(resident.needsUpload(*a, kIcdError, false));
-    EXPECT_FALSE(resident.needsUpload(*a, kIcdTiles, false));
-    EXPECT_TRUE(resident.needsUpload(*a, kIcdTiles, true));  // a buffer grown for it
-    EXPECT_EQ(uploads(resident, *b, false), kIcdBufferCount);
-    EXPECT_EQ(uploads(resident, rebuilt, false), kIcdBufferCount);
+    EXPECT_EQ(uploads(resident, *a), kIcdBufferCount);  // nothing on the device yet
+    resident.loaded(*a, at);
+    EXPECT_EQ(uploads(resident, *a), kIcdBufferCount - layoutBuffers);  // the next solve
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdImage, at[kIcdImage]));
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdError, at[kIcdError]));
+    EXPECT_FALSE(resident.needsUpload(*a, kIcdTiles, at[kIcdTiles]));
+    int moved = 0;
+    EXPECT_TRUE(resident.needsUpload(*a, kIcdTiles, &moved));  // a buffer reallocated
+    EXPECT_EQ(uploads(resident, *b), kIcdBufferCount);
+    EXPECT_EQ(uploads(resident, rebuilt), kIcdBufferCount);
     resident.forget();
-    EXPECT_EQ(uploads(resident, *a, false), kIcdBufferCount);
+    EXPECT_EQ(uploads(resident, *a), kIcdBufferCount);
 }
 
 }  // namespace

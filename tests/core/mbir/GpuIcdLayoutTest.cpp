@@ -5,6 +5,8 @@
 // tested against PSV-ICD in tests/gpu/GpuIcdTest.cpp.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -95,7 +97,7 @@ class RecordingDevice final : public IcdDevice {
   public:
     std::string name() const override { return "recorder"; }
     std::size_t memoryBudget() const override { return std::size_t(1) << 30; }
-    Status load(const GpuIcdLayout&, const GpuIcdOptions&, const IcdKernelConstants&,
+    Status load(const GpuIcdLayout&, const GpuIcdOptions&, const IcdKernelConstants&, int,
                 const std::vector<float>&, const std::vector<float>&,
                 const std::vector<float>&) override {
         return Status::ok();
@@ -164,6 +166,55 @@ TEST(GpuIcdPlan, BatchesKeepOneColourAndTheLaunchThreshold) {
         EXPECT_GE(sv, 300 - 20) << "not among the largest updates";
     EXPECT_LE(device.list.size(), 100u);
     EXPECT_GE(device.list.size(), 100u - 4 * 3);
+}
+
+// Issue 27 item 4: a stack is one problem. Entries are z * svCount + sv; a launch never holds two
+// SVs with neighbouring voxels (3-D checkerboard: in-slice colour and slice parity), takes at
+// most `batch` SVs of any one slice (they share that slice's error sinogram) and up to
+// ceil(slices / 2) slices (icdLaunchSize, what the device allocates); the first pass visits every
+// SV of every slice once.
+TEST(GpuIcdPlan, AStackIsOnePassOverEverySliceWithNoNeighboursInALaunch) {
+    const Slice s = slice(100, 40);
+    const MbirSliceGeometry g(s.geom, s.vol);
+    auto a = MbirMatrix::build(g, MbirEntryType::Uint8, {});
+    GpuIcdOptions o;
+    o.side = 5;  // 400 SVs of 20 x 20 per slice
+    o.batch = 8;
+    auto l = GpuIcdLayout::build(g, *a, o, std::size_t(1) << 30, {});
+    ASSERT_TRUE(l.isOk());
+    const int slices = 5;
+    EXPECT_EQ(icdLaunchSize(8, slices), 24);  // 3 slices of a parity, 8 each
+    EXPECT_EQ(icdLaunchSize(8, 1), 8);
+    EXPECT_EQ(icdLaunchSize(64, 40), 256);  // kIcdMaxLaunch
+    EXPECT_GT(l->deviceBytes(8, slices), l->deviceBytes(8, 1) + 4 * g.voxels() * 4);
+    RecordingDevice device;
+    GpuIcdPlan plan(*l, o, device, slices);
+    PsvIterationStats stats;
+    ASSERT_TRUE(plan.iterate(1, {}, stats, false).isOk());
+    ASSERT_EQ(device.list.size(), 400u * slices);
+    EXPECT_EQ(stats.visited, g.voxels() * slices);
+    std::set<std::int32_t> seen(device.list.begin(), device.list.end());
+    EXPECT_EQ(seen.size(), device.list.size());
+    for (const auto& [first, count] : device.batches) {
+        EXPECT_LE(count, 24);
+        std::map<int, int> perSlice;
+        for (int i = first; i < first + count; ++i) {
+            const int e = device.list[std::size_t(i)], sv = e % 400, z = e / 400;
+            ++perSlice[z];
+            for (int k = first; k < i; ++k) {  // no neighbours: same SV in the next slice, or
+                const int f = device.list[std::size_t(k)], tv = f % 400, y = f / 400;
+                const int dx = std::abs(sv % 20 - tv % 20), dy = std::abs(sv / 20 - tv / 20);
+                EXPECT_FALSE(sv == tv && std::abs(z - y) == 1)
+                    << "SV " << sv << " in slices " << z << " and " << y;
+                EXPECT_FALSE(z == y && dx <= 1 && dy <= 1) << "adjacent SVs in slice " << z;
+            }
+        }
+        for (const auto& [z, n] : perSlice)
+            EXPECT_LE(n, 8) << "slice " << z;
+    }
+    // Launches fill up across slices: per colour (4 in-slice x 2 parities), the 100 SVs of each
+    // of its 3 or 2 slices in ceil(100 / 8) launches, not 13 per slice.
+    EXPECT_EQ(device.batches.size(), 8u * 13u);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/phantom/Phantom.h"
 #include "core/projectors/CpuBackProjectors.h"
@@ -10,13 +12,22 @@
 
 namespace tomo::test {
 
-MbirCase makeMbirCase(int size, int views, double counts, int slices) {
+namespace {
+
+ParallelGeometry::Params caseParams(int size, int views, int slices) {
     ParallelGeometry::Params p;
     p.angles = uniformAngles(0, kPi, views);
     p.detectorCount = int(size * 1.45);
     p.rows = slices;
-    MbirCase c{*ParallelGeometry::create(p), {size, size, slices, 1.0}, {}, {}, {}};
-    const Phantom phantom = Phantom::sheppLogan2d(0.5 * size);
+    return p;
+}
+
+MbirCase makeCase(const Phantom& phantom, int size, int views, double counts, int slices) {
+    MbirCase c{*ParallelGeometry::create(caseParams(size, views, slices)),
+               {size, size, slices, 1.0},
+               {},
+               {},
+               {}};
     EXPECT_TRUE(phantom.project(c.geom, c.sino, 4).isOk());
     EXPECT_TRUE(phantom.rasterize(c.vol, c.truth, 4).isOk());
     if (counts > 0) {
@@ -25,6 +36,42 @@ MbirCase makeMbirCase(int size, int views, double counts, int slices) {
     auto bp = makeCpuReferenceBackProjector(Interpolation::Linear);
     EXPECT_TRUE(reconstructFbp(c.sino, c.geom, c.vol, *bp, {}, c.fbp, {}).isOk());
     return c;
+}
+
+}  // namespace
+
+MbirCase makeMbirCase(int size, int views, double counts, int slices) {
+    return makeCase(Phantom::sheppLogan2d(0.5 * size), size, views, counts, slices);
+}
+
+MbirCase makeMbirStackCase(int size, int views, double counts, int slices) {
+    return makeCase(Phantom::sheppLogan3d(0.5 * size), size, views, counts, slices);
+}
+
+MbirCase sliceOf(const MbirCase& c, int z) {
+    const std::size_t views = c.sino.dim(1), channels = c.sino.dim(2);
+    const int size = c.vol.nx;
+    MbirCase one{*ParallelGeometry::create(caseParams(size, int(views), 1)),
+                 {size, size, 1, c.vol.voxelSize},
+                 {},
+                 {},
+                 {}};
+    auto sino = Sinograms::create(1, views, channels);
+    auto truth = Volume::create(1, std::size_t(size), std::size_t(size));
+    auto fbp = Volume::create(1, std::size_t(size), std::size_t(size));
+    EXPECT_TRUE(sino.isOk() && truth.isOk() && fbp.isOk());
+    one.sino = std::move(*sino);
+    one.truth = std::move(*truth);
+    one.fbp = std::move(*fbp);
+    EXPECT_EQ(one.geom.detectorCount(), int(channels));
+    for (std::size_t a = 0; a < views; ++a)
+        for (std::size_t d = 0; d < channels; ++d)
+            one.sino(0, a, d) = c.sino(std::size_t(z), a, d);
+    for (std::size_t iy = 0; iy < std::size_t(size); ++iy) {
+        std::copy_n(c.truth.row(std::size_t(z), iy).data(), size, one.truth.row(0, iy).data());
+        std::copy_n(c.fbp.row(std::size_t(z), iy).data(), size, one.fbp.row(0, iy).data());
+    }
+    return one;
 }
 
 double rmseOf(const Volume& a, const Volume& b) {

@@ -18,6 +18,11 @@ struct MbirCase {
 /// @p size^2 pixels of pitch 1, @p views over 180 degrees, detector of size * 1.45 channels,
 /// @p slices identical slices, @p counts incident photons (0: no noise) at attenuation scale 0.05.
 MbirCase makeMbirCase(int size, int views, double counts, int slices = 1);
+/// The same with the 3-D Shepp-Logan (scale size / 2, voxel pitch 1): @p slices central slices
+/// of it, each different from the next (for a prior that couples slices).
+MbirCase makeMbirStackCase(int size, int views, double counts, int slices);
+/// Slice @p z of @p c as a case of its own (sinogram, truth and FBP of that slice).
+MbirCase sliceOf(const MbirCase& c, int z);
 
 double rmseOf(const Volume& a, const Volume& b);  ///< over every voxel
 

@@ -1,0 +1,128 @@
+#include "core/mbir/QueuedIcdDevice.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace tomo {
+namespace {
+
+std::string mebibytes(std::size_t bytes) {
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
+class QueuedIcdDevice final : public IcdDevice {
+  public:
+    QueuedIcdDevice(std::unique_ptr<DeviceQueues> queues, std::unique_ptr<IcdKernels> kernels,
+                    IcdResidentLayout& resident)
+        : m_queues(std::move(queues)), m_kernels(std::move(kernels)), m_resident(resident) {}
+    ~QueuedIcdDevice() override { m_queues->drain(); }  // nothing may outlive the host vectors
+
+    std::string name() const override { return m_kernels->name(); }
+    std::size_t memoryBudget() const override { return m_queues->memoryBudget(); }
+
+    Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
+                const IcdKernelConstants& constants, int slices, const std::vector<float>& x,
+                const std::vector<float>& e, const std::vector<float>& w) override {
+        TOMO_RETURN_IF_ERROR(options.validate());
+        TOMO_RETURN_IF_ERROR(m_kernels->prepare(options));
+        m_state.slices = std::max(1, slices);
+        const std::size_t need = layout.deviceBytes(options.batch, m_state.slices);
+        if (need > m_queues->memoryBudget())
+            return outOfMemory("GPU-ICD needs " + mebibytes(need) + " on " +
+                               m_queues->deviceName() + ", which allows " +
+                               mebibytes(m_queues->memoryBudget()));
+        m_state.layout = &layout;
+        m_state.options = options;
+        m_state.constants = constants;
+        m_zeroSkip = constants.zeroSkip;
+        // The layout's buffers stay in the device context between solves: a solve of the same
+        // geometry uploads only its images and sinograms. Forgotten until every buffer is in
+        // place, so that a load that fails halfway uploads everything next time.
+        const IcdResidentLayout held = m_resident;
+        m_resident.forget();
+        const auto specs = icdBuffers(layout, options.batch, m_state.slices, &x, &e, &w);
+        std::array<const void*, kIcdBufferCount> handles{};
+        for (int b = 0; b < kIcdBufferCount; ++b) {
+            const IcdBufferSpec& spec = specs[std::size_t(b)];
+            TOMO_ASSIGN_OR_RETURN(
+                DeviceBufferRef ref,
+                m_queues->deviceBuffer(std::string("GPU-ICD ") + spec.what, spec.bytes));
+            m_state.buffers[std::size_t(b)] = ref;
+            handles[std::size_t(b)] = ref.handle;
+            if (spec.init && held.needsUpload(layout, b, ref.handle))
+                TOMO_RETURN_IF_ERROR(
+                    m_queues->upload(QueueRole::Compute, ref, 0, spec.init, spec.bytes));
+        }
+        TOMO_RETURN_IF_ERROR(finish());  // the host's vectors may go away
+        m_resident.loaded(layout, handles);
+        return Status::ok();
+    }
+
+    Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t rotation,
+                     bool skipZeros) override {
+        m_list = svs;
+        m_zeros.assign(svs.size(), 0);
+        m_state.rotation = rotation;
+        m_state.constants.zeroSkip = m_zeroSkip && skipZeros ? 1 : 0;
+        TOMO_RETURN_IF_ERROR(upload(kIcdPassList, m_list.data(), m_list.size() * 4));
+        TOMO_RETURN_IF_ERROR(upload(kIcdMoved, m_zeros.data(), m_zeros.size() * 4));
+        return upload(kIcdUpdates, m_zeros.data(), m_zeros.size() * 4);
+    }
+
+    Status runBatch(int first, int count) override {
+        return m_kernels->runBatch(m_state, first, count);
+    }
+
+    Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) override {
+        moved.resize(m_list.size());
+        updates.resize(m_list.size());
+        TOMO_RETURN_IF_ERROR(download(moved.data(), kIcdMoved, moved.size() * 4));
+        TOMO_RETURN_IF_ERROR(download(updates.data(), kIcdUpdates, updates.size() * 4));
+        return finish();
+    }
+
+    Status read(std::vector<float>& x, std::vector<float>& e) override {
+        const GpuIcdLayout& l = *m_state.layout;
+        const std::size_t nz = std::size_t(m_state.slices);
+        x.resize(nz * l.voxels());
+        e.resize(nz * std::size_t(l.views) * std::size_t(l.channels + 2 * l.padding));
+        TOMO_RETURN_IF_ERROR(download(x.data(), kIcdImage, x.size() * 4));
+        TOMO_RETURN_IF_ERROR(download(e.data(), kIcdError, e.size() * 4));
+        return finish();
+    }
+
+  private:
+    Status upload(IcdBuffer b, const void* data, std::size_t bytes) {
+        if (bytes == 0) return Status::ok();
+        return m_queues->upload(QueueRole::Compute, m_state.buffers[std::size_t(b)], 0, data,
+                                bytes);
+    }
+    Status download(void* data, IcdBuffer b, std::size_t bytes) {
+        if (bytes == 0) return Status::ok();
+        return m_queues->download(QueueRole::Compute, data, m_state.buffers[std::size_t(b)], 0,
+                                  bytes);
+    }
+    /// The host waits for everything enqueued so far.
+    Status finish() {
+        TOMO_ASSIGN_OR_RETURN(QueueEvent done, m_queues->record(QueueRole::Compute));
+        return m_queues->sync(done);
+    }
+
+    std::unique_ptr<DeviceQueues> m_queues;
+    std::unique_ptr<IcdKernels> m_kernels;
+    IcdResidentLayout& m_resident;
+    IcdLaunchState m_state;
+    std::vector<std::int32_t> m_list, m_zeros;  ///< the pass's list and its zeroed statistics
+    int m_zeroSkip = 0;  ///< the constants' zero skipping (a pass may still not skip)
+};
+
+}  // namespace
+
+std::unique_ptr<IcdDevice> makeQueuedIcdDevice(std::unique_ptr<DeviceQueues> queues,
+                                               std::unique_ptr<IcdKernels> kernels,
+                                               IcdResidentLayout& resident) {
+    return std::make_unique<QueuedIcdDevice>(std::move(queues), std::move(kernels), resident);
+}
+
+}  // namespace tomo
