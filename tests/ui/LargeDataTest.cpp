@@ -123,7 +123,7 @@ TEST(LargeData, CancelAfterANewImageSizeKeepsThePreviousResult) {
     auto previous = f.session.reconstruction();
     ASSERT_NE(previous, nullptr);
     // A new image size, applied (it reconstructs), then Cancel at once.
-    test::typeInto(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
+    test::typeOnly(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
                    QStringLiteral("96"));
     QSignalSpy finished(&f.session, &Session::jobFinished);
     test::click(test::child<QPushButton>(f.window->samplingBox(), QStringLiteral("applySampling")));
@@ -160,7 +160,7 @@ TEST(LargeData, AJobTooBigForTheMachineIsRefusedBeforeItAllocates) {
     test::WindowFixture f;
     f.session.setDataset(test::demoStack(32, 256), QStringLiteral("256 slices"));
     QApplication::processEvents();
-    test::typeInto(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
+    test::typeOnly(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
                    QString::number(size));
     const std::size_t peakBefore = peakResidentBytes();
     QSignalSpy finished(&f.session, &Session::jobFinished);
