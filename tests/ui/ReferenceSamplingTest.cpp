@@ -10,8 +10,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 
-#include "core/io/ImageIO.h"
-#include "core/phantom/Phantom.h"
 #include "tests/ui/ScanData.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
@@ -26,25 +24,12 @@ using test::waitFor;
 TEST(ReferenceSampling, AReferenceForTheChosenImageSizeIsTakenAndKeptAcrossSamplingSteps) {
     test::WindowFixture f;
     const int n = 64;
-    ParallelGeometry::Params params;
-    params.angles = uniformAngles(0.0, kPi, 90);
-    params.detectorCount = 93;  // tomo phantom's default for 64: ceil(64 sqrt 2) + 2, odd
-    auto geometry = ParallelGeometry::create(params);
-    ASSERT_TRUE(geometry.isOk());
-    auto phantom = Phantom::fromName("shepp-logan", 0.5 * n);
-    Sinograms sino;
-    ASSERT_TRUE(phantom->project(*geometry, sino, 4, ExecContext{}).isOk());
-    ASSERT_TRUE(addPoissonNoise(sino, 1e4, 3, 0.02).isOk());
-    Volume truth;
-    ASSERT_TRUE(phantom->rasterize(VolumeGeometry::forDetector(*geometry, n), truth, 4, {}).isOk());
-    const std::filesystem::path sinoFile = f.dir.filePath(QStringLiteral("sino.tif")).toStdString();
-    const std::filesystem::path truthFile =
-        f.dir.filePath(QStringLiteral("truth.tif")).toStdString();
-    ASSERT_TRUE(writeVolume(sinoFile, sino).isOk());
-    ASSERT_TRUE(writeVolume(truthFile, truth).isOk());
-
+    // 93 detectors: tomo phantom's default for 64 (ceil(64 sqrt 2) + 2, odd).
+    const test::TiffScan scan = test::writeTiffScan(f.dir.path().toStdString(), n, 93, 90, 1e4, 3);
+    const Volume& truth = scan.truth;
+    const std::filesystem::path truthFile = scan.truthFile;
     app::LoadRequest request;
-    request.path = sinoFile;
+    request.path = scan.sino;
     QSignalSpy finished(&f.session, &Session::jobFinished);
     ASSERT_TRUE(f.window->fileActions()->openDataFile(request));
     ASSERT_TRUE(waitFor(finished, 1, 30000));
