@@ -27,14 +27,12 @@ TEST(FieldOfView, MetricsAreMeasuredAndLabelledOverTheFieldOfView) {
     // 96 x 96 Shepp-Logan on 96 detectors, 90 views, Poisson noise: a TIFF sinogram stack.
     const int n = 96;
     const test::TiffScan scan = test::writeTiffScan(f.dir.path().toStdString(), n, n, 90, 2e4, 7);
-    const Volume& truth = scan.truth;
-    const std::filesystem::path truthFile = scan.truthFile;
     app::LoadRequest request;
     request.path = scan.sino;
     QSignalSpy finished(&f.session, &Session::jobFinished);
     ASSERT_TRUE(f.window->fileActions()->openDataFile(request));
     ASSERT_TRUE(waitFor(finished, 1, 30000));
-    ASSERT_TRUE(f.window->fileActions()->openReference(truthFile).isOk());
+    ASSERT_TRUE(f.window->fileActions()->openReference(scan.truthFile).isOk());
 
     test::choose(test::child<QComboBox>(f.window.get(), QStringLiteral("algorithm")),
                  QStringLiteral("SIRT"));
@@ -47,7 +45,7 @@ TEST(FieldOfView, MetricsAreMeasuredAndLabelledOverTheFieldOfView) {
     EXPECT_TRUE(over.contains(QStringLiteral("field of view"))) << over.toStdString();
     EXPECT_TRUE(over.contains(QStringLiteral("48.0 px"))) << over.toStdString();
     SliceView* view = f.window->reconstructionView();
-    const double expected = test::discRmse(view->image(), truth.plane(0), 48.0);
+    const double expected = test::discRmse(view->image(), scan.truth.plane(0), 48.0);
     const double shown = test::labelText(f.window.get(), QStringLiteral("rmseValue")).toDouble();
     EXPECT_NEAR(shown, expected, 1e-3 * expected);
 

@@ -26,8 +26,6 @@ TEST(ReferenceSampling, AReferenceForTheChosenImageSizeIsTakenAndKeptAcrossSampl
     const int n = 64;
     // 93 detectors: tomo phantom's default for 64 (ceil(64 sqrt 2) + 2, odd).
     const test::TiffScan scan = test::writeTiffScan(f.dir.path().toStdString(), n, 93, 90, 1e4, 3);
-    const Volume& truth = scan.truth;
-    const std::filesystem::path truthFile = scan.truthFile;
     app::LoadRequest request;
     request.path = scan.sino;
     QSignalSpy finished(&f.session, &Session::jobFinished);
@@ -50,14 +48,14 @@ TEST(ReferenceSampling, AReferenceForTheChosenImageSizeIsTakenAndKeptAcrossSampl
     test::click(test::child<QPushButton>(f.window.get(), QStringLiteral("applySampling")));
     ASSERT_TRUE(ran(1));
     ASSERT_EQ(view->image().cols(), std::size_t(n));
-    const Status opened = f.window->fileActions()->openReference(truthFile);
+    const Status opened = f.window->fileActions()->openReference(scan.truthFile);
     ASSERT_TRUE(opened.isOk()) << opened.message();
     test::click(f.window->runButton());
     ASSERT_TRUE(ran(1));
     const auto rmseShown = [&] {
         return test::labelText(f.window.get(), QStringLiteral("rmseValue"));
     };
-    const double expected = test::discRmse(view->image(), truth.plane(0), 1e9);
+    const double expected = test::discRmse(view->image(), scan.truth.plane(0), 1e9);
     EXPECT_NEAR(rmseShown().toDouble(), expected, 1e-3 * expected) << rmseShown().toStdString();
 
     // All data: 93 px, the 64 px reference does not apply; Apply 64 again: it does, unasked.
