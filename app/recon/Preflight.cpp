@@ -134,13 +134,13 @@ std::string smallerBatchHint(const ReconRequest& request, const Resolved& resolv
 
 /// What the user of @p request's front end can do about a run that does not fit: the CLI's
 /// options; Python's keywords; the GUI's controls (it holds the result in memory and has no
-/// batch size), and the CLI for the whole job streamed to a file.
+/// batch size), and the job streamed to a file by its Reconstruct to file or by the CLI.
 std::string tooBigAdvice(const ReconRequest& request, const Resolved& resolved,
                          const StepMemory& step, std::size_t heldOutputBytes) {
     if (request.frontEnd == FrontEnd::Gui)
         return "; choose a smaller Image size in Region and sampling and press Apply, or "
-               "reconstruct with the command line, which streams the result to a file a slab at "
-               "a time: tomo recon <data> ... -o result.h5";
+               "stream the result to a file a slab at a time: Reconstruction > Reconstruct to "
+               "file... (FBP, gridrec), or the command line: tomo recon <data> ... -o result.h5";
     if (heldOutputBytes == 0) return smallerBatchHint(request, resolved, step);
     if (request.frontEnd == FrontEnd::Python)
         return smallerBatchHint(request, resolved, step) +

@@ -192,6 +192,8 @@ TEST(LargeData, AJobTooBigForTheMachineIsRefusedBeforeItAllocates) {
             << message.toStdString();
         EXPECT_TRUE(message.contains(QStringLiteral("tomo recon <data> ... -o result.h5")))
             << message.toStdString();
+        EXPECT_TRUE(message.contains(QStringLiteral("Reconstruction > Reconstruct to file")))
+            << message.toStdString();
         EXPECT_FALSE(message.contains(QStringLiteral("--chunk"))) << message.toStdString();
         EXPECT_FALSE(message.contains(QStringLiteral("write the result to a streamed file")))
             << message.toStdString();

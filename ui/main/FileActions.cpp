@@ -443,6 +443,13 @@ void FileActions::saveSliceDialog() {
     if (!file.isEmpty()) m_window.report(tr("Save slice"), saveSlice(toPath(file)));
 }
 
+void FileActions::reconstructToFileDialog() {
+    const QString file = QFileDialog::getSaveFileName(
+        &m_window, tr("Reconstruct to file (streamed a slab at a time)"),
+        QStringLiteral("result.h5"), tr("HDF5 (*.h5);;TIFF float32 (*.tif);;Raw float32 (*.raw)"));
+    if (!file.isEmpty()) m_window.reconstructToFile(toPath(file));
+}
+
 void FileActions::saveScreenshotDialog() {
     QString file = QFileDialog::getSaveFileName(
         &m_window, tr("Save screenshot"), QStringLiteral("tomostation.png"), tr("PNG (*.png)"));

@@ -351,6 +351,18 @@ void Session::onFinished(bool ok, const QString& message) {
         }
     } else if (kind == JobKind::Reconstruct) {
         auto outcome = std::exchange(m_pendingRecon, nullptr)->take();
+        if (ok && outcome && !outcome->written.empty()) {
+            // Streamed to a file: the result held here stays as it was.
+            const auto& shape = outcome->writtenShape;
+            emit busyChanged(false);
+            emit jobFinished(kind, ok,
+                             tr("Wrote %1 slice(s) of %2 x %3 to %4")
+                                 .arg(shape[0])
+                                 .arg(shape[2])
+                                 .arg(shape[1])
+                                 .arg(QString::fromStdString(outcome->written.string())));
+            return;
+        }
         if (ok && outcome) {
             m_reconOptions = m_pendingOptions;
             m_reconVoxel = m_jobVoxel;
