@@ -164,6 +164,7 @@ Result<ReconOutcome> reconstructDataset(const ReconService& service,
     ReconRequest request = datasetRequest(data, "fbp");
     request.fbp = options;
     applyMethod(request, variantId, method);
+    request.output.path = method.outputPath;
     TOMO_ASSIGN_OR_RETURN(ReconReport report, service.run(request, {}, ctx));
     ReconOutcome outcome;
     outcome.image = std::move(report.image);
@@ -174,6 +175,11 @@ Result<ReconOutcome> reconstructDataset(const ReconService& service,
     if (report.metrics) {
         outcome.metrics = *report.metrics;
         outcome.hasMetrics = true;
+    }
+    if (!method.outputPath.empty()) {
+        outcome.written = method.outputPath;
+        outcome.writtenShape = report.shape;
+        return outcome;
     }
     measureOverFieldOfView(outcome, *data);
     return outcome;

@@ -5,6 +5,7 @@
 /// `tomo demo`, by the headless path of `tomostation` and by the GUI on first start.
 /// Plain C++ (no Qt): progress and cancellation come through the ExecContext.
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -70,6 +71,9 @@ struct AnalyticMethod {
     std::map<std::string, std::string> parameters;  ///< by ParameterSpec::name
     std::string backend = "auto";
     FrontEnd frontEnd = FrontEnd::Cli;  ///< ReconRequest::frontEnd (the GUI's Session: Gui)
+    /// When set, the result is streamed to this file a slab at a time (ReconOutput::path), as
+    /// `tomo recon ... -o FILE` does, and not held in memory.
+    std::filesystem::path outputPath;
 };
 
 /// An FBP (or gridrec) reconstruction with its timings, variant and (when truth is known)
@@ -86,6 +90,10 @@ struct ReconOutcome {
     std::string metricsOver;
     /// What a writer stores with the result (ReconReport::provenance).
     std::map<std::string, std::string> provenance;
+    /// AnalyticMethod::outputPath when the result went there (image is then empty), and its
+    /// shape {slices, ny, nx}.
+    std::filesystem::path written;
+    std::array<std::size_t, 3> writtenShape{};
 };
 
 /// The reconstruction request of @p data (a stack in memory, its geometry and grid, its truth

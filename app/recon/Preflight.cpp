@@ -121,25 +121,33 @@ Result<StepMemory> stepMemory(const ReconRequest& request, const Resolved& resol
     return analyticStepMemory(request, resolved);
 }
 
-/// The smallest FBP batch (--chunk 1) when it is smaller than the variant's: a hint.
+/// The smallest FBP batch when it is smaller than the variant's, as @p request's front end sets
+/// it (the CLI's --chunk 1, Python's chunk=1): a hint.
 std::string smallerBatchHint(const ReconRequest& request, const Resolved& resolved,
                              const StepMemory& step) {
     if (resolved.spec.iterative || resolved.fourier || step.granule <= 1) return "";
     const StepMemory one = fbpStepMemory(request, 1);
-    return " (one slice at a time, --chunk 1, would need " + formatSize(double(one.bytes(1))) + ")";
+    const char* option = request.frontEnd == FrontEnd::Python ? "chunk=1" : "--chunk 1";
+    return std::string(" (one slice at a time, ") + option + ", would need " +
+           formatSize(double(one.bytes(1))) + ")";
 }
 
 /// What the user of @p request's front end can do about a run that does not fit: the CLI's
-/// options; the GUI's controls (it holds the result in memory and has no batch size), and the
-/// CLI for the whole job streamed to a file.
+/// options; Python's keywords; the GUI's controls (it holds the result in memory and has no
+/// batch size), and the job streamed to a file by its Reconstruct to file or by the CLI.
 std::string tooBigAdvice(const ReconRequest& request, const Resolved& resolved,
                          const StepMemory& step, std::size_t heldOutputBytes) {
     if (request.frontEnd == FrontEnd::Gui)
         return "; choose a smaller Image size in Region and sampling and press Apply, or "
-               "reconstruct with the command line, which streams the result to a file a slab at "
-               "a time: tomo recon <data> ... -o result.h5";
+               "stream the result to a file a slab at a time: Reconstruction > Reconstruct to "
+               "file... (FBP, gridrec), or the command line: tomo recon <data> ... -o result.h5";
+    if (heldOutputBytes == 0) return smallerBatchHint(request, resolved, step);
+    if (request.frontEnd == FrontEnd::Python)
+        return smallerBatchHint(request, resolved, step) +
+               "; stream the result to a file instead of returning an array: "
+               "output=\"result.h5\" (or .raw, .tif)";
     return smallerBatchHint(request, resolved, step) +
-           (heldOutputBytes > 0 ? "; write the result to a streamed file (.raw, .tif, .h5)" : "");
+           "; write the result to a streamed file (.raw, .tif, .h5)";
 }
 
 }  // namespace

@@ -14,8 +14,9 @@
 ///   to it with a note; when even the minimum does not fit, the run fails before it starts with
 ///   OutOfMemory naming both numbers.
 ///   Its advice is in the terms of the front end that asks (ReconRequest::frontEnd): the CLI's
-///   options (`--chunk 1`, a streamed output file), or the GUI's controls (a smaller Image size)
-///   and the CLI for the whole job streamed to a file.
+///   options (`--chunk 1`, a streamed output file), Python's keywords (`chunk=1`,
+///   `output="result.h5"`), or the GUI's controls (a smaller Image size) and the CLI for the
+///   whole job streamed to a file.
 /// - **The disk**: an output file must fit the free space of its file system (IoError naming
 ///   both numbers).
 

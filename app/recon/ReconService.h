@@ -82,8 +82,9 @@ struct ReconOutput {
 };
 
 /// Which front end asks for a run: a refusal before it starts (Preflight.h) words its advice in
-/// that front end's terms (the CLI's options, the GUI's controls); the numbers are the same.
-enum class FrontEnd { Cli, Gui };
+/// that front end's terms (the CLI's options, the GUI's controls, the Python keywords); the
+/// numbers are the same.
+enum class FrontEnd { Cli, Gui, Python };
 
 struct ReconRequest {
     ReconRequest(std::shared_ptr<const SinogramSource> source_, ParallelGeometry geometry_,

@@ -8,20 +8,23 @@
 /// median along the detector (2 h + 1 columns, mirrored at the ends): a median follows any
 /// monotone profile exactly, however steep, so the residual is zero across the object's edges
 /// and non-zero at narrow peaks and valleys, which a stripe makes at every angle and an object's
-/// feature only at the angles where its sinusoid passes that column. A column's shift is the mean
-/// of its residuals over the angles without the quarter of largest and the quarter of smallest
-/// (full stripes, and partial ones over more than about a quarter of the scan, show). A column is
-/// a stripe when its shift lies further from the columns' median than `snr` robust standard
-/// deviations (1.4826 x their median absolute deviation, Vo et al.'s noise-robust threshold)
-/// and than 0.3 % of the sinogram's largest magnitude, the same way in the sinogram's rows and
-/// in its angle-sorted ranks (each column sorted over the angles, Vo's sorted domain): noise
-/// biases the first where an edge has a kink, an edge that lingers near one column over many
-/// angles (an ellipse's tangent) shifts the second; a stripe shifts both.
+/// feature only at the angles where its sinusoid passes that column. The angles are cut into six
+/// runs of consecutive angles; a column's shift is the median of the runs' mean residuals (each
+/// without its quarter of largest and quarter of smallest), so a stripe over at least half the
+/// angles shows and an edge that lingers near the column over a few runs (an ellipse's tangent at
+/// the turning point of its sinusoid), noisy or not, does not. A column is a stripe when its
+/// shift lies further from the columns' median than `snr` robust standard deviations (1.4826 x
+/// their median absolute deviation, Vo et al.'s noise-robust threshold) and than 0.3 % of the
+/// sinogram's largest magnitude, the same way in the sinogram's rows and in its angle-sorted
+/// ranks (each column sorted over the angles, Vo's sorted domain; there one run of all ranks). A
+/// stripe shifts the running median of the columns within @p halfWidth of it, and so their
+/// residuals the other way: candidates are taken strongest first, and one within @p halfWidth
+/// of an accepted stripe stays only if it still stands out with the accepted ones bridged.
 ///
 /// After Vo, Atwood, Drakopoulos, Opt. Express 26(22), 28396, 2018, doi:10.1364/OE.26.028396,
 /// section 3.4 (stripes found by a median-smoothed profile and a noise-robust threshold). Not
 /// found: a stripe on a slope steeper than its height (the median takes it for the profile),
-/// partial stripes over less than about a quarter of the angles, stripes under the floor.
+/// partial stripes over less than half the angles, stripes under the floor.
 /// Measured in docs/preprocessing.md, "Ring removal defaults".
 ///
 /// Threading: single-threaded, re-entrant.

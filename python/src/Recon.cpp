@@ -114,6 +114,7 @@ py::tuple recon(const app::Engine& engine, py::handle sino, std::vector<double> 
     std::vector<std::string> notes;
     app::ReconRequest request =
         unwrap(cli::reconRequestFromArgs(args, argv.argc(), argv.argv(), std::move(opened), notes));
+    request.frontEnd = app::FrontEnd::Python;  // a refusal names the keywords, not the flags
     const std::array<std::size_t, 3> grid{
         std::size_t(request.grid.nz), std::size_t(request.grid.ny), std::size_t(request.grid.nx)};
     if (auto ref = volumeFor(reference, "truth", grid)) request.reference = ref;

@@ -118,6 +118,21 @@ TEST_F(Preflight, AResultHeldInMemoryMustFitTheMachine) {
     EXPECT_NE(m.find("write the result to a streamed file"), std::string::npos) << m;
 }
 
+TEST_F(Preflight, APythonRefusalNamesTheKeywordsNotTheFlags) {
+    const app::Engine engine;
+    const app::ReconService service(engine);
+    app::ReconRequest r = request(256, 6000);
+    r.frontEnd = app::FrontEnd::Python;
+    auto p = service.preflight(r, machine(23 * kGiB, std::nullopt));
+    ASSERT_FALSE(p.isOk());
+    EXPECT_EQ(p.status().code(), ErrorCode::OutOfMemory);
+    const std::string m = p.status().message();
+    EXPECT_NE(m.find("the result, held whole in memory, 34.33 GiB"), std::string::npos) << m;
+    EXPECT_NE(m.find("output=\"result.h5\""), std::string::npos) << m;
+    EXPECT_EQ(m.find("--"), std::string::npos) << m;
+    EXPECT_EQ(m.find("Region and sampling"), std::string::npos) << m;
+}
+
 TEST_F(Preflight, ABudgetBelowOneBatchUsesAndNamesTheMinimum) {
     const app::Engine engine;
     const app::ReconService service(engine);

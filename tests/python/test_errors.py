@@ -93,3 +93,17 @@ def test_unknown_keyword_is_a_type_error(files):
     _, sino, angles = files
     with pytest.raises(TypeError, match="relaxation"):
         ts.fbp(sino, angles, relaxation=0.5)
+
+
+def test_a_reconstruction_too_big_for_the_machine_names_the_keywords(files):
+    # Four 65536^2 slices held as the returned array (64 GiB) fit no test machine; the refusal
+    # comes before anything is allocated and advises in Python's terms, not the CLI's flags.
+    d, sino, angles = files
+    stack = np.ascontiguousarray(np.repeat(sino[None], 4, axis=0))
+    with pytest.raises(ts.OutOfMemoryError) as e:
+        ts.fbp(stack, angles, size=65536)
+    message = str(e.value)
+    assert message.startswith("cannot start: 4 slice(s) of 65536x65536"), message
+    assert "the result, held whole in memory, 64.00 GiB" in message, message
+    assert 'output="result.h5"' in message, message
+    assert "--" not in message and "streamed file (.raw" not in message, message

@@ -11,8 +11,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 
-#include "core/io/ImageIO.h"
-#include "core/phantom/Phantom.h"
 #include "tests/ui/ScanData.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
@@ -28,29 +26,13 @@ TEST(FieldOfView, MetricsAreMeasuredAndLabelledOverTheFieldOfView) {
     test::WindowFixture f;
     // 96 x 96 Shepp-Logan on 96 detectors, 90 views, Poisson noise: a TIFF sinogram stack.
     const int n = 96;
-    ParallelGeometry::Params params;
-    params.angles = uniformAngles(0.0, kPi, 90);
-    params.detectorCount = n;
-    auto geometry = ParallelGeometry::create(params);
-    ASSERT_TRUE(geometry.isOk());
-    auto phantom = Phantom::fromName("shepp-logan", 0.5 * n);
-    Sinograms sino;
-    ASSERT_TRUE(phantom->project(*geometry, sino, 4, ExecContext{}).isOk());
-    ASSERT_TRUE(addPoissonNoise(sino, 2e4, 7, 0.02).isOk());
-    Volume truth;
-    ASSERT_TRUE(phantom->rasterize(VolumeGeometry::forDetector(*geometry, n), truth, 4, {}).isOk());
-    const std::filesystem::path sinoFile = f.dir.filePath(QStringLiteral("sino.tif")).toStdString();
-    const std::filesystem::path truthFile =
-        f.dir.filePath(QStringLiteral("truth.tif")).toStdString();
-    ASSERT_TRUE(writeVolume(sinoFile, sino).isOk());
-    ASSERT_TRUE(writeVolume(truthFile, truth).isOk());
-
+    const test::TiffScan scan = test::writeTiffScan(f.dir.path().toStdString(), n, n, 90, 2e4, 7);
     app::LoadRequest request;
-    request.path = sinoFile;
+    request.path = scan.sino;
     QSignalSpy finished(&f.session, &Session::jobFinished);
     ASSERT_TRUE(f.window->fileActions()->openDataFile(request));
     ASSERT_TRUE(waitFor(finished, 1, 30000));
-    ASSERT_TRUE(f.window->fileActions()->openReference(truthFile).isOk());
+    ASSERT_TRUE(f.window->fileActions()->openReference(scan.truthFile).isOk());
 
     test::choose(test::child<QComboBox>(f.window.get(), QStringLiteral("algorithm")),
                  QStringLiteral("SIRT"));
@@ -63,7 +45,7 @@ TEST(FieldOfView, MetricsAreMeasuredAndLabelledOverTheFieldOfView) {
     EXPECT_TRUE(over.contains(QStringLiteral("field of view"))) << over.toStdString();
     EXPECT_TRUE(over.contains(QStringLiteral("48.0 px"))) << over.toStdString();
     SliceView* view = f.window->reconstructionView();
-    const double expected = test::discRmse(view->image(), truth.plane(0), 48.0);
+    const double expected = test::discRmse(view->image(), scan.truth.plane(0), 48.0);
     const double shown = test::labelText(f.window.get(), QStringLiteral("rmseValue")).toDouble();
     EXPECT_NEAR(shown, expected, 1e-3 * expected);
 

@@ -123,7 +123,7 @@ TEST(LargeData, CancelAfterANewImageSizeKeepsThePreviousResult) {
     auto previous = f.session.reconstruction();
     ASSERT_NE(previous, nullptr);
     // A new image size, applied (it reconstructs), then Cancel at once.
-    test::typeInto(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
+    test::typeOnly(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
                    QStringLiteral("96"));
     QSignalSpy finished(&f.session, &Session::jobFinished);
     test::click(test::child<QPushButton>(f.window->samplingBox(), QStringLiteral("applySampling")));
@@ -160,7 +160,7 @@ TEST(LargeData, AJobTooBigForTheMachineIsRefusedBeforeItAllocates) {
     test::WindowFixture f;
     f.session.setDataset(test::demoStack(32, 256), QStringLiteral("256 slices"));
     QApplication::processEvents();
-    test::typeInto(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
+    test::typeOnly(test::child<QSpinBox>(f.window->samplingBox(), QStringLiteral("imageSize")),
                    QString::number(size));
     const std::size_t peakBefore = peakResidentBytes();
     QSignalSpy finished(&f.session, &Session::jobFinished);
@@ -191,6 +191,8 @@ TEST(LargeData, AJobTooBigForTheMachineIsRefusedBeforeItAllocates) {
             QStringLiteral("a smaller Image size in Region and sampling and press Apply")))
             << message.toStdString();
         EXPECT_TRUE(message.contains(QStringLiteral("tomo recon <data> ... -o result.h5")))
+            << message.toStdString();
+        EXPECT_TRUE(message.contains(QStringLiteral("Reconstruction > Reconstruct to file")))
             << message.toStdString();
         EXPECT_FALSE(message.contains(QStringLiteral("--chunk"))) << message.toStdString();
         EXPECT_FALSE(message.contains(QStringLiteral("write the result to a streamed file")))

@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <vector>
 
 #include "core/dataset/ProjectionData.h"
 #include "core/geometry/ParallelGeometry.h"
+#include "core/io/ImageIO.h"
 #include "core/phantom/Phantom.h"
 #include "tomo/config.h"
 #if TOMO_WITH_HDF5
@@ -89,6 +91,36 @@ inline Scan writeBeamlineScan(const std::filesystem::path& file, const ScanSpec&
 #else
     (void)file;
 #endif
+    return scan;
+}
+
+/// A tuner's sinogram: an @p n x @p n Shepp-Logan over [0, 180) degrees in @p views on
+/// @p detectors columns, with Poisson noise (@p counts incident photons, attenuation 0.02,
+/// @p seed), written as TIFF stacks `sino.tif` and `truth.tif` (the phantom rasterised on the
+/// n x n grid) in @p dir; the truth is also returned.
+struct TiffScan {
+    std::filesystem::path sino, truthFile;
+    Volume truth;
+};
+
+inline TiffScan writeTiffScan(const std::filesystem::path& dir, int n, int detectors, int views,
+                              double counts, std::uint32_t seed) {
+    TiffScan scan;
+    ParallelGeometry::Params params;
+    params.angles = uniformAngles(0.0, kPi, views);
+    params.detectorCount = detectors;
+    auto geometry = ParallelGeometry::create(params);
+    EXPECT_TRUE(geometry.isOk());
+    auto phantom = Phantom::fromName("shepp-logan", 0.5 * n);
+    Sinograms sino;
+    EXPECT_TRUE(phantom->project(*geometry, sino, 4, ExecContext{}).isOk());
+    EXPECT_TRUE(addPoissonNoise(sino, counts, seed, 0.02).isOk());
+    EXPECT_TRUE(
+        phantom->rasterize(VolumeGeometry::forDetector(*geometry, n), scan.truth, 4, {}).isOk());
+    scan.sino = dir / "sino.tif";
+    scan.truthFile = dir / "truth.tif";
+    EXPECT_TRUE(writeVolume(scan.sino, sino).isOk());
+    EXPECT_TRUE(writeVolume(scan.truthFile, scan.truth).isOk());
     return scan;
 }
 

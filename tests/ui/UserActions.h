@@ -68,6 +68,14 @@ inline void choose(QComboBox* box, const QString& text) {
     EXPECT_EQ(box->currentIndex(), target);
 }
 
+/// Selects all text of @p box and types @p text, without Return (a field left pending).
+inline void typeOnly(QAbstractSpinBox* box, const QString& text) {
+    ASSERT_NE(box, nullptr);
+    reveal(box);
+    QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(box, text);
+}
+
 /// Selects all text of @p box, types @p text and presses Return.
 inline void typeInto(QAbstractSpinBox* box, const QString& text) {
     ASSERT_NE(box, nullptr);

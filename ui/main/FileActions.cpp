@@ -71,10 +71,10 @@ void FileActions::populate(QMenu* menu) {
                                  &ConeActions::openDialog);
     m_openCone->setToolTip(tr("Projections and an RTK XML or JSON geometry: FDK"));
     m_recentMenu = menu->addMenu(tr("Open &recent"));
-    m_openSession = menu->addAction(tr("Open &session..."), this, &FileActions::openSessionDialog);
+    m_openSession = menu->addAction(tr("Open sess&ion..."), this, &FileActions::openSessionDialog);
     menu->addAction(tr("Save s&ession..."), this, &FileActions::saveSessionDialog);
     menu->addSeparator();
-    m_openReference = menu->addAction(tr("Open &reference image (golden)..."), this,
+    m_openReference = menu->addAction(tr("Open reference image (&golden)..."), this,
                                       &FileActions::openReferenceDialog);
     QAction* openVolume = menu->addAction(tr("Open reco&nstruction (volume)..."), this,
                                           &FileActions::openVolumeDialog);
@@ -441,6 +441,13 @@ void FileActions::saveSliceDialog() {
         &m_window, tr("Save slice"), QStringLiteral("slice.png"),
         tr("PNG as displayed (*.png);;TIFF float32 (*.tif);;Raw float32 (*.raw)"));
     if (!file.isEmpty()) m_window.report(tr("Save slice"), saveSlice(toPath(file)));
+}
+
+void FileActions::reconstructToFileDialog() {
+    const QString file = QFileDialog::getSaveFileName(
+        &m_window, tr("Reconstruct to file (streamed a slab at a time)"),
+        QStringLiteral("result.h5"), tr("HDF5 (*.h5);;TIFF float32 (*.tif);;Raw float32 (*.raw)"));
+    if (!file.isEmpty()) m_window.reconstructToFile(toPath(file));
 }
 
 void FileActions::saveScreenshotDialog() {

@@ -94,6 +94,10 @@ class FileActions : public QObject {
     void saveVolumeDialog();
     void saveSliceDialog();
     void saveScreenshotDialog();
+    /// Reconstruction > Reconstruct to file: the dataset's FBP or gridrec streamed to a file a
+    /// slab at a time, with progress and Cancel, for a result too big to hold
+    /// (MainWindow::reconstructToFile).
+    void reconstructToFileDialog();
 
     /// Opens @p file in a VolumeBrowser window (openVolumeDialog without the dialogs).
     Status openVolume(const std::filesystem::path& file, const ReadOptions& options = {});

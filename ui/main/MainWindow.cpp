@@ -259,6 +259,24 @@ void MainWindow::report(const QString& title, const Status& status) {
     box->open();
 }
 
+bool MainWindow::reconstructToFile(const std::filesystem::path& file) {
+    m_live->cancel();
+    if (m_session.coneDataset() || m_algorithm->isIterative()) {
+        m_statusLabel->setText(
+            tr("Reconstruct to file streams FBP and gridrec; for this method "
+               "use tomo recon ... -o FILE"));
+        return false;
+    }
+    app::AnalyticMethod method = m_algorithm->analyticMethod();
+    method.outputPath = file;
+    const bool started = m_session.startReconstruct(m_algorithm->analyticOptions(),
+                                                    paramsPanel()->variantId(), method);
+    if (!started)
+        m_statusLabel->setText(m_session.dataset() ? tr("Busy: wait for the running job")
+                                                   : tr("Open a dataset first"));
+    return started;
+}
+
 void MainWindow::reconstruct() {
     m_live->cancel();  // the full run supersedes any preview still pending or running
     if (m_session.coneDataset()) {
@@ -481,6 +499,7 @@ void MainWindow::onJobFinished(Session::JobKind kind, bool ok, const QString& me
         return;
     }
     if (kind == Session::JobKind::Iterate) m_convergence->finishRun();
+    if (!message.isEmpty()) m_statusLabel->setText(message);  // a result written to a file
     if (kind == Session::JobKind::Load) {
         m_statusLabel->setText(tr("Loaded %1").arg(m_session.datasetName()));
         if (auto data = m_session.dataset(); data && !data->warnings.empty())

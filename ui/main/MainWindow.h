@@ -142,6 +142,11 @@ class MainWindow : public QMainWindow {
     /// (null: its own start); false when nothing started.
     bool startIterative(std::shared_ptr<const Volume> initial = nullptr);
 
+    /// Starts the selected FBP or gridrec of the active dataset streamed to @p file a slab at a
+    /// time instead of held (the result shown stays); false when nothing started (an iterative
+    /// method or cone beam: the status bar says to use the CLI).
+    bool reconstructToFile(const std::filesystem::path& file);
+
   public slots:
     /// Starts a reconstruction of the active dataset with the selected algorithm.
     void reconstruct();

@@ -85,6 +85,11 @@ void MainWindow::createMenus() {
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setShortcutContext(Qt::WindowShortcut);
     m_runAction->setToolTip(tr("Run the method of the Parameters dock on the dataset"));
+    QAction* toFile = run->addAction(tr("Reconstruct to &file..."), m_files,
+                                     &FileActions::reconstructToFileDialog);
+    toFile->setToolTip(
+        tr("FBP or gridrec streamed to a file a slab at a time, as tomo recon -o "
+           "does: for a result too big to hold in memory"));
     run->addAction(tr("&Cancel the running job"), &m_session, &Session::cancel);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

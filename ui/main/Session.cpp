@@ -1,6 +1,7 @@
 #include "ui/main/Session.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -170,11 +171,18 @@ void Session::onIteration(app::IterationReport report) {
 
 namespace {
 
-/// @p loaded itself for the default sampling, else a sampled copy.
+std::array<std::size_t, 3> dimsOf(const VolumeGeometry& grid) {
+    return {std::size_t(grid.nz), std::size_t(grid.ny), std::size_t(grid.nx)};
+}
+
+/// @p loaded itself for the default sampling, else a sampled copy, whose truth is @p reference
+/// where that has the sampled grid's shape (a reference image loaded for a chosen Image size).
 Result<std::shared_ptr<const app::Dataset>> seenThrough(std::shared_ptr<const app::Dataset> loaded,
-                                                        const app::Sampling& sampling) {
+                                                        const app::Sampling& sampling,
+                                                        const Volume* reference) {
     if (sampling.isDefault()) return loaded;
     TOMO_ASSIGN_OR_RETURN(app::Dataset sampled, app::sampledDataset(*loaded, sampling));
+    if (reference && reference->dims() == dimsOf(sampled.grid)) sampled.truth = reference->clone();
     return std::shared_ptr<const app::Dataset>(
         std::make_shared<const app::Dataset>(std::move(sampled)));
 }
@@ -186,14 +194,11 @@ Status Session::derive(std::shared_ptr<const app::Dataset> read, const app::Data
     // the data as read kept here (without them) takes them from it when derived again.
     const Sinograms* kept = read->sinograms.empty() && m_loaded ? &m_loaded->sinograms : nullptr;
     TOMO_ASSIGN_OR_RETURN(app::Dataset loaded, app::withStateCenter(*read, state, kept));
-    const VolumeGeometry& grid = loaded.grid;
-    if (m_reference && m_reference->dims() == std::array<std::size_t, 3>{std::size_t(grid.nz),
-                                                                         std::size_t(grid.ny),
-                                                                         std::size_t(grid.nx)})
+    if (m_reference && m_reference->dims() == dimsOf(loaded.grid))
         loaded.truth = m_reference->clone();
     auto shared = std::make_shared<const app::Dataset>(std::move(loaded));
     TOMO_ASSIGN_OR_RETURN(std::shared_ptr<const app::Dataset> seen,
-                          seenThrough(shared, state.sampling));
+                          seenThrough(shared, state.sampling, m_reference.get()));
     m_read = read->sinograms.empty()
                  ? std::move(read)
                  : std::make_shared<const app::Dataset>(app::withoutSinograms(*read));
@@ -219,11 +224,10 @@ Status Session::setCenterOfRotation(double center) {
 Status Session::setReference(Volume reference) {
     if (isBusy()) return invalidArgument("wait for the running job before loading a reference");
     if (!m_loaded) return invalidArgument("there is no dataset");
-    const VolumeGeometry& grid = m_loaded->grid;
-    const std::array<std::size_t, 3> wanted{std::size_t(grid.nz), std::size_t(grid.ny),
-                                            std::size_t(grid.nx)};
+    // The grid the reconstruction has now (Image size, region), or the data's as read.
+    const std::array<std::size_t, 3> wanted = dimsOf(m_dataset->grid);
     const auto& got = reference.dims();
-    if (got != wanted)
+    if (got != wanted && got != dimsOf(m_loaded->grid))
         return invalidArgument("the reference is " + std::to_string(got[0]) + "x" +
                                std::to_string(got[1]) + "x" + std::to_string(got[2]) +
                                " (slices x rows x columns), the reconstruction " +
@@ -347,6 +351,18 @@ void Session::onFinished(bool ok, const QString& message) {
         }
     } else if (kind == JobKind::Reconstruct) {
         auto outcome = std::exchange(m_pendingRecon, nullptr)->take();
+        if (ok && outcome && !outcome->written.empty()) {
+            // Streamed to a file: the result held here stays as it was.
+            const auto& shape = outcome->writtenShape;
+            emit busyChanged(false);
+            emit jobFinished(kind, ok,
+                             tr("Wrote %1 slice(s) of %2 x %3 to %4")
+                                 .arg(shape[0])
+                                 .arg(shape[2])
+                                 .arg(shape[1])
+                                 .arg(QString::fromStdString(outcome->written.string())));
+            return;
+        }
         if (ok && outcome) {
             m_reconOptions = m_pendingOptions;
             m_reconVoxel = m_jobVoxel;

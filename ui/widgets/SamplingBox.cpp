@@ -1,8 +1,12 @@
 #include "ui/widgets/SamplingBox.h"
 
+#include <initializer_list>
+
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -69,6 +73,10 @@ SamplingBox::SamplingBox(Session& session, QWidget* parent)
     form->addRow(buttons);
     form->addRow(m_state);
 
+    for (QWidget* field :
+         std::initializer_list<QWidget*>{m_size, m_pixel, m_centerX, m_centerY, m_angleStep})
+        field->installEventFilter(this);
+    m_apply->setToolTip(tr("Reconstruct with these values (Return in a field does the same)"));
     connect(m_apply, &QPushButton::clicked, this, [this] { (void)apply(); });
     connect(m_reset, &QPushButton::clicked, this, [this] {
         setSampling({});
@@ -108,6 +116,17 @@ Status SamplingBox::apply() {
     }
     emit applied();
     return status;
+}
+
+bool SamplingBox::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if ((key == Qt::Key_Return || key == Qt::Key_Enter) && m_apply->isEnabled()) {
+            m_apply->click();
+            return true;
+        }
+    }
+    return QGroupBox::eventFilter(watched, event);
 }
 
 void SamplingBox::syncFromSession() {

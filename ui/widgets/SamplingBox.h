@@ -38,6 +38,10 @@ class SamplingBox : public QGroupBox {
     /// A new sampling was applied: the data the reconstruction sees changed.
     void applied();
 
+  protected:
+    /// Return or Enter in any of the box's fields presses Apply (when it is enabled).
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void syncFromSession();
 

@@ -1,11 +1,13 @@
 // Ring removal at its defaults does no harm (issue 28, point 3): on scans without rings (three
-// phantoms with many edges, three noise levels) each method's default leaves the FBP error
-// against the phantom within a stated margin and the stripe detector finds nothing; on the same
-// scans with stripes (gain errors of 1-4 %, full, partial and two pixels wide) each default lowers
-// it. Errors are the RMSE over the inscribed disc against the rasterised phantom.
+// phantoms with many edges, four noise levels, fixed seeds) each method's default leaves the FBP
+// error against the phantom within 0.5 % of no removal and the stripe detector finds nothing (at
+// most one column at 2e3 counts); on the same scans with stripes (gain errors of 1-4 %, full,
+// partial and two pixels wide) each default removes at least a fifth of the error they add. Errors
+// are the RMSE over the inscribed disc against the rasterised phantom.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -25,13 +27,18 @@ constexpr double kAttenuation = 0.02;  ///< `tomo phantom`'s scale: line integra
 
 struct Case {
     const char* phantom;
-    double counts;  ///< incident photons per pixel; 0 = no noise
+    double counts;       ///< incident photons per pixel; 0 = no noise
+    std::uint32_t seed;  ///< of the noise
 };
 
+// Shepp-Logan at 2e4 counts, seed 9, is the case where the detector of e9dee9c (one mean over
+// all the angles) did the most harm: +6.9 % without rings (docs/preprocessing.md).
 constexpr Case kCases[] = {
-    {"shepp-logan", 0},   {"shepp-logan", 1e5},   {"shepp-logan", 1e4},
-    {"ellipses:12:7", 0}, {"ellipses:12:7", 1e5}, {"ellipses:12:7", 1e4},
-    {"discs", 0},         {"discs", 1e5},         {"discs", 1e4},
+    {"shepp-logan", 0, 7},     {"shepp-logan", 1e5, 7},   {"shepp-logan", 1e4, 7},
+    {"shepp-logan", 2e3, 7},   {"shepp-logan", 2e4, 9},   {"ellipses:12:7", 0, 7},
+    {"ellipses:12:7", 1e5, 7}, {"ellipses:12:7", 1e4, 7}, {"ellipses:12:7", 2e3, 7},
+    {"discs", 0, 7},           {"discs", 1e5, 7},         {"discs", 1e4, 7},
+    {"discs", 2e3, 7},
 };
 
 struct Scan {
@@ -60,7 +67,7 @@ Scan makeScan(const Case& c) {
     EXPECT_TRUE(phantom.project(s.geom, s.clean, 4).isOk());
     EXPECT_TRUE(phantom.rasterize(s.vol, s.truth, 4).isOk());
     if (c.counts > 0) {
-        EXPECT_TRUE(addPoissonNoise(s.clean, c.counts, 7, kAttenuation).isOk());
+        EXPECT_TRUE(addPoissonNoise(s.clean, c.counts, c.seed, kAttenuation).isOk());
     }
     s.ringed = s.clean.clone();
     const std::size_t mid = s.clean.dim(2) / 2, all = kViews;
@@ -95,24 +102,17 @@ double errorAfter(const Scan& s, const Sinograms& sino, const Options& options) 
 }
 
 std::string name(const Case& c) {
-    return std::string(c.phantom) +
-           (c.counts > 0 ? ", " + std::to_string(int(c.counts)) + " counts" : ", no noise");
-}
-
-/// The one case where the defaults do harm (docs/preprocessing.md, "Ring removal defaults"):
-/// at 1e4 counts the noise biases the running median at the dwell of Shepp-Logan's inner skull
-/// (an ellipse centred on the axis, whose edge stays within a few columns over many angles),
-/// and a few such columns pass as stripes.
-bool knownHarm(const Case& c) {
-    return std::string(c.phantom) == "shepp-logan" && c.counts == 1e4;
+    return std::string(c.phantom) + (c.counts > 0 ? ", " + std::to_string(int(c.counts)) +
+                                                        " counts, seed " + std::to_string(c.seed)
+                                                  : ", no noise");
 }
 
 TEST(RingDefaults, NoStripeIsFoundOnScansWithoutRings) {
     for (const Case& c : kCases) {
-        if (knownHarm(c)) continue;
         const Scan s = makeScan(c);
         const std::size_t half = SortingStripeOptions{}.windowFor(s.clean.dim(2)) / 2;
-        EXPECT_TRUE(detectStripes(s.clean.plane(0), kDefaultStripeSnr, half).empty()) << name(c);
+        const std::size_t found = detectStripes(s.clean.plane(0), kDefaultStripeSnr, half).size();
+        EXPECT_LE(found, c.counts == 2e3 ? 1u : 0u) << name(c);
     }
 }
 
@@ -137,15 +137,11 @@ TEST(RingDefaults, EachMethodsDefaultDoesNoHarmWithoutRingsAndHelpsWithThem) {
         const double sortRinged = errorAfter(s, s.ringed, SortingStripeOptions{});
         const double fwClean = errorAfter(s, s.clean, FourierWaveletOptions{});
         const double fwRinged = errorAfter(s, s.ringed, FourierWaveletOptions{});
-        std::printf("%-26s none %.5f %.5f | sorting %.5f %.5f | fourier-wavelet %.5f %.5f\n",
+        std::printf("%-38s none %.5f %.5f | sorting %.5f %.5f | fourier-wavelet %.5f %.5f\n",
                     name(c).c_str(), clean, ringed, sortClean, sortRinged, fwClean, fwRinged);
-        if (knownHarm(c)) {
-            EXPECT_LE(sortClean, 1.06 * clean) << name(c);  // measured +3.6 %
-            EXPECT_LE(fwClean, 1.06 * clean) << name(c);    // measured +4.4 %
-            continue;
-        }
-        EXPECT_LE(sortClean, 1.001 * clean) << name(c);
-        EXPECT_LE(fwClean, 1.001 * clean) << name(c);
+        // Measured at most +0.05 % (discs, 2e3 counts); e9dee9c's detector gave up to +6.9 %.
+        EXPECT_LE(sortClean, 1.005 * clean) << name(c);
+        EXPECT_LE(fwClean, 1.005 * clean) << name(c);
         EXPECT_LT(sortRinged, ringed - 0.2 * (ringed - clean)) << name(c);
         EXPECT_LT(fwRinged, ringed - 0.2 * (ringed - clean)) << name(c);
     }
