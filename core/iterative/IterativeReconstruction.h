@@ -57,11 +57,6 @@ struct IterativeRequest {
 /// "projector" parameter is "locality"), the pair a device operator can replace.
 bool usesLocalityPair(const ParameterValues& params);
 
-/// How @p geom's sinograms lie in a data vector [slice][view][detector], for the noise estimate
-/// (SinogramNoise.h): the views' turn when uniform over a half or a full turn (to 1e-3 of the
-/// step), and the rotation axis of each view.
-SinogramLayout sinogramLayout(const ParallelGeometry& geom);
-
 /// The stopping rule of the resolved parameters (AlgorithmSchema's common stop parameters);
 /// the noise estimate uses sinogramLayout(geom).
 Result<StopOptions> stopOptionsFor(const ParameterValues& params, const ParallelGeometry& geom);

@@ -109,7 +109,7 @@ AlgorithmSpec mbirAlgorithmSpec() {
              "Assumed signal-to-noise ratio of the data, setting sigma_y."),
         choice("noise_adapt", "Noise adaptation", {"on", "off"},
                "on: where the data's own noise (estimated) exceeds the sigma_y of snr_db, a "
-               "stronger prior: sigma_x x (noise / sigma_y)^-0.375; off: svmbir's rules."),
+               "stronger prior: sigma_x x (noise / sigma_y)^-0.5; off: svmbir's rules."),
         real("sigma_x", "sigma_x", "0", 0, 1e9, "1/length", "Prior scale; 0: from the sharpness.",
              true),
         real("sigma_y", "sigma_y", "0", 0, 1e9, "", "Noise scale; 0: from the SNR.", true),

@@ -253,7 +253,8 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     const MbirSliceGeometry g(geom, vol);
     TOMO_ASSIGN_OR_RETURN(auto matrix, matrixFor(g, options, cache, report, buildCtx));
     TOMO_ASSIGN_OR_RETURN(MbirSinograms sino, MbirSinograms::create(y, g, options.model));
-    report.sigmas = sino.sigmas(options.model, g, vol.voxelSize, geom.detectorPitch());
+    report.sigmas =
+        sino.sigmas(options.model, g, vol.voxelSize, geom.detectorPitch(), sinogramLayout(geom));
     report.notes.push_back(report.sigmas.sigmaYNote);
     report.notes.push_back(report.sigmas.sigmaXNote);
     if (onNote)

@@ -60,20 +60,22 @@ Result<MbirSinograms> MbirSinograms::create(const Sinograms& y, const MbirSliceG
 }
 
 double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double sigmaY,
+                                      const SinogramLayout& layout,
                                       std::ostringstream& note) const {
     if (!options.noiseAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None)
         return 1.0;
-    const double sigmaHat = estimateNoiseSigma(m_y, std::size_t(m_channels));
+    const double sigmaHat = estimateSinogramNoise(m_y, layout);
     const double rho = sigmaY > 0 ? sigmaHat / sigmaY : 0.0;
-    if (!(rho > 1)) return 1.0;
+    if (!(rho > 1) || !std::isfinite(rho)) return 1.0;
     const double factor = std::pow(rho, -kNoiseAdaptExponent);
-    note << " x " << factor << " (the data's noise " << sigmaHat << " is " << rho
-         << " x sigma_y: SNR below snr_db, a stronger prior; noise_adapt=off for svmbir's rule)";
+    note << " x " << factor << " (noise adaptation: the data's noise " << sigmaHat << " is " << rho
+         << " x sigma_y, SNR below snr_db: a stronger prior; noise_adapt=off for svmbir's rule)";
     return factor;
 }
 
 MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSliceGeometry& g,
-                                 double voxelSize, double pitch) const {
+                                 double voxelSize, double pitch,
+                                 const SinogramLayout& layout) const {
     // The support: y > 0.05 mean |y| (empty space left out of the averages).
     double meanAbs = 0;
     for (float v : m_y)
@@ -114,7 +116,7 @@ MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSlic
     } else {
         const double typical =
             support ? sumY / double(support) / (double(g.channels()) * pitch) : 0.0;
-        const double adapt = noiseAdaptation(options, out.sigmaY, nx);
+        const double adapt = noiseAdaptation(options, out.sigmaY, layout, nx);
         out.sigmaX = 0.2 * std::pow(2.0, options.sharpness) * typical * adapt;
         if (!(out.sigmaX > 0)) out.sigmaX = 1.0;
         std::ostringstream head;

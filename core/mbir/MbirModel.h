@@ -9,14 +9,15 @@
 ///    sinogram's support (y > 0.05 mean |y|): the noise an SNR of snr_db dB implies;
 ///  - sigma_x = 0.2 * 2^sharpness * mean(y) / (channels * pitch), the mean over the support:
 ///    a fifth of a typical attenuation (mean line integral over the detector's width);
-///  - where the data are noisier than snr_db assumes (noise adaptation, on by default, only
-///    for unweighted data with both sigmas automatic): the noise sigma_hat estimated from the
-///    data (estimateNoiseSigma, StoppingRule.h) against the rule's sigma_y, rho = sigma_hat /
-///    sigma_y > 1, scales sigma_x by rho^-0.375 (sharpness lowered by 0.375 log2 rho): a
-///    stronger prior for data whose SNR is below 30 dB. The exponent is the defaults study's
-///    (docs/accuracy.md, "Defaults study"): the best sharpness of each case against its rho.
-///    Never sharper than svmbir's rule: where rho <= 1 the rule stands (sharpening by rho
-///    lost on data made elsewhere, whose model error the noise estimate does not see).
+///  - noise adaptation (on by default, only for unweighted data with both sigmas automatic):
+///    the data's noise sigma_hat, estimated from the sinogram's consistency
+///    (estimateSinogramNoise, SinogramNoise.h), against the rule's sigma_y: where rho =
+///    sigma_hat / sigma_y > 1 the data are noisier than snr_db assumes and sigma_x is scaled by
+///    rho^-0.5 (sharpness lowered by 0.5 log2 rho), a stronger prior. Never sharper than
+///    svmbir's rule where rho < 1: sharpening by rho won on most of the study's cases but lost up
+///    to 2x on others with the same rho (discs at 720 views, noise-free Shepp-Logan). The
+///    exponent and the one-sided rule are the study's (docs/accuracy.md, "MBIR's noise
+///    adaptation", scripts/study/mbir_adapt_study.py).
 /// Sinograms are held transposed as [view][channel][slice] (slices fastest, so that one voxel
 /// line's update runs over all slices with the matrix entries read once), with `padding`
 /// channels of weight 0 on either side so that every footprint fits.
@@ -31,6 +32,7 @@
 #include "core/data/Array.h"
 #include "core/mbir/MbirMatrix.h"
 #include "core/mbir/Qggmrf.h"
+#include "core/solvers/SinogramNoise.h"
 
 namespace tomo {
 
@@ -41,8 +43,8 @@ enum class MbirWeighting {
 };
 Result<MbirWeighting> parseMbirWeighting(const std::string& name);  ///< none|transmission|counts
 
-/// The exponent of the noise adaptation: sigma_x x rho^-kNoiseAdaptExponent.
-inline constexpr double kNoiseAdaptExponent = 0.375;
+/// The exponent of the noise adaptation: sigma_x x rho^-kNoiseAdaptExponent where rho > 1.
+inline constexpr double kNoiseAdaptExponent = 0.5;
 
 /// The model's settings; zero sigmas are derived from the data.
 struct MbirModelOptions {
@@ -83,8 +85,9 @@ class MbirSinograms {
     const std::vector<float>& weight() const { return m_w; }
 
     /// The automatic (or given) sigmas for these data.
+    /// @p layout: how the views lie, for the noise estimate of the adaptation (SinogramNoise.h).
     MbirSigmas sigmas(const MbirModelOptions& options, const MbirSliceGeometry& g, double voxelSize,
-                      double pitch) const;
+                      double pitch, const SinogramLayout& layout) const;
     /// sum w e^2 over the detector (the weighted data misfit without 1/(2 sigma_y^2)) and
     /// sum e^2 (for ||y - A x||).
     void misfit(double& weighted, double& plain) const;
@@ -93,7 +96,7 @@ class MbirSinograms {
     /// The factor on sigma_x of the noise adaptation (1 where it does not apply), its reason
     /// appended to @p note.
     double noiseAdaptation(const MbirModelOptions& options, double sigmaY,
-                           std::ostringstream& note) const;
+                           const SinogramLayout& layout, std::ostringstream& note) const;
 
     int m_views = 0, m_channels = 0, m_pad = 0, m_nz = 0;
     std::vector<float> m_e, m_w, m_y;  // m_y: the data, kept for the sigmas

@@ -154,4 +154,25 @@ double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
     return counted > 0 ? std::sqrt(energy / counted) : 0.0;
 }
 
+SinogramLayout sinogramLayout(const ParallelGeometry& geom) {
+    SinogramLayout layout;
+    layout.detectors = std::size_t(geom.detectorCount());
+    layout.views = std::size_t(geom.angleCount());
+    const int n = geom.angleCount();
+    const double step = n > 1 ? geom.angle(1) - geom.angle(0) : 0.0;
+    bool uniform = n > 1 && step != 0;
+    for (int p = 2; uniform && p < n; ++p)
+        uniform = std::fabs(geom.angle(p) - geom.angle(0) - p * step) <= 1e-3 * std::fabs(step);
+    const double span = std::fabs(step) * n;
+    if (uniform && std::fabs(span - kPi) <= 1e-3 * std::fabs(step))
+        layout.turn = SinogramLayout::Turn::Half;
+    else if (uniform && std::fabs(span - 2 * kPi) <= 1e-3 * std::fabs(step))
+        layout.turn = SinogramLayout::Turn::Full;
+    for (int p = 0; p < n; ++p) {
+        const double c = geom.center(p);
+        layout.centers.push_back(std::isfinite(c) ? c : 0.5 * (geom.detectorCount() - 1));
+    }
+    return layout;
+}
+
 }  // namespace tomo

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/base/ExecContext.h"
+#include "core/geometry/ParallelGeometry.h"
 
 namespace tomo {
 
@@ -46,6 +47,10 @@ struct SinogramLayout {
     /// empty: the middle of the detector).
     std::vector<double> centers;
 };
+
+/// How @p geom's sinograms lie in a data vector [slice][view][detector]: the views' turn when
+/// uniform over a half or a full turn (to 1e-3 of the step), and the rotation axis of each view.
+SinogramLayout sinogramLayout(const ParallelGeometry& geom);
 
 /// Sigma (the RMS noise over all values) of @p data laid out as @p layout: the consistency
 /// estimate where the layout allows it, else estimateNoiseSigma along the rows. Every slice is

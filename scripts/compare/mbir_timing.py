@@ -38,6 +38,17 @@ def svmbir_error(image, truth):
                for k in range(4) for flip in (False, True))
 
 
+def study_case(name, tomo):
+    """The sinogram and truth of a defaults-study case, made in a temporary folder."""
+    import tempfile
+    from defaults_study import Case
+    from study_cases import CASES
+    spec = next((c for c in CASES if c["name"] == name), None)
+    if spec is None:
+        sys.exit(f"mbir_timing.py: no study case {name!r} (scripts/study/study_cases.py)")
+    return Case(spec, tempfile.mkdtemp(prefix="tomo-mbir-timing-"), tomo)
+
+
 def timed(call):
     start = time.perf_counter()
     image = call()
@@ -53,6 +64,10 @@ def main():
     parser.add_argument("--seed", type=int, default=27)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--case", default="",
+                        help="a case of the defaults study (scripts/study/study_cases.py, made "
+                             "by `tomo phantom` or external_data.py) instead of the analytic one")
+    parser.add_argument("--tomo", default="build/release/bin/tomo", help="for --case")
     parser.add_argument("--baseline", action="store_true",
                         help="also time tomostation.mbir with svmbir's stop_threshold 0.02 %% "
                              "(the default before issue 29's change)")
@@ -60,11 +75,18 @@ def main():
     import svmbir
     import tomostation as ts
 
-    angles_deg = np.arange(args.views) * 180.0 / args.views
-    sino = external_data.analytic_sinogram(args.size, angles_deg, args.detectors)
-    sino = external_data.add_poisson(sino, args.counts, 4.0, args.seed).astype(np.float32)
-    truth = external_data.rasterize(args.size).astype(np.float32)
-    angles = np.deg2rad(angles_deg)
+    if args.case:
+        case = study_case(args.case, args.tomo)
+        args.size, args.views, args.detectors = case.size, case.views, case.detectors
+        sino, truth = case.data, case.truth
+        setting = f"study case {args.case}"
+    else:
+        angles_deg = np.arange(args.views) * 180.0 / args.views
+        sino = external_data.analytic_sinogram(args.size, angles_deg, args.detectors)
+        sino = external_data.add_poisson(sino, args.counts, 4.0, args.seed).astype(np.float32)
+        truth = external_data.rasterize(args.size).astype(np.float32)
+        setting = f"Poisson {args.counts:g} counts (peak e^-4), analytic Shepp-Logan"
+    angles = np.arange(args.views) * np.pi / args.views
 
     def run_svmbir():
         return svmbir.recon(sino.reshape(args.views, 1, args.detectors), angles,
@@ -91,9 +113,8 @@ def main():
             errors[name] = svmbir_error(image, truth) if name == "svmbir" else rmse(image, truth)
     load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
-    print(f"{args.size}^2, {args.views} views x {args.detectors} detectors, Poisson "
-          f"{args.counts:g} counts (peak e^-4), analytic Shepp-Logan, {args.threads} threads, "
-          f"{args.repeat} repetitions")
+    print(f"{args.size}^2, {args.views} views x {args.detectors} detectors, {setting}, "
+          f"{args.threads} threads, {args.repeat} repetitions")
     print(f"load before: {load_before}\nload after:  {load_after}")
     print(f"{'program':12s} {'RMSE':>9s} {'first s':>8s} {'median s':>9s} {'min s':>7s} "
           f"{'max s':>7s}")

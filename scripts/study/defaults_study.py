@@ -32,7 +32,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import external_data  # noqa: E402
+from study_astra import run_astra  # noqa: E402
 from study_cases import CASES, QUICK_CASES  # noqa: E402
+from study_tables import table  # noqa: E402
 
 ITERATIVE = ["sirt", "os-sirt", "sart", "cgls", "memxct", "tv", "mbir"]
 # Iterations of the runs without a stopping rule that find each method's best iterate.
@@ -223,128 +225,63 @@ def mbir_sharpness(case, tomo, threads):
     return {"best_sharpness": best, "best_sharpness_rmse": errors[best]}
 
 
-def run_astra(case, iterations=(100,), best_up_to=1000):
-    try:
-        import astra
-    except ImportError:
-        return None
-    vol = astra.create_vol_geom(case.size, case.size)
-    proj = astra.create_proj_geom("parallel", 1.0, case.detectors,
-                                  np.arange(case.views) * np.pi / case.views)
-    pid = astra.create_projector("linear", proj, vol)
-    sid = astra.data2d.create("-sino", proj, case.data)
-    out = {}
-    for alg in ("FBP", "SIRT"):
-        rid = astra.data2d.create("-vol", vol, 0.0)
-        cfg = astra.astra_dict(alg)
-        cfg.update(ProjectorId=pid, ProjectionDataId=sid, ReconstructionDataId=rid)
-        aid = astra.algorithm.create(cfg)
-        if alg == "FBP":
-            astra.algorithm.run(aid)
-            out["fbp"] = rmse(astra.data2d.get(rid), case.truth)
-        else:
-            best, done = (np.inf, 0), 0
-            for k in range(10, best_up_to + 1, 10):
-                astra.algorithm.run(aid, k - done)
-                done = k
-                e = rmse(astra.data2d.get(rid), case.truth)
-                if k in iterations:
-                    out[f"sirt{k}"] = e
-                if e < best[0]:
-                    best = (e, k)
-            out["sirt_best"], out["sirt_best_iteration"] = best
-        astra.algorithm.delete(aid)
-        astra.data2d.delete(rid)
-    astra.data2d.delete(sid)
-    astra.projector.delete(pid)
-    return out
+def _tree():
+    """The commit of the tree that ran (with "+changes" when the work tree differs from it)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          cwd=HERE).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True, cwd=HERE).stdout.strip()
+    return head + ("+changes" if dirty else "")
 
 
-def run_case(spec, work, tomo, threads, methods, tools):
+def run_case(spec, work, tomo, threads, methods, tools, row):
+    """Runs the parts asked for (FBP and `methods` when any; each tool of `tools`) on one case and
+    merges them into `row` (the case's earlier results), with their provenance."""
     case = Case(spec, work, tomo)
-    row = {"case": spec, "detectors": case.detectors}
-    image, seconds, _ = case.recon(tomo, threads, [], "fbp")
-    row["fbp"] = {"rmse": rmse(image, case.truth), "seconds": seconds}
+    row.update(case=spec, detectors=case.detectors)
+    parts = []
+    if methods:
+        image, seconds, _ = case.recon(tomo, threads, [], "fbp")
+        row["fbp"] = {"rmse": rmse(image, case.truth), "seconds": seconds}
+        parts.append("fbp")
     for m in methods:
         image, seconds, text = case.recon(tomo, threads, method_args(m)[1], m)
         best, at, rules = best_iterate(case, tomo, threads, m)
         row[m] = {"rmse": rmse(image, case.truth), "seconds": seconds,
                   "iteration": kept_iteration(text), "best": best, "best_iteration": at,
                   "rules": rules}
-    if "mbir" in methods and "svmbir" in tools:
-        row["mbir"].update(mbir_sharpness(case, tomo, threads))
+        if m == "mbir":
+            row["mbir"].update(mbir_sharpness(case, tomo, threads))
+        parts.append(m)
     if "svmbir" in tools:
         row["svmbir"] = run_svmbir(case, threads)
+        parts.append("svmbir")
     if "astra" in tools:
         row["astra"] = run_astra(case)
+        parts.append("astra")
+    run = {"parts": parts, "tree": _tree(), "date": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+           "load": f"{os.getloadavg()[0]:.1f}", "threads": threads}
+    add_run(row, run)
     return row
 
 
-def ratio(a, b):
-    return f"{a / b:.2f}" if a and b else "-"
+def add_run(row, run):
+    """Records `run` in row["runs"]; earlier runs keep only the parts it did not redo."""
+    kept = []
+    for r in row.get("runs", []):
+        r = dict(r, parts=[p for p in r["parts"] if p not in run["parts"]])
+        if r["parts"]:
+            kept.append(r)
+    row["runs"] = kept + [run]
 
 
-def defaults_table(rows, methods):
-    """Per case and method: the default's error (its iteration), the best iterate's error (its
-    iteration) and their ratio; bold where the default is worse than FBP."""
-    head = ["case", "FBP"] + [f"{m} default / best (ratio)" for m in methods] + [
-        "ASTRA FBP", "ASTRA SIRT 100 / best"]
-    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
-    for r in rows:
-        cells = [r["case"]["name"], f"{r['fbp']['rmse']:.4f}"]
-        for m in methods:
-            d = r.get(m)
-            if not d:
-                cells.append("-")
-                continue
-            mark = "**" if d["rmse"] > r["fbp"]["rmse"] else ""
-            cells.append(f"{mark}{d['rmse']:.4f}{mark} ({d['iteration']}) / {d['best']:.4f} "
-                         f"({d['best_iteration']}) {ratio(d['rmse'], d['best'])}")
-        a = r.get("astra")
-        cells.append(f"{a['fbp']:.4f}" if a else "-")
-        cells.append(f"{a['sirt100']:.4f} / {a['sirt_best']:.4f} ({a['sirt_best_iteration']})"
-                     if a else "-")
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def summary_table(rows, methods):
-    """Per method over all cases: the worst ratio to its best iterate and to FBP."""
-    lines = ["| method | worst default / best | median default / best | worst default / FBP | "
-             "cases worse than FBP |", "| --- | --- | --- | --- | --- |"]
-    for m in methods:
-        done = [r for r in rows if r.get(m)]
-        if not done:
-            continue
-        to_best = [r[m]["rmse"] / r[m]["best"] for r in done]
-        to_fbp = [r[m]["rmse"] / r["fbp"]["rmse"] for r in done]
-        worse = [r["case"]["name"] for r in done if r[m]["rmse"] > r["fbp"]["rmse"]]
-        lines.append(f"| {m} | {max(to_best):.2f} | {float(np.median(to_best)):.2f} | "
-                     f"{max(to_fbp):.2f} | {', '.join(worse) if worse else 'none'} |")
-    return "\n".join(lines)
-
-
-def mbir_table(rows):
-    """MBIR against svmbir: both at their defaults (error, seconds: ours the whole `tomo recon`
-    process, svmbir's cached in-process call and its first call) and at their best sharpness."""
-    lines = ["| case | MBIR default | MBIR s | svmbir default | svmbir s (cached / first) | "
-             "MBIR best sharpness | svmbir best sharpness |", "|" + " --- |" * 7]
-    for r in rows:
-        m, s = r.get("mbir"), r.get("svmbir")
-        if not m or not s:
-            continue
-        mark = "**" if m["rmse"] > s["rmse"] else ""
-        lines.append(
-            f"| {r['case']['name']} | {mark}{m['rmse']:.4f}{mark} | {m['seconds']:.2f} | "
-            f"{s['rmse']:.4f} | {s['seconds']:.2f} / {s['seconds_first']:.2f} | "
-            f"{m['best_sharpness_rmse']:.4f} ({m['best_sharpness']:+g}) | "
-            f"{s['best_sharpness_rmse']:.4f} ({s['best_sharpness']:+g}) |")
-    return "\n".join(lines)
-
-
-def table(rows, methods):
-    return "\n\n".join([summary_table(rows, methods), defaults_table(rows, methods),
-                         mbir_table(rows)])
+def merge_parts(row, other):
+    """The parts of `other` (a row of another run, as its runs list them) into `row`."""
+    row.update(case=other["case"], detectors=other["detectors"])
+    for run in other.get("runs", []):
+        for part in run["parts"]:
+            row[part] = other[part]
+        add_run(row, run)
 
 
 def main():
@@ -353,35 +290,50 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="the four-case subset")
     parser.add_argument("--cases", default="", help="comma-separated case names (default: all)")
-    parser.add_argument("--methods", default=",".join(ITERATIVE))
+    parser.add_argument("--methods", default=",".join(ITERATIVE),
+                        help="our methods to run (FBP runs with any); empty: none")
     parser.add_argument("--tools", default="svmbir,astra")
-    parser.add_argument("--out", default="")
-    parser.add_argument("--json", default="")
+    parser.add_argument("--json", default="docs/study/defaults.json",
+                        help="the rows: read, updated with the parts that ran, written back")
+    parser.add_argument("--out", default="docs/study/defaults.md",
+                        help="the tables, rendered from every row of --json")
+    parser.add_argument("--render", action="store_true", help="run nothing, only render --out")
+    parser.add_argument("--merge", default="",
+                        help="comma-separated JSON files of other runs (e.g. in parallel into "
+                             "their own --json): their parts merged into --json, run nothing")
     parser.add_argument("--work", default="")
     args = parser.parse_args()
     cases = QUICK_CASES if args.quick else CASES
     if args.cases:
         wanted = args.cases.split(",")
         cases = [c for c in CASES if c["name"] in wanted]
+    if args.render or args.merge:
+        cases = []
     methods = [m for m in args.methods.split(",") if m]
     tools = [t for t in args.tools.split(",") if t]
+    store = json.load(open(args.json)) if os.path.exists(args.json) else {"rows": []}
+    rows = {r["case"]["name"]: r for r in store["rows"]}
+    for other in [f for f in args.merge.split(",") if f]:
+        for r in json.load(open(other))["rows"]:
+            merge_parts(rows.setdefault(r["case"]["name"], {}), r)
     work = args.work or tempfile.mkdtemp(prefix="tomo-defaults-study-")
-    start = time.perf_counter()
-    rows = []
     for spec in cases:
         t0 = time.perf_counter()
-        rows.append(run_case(spec, work, args.tomo, args.threads, methods, tools))
+        rows[spec["name"]] = run_case(spec, work, args.tomo, args.threads, methods, tools,
+                                      rows.get(spec["name"], {}))
         print(f"{spec['name']}: {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-    minutes = (time.perf_counter() - start) / 60
-    text = table(rows, methods)
+        ordered = [rows[c["name"]] for c in CASES if c["name"] in rows]
+        with open(args.json, "w") as f:  # after each case: a long run keeps what it finished
+            json.dump({"rows": ordered}, f, indent=1)
+    ordered = [rows[c["name"]] for c in CASES if c["name"] in rows]
+    if args.merge:
+        with open(args.json, "w") as f:
+            json.dump({"rows": ordered}, f, indent=1)
+    text = table(ordered, ITERATIVE)
     print(text)
-    print(f"\n{len(rows)} cases in {minutes:.1f} min, {args.threads} threads", file=sys.stderr)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text + "\n")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"rows": rows, "minutes": minutes, "threads": args.threads}, f, indent=1)
 
 
 if __name__ == "__main__":
