@@ -11,6 +11,21 @@ std::string mebibytes(std::size_t bytes) {
     return std::to_string(bytes >> 20) + " MiB";
 }
 
+/// What a stack of @p slices that does not fit @p budget can do instead: "; at most N of these
+/// M slices fit at once: solve fewer at a time (...)", or "" for one slice.
+std::string fewerSlices(const GpuIcdLayout& layout, int batch, int slices, std::size_t budget) {
+    if (slices <= 1 || layout.deviceBytes(batch, 1) > budget) return "";
+    int fit = 1, over = slices;  // deviceBytes grows with the slices: bisect the largest that fits
+    while (over - fit > 1) {
+        const int mid = fit + (over - fit) / 2;
+        (layout.deviceBytes(batch, mid) <= budget ? fit : over) = mid;
+    }
+    const std::string n = std::to_string(fit);
+    return "; at most " + n + " of these " + std::to_string(slices) +
+           " slices fit at once: solve fewer slices at a time (tomo recon --chunk " + n +
+           ", Python chunk=" + n + ")";
+}
+
 class QueuedIcdDevice final : public IcdDevice {
   public:
     QueuedIcdDevice(std::unique_ptr<DeviceQueues> queues, std::unique_ptr<IcdKernels> kernels,
@@ -29,9 +44,10 @@ class QueuedIcdDevice final : public IcdDevice {
         m_state.slices = std::max(1, slices);
         const std::size_t need = layout.deviceBytes(options.batch, m_state.slices);
         if (need > m_queues->memoryBudget())
-            return outOfMemory("GPU-ICD needs " + mebibytes(need) + " on " +
-                               m_queues->deviceName() + ", which allows " +
-                               mebibytes(m_queues->memoryBudget()));
+            return outOfMemory(
+                "GPU-ICD needs " + mebibytes(need) + " on " + m_queues->deviceName() +
+                ", which allows " + mebibytes(m_queues->memoryBudget()) +
+                fewerSlices(layout, options.batch, m_state.slices, m_queues->memoryBudget()));
         m_state.layout = &layout;
         m_state.options = options;
         m_state.constants = constants;

@@ -161,5 +161,28 @@ TEST(QueuedIcdDevice, OneHostLoopMovesTheStackAndKeepsTheLayout) {
     EXPECT_TRUE(q.hazards().empty()) << q.hazards().front();
 }
 
+TEST(QueuedIcdDevice, AStackTooBigForTheDeviceSaysHowManySlicesFit) {
+    const test::MbirCase c = test::makeMbirCase(24, 20, 0);
+    const GpuIcdLayout a = layoutOf(c, 6);
+    const std::size_t two = a.deviceBytes(3, 2), three = a.deviceBytes(3, 3);
+    ASSERT_LT(two, three);
+    test::SimulatedQueues q({}, (two + three) / 2);  // room for 2 slices, not 3
+    IcdResidentLayout resident;
+    std::unique_ptr<IcdDevice> device = makeQueuedIcdDevice(
+        std::make_unique<Borrowed>(q), std::make_unique<StandInKernels>(q), resident);
+    GpuIcdOptions o;
+    o.side = a.side;
+    o.batch = 3;
+    const std::size_t plane = a.voxels();
+    const std::size_t sheet = std::size_t(a.views) * (a.channels + 2 * a.padding);
+    const std::vector<float> x(8 * plane), e(8 * sheet), w(8 * sheet, 1.f);
+    const Status s = device->load(a, o, {}, 8, x, e, w);
+    ASSERT_EQ(s.code(), ErrorCode::OutOfMemory);
+    EXPECT_NE(s.message().find("at most 2 of these 8 slices fit at once"), std::string::npos)
+        << s.message();
+    EXPECT_NE(s.message().find("--chunk 2"), std::string::npos) << s.message();
+    EXPECT_TRUE(device->load(a, o, {}, 2, x, e, w).isOk()) << "the advice holds";
+}
+
 }  // namespace
 }  // namespace tomo
