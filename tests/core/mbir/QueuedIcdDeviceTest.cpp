@@ -18,37 +18,6 @@
 namespace tomo {
 namespace {
 
-/// The simulator, kept by the test across solves (a device owns its queues).
-class Borrowed final : public DeviceQueues {
-  public:
-    explicit Borrowed(test::SimulatedQueues& q) : m_q(q) {}
-    std::string deviceName() const override { return m_q.deviceName(); }
-    std::size_t memoryBudget() const override { return m_q.memoryBudget(); }
-    Result<DeviceBufferRef> deviceBuffer(const std::string& key, std::size_t bytes) override {
-        return m_q.deviceBuffer(key, bytes);
-    }
-    Result<void*> pinnedBuffer(const std::string& key, std::size_t bytes) override {
-        return m_q.pinnedBuffer(key, bytes);
-    }
-    void releaseBuffers() override { m_q.releaseBuffers(); }
-    Status upload(QueueRole role, DeviceBufferRef dst, std::size_t offset, const void* src,
-                  std::size_t bytes) override {
-        return m_q.upload(role, dst, offset, src, bytes);
-    }
-    Status download(QueueRole role, void* dst, DeviceBufferRef src, std::size_t offset,
-                    std::size_t bytes) override {
-        return m_q.download(role, dst, src, offset, bytes);
-    }
-    Result<QueueEvent> record(QueueRole role) override { return m_q.record(role); }
-    Status wait(QueueRole role, const QueueEvent& e) override { return m_q.wait(role, e); }
-    Status sync(const QueueEvent& e) override { return m_q.sync(e); }
-    Result<double> eventSeconds(const QueueEvent& e) override { return m_q.eventSeconds(e); }
-    void drain() noexcept override { m_q.drain(); }
-
-  private:
-    test::SimulatedQueues& m_q;
-};
-
 /// One kernel per batch: per entry, moved = entry + 0.5 and one update; the image's first
 /// voxel of every slice gains the pass's rotation per batch (so read() shows the kernels ran).
 class StandInKernels final : public IcdKernels {
@@ -101,7 +70,7 @@ struct Solve {
 Solve solve(test::SimulatedQueues& q, IcdResidentLayout& resident, const GpuIcdLayout& layout,
             int slices, const std::vector<std::int32_t>& list) {
     std::unique_ptr<IcdDevice> device = makeQueuedIcdDevice(
-        std::make_unique<Borrowed>(q), std::make_unique<StandInKernels>(q), resident);
+        std::make_unique<test::BorrowedQueues>(q), std::make_unique<StandInKernels>(q), resident);
     GpuIcdOptions o;
     o.side = layout.side;
     o.batch = 3;
@@ -169,7 +138,7 @@ TEST(QueuedIcdDevice, AStackTooBigForTheDeviceSaysHowManySlicesFit) {
     test::SimulatedQueues q({}, (two + three) / 2);  // room for 2 slices, not 3
     IcdResidentLayout resident;
     std::unique_ptr<IcdDevice> device = makeQueuedIcdDevice(
-        std::make_unique<Borrowed>(q), std::make_unique<StandInKernels>(q), resident);
+        std::make_unique<test::BorrowedQueues>(q), std::make_unique<StandInKernels>(q), resident);
     GpuIcdOptions o;
     o.side = a.side;
     o.batch = 3;

@@ -19,37 +19,6 @@ namespace {
 constexpr int kSlices = 7, kAngles = 30, kDetectors = 37;
 constexpr double kKernelSeconds = 1e-3;  ///< simulated seconds of one slice's kernel
 
-/// The test's simulator, lent to each call (the operator owns what openQueues() returns).
-class BorrowedQueues final : public DeviceQueues {
-  public:
-    explicit BorrowedQueues(SimulatedQueues& sim) : m(sim) {}
-    std::string deviceName() const override { return m.deviceName(); }
-    std::size_t memoryBudget() const override { return m.memoryBudget(); }
-    Result<DeviceBufferRef> deviceBuffer(const std::string& key, std::size_t bytes) override {
-        return m.deviceBuffer(key, bytes);
-    }
-    Result<void*> pinnedBuffer(const std::string& key, std::size_t bytes) override {
-        return m.pinnedBuffer(key, bytes);
-    }
-    void releaseBuffers() override { m.releaseBuffers(); }
-    Status upload(QueueRole role, DeviceBufferRef dst, std::size_t offset, const void* src,
-                  std::size_t bytes) override {
-        return m.upload(role, dst, offset, src, bytes);
-    }
-    Status download(QueueRole role, void* dst, DeviceBufferRef src, std::size_t offset,
-                    std::size_t bytes) override {
-        return m.download(role, dst, src, offset, bytes);
-    }
-    Result<QueueEvent> record(QueueRole role) override { return m.record(role); }
-    Status wait(QueueRole role, const QueueEvent& e) override { return m.wait(role, e); }
-    Status sync(const QueueEvent& e) override { return m.sync(e); }
-    Result<double> eventSeconds(const QueueEvent& e) override { return m.eventSeconds(e); }
-    void drain() noexcept override { m.drain(); }
-
-  private:
-    SimulatedQueues& m;
-};
-
 struct Problem {
     ParallelGeometry geom, slice;  ///< the stack's and one slice's
     VolumeGeometry vol, sliceVol;

@@ -117,4 +117,36 @@ class SimulatedQueues final : public DeviceQueues {
     std::vector<std::string> m_hazards;
 };
 
+/// A simulator lent to code that owns the DeviceQueues it is given (an operator's openQueues(),
+/// a GPU-ICD device), so the test keeps the simulator across calls.
+class BorrowedQueues final : public DeviceQueues {
+  public:
+    explicit BorrowedQueues(SimulatedQueues& sim) : m(sim) {}
+    std::string deviceName() const override { return m.deviceName(); }
+    std::size_t memoryBudget() const override { return m.memoryBudget(); }
+    Result<DeviceBufferRef> deviceBuffer(const std::string& key, std::size_t bytes) override {
+        return m.deviceBuffer(key, bytes);
+    }
+    Result<void*> pinnedBuffer(const std::string& key, std::size_t bytes) override {
+        return m.pinnedBuffer(key, bytes);
+    }
+    void releaseBuffers() override { m.releaseBuffers(); }
+    Status upload(QueueRole role, DeviceBufferRef dst, std::size_t offset, const void* src,
+                  std::size_t bytes) override {
+        return m.upload(role, dst, offset, src, bytes);
+    }
+    Status download(QueueRole role, void* dst, DeviceBufferRef src, std::size_t offset,
+                    std::size_t bytes) override {
+        return m.download(role, dst, src, offset, bytes);
+    }
+    Result<QueueEvent> record(QueueRole role) override { return m.record(role); }
+    Status wait(QueueRole role, const QueueEvent& e) override { return m.wait(role, e); }
+    Status sync(const QueueEvent& e) override { return m.sync(e); }
+    Result<double> eventSeconds(const QueueEvent& e) override { return m.eventSeconds(e); }
+    void drain() noexcept override { m.drain(); }
+
+  private:
+    SimulatedQueues& m;
+};
+
 }  // namespace tomo::test
