@@ -96,15 +96,7 @@ int subsetRows(int subset, int subsets, int angles) {
 DeviceLocalityOperator::DeviceLocalityOperator(std::unique_ptr<LocalityDevice> device,
                                                const ParallelGeometry& geom,
                                                const VolumeGeometry& vol, RayOrdering ordering)
-    : m_device(std::move(device)),
-      m_vol(vol),
-      m_rays(rayAngles(geom, vol)),
-      m_angles(geom.angles()),
-      m_detectors(geom.detectorCount()),
-      m_ordering(ordering) {
-    m_domain = std::size_t(vol.nz) * std::size_t(vol.ny) * std::size_t(vol.nx);
-    m_range = std::size_t(vol.nz) * m_rays.size() * std::size_t(m_detectors);
-}
+    : LocalityPair(geom, vol, ordering), m_device(std::move(device)), m_vol(vol) {}
 
 std::string DeviceLocalityOperator::name() const {
     return m_device->prefix() + "." + rayOrderingName(m_ordering);

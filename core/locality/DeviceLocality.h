@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/geometry/ParallelGeometry.h"
+#include "core/locality/LocalityPair.h"
 #include "core/locality/RayGeometry.h"
 #include "core/locality/RayOrdering.h"
 #include "core/pipeline/ChunkPipeline.h"
@@ -97,18 +98,12 @@ class LocalityDevice {
                                                       const LocalityCall& call) = 0;
 };
 
-class DeviceLocalityOperator final : public SubsetOperator {
+class DeviceLocalityOperator final : public LocalityPair {
   public:
     DeviceLocalityOperator(std::unique_ptr<LocalityDevice> device, const ParallelGeometry& geom,
                            const VolumeGeometry& vol, RayOrdering ordering);
 
-    std::size_t domainSize() const override { return m_domain; }
-    std::size_t rangeSize() const override { return m_range; }
-    bool matchedAdjoint() const override { return false; }
     std::string name() const override;
-    int angleCount() const override { return static_cast<int>(m_rays.size()); }
-    int detectorCount() const override { return m_detectors; }
-    RayOrdering ordering() const { return m_ordering; }
 
     Status forwardSubset(std::span<const float> x, std::span<float> y, int subset, int subsets,
                          const ExecContext& ctx) override;
@@ -129,11 +124,6 @@ class DeviceLocalityOperator final : public SubsetOperator {
 
     std::unique_ptr<LocalityDevice> m_device;
     VolumeGeometry m_vol;
-    std::vector<RayAngle> m_rays;
-    std::vector<double> m_angles;
-    int m_detectors = 0;
-    RayOrdering m_ordering;
-    std::size_t m_domain = 0, m_range = 0;
     std::size_t m_chunkSlices = 0;
     TimelineReport m_timeline;
 };

@@ -59,19 +59,12 @@ Result<std::unique_ptr<LocalityOperator>> LocalityOperator::create(const Paralle
 LocalityOperator::LocalityOperator(const ParallelGeometry& geom, const VolumeGeometry& vol,
                                    RayOrdering ordering,
                                    std::unique_ptr<BackProjector> backProjector)
-    : m_geom(geom),
+    : LocalityPair(geom, vol, ordering),
+      m_geom(geom),
       m_vol(vol),
-      m_rays(rayAngles(geom, vol)),
-      m_angles(geom.angles()),
       m_pitch(geom.detectorPitch()),
-      m_detectors(geom.detectorCount()),
-      m_ordering(ordering),
       m_isa(bestCpuIsa()),
-      m_backProjector(std::move(backProjector)) {
-    const std::size_t nz = static_cast<std::size_t>(vol.nz);
-    m_domain = nz * static_cast<std::size_t>(vol.ny) * static_cast<std::size_t>(vol.nx);
-    m_range = nz * m_rays.size() * static_cast<std::size_t>(m_detectors);
-}
+      m_backProjector(std::move(backProjector)) {}
 
 std::string LocalityOperator::name() const {
     return std::string("locality.") + rayOrderingName(m_ordering);

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/geometry/ParallelGeometry.h"
+#include "core/locality/LocalityPair.h"
 #include "core/locality/PaddedSlices.h"
 #include "core/locality/RayGeometry.h"
 #include "core/locality/RayOrdering.h"
@@ -41,20 +42,14 @@
 
 namespace tomo {
 
-class LocalityOperator final : public SubsetOperator {
+class LocalityOperator final : public LocalityPair {
   public:
     /// InvalidArgument when the grid is invalid or vol.nz != geom.rows().
     static Result<std::unique_ptr<LocalityOperator>> create(
         const ParallelGeometry& geom, const VolumeGeometry& vol,
         RayOrdering ordering = RayOrdering::StripSegments);
 
-    std::size_t domainSize() const override { return m_domain; }
-    std::size_t rangeSize() const override { return m_range; }
-    bool matchedAdjoint() const override { return false; }
     std::string name() const override;
-    int angleCount() const override { return static_cast<int>(m_rays.size()); }
-    int detectorCount() const override { return m_detectors; }
-    RayOrdering ordering() const { return m_ordering; }
     void setOrdering(RayOrdering ordering) { m_ordering = ordering; }
 
     Status forwardSubset(std::span<const float> x, std::span<float> y, int subset, int subsets,
@@ -68,14 +63,8 @@ class LocalityOperator final : public SubsetOperator {
 
     ParallelGeometry m_geom;
     VolumeGeometry m_vol;
-    std::vector<RayAngle> m_rays;
-    std::vector<double> m_angles;
     double m_pitch = 1;
-    int m_detectors = 0;
-    RayOrdering m_ordering;
-    CpuIsa m_isa;  ///< instruction set of the forward kernel
-    std::size_t m_domain = 0;
-    std::size_t m_range = 0;
+    CpuIsa m_isa;                                    ///< instruction set of the forward kernel
     std::unique_ptr<BackProjector> m_backProjector;  ///< cpu.simd.lin
     PaddedSlices m_padded;  ///< scratch: padded row-major and transposed slices
     Sinograms m_sino;       ///< scratch: the (subset's) projections for the back-projector
