@@ -25,28 +25,15 @@ std::vector<float> toLines(const Volume& v) {
     return out;
 }
 
-/// [element][slice] -> [slice][element] for @p nz slices: the image's lines [y][x][slice] into
-/// planes [slice][y][x], the sinograms' [view][channel][slice] into [slice][view][channel].
-void sliceMajor(const std::vector<float>& lines, std::size_t nz, std::vector<float>& planes) {
-    const std::size_t n = lines.size() / nz;
-    planes.resize(lines.size());
-    for (std::size_t p = 0; p < n; ++p)
-        for (std::size_t z = 0; z < nz; ++z)
-            planes[z * n + p] = lines[p * nz + z];
-}
-
-/// The inverse of sliceMajor.
-void sliceMinor(const std::vector<float>& planes, std::size_t nz, std::vector<float>& lines) {
-    const std::size_t n = planes.size() / nz;
-    lines.resize(planes.size());
-    for (std::size_t z = 0; z < nz; ++z)
-        for (std::size_t p = 0; p < n; ++p)
-            lines[p * nz + z] = planes[z * n + p];
-}
-
-/// [y][x][slice] -> flat [slice][y][x].
-void toFlat(const std::vector<float>& lines, int nz, std::vector<float>& flat) {
-    sliceMajor(lines, std::size_t(nz), flat);
+/// @p in as a matrix of @p cols columns, transposed into @p out. For nz slices, cols = nz turns
+/// the image's lines [y][x][slice] into planes [slice][y][x] (and the sinograms'
+/// [view][channel][slice] into [slice][view][channel]); cols = elements per slice turns them back.
+void transpose(const std::vector<float>& in, std::size_t cols, std::vector<float>& out) {
+    const std::size_t rows = in.size() / cols;
+    out.resize(in.size());
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+            out[c * rows + r] = in[r * cols + c];
 }
 
 std::vector<float> flatten(const Volume& v) {
@@ -142,8 +129,8 @@ struct DeviceSolve {
     Status read(std::vector<float>& x, MbirSinograms& sino) {
         if (slices == 1) return device->read(x, sino.error());
         TOMO_RETURN_IF_ERROR(device->read(xPlanes, ePlanes));
-        sliceMinor(xPlanes, slices, x);
-        sliceMinor(ePlanes, slices, sino.error());
+        transpose(xPlanes, xPlanes.size() / slices, x);
+        transpose(ePlanes, ePlanes.size() / slices, sino.error());
         return Status::ok();
     }
 };
@@ -180,9 +167,9 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
             solve->device->load(*solve->layout, gpu, constants, 1, x, sino.error(), sino.weight()));
     } else {  // slice-major planes on the device (GpuIcd.h, stacks)
         std::vector<float> xz, ez, wz;
-        sliceMajor(x, solve->slices, xz);
-        sliceMajor(sino.error(), solve->slices, ez);
-        sliceMajor(sino.weight(), solve->slices, wz);
+        transpose(x, solve->slices, xz);
+        transpose(sino.error(), solve->slices, ez);
+        transpose(sino.weight(), solve->slices, wz);
         TOMO_RETURN_IF_ERROR(solve->device->load(*solve->layout, gpu, constants, nz, xz, ez, wz));
     }
     solve->plan = std::make_unique<GpuIcdPlan>(*solve->layout, gpu, *solve->device, nz);
@@ -314,7 +301,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         }
         const double priorCost = mbirPriorCost(x, nx, ny, nz, prior, monitor.inner());
         monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
-        toFlat(x, nz, flat);
+        transpose(x, std::size_t(nz), flat);
         if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;
         settings.zeroSkip = options.zeroSkip;
         if (converged(options, stats, sumAbs / voxels, summary.history.back())) {
@@ -324,7 +311,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     }
     TOMO_RETURN_IF_ERROR(monitor.finish());
     TOMO_ASSIGN_OR_RETURN(out, Volume::create(std::size_t(nz), std::size_t(ny), std::size_t(nx)));
-    toFlat(x, nz, flat);
+    transpose(x, std::size_t(nz), flat);
     for (std::size_t r = 0; r < std::size_t(nz) * ny; ++r)
         std::copy_n(flat.data() + r * nx, nx, out.rows().row(r).data());
     return Status::ok();
