@@ -1,6 +1,8 @@
 // CudaDeviceContext: device limits, streams, cuFFT plan cache, memory budget.
 #include "gpu/cuda/internal/CudaDeviceContext.h"
 
+#include <algorithm>
+
 namespace tomo::cuda {
 
 std::string CudaDeviceTraits::label() const {
@@ -28,7 +30,7 @@ Result<std::shared_ptr<CudaDeviceContext>> CudaDeviceContext::open(int index) {
     auto attr = [&](cudaDeviceAttr a, int& v) {
         return cudaCheck(cudaDeviceGetAttribute(&v, a, device), "cudaDeviceGetAttribute");
     };
-    int shm = 0, shmOptin = 0, align = 0;
+    int shm = 0, shmOptin = 0, align = 0, textureAlign = 0;
     TOMO_RETURN_IF_ERROR(attr(cudaDevAttrComputeCapabilityMajor, t.ccMajor));
     TOMO_RETURN_IF_ERROR(attr(cudaDevAttrComputeCapabilityMinor, t.ccMinor));
     TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMultiProcessorCount, t.multiprocessors));
@@ -37,9 +39,11 @@ Result<std::shared_ptr<CudaDeviceContext>> CudaDeviceContext::open(int index) {
     TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMaxTexture2DLinearWidth, t.maxTexture2dLinearWidth));
     TOMO_RETURN_IF_ERROR(attr(cudaDevAttrMaxTexture2DLinearHeight, t.maxTexture2dLinearHeight));
     TOMO_RETURN_IF_ERROR(attr(cudaDevAttrTexturePitchAlignment, align));
+    TOMO_RETURN_IF_ERROR(attr(cudaDevAttrTextureAlignment, textureAlign));
     t.sharedPerBlock = static_cast<std::size_t>(shm);
     t.sharedPerBlockOptin = static_cast<std::size_t>(shmOptin);
     t.texturePitchAlignment = static_cast<std::size_t>(align);
+    t.textureAlignment = static_cast<std::size_t>(std::max(textureAlign, 1));
     cudaDriverGetVersion(&t.driverVersion);
     cudaRuntimeGetVersion(&t.runtimeVersion);
     std::size_t freeBytes = 0, totalBytes = 0;
@@ -98,7 +102,7 @@ Result<DeviceBuffer*> CudaDeviceContext::device(const std::string& key, std::siz
     DeviceBuffer& b = m_device[key];
     if (!b || b.pitch() != b.bytes() || b.bytes() < bytes) {
         b = DeviceBuffer();
-        TOMO_ASSIGN_OR_RETURN(b, DeviceBuffer::create(bytes, key));
+        TOMO_ASSIGN_OR_RETURN(b, DeviceBuffer::create(bytes, key, m_traits.textureAlignment));
         ++m_scratchAllocations;
     }
     return &b;

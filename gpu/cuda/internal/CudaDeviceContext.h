@@ -45,6 +45,7 @@ struct CudaDeviceTraits {
     int maxTexture2dLinearWidth = 0;      ///< texels
     int maxTexture2dLinearHeight = 0;
     std::size_t texturePitchAlignment = 0;
+    std::size_t textureAlignment = 512;  ///< bytes a 1-D texture's start must be a multiple of
     std::size_t totalMemory = 0;
     std::size_t freeMemoryAtOpen = 0;
     int driverVersion = 0, runtimeVersion = 0;

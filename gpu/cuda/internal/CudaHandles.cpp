@@ -1,6 +1,8 @@
 // Error mapping and allocation helpers of CudaHandles.h.
 #include "gpu/cuda/internal/CudaHandles.h"
 
+#include <cstdint>
+
 #include "gpu/cuda/internal/CufftLoader.h"
 
 namespace tomo::cuda {
@@ -30,12 +32,18 @@ Status cufftCheck(cufftResult err, const std::string& what) {
     return deviceError(text);
 }
 
-Result<DeviceBuffer> DeviceBuffer::create(std::size_t bytes, const std::string& what) {
+Result<DeviceBuffer> DeviceBuffer::create(std::size_t bytes, const std::string& what,
+                                          std::size_t align) {
     DeviceBuffer b;
     void* p = nullptr;
-    TOMO_RETURN_IF_ERROR(cudaCheck(cudaMalloc(&p, bytes == 0 ? 1 : bytes),
+    const std::size_t slack = align > 256 ? align - 256 : 0;  // cudaMalloc's 256 guaranteed
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaMalloc(&p, (bytes == 0 ? 1 : bytes) + slack),
                                    "cudaMalloc(" + what + ", " + mebibytes(bytes) + ")"));
     b.m_ptr = CudaHandle<void*, DeviceDeleter>(p);
+    if (align > 1) {
+        const auto address = reinterpret_cast<std::uintptr_t>(p);
+        b.m_offset = static_cast<std::size_t>((align - address % align) % align);
+    }
     b.m_bytes = bytes;
     b.m_pitch = bytes;
     return b;

@@ -84,22 +84,26 @@ using FftPlan = CudaHandle<cufftHandle, FftDeleter>;
 class DeviceBuffer {
   public:
     DeviceBuffer() = default;
-    /// @p bytes of device memory; OutOfMemory names @p what and the size.
-    static Result<DeviceBuffer> create(std::size_t bytes, const std::string& what);
+    /// @p bytes of device memory whose start is a multiple of @p align bytes (cudaMalloc
+    /// guarantees only 256; a texture over the buffer needs the device's texture alignment, 512
+    /// on many GPUs); OutOfMemory names @p what and the size.
+    static Result<DeviceBuffer> create(std::size_t bytes, const std::string& what,
+                                       std::size_t align = 1);
     /// @p rows rows of @p rowBytes bytes each, rows pitch() bytes apart (texture-compatible).
     static Result<DeviceBuffer> createPitched(std::size_t rowBytes, std::size_t rows,
                                               const std::string& what);
-    void* get() const { return m_ptr.get(); }
+    void* get() const { return static_cast<char*>(m_ptr.get()) + m_offset; }
     template <typename T>
     T* as() const {
-        return static_cast<T*>(m_ptr.get());
+        return static_cast<T*>(get());
     }
     std::size_t bytes() const { return m_bytes; }
     std::size_t pitch() const { return m_pitch; }
     explicit operator bool() const { return static_cast<bool>(m_ptr); }
 
   private:
-    CudaHandle<void*, DeviceDeleter> m_ptr;
+    CudaHandle<void*, DeviceDeleter> m_ptr;  ///< what cudaMalloc returned (freed as such)
+    std::size_t m_offset = 0;                ///< bytes from m_ptr to the aligned start
     std::size_t m_bytes = 0;
     std::size_t m_pitch = 0;
 };

@@ -101,16 +101,14 @@ Status CudaLocalityDevice::init() {
     TOMO_ASSIGN_OR_RETURN(m_cosines, upload(cosines.data(), angles * sizeof(double)));
     TOMO_ASSIGN_OR_RETURN(m_sines, upload(sines.data(), angles * sizeof(double)));
     TOMO_ASSIGN_OR_RETURN(m_centerBuffer, upload(m_centers.data(), angles * sizeof(double)));
-    int maxLinear = 0, align = 0;
+    int maxLinear = 0;
     const int index = m_device->traits().index;
     TOMO_RETURN_IF_ERROR(
         cudaCheck(cudaDeviceGetAttribute(&maxLinear, cudaDevAttrMaxTexture1DLinearWidth, index),
                   "cudaDeviceGetAttribute(MaxTexture1DLinearWidth)"));
-    TOMO_RETURN_IF_ERROR(
-        cudaCheck(cudaDeviceGetAttribute(&align, cudaDevAttrTextureAlignment, index),
-                  "cudaDeviceGetAttribute(TextureAlignment)"));
     m_maxLinear = std::size_t(std::max(maxLinear, 0));
-    m_textureAlign = std::size_t(std::max(align, 1));
+    // The pipeline's buffers start at the device's texture alignment (CudaDeviceContext::device).
+    m_textureAlign = m_device->traits().textureAlignment;
     // The constants' copies may still be in flight (pageable cudaMemcpy), and the pipeline's
     // streams do not synchronise with the legacy default stream.
     return cudaCheck(cudaDeviceSynchronize(), "upload of the projector constants");
