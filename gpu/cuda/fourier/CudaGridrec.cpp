@@ -20,6 +20,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr int kTile = 16;
 constexpr std::size_t kMaxChunkSlices = 32;
+constexpr int kMaxGridY = 65535;
 
 /// The device copies of a plan's constants (buffers of the context, keys "gridrec.*").
 struct Constants {
@@ -275,6 +276,10 @@ Status CudaGridrec::reconstruct(const Sinograms& sino, const ParallelGeometry& g
     if (sino.dim(0) != std::size_t(vol.nz) || sino.dim(1) != std::size_t(geom.angleCount()) ||
         sino.dim(2) != std::size_t(geom.detectorCount()))
         return invalidArgument("cuda gridrec: the sinograms do not match the geometry");
+    if (geom.angleCount() > kMaxGridY)  // the pack and sample kernels: one block row per view
+        return unsupported("cuda gridrec: " + std::to_string(geom.angleCount()) +
+                           " projections, at most " + std::to_string(kMaxGridY) +
+                           " (gridDim.y); the CPU gridrec has no such limit");
     TOMO_ASSIGN_OR_RETURN(FourierPlan plan,
                           FourierPlan::create(geom, vol, options, m_info.sizes, m_info.cost));
     TOMO_ASSIGN_OR_RETURN(GatherPlan gather, GatherPlan::create(plan, kTile));

@@ -27,65 +27,40 @@ __device__ __forceinline__ void storeValue(void* data, size_t i, float v) {
         static_cast<float*>(data)[i] = v;
 }
 
-__device__ __forceinline__ bool singleGroup(const GridrecChunk& c, int q) {
-    return c.lastSingle && q == c.groups - 1;
-}
-
-/// Row p of group q: a + i b of a pair's slices, or views 2p, 2p + 1 of a single slice.
+/// Row p of group q: a + i b of a pair's slices, or views 2p, 2p + 1 of a single slice
+/// (gridrecRowSource).
 template <bool kHalf>
 __global__ void gridrecPack(GridrecChunk c, const void* sinograms, float2* rows) {
     const int q = static_cast<int>(blockIdx.z), p = static_cast<int>(blockIdx.y);
-    const bool single = singleGroup(c, q);
-    const size_t plane = static_cast<size_t>(c.views) * c.detectors;
-    const int sliceA = 2 * q, sliceB = single ? 2 * q : 2 * q + 1;
-    const int viewA = single ? 2 * p : p, viewB = single ? 2 * p + 1 : p;
-    const bool hasA = viewA < c.views, hasB = viewB < c.views;
-    const size_t a = sliceA * plane + static_cast<size_t>(viewA) * c.detectors;
-    const size_t b = sliceB * plane + static_cast<size_t>(viewB) * c.detectors;
+    long long a = -1, b = -1;
+    gridrecRowSource(c, q, p, a, b);
     float2* row = rows + (static_cast<size_t>(q) * c.views + p) * c.rowLength;
     for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < c.rowLength;
          j += static_cast<int>(gridDim.x * blockDim.x)) {
         float2 v = make_float2(0.f, 0.f);
         if (j < c.detectors) {
-            if (hasA) v.x = loadValue<kHalf>(sinograms, a + j);
-            if (hasB) v.y = loadValue<kHalf>(sinograms, b + j);
+            if (a >= 0) v.x = loadValue<kHalf>(sinograms, static_cast<size_t>(a) + j);
+            if (b >= 0) v.y = loadValue<kHalf>(sinograms, static_cast<size_t>(b) + j);
         }
         row[j] = v;
     }
 }
 
-/// Samples of view p of group q: m_k w_p R[|k|] exp(i k phase_p) X[k] (FourierPlan.h).
+/// Samples of view p of group q: m_k w R[|k|] exp(i k phase) X[k] (gridrecSample).
 __global__ void gridrecSamples(GridrecChunk c, GridrecConstants k, const float2* rows,
                                float2* samples) {
     const int q = static_cast<int>(blockIdx.z), p = static_cast<int>(blockIdx.y);
-    const bool single = singleGroup(c, q);
-    const int l = c.rowLength, half = l / 2;
-    const int kFirst = single ? 0 : -half, count = single ? half + 1 : l + 1;
-    const float2* z = rows + (static_cast<size_t>(q) * c.views + (single ? p / 2 : p)) * l;
+    int first = 0, count = 0;
+    gridrecSampleRange(c, q, first, count);
     float2* out = samples + (static_cast<size_t>(q) * c.views + p) * c.sampleStride;
     const double phase = k.phaseOverPi[p];
     const float w = k.weights[p];
     for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < count;
          i += static_cast<int>(gridDim.x * blockDim.x)) {
-        const int kk = kFirst + i, a = kk < 0 ? -kk : kk;
-        float m = w * k.response[a];
-        if (a == half)
-            m *= single ? 1.f : 0.5f;
-        else if (single && kk != 0)
-            m *= 2.f;
-        float2 x;
-        if (!single) {
-            x = z[(kk + l) % l];
-        } else {  // two real rows in one transform: A = (Z + conj Z-) / 2, B = (Z - conj Z-) / 2i
-            const float2 zk = z[kk], zm = z[(l - kk) % l];
-            x = (p & 1) ? make_float2(0.5f * (zk.y + zm.y), -0.5f * (zk.x - zm.x))
-                        : make_float2(0.5f * (zk.x + zm.x), 0.5f * (zk.y - zm.y));
-        }
-        double t = kk * phase;  // exp(i k phase) = exp(i pi t), t reduced to [-1, 1] in double
-        t -= 2.0 * rint(0.5 * t);
-        float s, co;
-        sincospif(static_cast<float>(t), &s, &co);
-        out[i] = make_float2(m * (x.x * co - x.y * s), m * (x.x * s + x.y * co));
+        float2 v;
+        gridrecSample(c, q, p, i, reinterpret_cast<const float*>(rows), k.response, w, phase, v.x,
+                      v.y);
+        out[i] = v;
     }
 }
 
@@ -102,7 +77,7 @@ __global__ void __launch_bounds__(256)
     const int gx = static_cast<int>(blockIdx.x) * k.tile + static_cast<int>(threadIdx.x);
     const int gy = static_cast<int>(blockIdx.y) * k.tile + static_cast<int>(threadIdx.y);
     if (gx >= c.gridX || gy >= c.gridY) return;
-    const bool single = singleGroup(c, q);
+    const bool single = gridrecSingle(c, q);
     GatherGeometry g;
     g.gridX = c.gridX;
     g.gridY = c.gridY;
@@ -122,7 +97,7 @@ __global__ void __launch_bounds__(256)
 }
 
 /// Output pixel (ix, iy) of group q: the deapodised grid value, real part to slice 2q,
-/// imaginary part to slice 2q + 1.
+/// imaginary part to slice 2q + 1 (gridrecPixel).
 template <bool kHalf>
 __global__ void gridrecImages(GridrecChunk c, GridrecConstants k, const float2* grids,
                               void* images) {
@@ -130,13 +105,12 @@ __global__ void gridrecImages(GridrecChunk c, GridrecConstants k, const float2* 
     const int ix = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int iy = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
     if (ix >= c.nx || iy >= c.ny) return;
-    const float2 v =
-        grids[(static_cast<size_t>(q) * c.gridY + k.rowOf[iy]) * c.gridX + k.columnOf[ix]];
-    const float d = k.deapodY[iy] * k.deapodX[ix];
-    const size_t plane = static_cast<size_t>(c.nx) * c.ny;
-    const size_t at = static_cast<size_t>(iy) * c.nx + ix;
-    storeValue<kHalf>(images, 2 * q * plane + at, v.x * d);
-    if (!singleGroup(c, q)) storeValue<kHalf>(images, (2 * q + 1) * plane + at, v.y * d);
+    float a = 0.f, b = 0.f;
+    long long at = 0, bt = 0;
+    gridrecPixel(c, q, ix, iy, k.rowOf[iy], k.columnOf[ix], k.deapodY[iy] * k.deapodX[ix],
+                 reinterpret_cast<const float*>(grids), a, b, at, bt);
+    storeValue<kHalf>(images, static_cast<size_t>(at), a);
+    if (bt >= 0) storeValue<kHalf>(images, static_cast<size_t>(bt), b);
 }
 
 dim3 rowsGrid(int perRow, int rows, int groups) {

@@ -2,8 +2,10 @@
 /// @file GridrecKernels.h
 /// @brief Launch interface of gridrec on CUDA (GridrecKernels.cu), the device side of
 /// core/fourier's plan (FourierPlan.h, GatherPlan.h). Internal to tomo_gpu_cuda (CUDA types).
+/// The per-element arithmetic is core's (GridrecChunkMath.h, GatherMath.h), tested on the CPU.
 ///
-/// A chunk holds G groups: pairs of slices (2q, 2q + 1), and at most one single slice last.
+/// A chunk (GridrecChunk) holds G groups: pairs of slices (2q, 2q + 1), and at most one single
+/// slice last.
 /// Buffers (dense, float2 = complex):
 ///  - sinograms [S][views][detectors], float or binary16 (half);
 ///  - rows [G][views][L]: per pair a + i b per view; per single slice two views per row (rows
@@ -21,18 +23,9 @@
 
 #include "core/base/Status.h"
 #include "core/fourier/GatherMath.h"
+#include "core/fourier/GridrecChunkMath.h"
 
 namespace tomo::cuda {
-
-/// The shape of one chunk.
-struct GridrecChunk {
-    int groups = 0;           ///< G
-    bool lastSingle = false;  ///< the last group is one slice
-    int views = 0, detectors = 0, rowLength = 0;
-    int sampleStride = 0;  ///< complex values per view's samples
-    int gridX = 0, gridY = 0, nx = 0, ny = 0;
-    bool half = false;  ///< sinograms and images are binary16
-};
 
 /// Device constants of a plan.
 struct GridrecConstants {

@@ -24,7 +24,18 @@ class CudaIcdKernels final : public IcdKernels {
     Status prepare(const GpuIcdOptions& options) override {
         if (options.groupSize < 32)
             return invalidArgument("GPU-ICD on CUDA: blocks of at least 32 threads");
-        return m_device->activate();
+        TOMO_RETURN_IF_ERROR(m_device->activate());
+        // The update kernel's registers bound its block (a launch beyond fails only after the
+        // upload): refuse before, as OpenCL does with its work-group limit.
+        TOMO_ASSIGN_OR_RETURN(const int most, icdUpdateMaxThreads());
+        if (options.groupSize <= most) return Status::ok();
+        int fit = 32;  // gpu_threads is a power of two
+        while (2 * fit <= most)
+            fit *= 2;
+        return unsupported("GPU-ICD: blocks of " + std::to_string(options.groupSize) +
+                           " threads needed, its update kernel allows " + std::to_string(most) +
+                           " on " + m_device->traits().label() +
+                           " (gpu_threads=" + std::to_string(fit) + " or fewer)");
     }
 
     Status runBatch(const IcdLaunchState& state, int first, int count) override {

@@ -212,6 +212,13 @@ Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stre
     return cudaCheck(cudaGetLastError(), "launch of icdWriteBack");
 }
 
+Result<int> icdUpdateMaxThreads() {
+    cudaFuncAttributes attributes{};
+    TOMO_RETURN_IF_ERROR(cudaCheck(cudaFuncGetAttributes(&attributes, kernels::icdUpdate),
+                                   "cudaFuncGetAttributes(icdUpdate)"));
+    return attributes.maxThreadsPerBlock;
+}
+
 Status launchIcdUpdate(const IcdUpdateArgs& args, int count, int threads, cudaStream_t stream) {
     if (count <= 0) return Status::ok();
     if (threads < 32 || threads > 1024 || (threads & (threads - 1)) != 0)

@@ -50,6 +50,10 @@ struct IcdUpdateArgs {
 /// @p count SVBs (slots): gather (resets the slots' counters) / write back.
 Status launchIcdGather(const IcdSheetArgs& args, int count, cudaStream_t stream);
 Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stream);
+/// The most threads a block of icdUpdate may have on the current device: its registers decide
+/// (nvcc 13: 80 per thread on sm_75 and sm_80, so fewer than 1024 threads there; 56 on sm_86 to
+/// sm_90).
+Result<int> icdUpdateMaxThreads();
 /// @p count SVs x blocksPerSv blocks of @p threads (a power of two, 32..1024).
 Status launchIcdUpdate(const IcdUpdateArgs& args, int count, int threads, cudaStream_t stream);
 
