@@ -150,6 +150,23 @@ TEST(CudaDeviceContext, OpenReportsWhyThereIsNoDevice) {
         ASSERT_TRUE((*ctx)->fftPlans(256, 8).isOk());
         ASSERT_TRUE((*ctx)->fftPlans(512, 8).isOk());
         EXPECT_EQ((*ctx)->fftPlanCount(), 2u);
+        // Gridrec's complex plans: kept by shape and user (a slot on its own stream).
+        const int grid[2] = {96, 80};
+        const auto first = (*ctx)->c2cPlan(2, grid, 3, 0);
+        ASSERT_TRUE(first.isOk()) << first.status().toString();
+        EXPECT_EQ(*(*ctx)->c2cPlan(2, grid, 3, 0), *first);
+        EXPECT_NE(*(*ctx)->c2cPlan(2, grid, 3, 1), *first);
+        EXPECT_EQ((*ctx)->fftPlanCount(), 4u);
+        // Every scratch buffer starts where a texture may (cudaMalloc promises only 256 bytes).
+        const auto lock = (*ctx)->lockScratch();
+        for (std::size_t bytes : {std::size_t(4), std::size_t(300), std::size_t(1) << 20}) {
+            auto b = (*ctx)->device("alignment." + std::to_string(bytes), bytes);
+            ASSERT_TRUE(b.isOk());
+            EXPECT_EQ(
+                reinterpret_cast<std::uintptr_t>((*b)->get()) % (*ctx)->traits().textureAlignment,
+                0u);
+        }
+        (*ctx)->releaseScratch();
         EXPECT_GT((*ctx)->memoryBudget(), 0u);
         return;
     }

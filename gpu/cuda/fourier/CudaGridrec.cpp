@@ -77,7 +77,7 @@ struct Slot {
     PinnedBuffer *in = nullptr, *out = nullptr;
     DeviceBuffer *sino = nullptr, *rows = nullptr, *samples = nullptr, *grids = nullptr,
                  *images = nullptr;
-    FftPlan rowPlan, gridPlan;
+    cufftHandle rowPlan = 0, gridPlan = 0;  ///< the context's, kept by shape and slot
     CudaEvent start, spectra, gathered, done;
     bool pending = false;
     std::size_t first = 0, count = 0;
@@ -99,16 +99,6 @@ std::size_t slotBytes(const GridrecChunk& c, std::size_t slices, std::size_t val
            slices * std::size_t(c.nx) * c.ny * value;
 }
 
-Result<FftPlan> makePlan(int rank, int* n, int batch, const std::string& what) {
-    cufftHandle h = 0;
-    int dist = 1;
-    for (int d = 0; d < rank; ++d)
-        dist *= n[d];
-    TOMO_RETURN_IF_ERROR(cufftCheck(
-        cufftPlanMany(&h, rank, n, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch), what));
-    return FftPlan(h);
-}
-
 Status prepareSlot(CudaDeviceContext& dev, const Job& job, int k, Slot& s) {
     const GridrecChunk& c = job.shape;
     const std::size_t slices = job.chunkSlices, groups = slices / 2, v = job.valueBytes;
@@ -128,9 +118,8 @@ Status prepareSlot(CudaDeviceContext& dev, const Job& job, int k, Slot& s) {
     TOMO_ASSIGN_OR_RETURN(s.images, dev.device("gridrec.images." + key, out));
     int row[1] = {c.rowLength};
     int grid[2] = {c.gridY, c.gridX};
-    TOMO_ASSIGN_OR_RETURN(s.rowPlan,
-                          makePlan(1, row, int(groups) * c.views, "cufftPlanMany(rows)"));
-    TOMO_ASSIGN_OR_RETURN(s.gridPlan, makePlan(2, grid, int(groups), "cufftPlanMany(grids)"));
+    TOMO_ASSIGN_OR_RETURN(s.rowPlan, dev.c2cPlan(1, row, int(groups) * c.views, k));
+    TOMO_ASSIGN_OR_RETURN(s.gridPlan, dev.c2cPlan(2, grid, int(groups), k));
     for (CudaEvent* e : {&s.start, &s.spectra, &s.gathered, &s.done}) {
         TOMO_ASSIGN_OR_RETURN(*e, createEvent(true));
     }
@@ -194,18 +183,18 @@ Status enqueue(Slot& s, const Job& job, const GridrecConstants& k, cudaStream_t 
     float2* rows = s.rows->as<float2>();
     float2* grids = s.grids->as<float2>();
     TOMO_RETURN_IF_ERROR(launchGridrecPack(c, s.sino->get(), rows, stream));
-    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.rowPlan.get(), stream), "cufftSetStream"));
+    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.rowPlan, stream), "cufftSetStream"));
     TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftExecC2C(s.rowPlan.get(), reinterpret_cast<cufftComplex*>(rows),
+        cufftCheck(cufftExecC2C(s.rowPlan, reinterpret_cast<cufftComplex*>(rows),
                                 reinterpret_cast<cufftComplex*>(rows), CUFFT_FORWARD),
                    "cufftExecC2C(gridrec rows)"));
     TOMO_RETURN_IF_ERROR(launchGridrecSamples(c, k, rows, s.samples->as<float2>(), stream));
     TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(s.spectra.get(), stream), "cudaEventRecord"));
     TOMO_RETURN_IF_ERROR(launchGridrecGather(c, k, s.samples->as<float2>(), grids, stream));
     TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(s.gathered.get(), stream), "cudaEventRecord"));
-    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.gridPlan.get(), stream), "cufftSetStream"));
+    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.gridPlan, stream), "cufftSetStream"));
     TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftExecC2C(s.gridPlan.get(), reinterpret_cast<cufftComplex*>(grids),
+        cufftCheck(cufftExecC2C(s.gridPlan, reinterpret_cast<cufftComplex*>(grids),
                                 reinterpret_cast<cufftComplex*>(grids), CUFFT_INVERSE),
                    "cufftExecC2C(gridrec grids)"));
     TOMO_RETURN_IF_ERROR(launchGridrecImages(c, k, grids, s.images->get(), stream));

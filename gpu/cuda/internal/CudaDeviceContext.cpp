@@ -88,6 +88,25 @@ Result<CudaDeviceContext::FftPlans> CudaDeviceContext::fftPlans(int n, int batch
     return FftPlans{it->second.first.get(), it->second.second.get()};
 }
 
+Result<cufftHandle> CudaDeviceContext::c2cPlan(int rank, const int* n, int batch, int user) {
+    std::lock_guard lock(m_fftMutex);
+    const std::array<int, 5> key{rank, n[0], rank > 1 ? n[1] : 0, batch, user};
+    auto it = m_c2cPlans.find(key);
+    if (it == m_c2cPlans.end()) {
+        int dims[2] = {n[0], rank > 1 ? n[1] : 1};
+        const int dist = rank > 1 ? dims[0] * dims[1] : dims[0];
+        std::string what = "cufftPlanMany(" + std::to_string(dims[0]);
+        if (rank > 1) what += " x " + std::to_string(dims[1]);
+        what += ", batch " + std::to_string(batch) + ")";
+        cufftHandle h = 0;
+        TOMO_RETURN_IF_ERROR(cufftCheck(
+            cufftPlanMany(&h, rank, dims, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch),
+            what));
+        it = m_c2cPlans.emplace(key, FftPlan(h)).first;
+    }
+    return it->second.get();
+}
+
 Result<PinnedBuffer*> CudaDeviceContext::pinned(const std::string& key, std::size_t bytes) {
     PinnedBuffer& b = m_pinned[key];
     if (!b || b.bytes() < bytes) {
@@ -136,7 +155,7 @@ std::size_t CudaDeviceContext::scratchBytes() const {
 
 std::size_t CudaDeviceContext::fftPlanCount() const {
     std::lock_guard lock(m_fftMutex);
-    return m_fftPlans.size();
+    return m_fftPlans.size() + m_c2cPlans.size();
 }
 
 }  // namespace tomo::cuda

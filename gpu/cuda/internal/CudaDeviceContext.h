@@ -22,6 +22,7 @@
 /// accessors require that lock. fftPlans() is thread-safe (its own mutex). activate() must be
 /// called on each host thread before CUDA calls.
 
+#include <array>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -78,6 +79,11 @@ class CudaDeviceContext {
         cufftHandle inverse = 0;  ///< C2R
     };
     Result<FftPlans> fftPlans(int n, int batch);
+    /// A batched complex-to-complex plan of @p rank (1 or 2) contiguous dimensions @p n (rows
+    /// first) for @p batch transforms, made once per (rank, n, batch, @p user) and kept, so a
+    /// second run of the same shape plans nothing (issue 27 item 4). Callers that run at once on
+    /// other streams pass other @p user numbers: a plan's work area is its own.
+    Result<cufftHandle> c2cPlan(int rank, const int* n, int batch, int user);
     /// Plans made so far (for tests of the cache).
     std::size_t fftPlanCount() const;
 
@@ -108,6 +114,7 @@ class CudaDeviceContext {
     DeviceMemoryInfo m_memory;
     mutable std::mutex m_fftMutex;
     std::map<std::pair<int, int>, std::pair<FftPlan, FftPlan>> m_fftPlans;
+    std::map<std::array<int, 5>, FftPlan> m_c2cPlans;  ///< (rank, n0, n1, batch, user)
     std::mutex m_scratchMutex;
     std::map<std::string, PinnedBuffer> m_pinned;  // released before the streams
     std::map<std::string, DeviceBuffer> m_device;
