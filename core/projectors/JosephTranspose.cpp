@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <vector>
 
 #include "core/base/Parallel.h"
@@ -33,10 +34,10 @@ std::pair<std::size_t, std::size_t> raysOnLine(const Projection& p, int line, in
     return {static_cast<std::size_t>(lo), static_cast<std::size_t>(hi)};
 }
 
-/// Adds the projections' rays crossing image line @p line (a row or a column, @p length pixels
-/// @p stride apart in @p acc) into it: (1 - f) to floor(position), f to the next pixel.
+/// Adds the projections' rays crossing image line @p line (a row or a column of @p length
+/// pixels, contiguous in @p acc) into it: (1 - f) to floor(position), f to the next pixel.
 void spreadLine(const std::vector<Projection>& projections, const Sinograms& sino,
-                std::size_t slice, int line, int length, double* acc, std::ptrdiff_t stride) {
+                std::size_t slice, int line, int length, double* acc) {
     const std::size_t rays = sino.dim(2);
     for (const Projection& p : projections) {
         const float* values = sino.row(slice, static_cast<std::size_t>(p.index)).data();
@@ -47,8 +48,8 @@ void spreadLine(const std::vector<Projection>& projections, const Sinograms& sin
             const double f = position - fl;
             const int i = static_cast<int>(fl);
             const double v = p.scale * static_cast<double>(values[j]);
-            if (i >= 0 && i < length) acc[i * stride] += v * (1.0 - f);
-            if (i + 1 >= 0 && i + 1 < length) acc[(i + 1) * stride] += v * f;
+            if (i >= 0 && i < length) acc[i] += v * (1.0 - f);
+            if (i + 1 >= 0 && i + 1 < length) acc[i + 1] += v * f;
         }
     }
 }
@@ -89,7 +90,6 @@ class JosephTransposeBackProjector final : public BackProjector {
                       (vol.voxelSize * vol.voxelSize) * q.rays.step;
             (q.rays.alongRows ? rowWise : columnWise).push_back(std::move(q));
         }
-        const std::ptrdiff_t pitch = static_cast<std::ptrdiff_t>(acc.pitch());
         if (ctx.progress) ctx.progress->setTotal(nz * (ny + nx));
         // Rows first (each item owns one image row), then columns (each owns one column).
         TOMO_RETURN_IF_ERROR(parallelFor(nz * ny, ctx.threads, ctx.stop, [&](std::size_t item,
@@ -97,15 +97,24 @@ class JosephTransposeBackProjector final : public BackProjector {
             const std::size_t z = item / ny, iy = item % ny;
             double* row = acc.row(z, iy).data();
             std::fill(row, row + nx, 0.0);
-            spreadLine(rowWise, sino, z, int(iy), vol.nx, row, 1);
+            spreadLine(rowWise, sino, z, int(iy), vol.nx, row);
             if (ctx.progress) ctx.progress->advance();
         }));
+        // A column is gathered in a contiguous buffer of its worker, then added in one pass.
+        std::vector<std::vector<double>> columns(std::size_t(resolveThreads(ctx.threads)));
+        try {
+            for (auto& c : columns) c.resize(ny);
+        } catch (const std::bad_alloc&) {
+            return outOfMemory("back-projection: cannot allocate column accumulators");
+        }
         TOMO_RETURN_IF_ERROR(parallelFor(nz * nx, ctx.threads, ctx.stop, [&](std::size_t item,
-                                                                              int) {
+                                                                              int worker) {
             const std::size_t z = item / nx, ix = item % nx;
-            spreadLine(columnWise, sino, z, int(ix), vol.ny, acc.plane(z).data() + ix, pitch);
+            std::vector<double>& column = columns[std::size_t(worker)];
+            std::fill(column.begin(), column.end(), 0.0);
+            spreadLine(columnWise, sino, z, int(ix), vol.ny, column.data());
             for (std::size_t iy = 0; iy < ny; ++iy)
-                out.row(z, iy)[ix] = static_cast<float>(acc.row(z, iy)[ix]);
+                out.row(z, iy)[ix] = static_cast<float>(acc.row(z, iy)[ix] + column[iy]);
             if (ctx.progress) ctx.progress->advance();
         }));
         return Status::ok();

@@ -24,7 +24,7 @@
 /// columns-dominant ones per (slice, image column), each output value by one worker in a fixed
 /// order (projections, then rays, ascending), so results do not depend on ctx.threads.
 /// Progress: setTotal(slices * (rows + columns)), advanced per line; ctx.stop checked per
-/// line. Memory: one double accumulator of the output's size.
+/// line. Memory: one double accumulator of the output's size and a column per worker.
 
 #include <memory>
 
