@@ -23,7 +23,9 @@ For each geometry, ASTRA projects an off-centre object in its own geometry and:
     TomoStation within 1e-6 of it everywhere; against ASTRA within 1e-5 RMS of the peak where
     ASTRA's own float arithmetic is closer than that to it (128^2), else within 1.1 x ASTRA's
     own distance (256^2: ASTRA accumulates positions in float).
-ASTRA's 3-D projectors need CUDA: without a GPU those cases are reported as not run.
+ 3. cone and cone_vec without CUDA: from_astra against astra-toolbox's own pure-Python
+    geometry functions (geom_2vec, geom_postalignment).
+ASTRA's 3-D projectors need CUDA: without a GPU the single-voxel cases are reported as not run.
 """
 import pathlib
 import sys
@@ -33,7 +35,7 @@ import astra
 import numpy as np
 
 import tomostation as ts
-from tomostation.astra import from_astra
+from tomostation.astra import cone_vectors, from_astra
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tests" / "python"))
 from astra_fbp_reference import astra_fbp_reference, joseph_transpose  # noqa: E402
@@ -249,6 +251,56 @@ def small_fbp_case():
     return ok and emulated < 1e-6
 
 
+def _pixel(matrix, det, xr):
+    """(column, row) where an RTK matrix puts the RTK point ``xr`` (homogeneous)."""
+    h = matrix @ xr
+    return (h[0] / h[2] - det.origin_u) / det.pitch_u, (h[1] / h[2] - det.origin_v) / det.pitch_v
+
+
+def cone_geometry_case():
+    """No CUDA needed: astra-toolbox's own pure-Python geometry functions (geom_2vec,
+    geom_postalignment) against from_astra. 1. cone -> cone_vec: tomostation.astra's
+    cone_vectors against geom_2vec, and from_astra's RTK matrices of the two dicts; 2. a
+    cone_vec made by ASTRA (geom_2vec, then geom_postalignment by (2.5, -1.5) pixels): points
+    seen through from_astra's matrices where the ray from ASTRA's source through the point meets
+    ASTRA's detector plane (d + a u + b v, pixel (a + (N - 1) / 2, b + (M - 1) / 2)), and moved
+    by exactly (-2.5, +1.5) pixels from the unshifted geometry."""
+    angles = np.linspace(0, 2 * np.pi, 36, endpoint=False)
+    pg = astra.create_proj_geom("cone", 1.2, 1.1, 48, 64, angles, 400.0, 200.0)
+    vg = astra.create_vol_geom(32, 32, 32)
+    vec = astra.functions.geom_2vec(pg)
+    conversion = float(np.abs(cone_vectors(pg) - vec["Vectors"]).max())
+    m_cone = from_astra(pg, vg).geometry.matrices()
+    m_vec = from_astra(vec, vg).geometry.matrices()
+    same = max(float(np.abs(a / np.abs(a).max() - b / np.abs(b).max()).max())
+               for a, b in zip(m_cone, m_vec))
+    shifted = astra.functions.geom_postalignment(pg, (2.5, -1.5))
+    g = from_astra(shifted, vg).geometry
+    det, m_shift = g.detector, g.matrices()
+    rng = np.random.default_rng(5)
+    ray, moved = 0.0, 0.0
+    base = from_astra(pg, vg).geometry
+    m_base = base.matrices()
+    for k in range(len(angles)):
+        src, d, u, v = np.split(shifted["Vectors"][k], 4)
+        for point in rng.uniform(-15, 15, size=(4, 3)):
+            n = np.cross(u, v)
+            hit = src + np.dot(n, d - src) / np.dot(n, point - src) * (point - src) - d
+            a, b = np.linalg.lstsq(np.stack([u, v], 1), hit, rcond=None)[0]
+            xr = np.array([point[0], point[2], -point[1], 1.0])   # RTK (x, y = axis, z)
+            col, row = _pixel(m_shift[k], det, xr)
+            ray = max(ray, abs(col - (a + 31.5)), abs(row - (b + 23.5)))
+            col0, row0 = _pixel(m_base[k], base.detector, xr)
+            moved = max(moved, abs(col - col0 + 2.5), abs(row - row0 - 1.5))
+    ok = conversion < 1e-9 and same < 1e-9 and ray < 1e-6 and moved < 1e-6
+    print(f"cone / cone_vec geometry against astra.functions (no CUDA): cone_vectors vs "
+          f"geom_2vec max {conversion:.1e}; matrices of cone and geom_2vec(cone) differ by "
+          f"{same:.1e}; after geom_postalignment(2.5, -1.5): points {ray:.1e} px from ASTRA's "
+          f"ray-detector intersection, moved by (-2.5, +1.5) px to {moved:.1e} "
+          f"({'ok' if ok else 'FAIL'})")
+    return ok
+
+
 def cone_case(kind):
     if not astra.use_cuda():
         print(f"{kind}: not run (astra-toolbox's 3-D projectors need CUDA; no GPU here)")
@@ -286,6 +338,6 @@ def cone_case(kind):
 
 if __name__ == "__main__":
     print(f"astra-toolbox {astra.__version__}, tomostation {ts.__version__}")
-    ok = all([parallel_case(), parallel_case(1.0, (0.0, 0.0)), small_fbp_case(), cone_case("cone"),
-              cone_case("cone_vec")])
+    ok = all([parallel_case(), parallel_case(1.0, (0.0, 0.0)), small_fbp_case(),
+              cone_geometry_case(), cone_case("cone"), cone_case("cone_vec")])
     sys.exit(0 if ok else 1)
