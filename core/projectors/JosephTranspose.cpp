@@ -83,7 +83,8 @@ class JosephTransposeBackProjector final : public BackProjector {
             q.rays = josephRays(geom, vol, p);
             q.index = p;
             q.starts.resize(sino.dim(2));
-            for (std::size_t j = 0; j < q.starts.size(); ++j) q.starts[j] = q.rays.start(j);
+            for (std::size_t j = 0; j < q.starts.size(); ++j)
+                q.starts[j] = q.rays.start(j);
             q.perLine = q.rays.alongRows ? q.rays.pitch / (q.rays.cosine * vol.voxelSize)
                                          : -q.rays.pitch / (q.rays.sine * vol.voxelSize);
             q.scale = double(weights[std::size_t(p)]) * geom.detectorPitch() /
@@ -92,31 +93,32 @@ class JosephTransposeBackProjector final : public BackProjector {
         }
         if (ctx.progress) ctx.progress->setTotal(nz * (ny + nx));
         // Rows first (each item owns one image row), then columns (each owns one column).
-        TOMO_RETURN_IF_ERROR(parallelFor(nz * ny, ctx.threads, ctx.stop, [&](std::size_t item,
-                                                                              int) {
-            const std::size_t z = item / ny, iy = item % ny;
-            double* row = acc.row(z, iy).data();
-            std::fill(row, row + nx, 0.0);
-            spreadLine(rowWise, sino, z, int(iy), vol.nx, row);
-            if (ctx.progress) ctx.progress->advance();
-        }));
+        TOMO_RETURN_IF_ERROR(
+            parallelFor(nz * ny, ctx.threads, ctx.stop, [&](std::size_t item, int) {
+                const std::size_t z = item / ny, iy = item % ny;
+                double* row = acc.row(z, iy).data();
+                std::fill(row, row + nx, 0.0);
+                spreadLine(rowWise, sino, z, int(iy), vol.nx, row);
+                if (ctx.progress) ctx.progress->advance();
+            }));
         // A column is gathered in a contiguous buffer of its worker, then added in one pass.
         std::vector<std::vector<double>> columns(std::size_t(resolveThreads(ctx.threads)));
         try {
-            for (auto& c : columns) c.resize(ny);
+            for (auto& c : columns)
+                c.resize(ny);
         } catch (const std::bad_alloc&) {
             return outOfMemory("back-projection: cannot allocate column accumulators");
         }
-        TOMO_RETURN_IF_ERROR(parallelFor(nz * nx, ctx.threads, ctx.stop, [&](std::size_t item,
-                                                                              int worker) {
-            const std::size_t z = item / nx, ix = item % nx;
-            std::vector<double>& column = columns[std::size_t(worker)];
-            std::fill(column.begin(), column.end(), 0.0);
-            spreadLine(columnWise, sino, z, int(ix), vol.ny, column.data());
-            for (std::size_t iy = 0; iy < ny; ++iy)
-                out.row(z, iy)[ix] = static_cast<float>(acc.row(z, iy)[ix] + column[iy]);
-            if (ctx.progress) ctx.progress->advance();
-        }));
+        TOMO_RETURN_IF_ERROR(
+            parallelFor(nz * nx, ctx.threads, ctx.stop, [&](std::size_t item, int worker) {
+                const std::size_t z = item / nx, ix = item % nx;
+                std::vector<double>& column = columns[std::size_t(worker)];
+                std::fill(column.begin(), column.end(), 0.0);
+                spreadLine(columnWise, sino, z, int(ix), vol.ny, column.data());
+                for (std::size_t iy = 0; iy < ny; ++iy)
+                    out.row(z, iy)[ix] = static_cast<float>(acc.row(z, iy)[ix] + column[iy]);
+                if (ctx.progress) ctx.progress->advance();
+            }));
         return Status::ok();
     }
 

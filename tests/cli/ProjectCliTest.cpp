@@ -71,10 +71,9 @@ TEST_F(ProjectCli, FbpWithJosephsTransposeRunsOnTheCpu) {
     // FBP's projector joseph (cpu.joseph, ASTRA's CPU FBP with its linear projector) on the
     // phantom: as close to the truth as the pixel-driven default (RMSE 0.0332 and 0.0315
     // measured), on the CPU whatever backend was named, and one line for a pixel-driven variant.
-    const std::string common = "recon " + path("exact.raw") +
-                               " --shape 90x185 --angles 0:180:90 --size 128 -o " +
-                               path("back.raw") + " --truth " + path("truth.raw") +
-                               " --truth-shape 128x128";
+    const std::string common =
+        "recon " + path("exact.raw") + " --shape 90x185 --angles 0:180:90 --size 128 -o " +
+        path("back.raw") + " --truth " + path("truth.raw") + " --truth-shape 128x128";
     CliRun r = runTomo(common + " --param projector=joseph --backend cuda");
     ASSERT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("with cpu.joseph"), std::string::npos) << r.output;

@@ -42,8 +42,7 @@ Sides adjointSides(const ParallelGeometry& geom, const VolumeGeometry& vol, std:
             std::sqrt(test::dot(ax, ax)) * std::sqrt(test::dot(y, y))};
 }
 
-ParallelGeometry uniform(int angles, double spanDeg, int detectors, double pitch,
-                         double center) {
+ParallelGeometry uniform(int angles, double spanDeg, int detectors, double pitch, double center) {
     ParallelGeometry::Params p;
     for (int i = 0; i < angles; ++i)
         p.angles.push_back(spanDeg * kPi / 180.0 * i / angles);
