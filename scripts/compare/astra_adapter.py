@@ -217,7 +217,8 @@ def astra_rounding(pg, vg, projector, angles, det, width, n, pixel):
         cfg["option"] = {"FilterType": "none"}
         alg = astra.algorithm.create(cfg)
         astra.algorithm.run(alg)
-        back = np.asarray(astra.data2d.get(rid), np.float64) * (2 * len(angles) * pixel ** 2 / np.pi)
+        back = np.asarray(astra.data2d.get(rid), np.float64)
+        back *= 2 * len(angles) * pixel ** 2 / np.pi   # undo the FBP's scaling
         emulated = float32_rows_transpose(sino[a], angles[a], det, width, n, pixel, window)
         exact = joseph_transpose(sino[a:a + 1], n, pixel, offset, angles[a:a + 1], width)
         scale = np.abs(exact).max()

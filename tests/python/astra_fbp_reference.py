@@ -1,11 +1,11 @@
 """ASTRA's CPU FBP (its "FBP" algorithm with a "linear" projector, Ram-Lak filter) in double
-precision, in numpy: the independent reference for ``tomostation.fbp(..., backprojection=
-"joseph")`` (tests/python/test_astra_fbp.py) and for astra-toolbox itself
-(scripts/compare/astra_adapter.py). Not part of the package.
+precision, in numpy: the independent reference for ``tomostation.fbp(..., projector="joseph")``
+(tests/python/test_astra_fbp.py) and for astra-toolbox itself (scripts/compare/astra_adapter.py).
+Not part of the package.
 
-The algorithm, as astra-toolbox 2.5.0 describes and runs it (src/FilteredBackProjectionAlgorithm.cpp,
-src/Filters.cpp, include/astra/ParallelBeamLinearKernelProjector2D.inl), written from that
-description:
+The algorithm, as astra-toolbox 2.5.0 describes and runs it
+(src/FilteredBackProjectionAlgorithm.cpp, src/Filters.cpp,
+include/astra/ParallelBeamLinearKernelProjector2D.inl), written from that description:
  1. each row is zero-padded to N, the smallest power of two >= 2 x detectors, and convolved
     circularly (by FFT) with twice the spatial Ram-Lak kernel h(0) = 1/4, h(n odd) =
     -1/(pi n)^2, h(n even) = 0, for lags |n| < N/2 (in detector samples: no pitch);
