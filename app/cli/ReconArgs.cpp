@@ -201,7 +201,8 @@ void addReconOptions(ArgParser& args) {
                 "algorithm; Ctrl-C stops after the current one and keeps its image)");
     args.option("param", "NAME=VALUE",
                 "algorithm parameter, repeatable or comma-separated (e.g. relaxation=0.5, "
-                "lambda=0.1, subsets=10, projector=matched; docs/algorithms.md lists them)");
+                "lambda=0.1, subsets=10, projector=matched, FBP's projector=joseph; "
+                "docs/algorithms.md lists them)");
     args.option("stop", "RULE",
                 "iterative algorithms: stopping rule none | corner | discrepancy | rel-change "
                 "(the parameter 'stop'; corner returns the iterate at the L-curve corner, "

@@ -8,6 +8,7 @@
 #include "core/iterative/IterativeReconstruction.h"
 #include "core/mbir/MbirMatrix.h"
 #include "core/memxct/MemxctSystem.h"
+#include "core/projectors/JosephTranspose.h"
 
 namespace tomo::app::detail {
 namespace {
@@ -99,6 +100,9 @@ StepMemory fbpStepMemory(const ReconRequest& request, std::size_t batch) {
 
 StepMemory analyticStepMemory(const ReconRequest& request, const Resolved& resolved) {
     StepMemory s = fbpStepMemory(request, fbpBatch(request, resolved));
+    if (resolved.variant == kJosephTransposeId)  // its double accumulator of the batch's output
+        s.fixed +=
+            s.granule * 2 * plane(std::size_t(request.grid.ny), std::size_t(request.grid.nx));
     if (resolved.fourier) {
         s.fixed = resolved.gridrecWorkBytes;
         s.what = "gridrec's working memory";

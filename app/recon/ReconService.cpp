@@ -10,6 +10,7 @@
 #include "app/recon/ReconSteps.h"
 #include "core/base/Parallel.h"
 #include "core/mbir/IcdBackendModel.h"
+#include "core/projectors/JosephTranspose.h"
 
 namespace tomo::app {
 namespace detail {
@@ -36,6 +37,29 @@ Status checkBackend(const std::string& backend) {
     return invalidArgument("backend must be auto, cpu, cuda or opencl (got '" + backend + "')");
 }
 
+/// FBP's "joseph" projector: the transpose of Joseph's forward projector (cpu.joseph), on the
+/// CPU with the CPU's row filter; a named device backend runs on the CPU with a note.
+Status resolveJosephFbp(const Engine& engine, const ReconRequest& request, Resolved& r,
+                        ReconReport& report, const ReconCallbacks& callbacks) {
+    if (!request.variant.empty() && request.variant != kJosephTransposeId)
+        return invalidArgument("projector joseph back-projects with " +
+                               std::string(kJosephTransposeId) + ", not variant " +
+                               request.variant + " (a pixel-driven back-projector)");
+    if (request.interpolationGiven && request.interpolation != Interpolation::Linear)
+        return invalidArgument(
+            "projector joseph interpolates linearly along image lines; interpolation " +
+            std::string(interpolationName(request.interpolation)) +
+            " is for the pixel-driven back-projectors");
+    if (request.backend != "auto" && request.backend != "cpu")
+        note(report, callbacks,
+             "projector joseph runs on the CPU (backend " + request.backend + " ignored)");
+    r.backProjector = makeJosephTransposeBackProjector();
+    r.backend = "cpu";
+    r.variant = kJosephTransposeId;
+    if (!r.fbp.rowFilter) r.fbp.rowFilter = engine.rowFilter(r.backend);
+    return Status::ok();
+}
+
 Status resolveFbp(const Engine& engine, const ReconRequest& request, Resolved& r,
                   ReconReport& report, const ReconCallbacks& callbacks) {
     r.fbp = request.fbp;
@@ -43,6 +67,8 @@ Status resolveFbp(const Engine& engine, const ReconRequest& request, Resolved& r
         TOMO_ASSIGN_OR_RETURN(r.fbp.filter.window, parseFilterWindow(r.params.text("filter")));
     }
     if (request.parameters.count("cutoff")) r.fbp.filter.cutoff = r.params.real("cutoff");
+    if (r.params.text("projector") == "joseph" || request.variant == kJosephTransposeId)
+        return resolveJosephFbp(engine, request, r, report, callbacks);
     const BackProjectorRegistry& registry = engine.registry();
     std::string variant = request.variant;
     if (variant.empty()) {

@@ -221,6 +221,12 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
                                          "",
                                          "method auto: the error gridrec may add, relative to "
                                          "the image's largest values."));
+        s.parameters.push_back(choiceParam(
+            "projector", "Back-projector", {"pixel", "joseph"},
+            "pixel: pixel-driven, each pixel reads the filtered rows by detector interpolation "
+            "(every backend and variant, the fastest); joseph: the exact transpose of Joseph's "
+            "forward projector (tomo project), as ASTRA's CPU FBP with its 'linear' projector "
+            "(CPU, double accumulation, slower)."));
         specs.push_back(std::move(s));
     }
     specs.push_back(gridrecSpec());

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/base/Parallel.h"
+#include "core/projectors/JosephRays.h"
 
 namespace tomo {
 namespace {
@@ -55,39 +56,27 @@ Status forwardProjectJoseph(const Volume& volume, const VolumeGeometry& vol,
     if (out.dim(0) != nz || out.dim(1) != angles || out.dim(2) != n) {
         TOMO_ASSIGN_OR_RETURN(out, Sinograms::create(nz, angles, n));
     }
-    const double pitch = geom.detectorPitch(), vs = vol.voxelSize;
-    const double x0 = vol.x(0), y0 = vol.y(0);
     const std::ptrdiff_t rowPitch = static_cast<std::ptrdiff_t>(volume.pitch());
     if (ctx.progress) ctx.progress->setTotal(nz * angles);
 
     return parallelFor(nz * angles, ctx.threads, ctx.stop, [&](std::size_t item, int) {
         const std::size_t z = item / angles, p = item % angles;
-        const double th = geom.angle(static_cast<int>(p));
-        const double c = std::cos(th), s = std::sin(th), center = geom.center(static_cast<int>(p));
+        const JosephRays rays = josephRays(geom, vol, static_cast<int>(p));
         const float* image = volume.plane(z).data();
         float* dst = out.row(z, p).data();
-        const bool alongRows = std::abs(c) >= std::abs(s);
-        // Rows: x(iy) = (t - y(iy) s) / c with y(iy) = y0 - iy vs, so the column index is
-        // affine in iy: col = col0 + iy * (s / c). Columns likewise with the roles swapped.
-        const double step = alongRows ? vs / std::abs(c) : vs / std::abs(s);
+        // Along rows: line iy reads columns of row iy; along columns: line ix reads rows.
+        const int lines = rays.alongRows ? vol.ny : vol.nx;
+        const int length = rays.alongRows ? vol.nx : vol.ny;
+        const std::ptrdiff_t lineStride = rays.alongRows ? rowPitch : 1;
+        const std::ptrdiff_t sampleStride = rays.alongRows ? 1 : rowPitch;
         for (std::size_t j = 0; j < n; ++j) {
-            const double t = (static_cast<double>(j) - center) * pitch;
+            const double start = rays.start(j);
+            const auto [first, last] = activeRange(start, rays.slope, length, lines);
             double sum = 0.0;
-            if (alongRows) {
-                const double col0 = ((t - y0 * s) / c - x0) / vs;
-                const double dcol = s / c;
-                const auto [first, last] = activeRange(col0, dcol, vol.nx, vol.ny);
-                for (int iy = first; iy < last; ++iy)
-                    sum += interpolate(image + iy * rowPitch, 1, vol.nx, col0 + iy * dcol);
-            } else {
-                // y(row) = (t - x(ix) c) / s with x(ix) = x0 + ix vs; row = (y0 - y) / vs.
-                const double row0 = (y0 - (t - x0 * c) / s) / vs;
-                const double drow = c / s;
-                const auto [first, last] = activeRange(row0, drow, vol.ny, vol.nx);
-                for (int ix = first; ix < last; ++ix)
-                    sum += interpolate(image + ix, rowPitch, vol.ny, row0 + ix * drow);
-            }
-            dst[j] = static_cast<float>(sum * step);
+            for (int k = first; k < last; ++k)
+                sum += interpolate(image + k * lineStride, sampleStride, length,
+                                   start + k * rays.slope);
+            dst[j] = static_cast<float>(sum * rays.step);
         }
         if (ctx.progress) ctx.progress->advance();
     });

@@ -19,7 +19,8 @@
 /// analytic 2 sqrt(r^2 - t^2).
 ///
 /// Adjoint relation: the exact transpose of this operator scatters each ray's value with the
-/// same weights. The pixel-driven linear back-projector (BackProjector.h) with per-projection
+/// same weights: cpu.joseph (JosephTranspose.h; both read the rays of JosephRays.h), FBP's
+/// "joseph" projector. The pixel-driven linear back-projector (BackProjector.h) with per-projection
 /// weight voxelSize^2 / detectorPitch is an approximation to it (an unmatched pair, as in
 /// ASTRA): Joseph spreads a pixel over a detector triangle of half-width
 /// voxelSize * max(|cos|, |sin|), the back-projector over one of half-width one detector pixel,

@@ -51,7 +51,11 @@ class AstraSetup:
 
     def reconstruct(self, data, algorithm="fbp", **keywords):
         """Reconstructs ASTRA-layout data (2-D: [angles][detectors]; 3-D: [rows][angles]
-        [columns]) and returns ASTRA's volume layout ([y][x], or [z][y][x])."""
+        [columns]) and returns ASTRA's volume layout ([y][x], or [z][y][x]).
+
+        FBP (parallel beams) is ASTRA's CPU FBP with the ``"linear"`` projector: the Ram-Lak
+        filter and the transpose of Joseph's method (``projector="joseph"``; pass
+        ``projector="pixel"`` for TomoStation's faster pixel-driven back-projection)."""
         kw = dict(self.keywords, **keywords)
         if self.kind == "cone":
             if algorithm != "fdk":
@@ -59,6 +63,8 @@ class AstraSetup:
             volume = _recon.fdk(np.swapaxes(np.asarray(data), 0, 1), self.geometry, **kw)
             # RTK [k (z_r)][j (y_r, the axis)][i (x)] -> ASTRA [z_a = y_r][y_a = -z_r][x].
             return np.ascontiguousarray(volume.transpose(1, 0, 2)[:, ::-1, :])
+        if algorithm == "fbp":  # ASTRA's CPU FBP back-projects with its projector's transpose
+            kw.setdefault("projector", "joseph")
         image = _recon.reconstruct(data, self.angles, algorithm, **kw)
         return image if self.kind == "parallel" else np.ascontiguousarray(image[:, ::-1, :])
 

@@ -118,12 +118,16 @@ def _param_text(value):
 
 
 def fbp(sinogram, angles, *, center=None, filter="ramp", cutoff=None, size=None,
-        pixel_size=None, backend="auto", variant=None, **keywords):
+        pixel_size=None, backend="auto", variant=None, projector=None, **keywords):
     """Filtered back-projection (``tomo recon --algo fbp``): see :func:`reconstruct`.
+
+    projector: ``"pixel"`` (default; pixel-driven, every backend and variant) or ``"joseph"``
+    (``--param projector=joseph``: the exact transpose of Joseph's forward projector, as
+    ASTRA's CPU FBP with its ``"linear"`` projector; CPU). docs/python.md compares them.
     """
     return reconstruct(sinogram, angles, "fbp", center=center, filter=filter, cutoff=cutoff,
                        size=size, pixel_size=pixel_size, backend=backend, variant=variant,
-                       **keywords)
+                       projector=projector, **keywords)
 
 
 def gridrec(sinogram, angles, *, center=None, filter="ramp", cutoff=None, size=None,

@@ -67,6 +67,26 @@ TEST_F(ProjectCli, ReconOfTheProjectionGivesTheTruthBack) {
     EXPECT_LT(*rmse(back->plane(0), truth->plane(0)), 0.06);
 }
 
+TEST_F(ProjectCli, FbpWithJosephsTransposeRunsOnTheCpu) {
+    // FBP's projector joseph (cpu.joseph, ASTRA's CPU FBP with its linear projector) on the
+    // phantom: as close to the truth as the pixel-driven default (RMSE 0.0332 and 0.0315
+    // measured), on the CPU whatever backend was named, and one line for a pixel-driven variant.
+    const std::string common =
+        "recon " + path("exact.raw") + " --shape 90x185 --angles 0:180:90 --size 128 -o " +
+        path("back.raw") + " --truth " + path("truth.raw") + " --truth-shape 128x128";
+    CliRun r = runTomo(common + " --param projector=joseph --backend cuda");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("with cpu.joseph"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("projector joseph runs on the CPU"), std::string::npos) << r.output;
+    auto back = readRawFloat32(path("back.raw"), {1, 128, 128});
+    auto truth = readRawFloat32(path("truth.raw"), {1, 128, 128});
+    ASSERT_TRUE(back.isOk() && truth.isOk());
+    EXPECT_LT(*rmse(back->plane(0), truth->plane(0)), 0.036);
+    expectOneLineError(runTomo(common + " --param projector=joseph --variant cpu.simd.lin"),
+                       "projector joseph");
+    expectOneLineError(runTomo(common + " --param projector=strip"), "projector");
+}
+
 TEST_F(ProjectCli, WhatCannotBeProjectedIsOneLine) {
     expectOneLineError(runTomo("project " + path("truth.raw") +
                                " --shape 64x256 --angles 0:180:10 -o " + path("x.raw")),
