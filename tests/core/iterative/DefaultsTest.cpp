@@ -88,7 +88,7 @@ std::pair<double, double> solve(const Data& d, const std::string& algo,
 std::map<std::string, std::string> bestRun(const std::string& algo) {
     static const std::map<std::string, std::string> iterations = {
         {"sirt", "600"},  {"os-sirt", "150"}, {"sart", "40"}, {"cgls", "40"},
-        {"memxct", "40"}, {"tv", "300"},      {"mbir", "100"}};
+        {"memxct", "40"}, {"tv", "600"},      {"mbir", "100"}};
     const bool mbir = algo == "mbir";  // MBIR's own rule: its relative update
     return {{"iterations", iterations.at(algo)},
             {mbir ? "stop_threshold" : "stop", mbir ? "0" : "none"}};
