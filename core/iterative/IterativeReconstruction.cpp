@@ -191,9 +191,9 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
         fillCommon(o);
         o.relaxation = params.real("relaxation");
         if (spec.id == "sart" && o.relaxation == 0) {
-            o.relaxation = std::min(0.5, 20.0 / op->angleCount());
+            o.relaxation = std::min(0.5, 10.0 / op->angleCount());
             char text[96];
-            std::snprintf(text, sizeof(text), "SART relaxation %.3g = min(0.5, 20 / %d angles)",
+            std::snprintf(text, sizeof(text), "SART relaxation %.3g = min(0.5, 10 / %d angles)",
                           o.relaxation, op->angleCount());
             if (request.onNote) request.onNote(text);
         }
