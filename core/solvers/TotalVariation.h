@@ -17,7 +17,7 @@
 /// through errors twice FBP's for hundreds of iterations on noisy Shepp-Logans; g = 0.05 reached
 /// within 3% of the converged error in 100 iterations on 512^2 x 720 and 256^2 x 90 / 180 views
 /// (docs/algorithms.md); the front door (reconstructIterative) now picks g from the data's
-/// signal-to-noise ratio when lambda is automatic, 0.01 to 0.25 (docs/accuracy.md).
+/// signal-to-noise ratio when lambda is automatic, 0.01 to 0.05 (docs/accuracy.md).
 /// Per iteration:
 ///   p = (p + sigma (A xbar - b)) / (1 + sigma)       (prox of the data term's conjugate)
 ///   q = clip_lambda(q + sigma D xbar)                 (projection of each pixel's 2-vector)
