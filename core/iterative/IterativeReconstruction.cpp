@@ -60,15 +60,15 @@ Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
     return std::unique_ptr<SubsetOperator>(std::move(op));
 }
 
-/// TV's data-driven settings (docs/accuracy.md, "TV's step balance"), from the data's noise
+/// TV's data-driven settings (docs/accuracy.md, "Fourth round"), from the data's noise
 /// level sigma (estimateSinogramNoise) and its signal-to-noise ratio snr = (99th percentile of
 /// the data) / sigma:
 /// - lambda (when the parameter is 0) = sigma sqrt(angles): A^T of white noise of level sigma
 ///   has a standard deviation of about sigma sqrt(angles) per pixel (one ray of about unit weight
 ///   per angle), the size of the data term's gradient that the TV subgradient (bounded per
 ///   pixel) must balance; measured near the lowest error on noisy Shepp-Logans
-///   (docs/algorithms.md). Twice that was lower on 7 of 9 cases of the defaults study at 256^2
-///   but 42% higher on the 128^2 Shepp-Logan of DefaultsTest: not changed.
+///   (docs/algorithms.md). Twice that was lower on 8 of 9 cases of the defaults study at 256^2
+///   but 43% higher on the 128^2 Shepp-Logan of DefaultsTest: not changed.
 /// - the step balance g (TvOptions::stepBalance) = 0.05 sqrt(snr / 300) in [0.01, 0.05] with
 ///   the automatic lambda: at low snr the TV term dominates and larger dual steps (smaller g)
 ///   converge faster (1e3-count Shepp-Logan at 150 iterations: 1.05x -> 1.03x its converged

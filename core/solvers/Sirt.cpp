@@ -26,10 +26,10 @@ void forSubsetRows(const SubsetOperator& op, int subset, int subsets, F&& fn) {
 
 /// SIRT's row weights R = 1 / A 1, with each row sum floored at one pixel's chord (the largest
 /// row sum over the image's side). A ray that only clips a corner of the image has a chord far
-/// shorter than a pixel, so 1 / A 1 multiplies its noise by up to a thousand; with the matched
-/// pair the back-projection spreads it with the same tiny weights, but an unmatched pair (the
-/// locality pair's voxel-driven back-projection) spreads it with interpolation weights of up to
-/// one, and on noisy data the image's corners diverge (Shepp-Logan at 1e3 counts: errors of 5.8
+/// shorter than a pixel, so 1 / A 1 multiplies its noise by the inverse of that chord; with the
+/// matched pair the back-projection spreads it with the same tiny weights, but an unmatched pair
+/// (the locality pair's voxel-driven back-projection) spreads it with interpolation weights of up
+/// to one, and on noisy data the image's corners diverge (Shepp-Logan at 1e3 counts: errors of 5.8
 /// there, SIRT's best iterate 0.0742 against 0.0616 with the matched pair; docs/accuracy.md).
 /// The floor leaves every row that crosses a pixel's width unchanged. @p ones (domain) and @p r
 /// (range) are scratch.
