@@ -1,5 +1,5 @@
 // Every iterative algorithm with its defaults (nothing given) against FBP and against its own
-// best iterate, on three independent undersampled, noisy cases made by the analytic phantoms
+// best iterate, on five independent undersampled or noisy cases made by the analytic phantoms
 // (issue 29): the defaults study (docs/accuracy.md, "Defaults study") chose the stopping rules;
 // this test holds them to the study's margins on cases small enough for CI. The best iterate is
 // the lowest error of a run without stopping rule (chosen with the truth: what a perfect rule
@@ -30,7 +30,7 @@ struct Case {
     bool krylovAtFbpLevel = false;
 };
 
-// Three phantoms, three view counts, three noise levels, four noise seeds; 128^2 with
+// Three phantoms, four view counts, four noise levels, five noise seeds; 128^2 with
 // `tomo phantom`'s detector (ceil(N sqrt 2) + 2, odd) and attenuation scale (0.02). The fourth
 // case is where the row estimate of the noise took the curvature of many edges for noise (0.47
 // against 0.21) and SIRT, OS-SIRT, CGLS and MemXCT stopped early, above FBP (docs/accuracy.md,
