@@ -1,5 +1,6 @@
 #include "core/solvers/Sirt.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -21,6 +22,32 @@ void forSubsetRows(const SubsetOperator& op, int subset, int subsets, F&& fn) {
         for (std::size_t p = static_cast<std::size_t>(subset); p < angles;
              p += static_cast<std::size_t>(subsets))
             fn((z * angles + p) * det, det);
+}
+
+/// SIRT's row weights R = 1 / A 1, with each row sum floored at one pixel's chord (the largest
+/// row sum over the image's side). A ray that only clips a corner of the image has a chord far
+/// shorter than a pixel, so 1 / A 1 multiplies its noise by the inverse of that chord; with the
+/// matched pair the back-projection spreads it with the same tiny weights, but an unmatched pair
+/// (the locality pair's voxel-driven back-projection) spreads it with interpolation weights of up
+/// to one, and on noisy data the image's corners diverge (Shepp-Logan at 1e3 counts: errors of 5.8
+/// there, SIRT's best iterate 0.0742 against 0.0616 with the matched pair; docs/accuracy.md).
+/// The floor leaves every row that crosses a pixel's width unchanged. @p ones (domain) and @p r
+/// (range) are scratch.
+Status sirtRowWeights(LinearOperator& op, const VolumeShape& shape, std::span<float> ones,
+                      std::span<float> r, std::span<float> rowWeight, const ExecContext& ctx) {
+    fill(ones, 1.f, ctx);
+    TOMO_RETURN_IF_ERROR(op.forward(ones, r, ctx));
+    float longest = 0.f;
+    for (float v : r)
+        longest = std::max(longest, v);
+    const std::size_t side = shape.size() == ones.size()
+                                 ? std::max(shape.nx, shape.ny)
+                                 : std::size_t(std::lround(std::sqrt(double(ones.size()))));
+    const float floor = side > 0 ? longest / float(side) : 0.f;
+    for (float& v : r)
+        if (v > 1e-12f) v = std::max(v, floor);
+    invertWeights(r, rowWeight, 1e-12f, ctx);
+    return Status::ok();
 }
 
 }  // namespace
@@ -47,10 +74,9 @@ Status sirtOnce(LinearOperator& op, std::span<const float> b, std::span<float> x
     const std::size_t m = op.rangeSize(), n = op.domainSize();
     std::vector<float> rowWeight(m), colWeight(n), r(m), update(n);
 
-    // R = 1 / A 1 and C = 1 / A^T 1.
-    fill(update, 1.f, in);
-    if (Status s = op.forward(update, r, in); !s) return monitor.fail(s);
-    invertWeights(r, rowWeight, 1e-12f, in);
+    // R = 1 / A 1 (floored) and C = 1 / A^T 1.
+    if (Status s = sirtRowWeights(op, options.shape, update, r, rowWeight, in); !s)
+        return monitor.fail(s);
     fill(r, 1.f, in);
     if (Status s = op.adjoint(r, update, in); !s) return monitor.fail(s);
     invertWeights(update, colWeight, 1e-12f, in);
@@ -84,9 +110,8 @@ Status osSirtOnce(SubsetOperator& op, std::span<const float> b, std::span<float>
     const std::size_t m = op.rangeSize(), n = op.domainSize();
     std::vector<float> rowWeight(m), r(m), update(n);
 
-    fill(update, 1.f, in);
-    if (Status s = op.forward(update, r, in); !s) return monitor.fail(s);
-    invertWeights(r, rowWeight, 1e-12f, in);
+    if (Status s = sirtRowWeights(op, options.shape, update, r, rowWeight, in); !s)
+        return monitor.fail(s);
     monitor.setData(b);
 
     // Column weights C_s = 1 / A_s^T 1, cached when they fit.

@@ -62,8 +62,8 @@ struct StopOptions {
     /// noiseSigma was estimated from the data by the caller (notes say "estimated").
     bool noiseEstimated = false;
     /// discrepancy: the factor tau on delta, in [0.5, 2]: Morozov's tau > 1 (the residual of the
-    /// true image is the noise norm). 1.05 is every method's default (AlgorithmSchema's stop-tau,
-    /// chosen by the defaults study, docs/accuracy.md).
+    /// true image is the noise norm). The front door sets each method's own (AlgorithmSchema's
+    /// stop-tau, chosen by the defaults study, docs/accuracy.md).
     double tau = 1.05;
     int patience = 5;  ///< corner: iterations the corner must stay put before stopping
     /// How the data vector holds sinograms, for the noise estimate (estimateSinogramNoise).

@@ -16,7 +16,9 @@
 /// without changing the convergence condition. g = 1 (the plain preconditioner) oscillated
 /// through errors twice FBP's for hundreds of iterations on noisy Shepp-Logans; g = 0.05 reached
 /// within 3% of the converged error in 100 iterations on 512^2 x 720 and 256^2 x 90 / 180 views
-/// (docs/algorithms.md). Per iteration:
+/// (docs/algorithms.md); the front door (reconstructIterative) now picks g from the data's
+/// signal-to-noise ratio when lambda is automatic, 0.01 to 0.05 (docs/accuracy.md).
+/// Per iteration:
 ///   p = (p + sigma (A xbar - b)) / (1 + sigma)       (prox of the data term's conjugate)
 ///   q = clip_lambda(q + sigma D xbar)                 (projection of each pixel's 2-vector)
 ///   x' = P(x - tau (A^T p + D^T q)),  xbar = 2 x' - x (P: clamp to x >= 0 if requested)
@@ -38,8 +40,8 @@
 namespace tomo {
 
 struct TvOptions : SolverOptions {
-    double lambda = 0.01;     ///< TV weight lambda > 0
-    bool nonNegative = true;  ///< constrain x >= 0
+    double lambda = 0.01;       ///< TV weight lambda > 0
+    bool nonNegative = true;    ///< constrain x >= 0
     double stepBalance = 0.05;  ///< g above: primal steps times g, dual steps over g (> 0)
 };
 

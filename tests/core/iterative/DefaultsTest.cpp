@@ -1,5 +1,5 @@
 // Every iterative algorithm with its defaults (nothing given) against FBP and against its own
-// best iterate, on three independent undersampled, noisy cases made by the analytic phantoms
+// best iterate, on five independent undersampled or noisy cases made by the analytic phantoms
 // (issue 29): the defaults study (docs/accuracy.md, "Defaults study") chose the stopping rules;
 // this test holds them to the study's margins on cases small enough for CI. The best iterate is
 // the lowest error of a run without stopping rule (chosen with the truth: what a perfect rule
@@ -30,7 +30,7 @@ struct Case {
     bool krylovAtFbpLevel = false;
 };
 
-// Three phantoms, three view counts, three noise levels, four noise seeds; 128^2 with
+// Three phantoms, four view counts, four noise levels, five noise seeds; 128^2 with
 // `tomo phantom`'s detector (ceil(N sqrt 2) + 2, odd) and attenuation scale (0.02). The fourth
 // case is where the row estimate of the noise took the curvature of many edges for noise (0.47
 // against 0.21) and SIRT, OS-SIRT, CGLS and MemXCT stopped early, above FBP (docs/accuracy.md,
@@ -41,6 +41,10 @@ constexpr Case kCases[] = {
     {"ellipses:5:7", 90, 2e4, 102},
     {"discs", 45, 3e3, 103},
     {"ellipses:12:7", 90, 1e5, 104, true},
+    // Many views at low counts (five data values per pixel): the residual is flat near the
+    // noise level, and OS-SIRT at the old tau 1.05 stopped at 11 iterations, 1.14x its best
+    // (the defaults study's discs-256-720v-1e4: 1.27x).
+    {"discs", 360, 1e4, 105},
 };
 
 struct Data {
@@ -88,7 +92,7 @@ std::pair<double, double> solve(const Data& d, const std::string& algo,
 std::map<std::string, std::string> bestRun(const std::string& algo) {
     static const std::map<std::string, std::string> iterations = {
         {"sirt", "600"},  {"os-sirt", "150"}, {"sart", "40"}, {"cgls", "40"},
-        {"memxct", "40"}, {"tv", "300"},      {"mbir", "100"}};
+        {"memxct", "40"}, {"tv", "600"},      {"mbir", "100"}};
     const bool mbir = algo == "mbir";  // MBIR's own rule: its relative update
     return {{"iterations", iterations.at(algo)},
             {mbir ? "stop_threshold" : "stop", mbir ? "0" : "none"}};
@@ -117,6 +121,23 @@ TEST_P(Defaults, BeatFbpAndComeWithinTenPercentOfTheBestIterate) {
             error / best, d.fbpError, error / d.fbpError);
         EXPECT_LT(error, d.fbpError);
         EXPECT_LT(error, 1.10 * best);
+    }
+}
+
+// SIRT, OS-SIRT and SART approach the same weighted least-squares solutions; on photon-starved
+// data a default whose steps are too long stops on a noisier iterate than the others'. The
+// discs at 45 views and 3e3 counts (kCases[2]): SIRT at relaxation 1.9 gave 0.0901 and SART at
+// min(0.5, 20 / angles) 0.1037 against OS-SIRT's 0.0756 (issue 29's fourth round: now 0.0772 and
+// 0.0753).
+TEST(DefaultsAcrossMethods, SirtAndSartComeWithinFivePercentOfOsSirtOnPhotonStarvedData) {
+    const Data d = makeCase(kCases[2]);
+    SolverSummary summary;
+    const double osSirt = solve(d, "os-sirt", {}, summary).first;
+    for (const char* algo : {"sirt", "sart"}) {
+        const double error = solve(d, algo, {}, summary).first;
+        std::printf("[ note ] %s %.5f, os-sirt %.5f (ratio %.3f)\n", algo, error, osSirt,
+                    error / osSirt);
+        EXPECT_LT(error, 1.05 * osSirt) << algo;
     }
 }
 
