@@ -92,7 +92,6 @@ IcdSettings icdSettings(const MbirSliceGeometry& g, const MbirMatrix& matrix, co
     settings.innerSteps = options.innerSteps;
     settings.nz = nz;
     settings.avx2 = options.vectorised && icdAvx2Available();
-    settings.avx512 = options.vectorised && icdAvx512Available();
     return settings;
 }
 
