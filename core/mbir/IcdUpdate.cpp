@@ -305,9 +305,19 @@ double icdUpdateLine(const IcdSettings& s, const SinoBand& band, std::vector<flo
     std::size_t* starts = scratch.starts.data();
     std::int32_t* s32 = scratch.starts32.data();
     s.geometry->firstChannels(ix, iy, 0, views, s32);
-    for (int v = 0; v < views; ++v) {
-        starts[v] = band.at(v, s32[v]);
-        s32[v] = std::int32_t(starts[v]);
+    if (nz == 1 && band.shift) {
+        // One slice: channel c of view v lies at c + shift[v] (an int loop the compiler
+        // vectorises); the size_t starts only for the scalar kernels.
+        for (int v = 0; v < views; ++v)
+            s32[v] += band.shift[v];
+        if (!s.avx2 || s.matrix->type() != MbirEntryType::Uint8)
+            for (int v = 0; v < views; ++v)
+                starts[v] = std::size_t(s32[v]);
+    } else {
+        for (int v = 0; v < views; ++v) {
+            starts[v] = band.at(v, s32[v]);
+            s32[v] = std::int32_t(starts[v]);
+        }
     }
     if (nz == 1)
         thetas<true>(s, band, j, scratch.theta1.data(), scratch.theta2.data(), starts, s32);

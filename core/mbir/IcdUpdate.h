@@ -23,6 +23,9 @@ struct SinoBand {
     const std::size_t* rowStart = nullptr;
     const int* base = nullptr;
     int nz = 1;
+    /// With one slice (optional): rowStart[v] - base[v] per view, so that at(v, c) is
+    /// c + shift[v] (int32: a band holds fewer than 2^31 elements).
+    const std::int32_t* shift = nullptr;
     std::size_t at(int v, int c) const {
         return rowStart[v] + std::size_t(c - base[v]) * std::size_t(nz);
     }
