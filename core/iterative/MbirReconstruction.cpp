@@ -65,7 +65,7 @@ Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
     TOMO_ASSIGN_OR_RETURN(Volume start, fbpStart(sino, geom, coarse, ctx));
     MbirOptions o = options;
     o.iterations = std::min(options.iterations, 20);
-    o.stopThreshold = std::max(10 * options.stopThreshold, 0.2);
+    o.stopThreshold = std::max(options.stopThreshold, 0.2);
     o.stopHu = 0;
     ExecContext quiet = ctx;
     quiet.progress = nullptr;
