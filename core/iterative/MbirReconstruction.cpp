@@ -208,6 +208,7 @@ Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
                                         ? coarseStart(sino, geom, vol, options, request, ctx)
                                         : fbpStart(sino, geom, vol, ctx));
         initial = &warm;
+        if (params.text("init") == "multires") options.minIterations = 3;
         note("MBIR warm start: " + std::string(params.text("init") == "multires"
                                                    ? "MBIR on the half-resolution grid"
                                                    : "FBP (ramp)"));
