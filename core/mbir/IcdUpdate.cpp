@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -86,95 +87,104 @@ void writeBack(const MbirSliceGeometry& g, const Entry* column, float scale, con
 
 #if defined(__x86_64__) || defined(__i386__)
 #define TOMO_MBIR_AVX2 1
-/// theta sums of one slice over every view, 8 views at a time: the error, weight and 8-bit
-/// entries are gathered at each view's run (starts32, offsets32) for taps k < count(view);
-/// products in float, sums in double. The last views % 8 are summed one by one.
-__attribute__((target("avx2,fma"))) void thetasAvx2(const MbirSliceGeometry& g,
+/// The vector kernels of one slice with 8-bit entries read each view's run where it lies: the
+/// error, the weight and the codes are contiguous there (the run is count(v) channels of one
+/// row of the band, and count(v) codes of the column), so four taps are one unaligned load of
+/// each, the codes past the run masked to zero. A load may reach up to 3 elements past the run:
+/// into the band's next row (whose values add nothing: their codes are zero) or past the last
+/// row, so the last view is done one tap at a time.
+
+/// Four codes from @p at with the taps from @p live on set to zero (as floats).
+__attribute__((target("avx2,fma"))) inline __m128 codesAt(const std::uint8_t* at, int live) {
+    static constexpr std::uint32_t kLow[5] = {0u, 0xffu, 0xffffu, 0xffffffu, 0xffffffffu};
+    std::uint32_t raw = 0;
+    std::memcpy(&raw, at, sizeof raw);  // inside the column or its kCodePadding
+    raw &= kLow[live < 4 ? live : 4];
+    return _mm_cvtepi32_ps(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(int(raw))));
+}
+
+/// Adds view @p v's terms w c e and w c^2 to @p s1 and @p s2 (float products and sums).
+__attribute__((target("avx2,fma"))) inline void runTerms(const MbirSliceGeometry& g,
+                                                         const std::uint8_t* column,
+                                                         const SinoBand& band,
+                                                         const std::int32_t* starts, int v,
+                                                         __m128& s1, __m128& s2) {
+    const int count = g.counts()[v];
+    const float* e = band.e + starts[v];
+    const float* w = band.w + starts[v];
+    const std::uint8_t* a = column + g.offsets32()[v];
+    for (int k = 0; k < count; k += 4) {
+        const __m128 c = codesAt(a + k, count - k);
+        const __m128 wc = _mm_mul_ps(_mm_loadu_ps(w + k), c);
+        s1 = _mm_fmadd_ps(wc, _mm_loadu_ps(e + k), s1);
+        s2 = _mm_fmadd_ps(wc, c, s2);
+    }
+}
+
+__attribute__((target("avx2,fma"))) inline double laneSum(__m128 s) {
+    alignas(16) float l[4];
+    _mm_store_ps(l, s);
+    return (double(l[0]) + double(l[1])) + (double(l[2]) + double(l[3]));
+}
+
+/// theta sums of one slice over every view, four views' runs in flight (four accumulators,
+/// so the FMA latency does not chain); the last view one tap at a time, in double.
+__attribute__((target("avx2,fma"))) void thetasRuns(const MbirSliceGeometry& g,
                                                     const std::uint8_t* column,
                                                     const SinoBand& band,
                                                     const std::int32_t* starts, double& t1,
                                                     double& t2) {
-    const int views = g.views(), full = views - views % 8;
-    const int* counts = g.counts();
-    const std::int32_t* offsets = g.offsets32();
-    __m256d s1a = _mm256_setzero_pd(), s1b = _mm256_setzero_pd();
-    __m256d s2a = _mm256_setzero_pd(), s2b = _mm256_setzero_pd();
-    const __m256i low = _mm256_set1_epi32(0xff);
-    for (int v = 0; v < full; v += 8) {
-        const __m256i start = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(starts + v));
-        const __m256i offset = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offsets + v));
-        const __m256i count = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + v));
-        for (int k = 0; k < g.maxCount(); ++k) {
-            const __m256i kk = _mm256_set1_epi32(k);
-            const __m256i live = _mm256_cmpgt_epi32(count, kk);
-            const __m256 mask = _mm256_castsi256_ps(live);
-            const __m256i at = _mm256_add_epi32(start, kk);
-            const __m256 e = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), band.e, at, mask, 4);
-            const __m256 w = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), band.w, at, mask, 4);
-            const __m256i raw = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(),
-                                                            reinterpret_cast<const int*>(column),
-                                                            _mm256_add_epi32(offset, kk), live, 1);
-            const __m256 c = _mm256_cvtepi32_ps(_mm256_and_si256(raw, low));
-            const __m256 wc = _mm256_mul_ps(w, c);
-            const __m256 p1 = _mm256_mul_ps(wc, e), p2 = _mm256_mul_ps(wc, c);
-            s1a = _mm256_add_pd(s1a, _mm256_cvtps_pd(_mm256_castps256_ps128(p1)));
-            s1b = _mm256_add_pd(s1b, _mm256_cvtps_pd(_mm256_extractf128_ps(p1, 1)));
-            s2a = _mm256_add_pd(s2a, _mm256_cvtps_pd(_mm256_castps256_ps128(p2)));
-            s2b = _mm256_add_pd(s2b, _mm256_cvtps_pd(_mm256_extractf128_ps(p2, 1)));
+    const int last = g.views() - 1;
+    __m128 a1 = _mm_setzero_ps(), b1 = a1, c1 = a1, d1 = a1;
+    __m128 a2 = a1, b2 = a1, c2 = a1, d2 = a1;
+    int v = 0;
+    for (; v + 4 <= last; v += 4) {
+        runTerms(g, column, band, starts, v, a1, a2);
+        runTerms(g, column, band, starts, v + 1, b1, b2);
+        runTerms(g, column, band, starts, v + 2, c1, c2);
+        runTerms(g, column, band, starts, v + 3, d1, d2);
+    }
+    for (; v < last; ++v)
+        runTerms(g, column, band, starts, v, a1, a2);
+    double s1 = laneSum(_mm_add_ps(_mm_add_ps(a1, b1), _mm_add_ps(c1, d1)));
+    double s2 = laneSum(_mm_add_ps(_mm_add_ps(a2, b2), _mm_add_ps(c2, d2)));
+    if (last >= 0) {
+        const std::uint8_t* a = column + g.offsets32()[last];
+        for (int k = 0; k < g.count(last); ++k) {
+            const double c = double(a[k]);
+            const double wc = double(band.w[starts[last] + k]) * c;
+            s1 += wc * double(band.e[starts[last] + k]);
+            s2 += wc * c;
         }
     }
-    alignas(32) double l1[4], l2[4];
-    _mm256_store_pd(l1, _mm256_add_pd(s1a, s1b));
-    _mm256_store_pd(l2, _mm256_add_pd(s2a, s2b));
-    double a1 = (l1[0] + l1[1]) + (l1[2] + l1[3]), a2 = (l2[0] + l2[1]) + (l2[2] + l2[3]);
-    for (int v = full; v < views; ++v)
-        for (int k = 0; k < counts[v]; ++k) {
-            const double c = double(column[offsets[v] + k]);
-            const double wc = double(band.w[starts[v] + k]) * c;
-            a1 += wc * double(band.e[starts[v] + k]);
-            a2 += wc * c;
+    t1 += s1;
+    t2 += s2;
+}
+
+/// The write-back e -= step c of one slice, run by run: four taps loaded, changed and stored
+/// (the masked taps store the value they read: the band is this thread's alone); the last
+/// view one tap at a time.
+__attribute__((target("avx2,fma"))) void writeBackRuns(const MbirSliceGeometry& g,
+                                                       const std::uint8_t* column, float step,
+                                                       float* e, const std::int32_t* starts) {
+    const int last = g.views() - 1;
+    const __m128 vstep = _mm_set1_ps(step);
+    for (int v = 0; v < last; ++v) {
+        const int count = g.counts()[v];
+        float* run = e + starts[v];
+        const std::uint8_t* a = column + g.offsets32()[v];
+        for (int k = 0; k < count; k += 4) {
+            const __m128 change = _mm_mul_ps(vstep, codesAt(a + k, count - k));
+            _mm_storeu_ps(run + k, _mm_sub_ps(_mm_loadu_ps(run + k), change));
         }
-    t1 += a1;
-    t2 += a2;
+    }
+    if (last >= 0) {
+        const std::uint8_t* a = column + g.offsets32()[last];
+        for (int k = 0; k < g.count(last); ++k)
+            e[starts[last] + k] -= step * float(a[k]);
+    }
 }
 #endif
-
-/// The write-back e -= step c of one slice, 8 views at a time: the error gathered at each view's
-/// run, changed, and scattered back (AVX-512: views' runs lie in different rows, so no two lanes
-/// write one element). The last views % 8 one by one.
-__attribute__((target("avx512f,avx512vl"))) void writeBackAvx512(const MbirSliceGeometry& g,
-                                                                 const std::uint8_t* column,
-                                                                 float step, float* e,
-                                                                 const std::int32_t* starts) {
-    const int views = g.views(), full = views - views % 8;
-    const int* counts = g.counts();
-    const std::int32_t* offsets = g.offsets32();
-    const __m256 vstep = _mm256_set1_ps(step);
-    const __m256i low = _mm256_set1_epi32(0xff);
-    for (int v = 0; v < full; v += 8) {
-        const __m256i start = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(starts + v));
-        const __m256i offset = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(offsets + v));
-        const __m256i count = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + v));
-        for (int k = 0; k < g.maxCount(); ++k) {
-            const __m256i kk = _mm256_set1_epi32(k);
-            const __mmask8 live = _mm256_cmpgt_epi32_mask(count, kk);
-            const __m256i at = _mm256_add_epi32(start, kk);
-            const __m256i raw = _mm256_mmask_i32gather_epi32(
-                _mm256_setzero_si256(), live, _mm256_add_epi32(offset, kk),
-                reinterpret_cast<const int*>(column), 1);
-            const __m256 c = _mm256_cvtepi32_ps(_mm256_and_si256(raw, low));
-            const __m256 old = _mm256_mmask_i32gather_ps(_mm256_setzero_ps(), live, at, e, 4);
-            _mm256_mask_i32scatter_ps(e, live, at, _mm256_sub_ps(old, _mm256_mul_ps(vstep, c)), 4);
-        }
-    }
-    for (int v = full; v < views; ++v)
-        for (int k = 0; k < counts[v]; ++k)
-            e[starts[v] + k] -= step * float(column[offsets[v] + k]);
-}
-
-bool avx512Available() {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-}
 
 template <bool kSingle>
 void thetas(const IcdSettings& s, const SinoBand& band, std::size_t j, double* t1, double* t2,
@@ -182,7 +192,7 @@ void thetas(const IcdSettings& s, const SinoBand& band, std::size_t j, double* t
     const MbirMatrix& a = *s.matrix;
 #ifdef TOMO_MBIR_AVX2
     if (kSingle && s.avx2 && a.type() == MbirEntryType::Uint8) {
-        thetasAvx2(*s.geometry, a.codes(j), band, starts32, t1[0], t2[0]);
+        thetasRuns(*s.geometry, a.codes(j), band, starts32, t1[0], t2[0]);
         return;
     }
 #endif
@@ -198,8 +208,8 @@ void subtract(const IcdSettings& s, const SinoBand& band, std::size_t j, const s
               const std::int32_t* starts32, const float* delta) {
     const MbirMatrix& a = *s.matrix;
 #ifdef TOMO_MBIR_AVX2
-    if (kSingle && s.avx512 && a.type() == MbirEntryType::Uint8) {
-        writeBackAvx512(*s.geometry, a.codes(j), a.scale(j) * delta[0], band.e, starts32);
+    if (kSingle && s.avx2 && a.type() == MbirEntryType::Uint8) {
+        writeBackRuns(*s.geometry, a.codes(j), a.scale(j) * delta[0], band.e, starts32);
         return;
     }
 #endif
@@ -236,14 +246,6 @@ int gatherNeighbours(const IcdSettings& s, const std::vector<float>& x, int ix, 
 }
 
 }  // namespace
-
-bool icdAvx512Available() {
-#ifdef TOMO_MBIR_AVX2
-    return avx512Available();
-#else
-    return false;
-#endif
-}
 
 bool icdAvx2Available() {
 #ifdef TOMO_MBIR_AVX2
@@ -303,9 +305,19 @@ double icdUpdateLine(const IcdSettings& s, const SinoBand& band, std::vector<flo
     std::size_t* starts = scratch.starts.data();
     std::int32_t* s32 = scratch.starts32.data();
     s.geometry->firstChannels(ix, iy, 0, views, s32);
-    for (int v = 0; v < views; ++v) {
-        starts[v] = band.at(v, s32[v]);
-        s32[v] = std::int32_t(starts[v]);
+    if (nz == 1 && band.shift) {
+        // One slice: channel c of view v lies at c + shift[v] (an int loop the compiler
+        // vectorises); the size_t starts only for the scalar kernels.
+        for (int v = 0; v < views; ++v)
+            s32[v] += band.shift[v];
+        if (!s.avx2 || s.matrix->type() != MbirEntryType::Uint8)
+            for (int v = 0; v < views; ++v)
+                starts[v] = std::size_t(s32[v]);
+    } else {
+        for (int v = 0; v < views; ++v) {
+            starts[v] = band.at(v, s32[v]);
+            s32[v] = std::int32_t(starts[v]);
+        }
     }
     if (nz == 1)
         thetas<true>(s, band, j, scratch.theta1.data(), scratch.theta2.data(), starts, s32);

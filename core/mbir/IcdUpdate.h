@@ -23,6 +23,9 @@ struct SinoBand {
     const std::size_t* rowStart = nullptr;
     const int* base = nullptr;
     int nz = 1;
+    /// With one slice (optional): rowStart[v] - base[v] per view, so that at(v, c) is
+    /// c + shift[v] (int32: a band holds fewer than 2^31 elements).
+    const std::int32_t* shift = nullptr;
     std::size_t at(int v, int c) const {
         return rowStart[v] + std::size_t(c - base[v]) * std::size_t(nz);
     }
@@ -39,18 +42,14 @@ struct IcdSettings {
     bool zeroSkip = true;  ///< skip a voxel that is 0 with all its neighbours (paper 004)
     int innerSteps = 1;    ///< surrogate steps per visit (more: closer to the exact 1-D minimum)
     int nz = 1;
-    /// Single slices with 8-bit entries: the theta sums 8 views at a time with AVX2 gathers
-    /// (set when the CPU has AVX2 and FMA: icdAvx2Available()).
+    /// Single slices with 8-bit entries: the theta sums and the write-back four taps of a
+    /// view's run at a time, with contiguous loads (set when the CPU has AVX2 and FMA:
+    /// icdAvx2Available()).
     bool avx2 = false;
-    /// Single slices with 8-bit entries: the write-back 8 views at a time with AVX-512 scatters
-    /// (set when the CPU has AVX-512F and VL: icdAvx512Available()).
-    bool avx512 = false;
 };
 
-/// Whether this CPU runs the AVX2 theta sums.
+/// Whether this CPU runs the vector theta sums and write-back (AVX2 and FMA).
 bool icdAvx2Available();
-/// Whether this CPU runs the AVX-512 write-back.
-bool icdAvx512Available();
 
 /// Per-thread scratch of icdUpdateLine.
 struct IcdScratch {

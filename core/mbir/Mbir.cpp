@@ -92,7 +92,6 @@ IcdSettings icdSettings(const MbirSliceGeometry& g, const MbirMatrix& matrix, co
     settings.innerSteps = options.innerSteps;
     settings.nz = nz;
     settings.avx2 = options.vectorised && icdAvx2Available();
-    settings.avx512 = options.vectorised && icdAvx512Available();
     return settings;
 }
 
@@ -286,7 +285,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     IterationMonitor monitor("mbir", so, onIteration, summary, solveCtx);
     const double voxels = double(nx) * ny * nz;
     std::vector<float> flat;
-    int pass = 0;
+    int pass = 0, completed = 0;
     for (;;) {
         PsvIterationStats stats;
         Status status = runPasses(onePass, monitor.inner(), voxels, pass, stats);
@@ -304,7 +303,8 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         transpose(x, std::size_t(nz), flat);
         if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;
         settings.zeroSkip = options.zeroSkip;
-        if (converged(options, stats, sumAbs / voxels, summary.history.back())) {
+        if (++completed >= options.minIterations &&
+            converged(options, stats, sumAbs / voxels, summary.history.back())) {
             summary.reason = TerminationReason::Converged;
             break;
         }

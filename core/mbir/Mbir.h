@@ -39,9 +39,12 @@ struct MbirOptions {
     MbirEntryType entries = MbirEntryType::Uint8;
     int iterations = 100;        ///< iterations (about one equit each) at most
     double stopThreshold = 0.5;  ///< percent; 0 = off (docs/mbir.md: why not svmbir's 0.02)
-    double stopHu = 0;           ///< with a reference: stop below this RMSE in HU; 0 = off
-    double muWater = 0.02;       ///< attenuation of water per length unit, for HU
-    int innerSteps = 1;          ///< surrogate steps per voxel visit
+    /// The threshold stops no run before this iteration (the multi-resolution start sets 3: its
+    /// first fine iteration moves little from the coarse image while its 2 x 2 blocks remain).
+    int minIterations = 1;
+    double stopHu = 0;      ///< with a reference: stop below this RMSE in HU; 0 = off
+    double muWater = 0.02;  ///< attenuation of water per length unit, for HU
+    int innerSteps = 1;     ///< surrogate steps per voxel visit
     bool zeroSkip = true;
     bool vectorised = true;  ///< AVX2 theta sums where the CPU has them (IcdUpdate.h)
     std::size_t memoryBudget = std::size_t(4) << 30;  ///< bytes the system matrix may take

@@ -128,9 +128,13 @@ void SuperVoxelPlan::runSv(std::size_t index, int iteration, const IcdSettings& 
     }
     std::copy_n(e, n, buffer.data() + n);  // the snapshot, for the write-back
     std::vector<std::size_t> rowStart(sv.rowStart.size());
+    std::vector<std::int32_t> shift(nz == 1 ? sv.rowStart.size() : 0);
     for (std::size_t v = 0; v < rowStart.size(); ++v)
         rowStart[v] = sv.rowStart[v] * std::size_t(nz);
-    const SinoBand band{e, w, rowStart.data(), sv.base.data(), nz};
+    for (std::size_t v = 0; v < shift.size(); ++v)
+        shift[v] = std::int32_t(sv.rowStart[v]) - sv.base[v];
+    const SinoBand band{
+        e, w, rowStart.data(), sv.base.data(), nz, shift.empty() ? nullptr : shift.data()};
 
     std::vector<std::uint32_t> order;
     for (int iy = sv.y0; iy < sv.y1; ++iy)

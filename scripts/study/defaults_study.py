@@ -156,9 +156,12 @@ def method_args(method):
 def best_iterate(case, tomo, threads, method):
     """The lowest per-iteration error of a run without stopping rule (and its iteration)."""
     algo, _, params = method.partition("@")
-    # The stopping rule does not change the iterates: variants that differ only in it share
-    # one run.
-    params = ",".join(p for p in params.split(",") if p and not p.startswith("stop="))
+    # The stopping rule does not change the iterates: variants that differ only in it (stop=,
+    # or MBIR's stop_threshold=) share one run. (With MBIR's multi-resolution start the
+    # threshold also stops the coarse stage: the run without a rule, threshold 0, has its
+    # coarse stage at 0.2 %, so its iterates are not the default's; its best is the reference.)
+    params = ",".join(p for p in params.split(",")
+                      if p and not p.startswith(("stop=", "stop_threshold=")))
     key = algo + ("@" + params if params else "")
     lcurve = os.path.join(case.dir, key + "-best.json")
     extra = ["--algo", algo] + (["--param", params] if params else [])

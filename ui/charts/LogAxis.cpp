@@ -29,7 +29,11 @@ void fitLogAxis(QLogValueAxis* axis, const std::vector<double>& values) {
     hi *= 1.2;
     const double decades = std::log10(hi / lo);
     axis->setBase(decades >= 2.0 ? 10.0 : std::pow(hi / lo, 0.25));
-    axis->setLabelFormat(decades >= 2.0 ? QStringLiteral("%.0e") : QStringLiteral("%.3g"));
+    // Within two decades, three digits; two below 1, so that "0.837" (five characters, elided
+    // in a low dock) reads "0.84" (an MBIR cost from the multi-resolution start spans 0.6-1.2).
+    axis->setLabelFormat(decades >= 2.0 ? QStringLiteral("%.0e")
+                         : lo < 1.0     ? QStringLiteral("%.2g")
+                                        : QStringLiteral("%.3g"));
     axis->setRange(lo, hi);
 }
 

@@ -92,10 +92,10 @@ TEST(Mbir, ResultDoesNotDependOnTheThreadCount) {
             ASSERT_EQ(one.image.row(0, iy)[ix], two.image.row(0, iy)[ix]);
 }
 
-// The AVX2 theta sums and, where the CPU has AVX-512, the scattered write-back.
+// The vector theta sums and write-back (four taps of a view's run per load, the last view
+// one tap at a time).
 TEST(Mbir, VectorisedThetaSumsAndWriteBackGiveTheScalarImage) {
     if (!icdAvx2Available()) GTEST_SKIP() << "no AVX2 on this CPU";
-    std::printf("[ note ] AVX-512 write-back: %s\n", icdAvx512Available() ? "yes" : "no");
     const test::MbirCase c = makeMbirCase(40, 45, 2e4);  // 45 views: 5 summed one by one
     MbirOptions o = fixedIterations(8);
     const MbirRun vector = test::solveCase(c, o);
