@@ -85,11 +85,9 @@ TvSettings automaticTvSettings(std::span<const float> b, const ParallelGeometry&
     const double sigma = estimateSinogramNoise(b, sinogramLayout(geom), ctx);
     TvSettings out;
     out.lambda = sigma > 0 ? sigma * std::sqrt(double(geom.angleCount())) : 1e-3;
-    if (sigma > 0 && !b.empty()) {
-        std::vector<float> sorted(b.begin(), b.end());
-        const auto at = sorted.begin() + std::ptrdiff_t(0.99 * double(sorted.size() - 1));
-        std::nth_element(sorted.begin(), at, sorted.end());
-        const double snr = std::max(double(*at), 0.0) / sigma;
+    if (sigma > 0) {
+        // Every rank's data count (ctx.across): the same balance on every rank as in one process.
+        const double snr = std::max(double(dataQuantile(b, 0.99, ctx)), 0.0) / sigma;
         out.balance = std::clamp(0.05 * std::sqrt(snr / 300.0), 0.01, 0.05);
     }
     return out;

@@ -1,8 +1,10 @@
 #include "core/solvers/SinogramNoise.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 
 #include "core/preprocess/AnyLengthFft.h"
 
@@ -173,6 +175,42 @@ SinogramLayout sinogramLayout(const ParallelGeometry& geom) {
         layout.centers.push_back(std::isfinite(c) ? c : 0.5 * (geom.detectorCount() - 1));
     }
     return layout;
+}
+
+namespace {
+
+/// The floats' order as unsigned integers: a < b exactly when key(a) < key(b) (no NaNs).
+std::uint32_t orderKey(float v) {
+    const auto u = std::bit_cast<std::uint32_t>(v);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+float fromOrderKey(std::uint32_t k) {
+    return std::bit_cast<float>((k & 0x80000000u) ? (k & 0x7fffffffu) : ~k);
+}
+
+}  // namespace
+
+float dataQuantile(std::span<const float> data, double q, const ExecContext& ctx) {
+    double total[1] = {double(data.size())};
+    if (ctx.across) ctx.across->sum(total);
+    if (!(total[0] > 0)) return 0.f;
+    const double k = std::floor(std::clamp(q, 0.0, 1.0) * (total[0] - 1.0));
+    // The smallest key t with more than k values at or below it; the counts are exact integers
+    // in double, summed in rank order, so every rank takes the same branch.
+    std::uint64_t lo = 0, hi = 0xffffffffu;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        double below[1] = {0.0};
+        for (float v : data)
+            below[0] += orderKey(v) <= mid ? 1.0 : 0.0;
+        if (ctx.across) ctx.across->sum(below);
+        if (below[0] > k)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return fromOrderKey(std::uint32_t(lo));
 }
 
 }  // namespace tomo

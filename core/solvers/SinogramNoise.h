@@ -66,4 +66,11 @@ double estimateSinogramNoise(std::span<const float> data, const SinogramLayout& 
 double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
                           const ExecContext& ctx = {});
 
+/// The value at quantile @p q in [0, 1] of @p data: the k-th smallest, k = floor(q (n - 1)), as
+/// std::nth_element at that position gives it. With ctx.across the values of every rank count,
+/// so every rank and one process holding all of them get the same value (exact: a bisection over
+/// the floats' order, 32 counting passes whose counts are summed across ranks). NaNs are not
+/// expected; 0 for no data.
+float dataQuantile(std::span<const float> data, double q, const ExecContext& ctx = {});
+
 }  // namespace tomo

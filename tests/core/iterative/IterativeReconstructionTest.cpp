@@ -220,7 +220,7 @@ TEST(AlgorithmSchema, SpecsAndValidation) {
     ASSERT_TRUE(v.isOk());
     EXPECT_EQ(v->integer("iterations"), 12);
     EXPECT_TRUE(v->boolean("nonnegative"));
-    EXPECT_DOUBLE_EQ(v->real("relaxation"), 1.9);  // SIRT's default (docs/algorithms.md)
+    EXPECT_DOUBLE_EQ(v->real("relaxation"), 1.0);  // SIRT's default (docs/algorithms.md)
     EXPECT_EQ(v->text("ordering"), "segments");
     EXPECT_EQ(ParameterValues::resolve(sirt, {{"iterations", "0"}}).status().code(),
               ErrorCode::InvalidArgument);
