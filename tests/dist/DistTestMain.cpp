@@ -37,6 +37,23 @@ Communicator& DistEnvironment::world() {
     return *g_world;
 }
 
+/// On ranks other than 0: each failed assertion on stderr, prefixed by the rank and test, so a
+/// failure that only one rank sees can be read in the ctest log (rank 0 prints the report).
+class RankFailurePrinter final : public ::testing::EmptyTestEventListener {
+  public:
+    explicit RankFailurePrinter(int rank) : m_rank(rank) {}
+    void OnTestPartResult(const ::testing::TestPartResult& r) override {
+        if (!r.failed()) return;
+        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::fprintf(stderr, "rank %d, %s.%s: %s:%d: %s\n", m_rank,
+                     test ? test->test_suite_name() : "?", test ? test->name() : "?",
+                     r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+    }
+
+  private:
+    int m_rank;
+};
+
 }  // namespace tomo::test
 
 int main(int argc, char** argv) {
@@ -58,6 +75,7 @@ int main(int argc, char** argv) {
     if (world->rank() != 0) {  // one report, from rank 0; the others' failures still count
         auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
         delete listeners.Release(listeners.default_result_printer());
+        listeners.Append(new tomo::test::RankFailurePrinter(world->rank()));
     }
     const int failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
     std::vector<std::byte> all(std::size_t(world->size()));
