@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <array>
 #include <cstdio>
@@ -144,8 +145,17 @@ TEST_F(SlabStream, IterativePeakMemoryStaysWithinTheBudgetPlusAOneSliceRun) {
         const std::vector<std::string> args{"--algo", algorithm, "--iterations", "2"};
         std::vector<std::string> one = recon(tiny, path("one.raw"), args);
         one[3] = tinyShape;  // --shape of the one-slice input
-        const Measured base = runMeasured(one);
+        // The one-slice peak is the largest of three runs: a run whose worker threads happen
+        // not to allocate (so glibc makes them no arenas) peaks up to 5 MiB lower (SART: 91908
+        // KiB once under a loaded full ctest run, 96472-96836 KiB otherwise), and the budget is
+        // about the overhead the process has, not its luckiest run.
+        Measured base = runMeasured(one);
         ASSERT_EQ(base.code, 0) << algorithm;
+        for (int again = 0; again < 2; ++again) {
+            const Measured next = runMeasured(one);
+            ASSERT_EQ(next.code, 0) << algorithm;
+            base.peakKiB = std::max(base.peakKiB, next.peakKiB);
+        }
         std::vector<std::string> all = args;
         all.insert(all.end(), {"--memory-budget", "4"});
         const Measured budget = runMeasured(recon(sino, path("budget.raw"), all));
