@@ -21,7 +21,9 @@ using test::waitFor;
 
 TEST(ReconstructToFile, StreamsWhatReconstructShowsAndKeepsTheResultHeld) {
     test::WindowFixture f;
-    f.session.setDataset(test::demoStack(48, 12), QStringLiteral("12 slices"));
+    // Large enough (about 1e9 updates a run) that the cancelled run below cannot end before its
+    // cancel arrives, even on a loaded machine (12 slices of 48^2 once did: a flaky test).
+    f.session.setDataset(test::demoStack(256, 48), QStringLiteral("48 slices"));
     QApplication::processEvents();
     QSignalSpy finished(&f.session, &Session::jobFinished);
     f.window->reconstruct();  // Reconstruct (the button, Ctrl+R)
@@ -44,7 +46,7 @@ TEST(ReconstructToFile, StreamsWhatReconstructShowsAndKeepsTheResultHeld) {
     ASSERT_TRUE(waitFor(finished, 2, 60000));
     ASSERT_TRUE(finished.at(1).at(1).toBool()) << finished.at(1).at(2).toString().toStdString();
     const QString status = test::labelText(f.window.get(), QStringLiteral("statusLabel"));
-    EXPECT_TRUE(status.startsWith(QStringLiteral("Wrote 12 slice(s) of 48 x 48 to")))
+    EXPECT_TRUE(status.startsWith(QStringLiteral("Wrote 48 slice(s) of 256 x 256 to")))
         << status.toStdString();
     EXPECT_EQ(f.session.reconstruction(), held);  // the result shown stays
 
