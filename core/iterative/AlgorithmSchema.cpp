@@ -342,17 +342,17 @@ std::vector<AlgorithmSpec> algorithmSpecs() {
             "A. Chambolle, T. Pock, J. Math. Imaging Vis. 40(1), 2011, "
             "doi:10.1007/s10851-010-0251-1; E. Y. Sidky, J. H. Jorgensen, X. Pan, "
             "Phys. Med. Biol. 57(10), 2012, doi:10.1088/0031-9155/57/10/3065";
-        // 250 iterations (150 before issue 29's fourth round): on the defaults study's 12
-        // undersampled or noisy cases the 150th iterate was up to 1.21x the best of 400
-        // (noise-free 60-view ellipses; discs at 720 views and 1e4 counts 1.18x), the 250th at
-        // most 1.08x but for one case whose error rises after iteration 43 (the analytic
-        // Shepp-Logan at 180 views, 1.14x -> 1.17x); noise-free scans at 180-720 views, whose
-        // best iterate comes before 50, rise further (docs/accuracy.md, "Fourth round").
-        s.parameters = {iterationsParam(250),
+        // 300 iterations (150 before issue 29's fourth round, 250 before its fifth): on the
+        // defaults study's 12 undersampled or noisy cases the 150th iterate was up to 1.21x the
+        // best of 400; with the lambda of the fifth round (sqrt(n / 128) larger) the photon-
+        // starved discs at 720 views still fall slowly, 1.14x at 250 and 1.08x at 300
+        // (docs/accuracy.md, "Fifth round").
+        s.parameters = {iterationsParam(300),
                         realParam("lambda", "TV lambda", "0", 0, 1e6, true, "",
                                   "Weight of the total variation: minimises "
                                   "1/2 ||Ax - b||^2 + lambda TV(x); 0: automatic, "
-                                  "sigma sqrt(angles) from the data's noise level."),
+                                  "sigma sqrt(angles n / 128) from the data's noise level "
+                                  "sigma (n: the image side in pixels)."),
                         nonNegativeParam(true), toleranceParam(), initParam("fbp")};
         s.cornerWhyNot =
             "no L-curve corner for TV: its iterations converge to the minimum of 1/2 ||Ax - b||^2 "

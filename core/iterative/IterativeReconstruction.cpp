@@ -60,36 +60,47 @@ Result<std::unique_ptr<SubsetOperator>> makeOperator(const AlgorithmSpec& spec,
     return std::unique_ptr<SubsetOperator>(std::move(op));
 }
 
-/// TV's data-driven settings (docs/accuracy.md, "Fourth round"), from the data's noise
-/// level sigma (estimateSinogramNoise) and its signal-to-noise ratio snr = (99th percentile of
-/// the data) / sigma:
-/// - lambda (when the parameter is 0) = sigma sqrt(angles): A^T of white noise of level sigma
-///   has a standard deviation of about sigma sqrt(angles) per pixel (one ray of about unit weight
-///   per angle), the size of the data term's gradient that the TV subgradient (bounded per
-///   pixel) must balance; measured near the lowest error on noisy Shepp-Logans
-///   (docs/algorithms.md). Twice that was lower on 8 of 9 cases of the defaults study at 256^2
-///   but 43% higher on the 128^2 Shepp-Logan of DefaultsTest: not changed.
+/// TV's data-driven settings (docs/accuracy.md, "Fourth round" and "Fifth round"), from the data's
+/// noise level sigma (estimateSinogramNoise) and their 99th percentile q99:
+/// - the noise level used is sigma_eff = max(sigma, q99 / 250): the consistency estimate sees
+///   only noise that no object could have made, not the model error of data made elsewhere
+///   (exact line integrals of smooth-edged objects against our pixels and interpolating
+///   projector), which a noise-free scan still has. Without the floor the automatic lambda of a
+///   noise-free scan was near 0 and TV converged to an image above FBP's error (discs at 180
+///   views: 0.0225 against FBP's 0.0114 and its own iterate 19's 0.0062). The floor is an SNR of
+///   250 (48 dB); in the study it also raises the noise level of the scans at 1e5-1e6 counts
+///   (their SNR 280-1700).
+/// - lambda (when the parameter is 0) = sigma_eff sqrt(angles) sqrt(n / 128), n the image side in
+///   pixels (sqrt(nx ny)). The data term grows like angles n^3 (rays per view x path length^2),
+///   TV like n, and the noise term like sigma sqrt(angles n^3), so the weight that balances a
+///   fixed relative noise grows like sigma sqrt(angles n). sigma sqrt(angles) alone was
+///   calibrated at 128^2 (DefaultsTest) and was too small at 256^2 and 512^2 (the analytic
+///   Shepp-Logan at 180 views rose from 0.0121 at iteration 43 to 0.0141; twice lambda at 128^2
+///   made its Shepp-Logan 43% worse).
 /// - the step balance g (TvOptions::stepBalance) = 0.05 sqrt(snr / 300) in [0.01, 0.05] with
-///   the automatic lambda: at low snr the TV term dominates and larger dual steps (smaller g)
+///   snr = q99 / sigma_eff: at low snr the TV term dominates and larger dual steps (smaller g)
 ///   converge faster (1e3-count Shepp-Logan at 150 iterations: 1.05x -> 1.03x its converged
 ///   error; the 512^2 discs at 1e4: 1.10x -> 1.01x). Above 0.05 (tried up to 0.25) noise-free
-///   60-view ellipses converged faster (1.21x -> 1.02x), but noise-free scans at 180-720 views,
-///   whose best TV iterate comes early (lambda is tiny without noise), got worse (discs at 180
-///   views 0.0190 -> 0.0311, FBP 0.0114; Shepp-Logan at 720 views 0.0143 -> 0.0197, FBP 0.0192).
+///   scans at 180-720 views got worse.
 struct TvSettings {
     double lambda = 0, balance = 0.05;
 };
 
 TvSettings automaticTvSettings(std::span<const float> b, const ParallelGeometry& geom,
-                               const ExecContext& ctx) {
-    const double sigma = estimateSinogramNoise(b, sinogramLayout(geom), ctx);
+                               const VolumeGeometry& vol, const ExecContext& ctx) {
+    constexpr double kSnrCap = 250, kReferenceSide = 128;
+    // Every rank's data count (ctx.across): the same settings on every rank as in one process.
+    const double q99 = std::max(double(dataQuantile(b, 0.99, ctx)), 0.0);
+    const double sigma =
+        std::max(estimateSinogramNoise(b, sinogramLayout(geom), ctx), q99 / kSnrCap);
     TvSettings out;
-    out.lambda = sigma > 0 ? sigma * std::sqrt(double(geom.angleCount())) : 1e-3;
-    if (sigma > 0) {
-        // Every rank's data count (ctx.across): the same balance on every rank as in one process.
-        const double snr = std::max(double(dataQuantile(b, 0.99, ctx)), 0.0) / sigma;
-        out.balance = std::clamp(0.05 * std::sqrt(snr / 300.0), 0.01, 0.05);
+    if (!(sigma > 0)) {
+        out.lambda = 1e-3;  // all-zero data: any small weight
+        return out;
     }
+    const double side = std::sqrt(double(vol.nx) * double(vol.ny));
+    out.lambda = sigma * std::sqrt(double(geom.angleCount()) * side / kReferenceSide);
+    out.balance = std::clamp(0.05 * std::sqrt(q99 / sigma / 300.0), 0.01, 0.05);
     return out;
 }
 
@@ -220,7 +231,7 @@ Status reconstructIterative(const Sinograms& sino, const ParallelGeometry& geom,
         if (params.real("lambda") > 0) {
             o.lambda = params.real("lambda");
         } else {
-            const TvSettings automatic = automaticTvSettings(b, geom, solveCtx);
+            const TvSettings automatic = automaticTvSettings(b, geom, vol, solveCtx);
             o.lambda = automatic.lambda;
             o.stepBalance = automatic.balance;
         }
