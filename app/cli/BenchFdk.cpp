@@ -13,6 +13,7 @@
 #include "app/cli/Commands.h"
 #include "core/base/Parallel.h"
 #include "core/cone/Fdk.h"
+#include "core/pipeline/LinkBandwidth.h"
 
 namespace tomo::cli {
 namespace {
@@ -174,6 +175,37 @@ void printRows(const std::vector<Row>& rows, bool json) {
     }
 }
 
+/// On a GPU backend, the host-device link measured on the first device variant's queues, and
+/// each row's transfers at the link's rate (its projections up, its volume down) beside the
+/// times measured (issue 27 item 2: the bench prints H2D and D2H bandwidth beside the model).
+void printLink(const app::Engine& engine, const std::vector<Row>& rows) {
+    const auto gpu = std::find_if(rows.begin(), rows.end(),
+                                  [](const Row& r) { return r.variant.rfind("cpu.", 0) != 0; });
+    if (gpu == rows.end()) return;
+    auto bp = engine.coneRegistry().create(gpu->variant);
+    ConeDeviceBackProjection* device = bp.isOk() ? (*bp)->device() : nullptr;
+    if (!device) return;
+    Result<LinkBandwidth> link = [&]() -> Result<LinkBandwidth> {
+        TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, device->openQueues());
+        return measureLink(*queues);
+    }();
+    if (!link.isOk()) {
+        std::printf("link: not measured (%s)\n", link.status().message().c_str());
+        return;
+    }
+    std::printf("%s\n", formatLink(*link).c_str());
+    for (const Row& r : rows) {
+        if (r.variant.rfind("cpu.", 0) == 0) continue;
+        const double up = 4.0 * r.w.views * r.w.detector * r.w.detector;
+        const double down = 4.0 * r.w.n * r.w.n * r.w.n;
+        std::printf(
+            "  %s %d^3: transfers at the link's rate: upload %.3f s, download %.3f s; "
+            "measured %.3f s, %.3f s\n",
+            r.variant.c_str(), r.w.n, up / std::max(link->hostToDevice, 1.0),
+            down / std::max(link->deviceToHost, 1.0), r.t.device.upload, r.t.device.download);
+    }
+}
+
 Status benchFdkBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 3, 1, 1000));
@@ -197,6 +229,7 @@ Status benchFdkBody(const ArgParser& args) {
         std::printf("FDK benchmark, %d CPU threads (no file I/O: read = copy from memory)\n",
                     resolveThreads(threads));
     printRows(rows, args.has("json"));
+    if (!args.has("json")) printLink(engine, rows);
     return Status::ok();
 }
 
@@ -208,7 +241,9 @@ int runBenchFdk(int argc, char** argv) {
         "Cone-beam FDK (paper 003) per stage for every cone back-projector of a backend:\n"
         "read (copy), filter (weights + ramp), back-projection, store (transposition + sink),\n"
         "GUPS = Nx Ny Nz Np / (T 2^30) of the whole run and of back-projection alone, and the\n"
-        "paper's performance model (Eqs. 8-19) from a one-batch micro-benchmark beside it.");
+        "paper's performance model (Eqs. 8-19) from a one-batch micro-benchmark beside it;\n"
+        "on a GPU backend, the pinned host-device link (H2D, D2H) and each run's transfers at\n"
+        "its rate beside the measured ones.");
     args.option("suite", "NAME", "benchmark suite", "fdk");
     args.option("backend", "B", "cpu | cuda | opencl | all", "cpu");
     args.option("workload", "N:VIEWS:DETECTOR,...", "volume N^3, views, detector DxD",
