@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <list>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "core/base/Status.h"
@@ -21,8 +22,9 @@ class PlanCache {
   public:
     explicit PlanCache(std::size_t capacity) : m_capacity(capacity < 1 ? 1 : capacity) {}
 
-    /// The plan for @p key, made by @p make (a callable returning Result<Plan>) when the cache
-    /// does not hold it; the least recently used plan beyond the capacity is dropped.
+    /// The plan for @p key, made by @p make (a callable returning Result<Plan>, or
+    /// Result<std::shared_ptr<Plan>>) when the cache does not hold it; the least recently used
+    /// plan beyond the capacity is dropped.
     template <class Make>
     Result<std::shared_ptr<Plan>> get(const Key& key, Make&& make) {
         for (auto it = m_plans.begin(); it != m_plans.end(); ++it) {
@@ -31,10 +33,15 @@ class PlanCache {
                 return m_plans.front().second;
             }
         }
-        Result<Plan> made = make();
+        auto made = make();
         if (!made.isOk()) return made.status();
+        std::shared_ptr<Plan> plan;
+        if constexpr (std::is_same_v<std::decay_t<decltype(made.value())>, std::shared_ptr<Plan>>)
+            plan = std::move(made).value();
+        else
+            plan = std::make_shared<Plan>(std::move(made).value());
         ++m_made;
-        m_plans.emplace_front(key, std::make_shared<Plan>(std::move(made).value()));
+        m_plans.emplace_front(key, std::move(plan));
         while (m_plans.size() > m_capacity)
             m_plans.pop_back();
         return m_plans.front().second;

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 
 #include "core/pipeline/PlanCache.h"
 
@@ -80,6 +81,22 @@ TEST(PlanCache, AFailedPlanIsNotKept) {
     EXPECT_EQ(cache.size(), 0u);
     EXPECT_TRUE(cache.get(Key{8192, 4096}, [&] { return Result(CountedPlan(&alive, 1)); }).isOk());
     EXPECT_EQ(cache.made(), 1u);
+}
+
+// OpenCL's context keeps its FFT applications type-erased (shared_ptr<void>), made shared.
+TEST(PlanCache, KeepsPlansMadeSharedAndTypeErased) {
+    int alive = 0;
+    PlanCache<std::string, void> cache(2);
+    for (int i = 0; i < 5; ++i) {
+        auto kept =
+            cache.get("vkfft.64." + std::to_string(i), [&]() -> Result<std::shared_ptr<void>> {
+                return std::static_pointer_cast<void>(std::make_shared<CountedPlan>(&alive, i));
+            });
+        ASSERT_TRUE(kept.isOk());
+        EXPECT_EQ(static_cast<CountedPlan*>(kept->get())->id, i);
+    }
+    EXPECT_EQ(cache.size(), 2u);
+    EXPECT_EQ(alive, 2);
 }
 
 }  // namespace
