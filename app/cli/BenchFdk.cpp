@@ -214,9 +214,15 @@ Status benchFdkBody(const ArgParser& args) {
         parseWorkloads(args.has("quick") ? std::string("24:20:32") : args.getOr("workload", "")));
     const std::string backend = args.getOr("backend", "cpu");
     const app::Engine engine;
+    std::vector<std::string> only;
+    if (auto list = args.get("variants")) only = split(*list, ',');
+    for (const std::string& id : only)
+        if (!engine.coneRegistry().contains(id))
+            return notFound("no cone-beam back-projector '" + id + "' with a device");
     std::vector<Row> rows;
     for (const ConeBackProjectorInfo& info : engine.coneRegistry().list()) {
         if (backend != "all" && info.backend != backend) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), info.id) == only.end()) continue;
         for (const Workload& w : workloads) {
             TOMO_ASSIGN_OR_RETURN(
                 Row r, benchVariant(engine, info.id, w, args.has("quick") ? 1 : repeat, threads));
@@ -246,6 +252,7 @@ int runBenchFdk(int argc, char** argv) {
         "its rate beside the measured ones.");
     args.option("suite", "NAME", "benchmark suite", "fdk");
     args.option("backend", "B", "cpu | cuda | opencl | all", "cpu");
+    args.option("variants", "ID,ID", "only these variants (of the backend)");
     args.option("workload", "N:VIEWS:DETECTOR,...", "volume N^3, views, detector DxD",
                 "128:180:192,256:360:384");
     args.option("repeat", "R", "runs per variant; the median is reported", "3");
