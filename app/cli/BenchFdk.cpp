@@ -9,6 +9,7 @@
 
 #include "app/Engine.h"
 #include "app/cli/ArgParser.h"
+#include "app/cli/BenchTimeline.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "core/base/Parallel.h"
@@ -198,11 +199,9 @@ void printLink(const app::Engine& engine, const std::vector<Row>& rows) {
         if (r.variant.rfind("cpu.", 0) == 0) continue;
         const double up = 4.0 * r.w.views * r.w.detector * r.w.detector;
         const double down = 4.0 * r.w.n * r.w.n * r.w.n;
-        std::printf(
-            "  %s %d^3: transfers at the link's rate: upload %.3f s, download %.3f s; "
-            "measured %.3f s, %.3f s\n",
-            r.variant.c_str(), r.w.n, up / std::max(link->hostToDevice, 1.0),
-            down / std::max(link->deviceToHost, 1.0), r.t.device.upload, r.t.device.download);
+        std::printf("%s\n", linkRateLine(r.variant + " " + std::to_string(r.w.n) + "^3", up, down,
+                                         r.t.device.upload, r.t.device.download, *link)
+                                .c_str());
     }
 }
 
