@@ -286,18 +286,8 @@ void printTimelines(const std::vector<Row>& rows, const std::optional<LinkBandwi
     }
     if (link) {
         std::printf("%s\n", formatLink(*link).c_str());
-        for (const Row& r : rows) {
-            using S = TimelineStage;
-            const TimelineReport& t = r.timeline;
-            const double up = double(t.bytes[std::size_t(S::Upload)]);
-            const double down = double(t.bytes[std::size_t(S::Download)]);
-            std::printf(
-                "  %s: transfers at the link's rate: upload %.3f s, download %.3f s; "
-                "measured %.3f s, %.3f s\n",
-                r.info.id.c_str(), up / std::max(link->hostToDevice, 1.0),
-                down / std::max(link->deviceToHost, 1.0), t.busyOf(S::Upload),
-                t.busyOf(S::Download));
-        }
+        for (const Row& r : rows)
+            std::printf("%s\n", linkRateLine(r.info.id, r.timeline, *link).c_str());
     } else if (!linkWhy.empty()) {
         std::printf("link: not measured (%s)\n", linkWhy.c_str());
     }

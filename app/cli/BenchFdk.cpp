@@ -9,10 +9,12 @@
 
 #include "app/Engine.h"
 #include "app/cli/ArgParser.h"
+#include "app/cli/BenchTimeline.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "core/base/Parallel.h"
 #include "core/cone/Fdk.h"
+#include "core/pipeline/LinkBandwidth.h"
 
 namespace tomo::cli {
 namespace {
@@ -174,6 +176,35 @@ void printRows(const std::vector<Row>& rows, bool json) {
     }
 }
 
+/// On a GPU backend, the host-device link measured on the first device variant's queues, and
+/// each row's transfers at the link's rate (its projections up, its volume down) beside the
+/// times measured (issue 27 item 2: the bench prints H2D and D2H bandwidth beside the model).
+void printLink(const app::Engine& engine, const std::vector<Row>& rows) {
+    const auto gpu = std::find_if(rows.begin(), rows.end(),
+                                  [](const Row& r) { return r.variant.rfind("cpu.", 0) != 0; });
+    if (gpu == rows.end()) return;
+    auto bp = engine.coneRegistry().create(gpu->variant);
+    ConeDeviceBackProjection* device = bp.isOk() ? (*bp)->device() : nullptr;
+    if (!device) return;
+    Result<LinkBandwidth> link = [&]() -> Result<LinkBandwidth> {
+        TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, device->openQueues());
+        return measureLink(*queues);
+    }();
+    if (!link.isOk()) {
+        std::printf("link: not measured (%s)\n", link.status().message().c_str());
+        return;
+    }
+    std::printf("%s\n", formatLink(*link).c_str());
+    for (const Row& r : rows) {
+        if (r.variant.rfind("cpu.", 0) == 0) continue;
+        const double up = 4.0 * r.w.views * r.w.detector * r.w.detector;
+        const double down = 4.0 * r.w.n * r.w.n * r.w.n;
+        std::printf("%s\n", linkRateLine(r.variant + " " + std::to_string(r.w.n) + "^3", up, down,
+                                         r.t.device.upload, r.t.device.download, *link)
+                                .c_str());
+    }
+}
+
 Status benchFdkBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 3, 1, 1000));
@@ -182,9 +213,15 @@ Status benchFdkBody(const ArgParser& args) {
         parseWorkloads(args.has("quick") ? std::string("24:20:32") : args.getOr("workload", "")));
     const std::string backend = args.getOr("backend", "cpu");
     const app::Engine engine;
+    std::vector<std::string> only;
+    if (auto list = args.get("variants")) only = split(*list, ',');
+    for (const std::string& id : only)
+        if (!engine.coneRegistry().contains(id))
+            return notFound("no cone-beam back-projector '" + id + "' with a device");
     std::vector<Row> rows;
     for (const ConeBackProjectorInfo& info : engine.coneRegistry().list()) {
         if (backend != "all" && info.backend != backend) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), info.id) == only.end()) continue;
         for (const Workload& w : workloads) {
             TOMO_ASSIGN_OR_RETURN(
                 Row r, benchVariant(engine, info.id, w, args.has("quick") ? 1 : repeat, threads));
@@ -197,6 +234,7 @@ Status benchFdkBody(const ArgParser& args) {
         std::printf("FDK benchmark, %d CPU threads (no file I/O: read = copy from memory)\n",
                     resolveThreads(threads));
     printRows(rows, args.has("json"));
+    if (!args.has("json")) printLink(engine, rows);
     return Status::ok();
 }
 
@@ -208,9 +246,12 @@ int runBenchFdk(int argc, char** argv) {
         "Cone-beam FDK (paper 003) per stage for every cone back-projector of a backend:\n"
         "read (copy), filter (weights + ramp), back-projection, store (transposition + sink),\n"
         "GUPS = Nx Ny Nz Np / (T 2^30) of the whole run and of back-projection alone, and the\n"
-        "paper's performance model (Eqs. 8-19) from a one-batch micro-benchmark beside it.");
+        "paper's performance model (Eqs. 8-19) from a one-batch micro-benchmark beside it;\n"
+        "on a GPU backend, the pinned host-device link (H2D, D2H) and each run's transfers at\n"
+        "its rate beside the measured ones.");
     args.option("suite", "NAME", "benchmark suite", "fdk");
     args.option("backend", "B", "cpu | cuda | opencl | all", "cpu");
+    args.option("variants", "ID,ID", "only these variants (of the backend)");
     args.option("workload", "N:VIEWS:DETECTOR,...", "volume N^3, views, detector DxD",
                 "128:180:192,256:360:384");
     args.option("repeat", "R", "runs per variant; the median is reported", "3");

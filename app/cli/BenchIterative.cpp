@@ -7,13 +7,16 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "app/Backends.h"
+#include "app/Engine.h"
 #include "app/Selection.h"
 #include "app/cli/ArgParser.h"
+#include "app/cli/BenchTimeline.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "core/base/Parallel.h"
@@ -116,6 +119,31 @@ struct SirtRow {
     bool hasTimeline = false;  ///< a device operator on core's pipeline
     TimelineReport timeline;   ///< of the timed forward and back-projections
 };
+
+/// On a device backend, the pinned link measured on the queues of the backend's first FBP
+/// variant (the same device) and each timed row's transfers at its rate beside the measured
+/// ones (issue 27 item 2, as the FBP and FDK benches print them).
+void printLink(const std::string& backend, const std::vector<SirtRow>& rows) {
+    if (std::none_of(rows.begin(), rows.end(), [](const SirtRow& r) { return r.hasTimeline; }))
+        return;
+    const app::Engine engine;
+    std::string first, why;
+    for (const BackProjectorInfo& info : engine.registry().list())
+        if (info.backend == backend && first.empty()) first = info.id;
+    const std::optional<LinkBandwidth> link =
+        first.empty() ? std::nullopt : measureBackendLink(engine.registry(), first, why);
+    if (!link) {
+        std::printf("link: not measured (%s)\n", why.empty() ? "no device variant" : why.c_str());
+        return;
+    }
+    std::printf("%s\n", formatLink(*link).c_str());
+    for (const SirtRow& r : rows)
+        if (r.hasTimeline)
+            std::printf("%s\n", linkRateLine(std::to_string(r.size) + "^2 x " +
+                                                 std::to_string(r.angles) + " angles",
+                                             r.timeline, *link)
+                                    .c_str());
+}
 
 struct OrderingRow {
     int size = 0, angles = 0;
@@ -255,6 +283,7 @@ Status benchIterativeBody(const ArgParser& args) {
         }
         std::printf("\n]\n");
     }
+    if (!json && backend != "cpu") printLink(backend, sirtRows);
     for (const std::string& s : skipped)
         std::fprintf(stderr, "skipped %s: estimated over --max-seconds %.0f\n", s.c_str(), budget);
     return Status::ok();

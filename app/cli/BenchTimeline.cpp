@@ -1,6 +1,7 @@
 // `tomo bench`'s timeline report (BenchTimeline.h).
 #include "app/cli/BenchTimeline.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/projectors/DeviceBackProjection.h"
@@ -36,6 +37,25 @@ std::string timelineLine(const std::string& variant, const std::string& workload
     std::snprintf(tail, sizeof tail, " | bound %.3f s (%.0f%% of the wall)", bound,
                   timeline.wall > 0 ? 100.0 * bound / timeline.wall : 0.0);
     return "  " + variant + " " + workload + ": " + formatTimeline(timeline) + tail;
+}
+
+std::string linkRateLine(const std::string& label, double uploadBytes, double downloadBytes,
+                         double uploadSeconds, double downloadSeconds, const LinkBandwidth& link) {
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  ": transfers at the link's rate: upload %.3f s, download %.3f s; measured %.3f "
+                  "s, %.3f s",
+                  uploadBytes / std::max(link.hostToDevice, 1.0),
+                  downloadBytes / std::max(link.deviceToHost, 1.0), uploadSeconds, downloadSeconds);
+    return "  " + label + line;
+}
+
+std::string linkRateLine(const std::string& label, const TimelineReport& t,
+                         const LinkBandwidth& link) {
+    using S = TimelineStage;
+    return linkRateLine(label, double(t.bytes[std::size_t(S::Upload)]),
+                        double(t.bytes[std::size_t(S::Download)]), t.busyOf(S::Upload),
+                        t.busyOf(S::Download), link);
 }
 
 std::string timelineJsonMembers(const TimelineReport& timeline) {

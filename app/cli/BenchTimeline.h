@@ -20,6 +20,15 @@ std::optional<LinkBandwidth> measureBackendLink(const BackProjectorRegistry& reg
 std::string timelineLine(const std::string& variant, const std::string& workload,
                          const TimelineReport& timeline);
 
+/// "  <label>: transfers at the link's rate: upload 0.12 s, download 0.10 s; measured 0.15 s,
+/// 0.11 s": a run's bytes over @p link beside the transfer times it measured.
+std::string linkRateLine(const std::string& label, double uploadBytes, double downloadBytes,
+                         double uploadSeconds, double downloadSeconds, const LinkBandwidth& link);
+
+/// The same for a run's timeline (its bytes and busy times of Upload and Download).
+std::string linkRateLine(const std::string& label, const TimelineReport& t,
+                         const LinkBandwidth& link);
+
 /// The JSON members of a row's timeline: "timeline": {...}, "bound_seconds": ...
 std::string timelineJsonMembers(const TimelineReport& timeline);
 

@@ -4,6 +4,7 @@
 // distributed run (ConeDistributed.cpp).
 #include <cstdio>
 
+#include "app/Selection.h"
 #include "app/recon/ConeDistributed.h"
 #include "app/recon/ConeSteps.h"
 
@@ -39,8 +40,13 @@ Result<std::string> resolveVariant(const Engine& engine, const ConeReconRequest&
     const std::string backend = r.backend == "auto" ? engine.autoBackend() : r.backend;
     auto chosen = registry.choose(symmetry, backend);
     if (chosen.isOk()) return chosen;
-    coneNote(report, callbacks,
-             "backend " + backend + ": no cone-beam back-projector with a device; using the CPU");
+    // Say why, as the other reconstructions do (issue 27 item 6: every fallback says so).
+    const auto device = primaryDevice(backend);
+    coneNote(
+        report, callbacks,
+        (device.isOk() ? "backend " + backend + ": no cone-beam back-projector for " + device->name
+                       : device.status().message()) +
+            "; FDK runs on the CPU");
     return registry.choose(symmetry, "cpu");
 }
 

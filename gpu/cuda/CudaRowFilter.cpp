@@ -51,16 +51,17 @@ class CufftFilterStage final : public ChunkStage {
             CudaQueues::ptr<float>(b.input) + static_cast<std::size_t>(step) * m_block * m_in.pitch;
         float* work = m_work->as<float>();
         TOMO_RETURN_IF_ERROR(launchPadRows(rows, m_in.pitch, work, count, det, n, stream));
-        TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(m_plans.forward, stream), "cufftSetStream"));
-        TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(m_plans.inverse, stream), "cufftSetStream"));
-        TOMO_RETURN_IF_ERROR(cufftCheck(
-            cufftExecR2C(m_plans.forward, m_work->as<cufftReal>(), m_work->as<cufftComplex>()),
-            "cufftExecR2C(ramp filter)"));
+        const cufftHandle forward = m_plans->forward.get(), inverse = m_plans->inverse.get();
+        TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(forward, stream), "cufftSetStream"));
+        TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(inverse, stream), "cufftSetStream"));
+        TOMO_RETURN_IF_ERROR(
+            cufftCheck(cufftExecR2C(forward, m_work->as<cufftReal>(), m_work->as<cufftComplex>()),
+                       "cufftExecR2C(ramp filter)"));
         TOMO_RETURN_IF_ERROR(
             launchMultiplySpectra(work, m_response->as<float>(), count, n, stream));
-        TOMO_RETURN_IF_ERROR(cufftCheck(
-            cufftExecC2R(m_plans.inverse, m_work->as<cufftComplex>(), m_work->as<cufftReal>()),
-            "cufftExecC2R(ramp filter)"));
+        TOMO_RETURN_IF_ERROR(
+            cufftCheck(cufftExecC2R(inverse, m_work->as<cufftComplex>(), m_work->as<cufftReal>()),
+                       "cufftExecC2R(ramp filter)"));
         return launchUnpadRows(work, rows, m_in.pitch, count, det, n, stream);
     }
 
@@ -74,7 +75,7 @@ class CufftFilterStage final : public ChunkStage {
     const RampFilter& m_filter;
     SinogramChunkLayout m_in;
     std::size_t m_block = 1;
-    CudaDeviceContext::FftPlans m_plans;
+    std::shared_ptr<CudaDeviceContext::FftPlans> m_plans;  ///< held for the run
     DeviceBuffer* m_work = nullptr;
     DeviceBuffer* m_response = nullptr;
 };

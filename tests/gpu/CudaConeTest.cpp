@@ -7,6 +7,7 @@
 
 #include "ConeTestSupport.h"
 #include "GpuTestSupport.h"
+#include "gpu/cuda/cone/CudaConeBackProjector.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 
 namespace tomo {
@@ -33,6 +34,26 @@ TEST(CudaCone, CompiledVariantsAreListedWithoutADevice) {
         all.add(info, [] { return Result<std::unique_ptr<ConeBackProjector>>(unsupported("")); });
     EXPECT_EQ(all.choose(ConeSymmetry::Mirror, "cuda").value(), "cuda.fdk.shfl.ldg");
     EXPECT_EQ(all.choose(ConeSymmetry::General, "cuda").value(), "cuda.fdk.standard");
+}
+
+// The slab planner (runFdk) sizes slabs by bytesFor(): the texture fetch holds a batch twice
+// (padded into scratch, then copied into the layered array), __ldg once; the shfl kernels add
+// their transpose staging. Arithmetic only: no device needed.
+TEST(CudaCone, TheSlabBudgetCountsEveryCopyOfABatch) {
+    const std::size_t voxels = 512 * 512 * 64, batch = std::size_t(771) * 771 * cuda::kConeBatch;
+    auto bytes = [&](bool symmetric, cuda::ConeFetch fetch, std::size_t v) {
+        cuda::CudaConeBackProjector bp(ConeBackProjectorInfo{}, nullptr,
+                                       cuda::CudaConeConfig{symmetric, true, fetch});
+        return bp.bytesFor(v, batch);
+    };
+    using cuda::ConeFetch;
+    EXPECT_EQ(bytes(false, ConeFetch::Texture, voxels), 4 * (voxels + 2 * batch));
+    EXPECT_EQ(bytes(true, ConeFetch::Ldg, voxels), 4 * (2 * voxels + batch));
+    EXPECT_EQ(bytes(true, ConeFetch::Texture, voxels),
+              bytes(true, ConeFetch::Ldg, voxels) + 4 * batch);
+    // The transpose staging is capped at 16 Mi floats.
+    const std::size_t big = std::size_t(2048) * 2048 * 512;
+    EXPECT_EQ(bytes(true, ConeFetch::Ldg, big), 4 * (big + batch + (std::size_t(16) << 20)));
 }
 
 TEST(CudaCone, TextureAndLdgFetchesGiveTheSameBits) {

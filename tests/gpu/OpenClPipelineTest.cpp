@@ -154,6 +154,31 @@ TEST(OpenClPipeline, VkfftFilterEqualsTheCpuFilterAloneAndInFbp) {
     EXPECT_EQ(t.timeline.spans[std::size_t(TimelineStage::Filter)], 2);  // one step per chunk
 }
 
+// The FFT plans follow the chunk (rows of a block = slices x angles), so a session of previews
+// of other sizes asks for many: the context keeps a few (the least recently used go), and a run
+// after an eviction still filters right.
+TEST(OpenClPipeline, VkfftPlansOfEveryChunkSizeAreKeptToAFew) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    auto stage = opencl::makeOpenClRowFilter(context());
+    ASSERT_TRUE(stage.isOk()) << stage.status().toString();
+    const RampFilter filter = RampFilter::create(45, 0.5, FilterOptions{}).value();
+    for (int slices = 1; slices <= 7; ++slices) {
+        Sinograms rows = randomRows(slices, 11, 45, 9), cpu = randomRows(slices, 11, 45, 9);
+        ASSERT_TRUE((*stage)->apply(filter, rows, {}).isOk());
+        ASSERT_TRUE(filter.apply(cpu.rows(), {}).isOk());
+        EXPECT_LE(context()->cachedCount(), opencl::ClDeviceContext::kCached);
+        double maxAbs = 0, maxDiff = 0;
+        for (std::size_t r = 0; r < rows.dim(0) * rows.dim(1); ++r)
+            for (std::size_t d = 0; d < rows.dim(2); ++d) {
+                maxAbs = std::max(maxAbs, double(std::fabs(cpu.rows().row(r)[d])));
+                maxDiff = std::max(maxDiff,
+                                   double(std::fabs(rows.rows().row(r)[d] - cpu.rows().row(r)[d])));
+            }
+        EXPECT_LT(maxDiff, 1e-5 * maxAbs) << slices << " slices";
+    }
+    EXPECT_EQ(context()->cachedCount(), opencl::ClDeviceContext::kCached);
+}
+
 // FDK with the ramp on the device (issue 27 item 3): each batch of views is uploaded, filtered
 // by VkFFT and back-projected into the resident slab; the CPU applies the weights on the
 // packing thread. The volume equals the CPU FDK's to float rounding.

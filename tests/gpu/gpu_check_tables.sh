@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tables of scripts/gpu-check's fbp and mbir steps, run for real on any machine with stand-in
+# The tables of scripts/gpu-check's fbp, mbir and fdk steps, run for real on any machine with stand-in
 # binaries that print what tomo and tomo_cuda_selfcheck print on a GPU: the parsing, the verdicts
 # and a step without --baseline (whose missing files once ended the step before its table).
 set -euo pipefail
@@ -13,6 +13,15 @@ echo "FBP of some slices: 0.50 s host to host"
 EOF
 cat >"$WORK/bin/tomo" <<'EOF'
 #!/usr/bin/env bash
+if [[ $1 == bench && " $* " == *" --suite fdk "* ]]; then
+    echo "variant                N^3 x P, det       read s filter s     bp s  store s  total s    GUPS  bpGUPS   model s"
+    if [[ " $* " == *" --workload 2048:2048:2048 "* ]]; then
+        echo "cuda.fdk.shfl.ldg      2048^3 x 2048, 2048^2    1.000    1.000   20.000    3.000   25.000  700.00  870.00    24.000"
+    else
+        echo "cuda.fdk.shfl.ldg      512^3 x 720, 768^2    0.100    0.200    0.300    0.100    1.200   80.00  300.00     1.100"
+    fi
+    exit 0
+fi
 [[ $1 == recon ]] || exit 0
 on=cuda error=0.0123
 [[ " $* " == *" --backend cpu "* ]] && { on=cpu; error=0.0125; }
@@ -26,3 +35,4 @@ EOF
 chmod +x "$WORK/bin/tomo" "$WORK/bin/tomo_cuda_selfcheck"
 bash "$ROOT/scripts/gpu-check" fbp --quick --bin "$WORK/bin" --out "$WORK/fbp" | tail -n 6
 bash "$ROOT/scripts/gpu-check" mbir --quick --bin "$WORK/bin" --out "$WORK/mbir" | tail -n 4
+bash "$ROOT/scripts/gpu-check" fdk --bin "$WORK/bin" --out "$WORK/fdk" | tail -n 3

@@ -93,8 +93,11 @@ std::size_t CudaConeBackProjector::deviceBudget() const {
 }
 
 std::size_t CudaConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
+    // The texture path pads a batch into a scratch buffer ("cone.packed", CudaConeStage.cpp) and
+    // copies it into the layered array: two copies of a batch; __ldg reads the padded buffer.
+    const std::size_t batches = m_config.fetch == ConeFetch::Texture ? 2 : 1;
     const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
-    return 4 * (voxels + batchPixels + transpose);
+    return 4 * (voxels + batches * batchPixels + transpose);
 }
 
 void CudaConeBackProjector::reset() {

@@ -6,7 +6,8 @@
 ///
 /// Device memory of a slab (paper 003's memory inequality, bytesFor()): the slab's accumulator
 /// in plain device memory (y-contiguous for the shfl kernels), the padded projections of one
-/// launch (kConeBatch views: a layered texture array or a linear buffer), and for the shfl
+/// launch (kConeBatch views: a linear buffer for __ldg; for the texture fetch the layered array
+/// and the scratch buffer the views are padded into before their copy into it), and for the shfl
 /// kernels a staging buffer for the transpose back to [plane][y][x] of at most 16 Mi floats.
 /// begin() returns OutOfMemory when that exceeds the context's budget or an allocation fails
 /// (runFdk then halves the slab). Batches of views reach the slab through core's pipeline

@@ -77,7 +77,7 @@ struct Slot {
     PinnedBuffer *in = nullptr, *out = nullptr;
     DeviceBuffer *sino = nullptr, *rows = nullptr, *samples = nullptr, *grids = nullptr,
                  *images = nullptr;
-    cufftHandle rowPlan = 0, gridPlan = 0;  ///< the context's, kept by shape and slot
+    std::shared_ptr<FftPlan> rowPlan, gridPlan;  ///< the context's, kept by shape and slot
     CudaEvent start, spectra, gathered, done;
     bool pending = false;
     std::size_t first = 0, count = 0;
@@ -183,18 +183,18 @@ Status enqueue(Slot& s, const Job& job, const GridrecConstants& k, cudaStream_t 
     float2* rows = s.rows->as<float2>();
     float2* grids = s.grids->as<float2>();
     TOMO_RETURN_IF_ERROR(launchGridrecPack(c, s.sino->get(), rows, stream));
-    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.rowPlan, stream), "cufftSetStream"));
+    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.rowPlan->get(), stream), "cufftSetStream"));
     TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftExecC2C(s.rowPlan, reinterpret_cast<cufftComplex*>(rows),
+        cufftCheck(cufftExecC2C(s.rowPlan->get(), reinterpret_cast<cufftComplex*>(rows),
                                 reinterpret_cast<cufftComplex*>(rows), CUFFT_FORWARD),
                    "cufftExecC2C(gridrec rows)"));
     TOMO_RETURN_IF_ERROR(launchGridrecSamples(c, k, rows, s.samples->as<float2>(), stream));
     TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(s.spectra.get(), stream), "cudaEventRecord"));
     TOMO_RETURN_IF_ERROR(launchGridrecGather(c, k, s.samples->as<float2>(), grids, stream));
     TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(s.gathered.get(), stream), "cudaEventRecord"));
-    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.gridPlan, stream), "cufftSetStream"));
+    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.gridPlan->get(), stream), "cufftSetStream"));
     TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftExecC2C(s.gridPlan, reinterpret_cast<cufftComplex*>(grids),
+        cufftCheck(cufftExecC2C(s.gridPlan->get(), reinterpret_cast<cufftComplex*>(grids),
                                 reinterpret_cast<cufftComplex*>(grids), CUFFT_INVERSE),
                    "cufftExecC2C(gridrec grids)"));
     TOMO_RETURN_IF_ERROR(launchGridrecImages(c, k, grids, s.images->get(), stream));

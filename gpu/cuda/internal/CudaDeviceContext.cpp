@@ -66,11 +66,9 @@ void CudaDeviceContext::synchronizeStreams() const {
         cudaStreamSynchronize(s.get());
 }
 
-Result<CudaDeviceContext::FftPlans> CudaDeviceContext::fftPlans(int n, int batch) {
+Result<std::shared_ptr<CudaDeviceContext::FftPlans>> CudaDeviceContext::fftPlans(int n, int batch) {
     std::lock_guard lock(m_fftMutex);
-    auto key = std::make_pair(n, batch);
-    auto it = m_fftPlans.find(key);
-    if (it == m_fftPlans.end()) {
+    return m_fftPlans.get({n, batch}, [&]() -> Result<FftPlans> {
         cufftHandle fwd = 0, inv = 0;
         const std::string what =
             "cufftPlan1d(" + std::to_string(n) + " x " + std::to_string(batch) + " rows)";
@@ -83,16 +81,15 @@ Result<CudaDeviceContext::FftPlans> CudaDeviceContext::fftPlans(int n, int batch
         TOMO_RETURN_IF_ERROR(cufftCheck(cufftPlanMany(&inv, 1, dims, complexEmbed, 1, n / 2 + 1,
                                                       realEmbed, 1, n + 2, CUFFT_C2R, batch),
                                         what));
-        it = m_fftPlans.emplace(key, std::make_pair(std::move(forward), FftPlan(inv))).first;
-    }
-    return FftPlans{it->second.first.get(), it->second.second.get()};
+        return FftPlans{std::move(forward), FftPlan(inv)};
+    });
 }
 
-Result<cufftHandle> CudaDeviceContext::c2cPlan(int rank, const int* n, int batch, int user) {
+Result<std::shared_ptr<FftPlan>> CudaDeviceContext::c2cPlan(int rank, const int* n, int batch,
+                                                            int user) {
     std::lock_guard lock(m_fftMutex);
     const std::array<int, 5> key{rank, n[0], rank > 1 ? n[1] : 0, batch, user};
-    auto it = m_c2cPlans.find(key);
-    if (it == m_c2cPlans.end()) {
+    return m_c2cPlans.get(key, [&]() -> Result<FftPlan> {
         int dims[2] = {n[0], rank > 1 ? n[1] : 1};
         const int dist = rank > 1 ? dims[0] * dims[1] : dims[0];
         std::string what = "cufftPlanMany(" + std::to_string(dims[0]);
@@ -102,9 +99,8 @@ Result<cufftHandle> CudaDeviceContext::c2cPlan(int rank, const int* n, int batch
         TOMO_RETURN_IF_ERROR(cufftCheck(
             cufftPlanMany(&h, rank, dims, nullptr, 1, dist, nullptr, 1, dist, CUFFT_C2C, batch),
             what));
-        it = m_c2cPlans.emplace(key, FftPlan(h)).first;
-    }
-    return it->second.get();
+        return FftPlan(h);
+    });
 }
 
 Result<PinnedBuffer*> CudaDeviceContext::pinned(const std::string& key, std::size_t bytes) {
@@ -156,6 +152,11 @@ std::size_t CudaDeviceContext::scratchBytes() const {
 std::size_t CudaDeviceContext::fftPlanCount() const {
     std::lock_guard lock(m_fftMutex);
     return m_fftPlans.size() + m_c2cPlans.size();
+}
+
+std::size_t CudaDeviceContext::fftPlansMade() const {
+    std::lock_guard lock(m_fftMutex);
+    return m_fftPlans.made() + m_c2cPlans.made();
 }
 
 }  // namespace tomo::cuda

@@ -1,7 +1,7 @@
 #pragma once
 /// @file CudaDeviceContext.h
 /// @brief One CUDA GPU as the back-projectors and the FBP pipeline use it: its limits, a set of
-/// streams, a cuFFT plan cache and a memory budget. Internal to tomo_gpu_cuda (CUDA types).
+/// streams, a bounded cuFFT plan cache and a memory budget. Internal to tomo_gpu_cuda (CUDA types).
 ///
 /// open(index) selects the device (cudaSetDevice), reads the limits the launchers need (compute
 /// capability, SMs, shared memory per block incl. the opt-in maximum, texture limits for
@@ -31,6 +31,7 @@
 
 #include "core/mbir/GpuIcd.h"
 #include "core/pipeline/DeviceMemory.h"
+#include "core/pipeline/PlanCache.h"
 #include "gpu/cuda/internal/CudaHandles.h"
 
 namespace tomo::cuda {
@@ -73,19 +74,26 @@ class CudaDeviceContext {
     const DeviceMemoryInfo& memoryInfo() const { return m_memory; }
     /// A batched in-place real-to-complex and complex-to-real plan pair for @p batch rows of
     /// @p n real samples stored n + 2 floats apart (n / 2 + 1 complex values after the forward
-    /// transform), made once per (n, batch) and kept. OutOfMemory when cuFFT cannot allocate.
+    /// transform), made once per (n, batch) and kept among the kRowPlans used last (the batch
+    /// follows the chunk, so the shapes of a session are many; core/pipeline/PlanCache.h).
+    /// The caller holds the returned pair while it enqueues work with it. OutOfMemory when cuFFT
+    /// cannot allocate.
     struct FftPlans {
-        cufftHandle forward = 0;  ///< R2C, n real -> n/2 + 1 complex per row
-        cufftHandle inverse = 0;  ///< C2R
+        FftPlan forward;  ///< R2C, n real -> n/2 + 1 complex per row
+        FftPlan inverse;  ///< C2R
     };
-    Result<FftPlans> fftPlans(int n, int batch);
+    static constexpr std::size_t kRowPlans = 4;
+    Result<std::shared_ptr<FftPlans>> fftPlans(int n, int batch);
     /// A batched complex-to-complex plan of @p rank (1 or 2) contiguous dimensions @p n (rows
-    /// first) for @p batch transforms, made once per (rank, n, batch, @p user) and kept, so a
-    /// second run of the same shape plans nothing (issue 27 item 4). Callers that run at once on
-    /// other streams pass other @p user numbers: a plan's work area is its own.
-    Result<cufftHandle> c2cPlan(int rank, const int* n, int batch, int user);
-    /// Plans made so far (for tests of the cache).
+    /// first) for @p batch transforms, made once per (rank, n, batch, @p user) and kept among the
+    /// kC2cPlans used last, so a second run of the same shape plans nothing (issue 27 item 4).
+    /// Callers that run at once on other streams pass other @p user numbers: a plan's work area
+    /// is its own. The caller holds the returned plan while it enqueues work with it.
+    static constexpr std::size_t kC2cPlans = 8;
+    Result<std::shared_ptr<FftPlan>> c2cPlan(int rank, const int* n, int batch, int user);
+    /// Plans kept now (at most kRowPlans + kC2cPlans) and made so far (tests of the cache).
     std::size_t fftPlanCount() const;
+    std::size_t fftPlansMade() const;
 
     /// Held by a job for its whole run (see the file comment).
     [[nodiscard]] std::unique_lock<std::mutex> lockScratch() {
@@ -113,8 +121,8 @@ class CudaDeviceContext {
     std::size_t m_budget = 0;
     DeviceMemoryInfo m_memory;
     mutable std::mutex m_fftMutex;
-    std::map<std::pair<int, int>, std::pair<FftPlan, FftPlan>> m_fftPlans;
-    std::map<std::array<int, 5>, FftPlan> m_c2cPlans;  ///< (rank, n0, n1, batch, user)
+    PlanCache<std::array<int, 2>, FftPlans> m_fftPlans{kRowPlans};  ///< (n, batch)
+    PlanCache<std::array<int, 5>, FftPlan> m_c2cPlans{kC2cPlans};   ///< (rank, n0, n1, batch, user)
     std::mutex m_scratchMutex;
     std::map<std::string, PinnedBuffer> m_pinned;  // released before the streams
     std::map<std::string, DeviceBuffer> m_device;

@@ -35,6 +35,7 @@
 #include "core/base/Status.h"
 #include "core/mbir/GpuIcd.h"
 #include "core/pipeline/DeviceMemory.h"
+#include "core/pipeline/PlanCache.h"
 #include "gpu/opencl/internal/ClHandle.h"
 
 namespace tomo::opencl {
@@ -119,18 +120,23 @@ class ClDeviceContext {
     IcdResidentLayout& icdLayout() { return m_icdLayout; }
     /// Allocations made by the scratch accessors so far (tests of reuse).
     std::size_t scratchAllocations() const { return m_scratchAllocations; }
-    /// An object kept for the context's lifetime under @p key (FFT applications by shape),
-    /// made by @p make on the first call (lockScratch() held).
+    /// An object (an FFT application) kept under @p key and made by @p make (returning
+    /// Result<std::shared_ptr<T>>) on the first call, among the kCached used last (their shapes
+    /// follow the chunks, so a session's are many; core/pipeline/PlanCache.h); the caller holds
+    /// its own reference while it uses it (lockScratch() held).
+    static constexpr std::size_t kCached = 4;
     template <class T, class Make>
     Result<std::shared_ptr<T>> cached(const std::string& key, Make&& make) {
-        auto it = m_cached.find(key);
-        if (it == m_cached.end()) {
-            Result<std::shared_ptr<T>> made = make();
-            if (!made.isOk()) return made.status();
-            it = m_cached.emplace(key, std::static_pointer_cast<void>(*made)).first;
-        }
-        return std::static_pointer_cast<T>(it->second);
+        TOMO_ASSIGN_OR_RETURN(std::shared_ptr<void> kept,
+                              m_cached.get(key, [&]() -> Result<std::shared_ptr<void>> {
+                                  Result<std::shared_ptr<T>> made = make();
+                                  if (!made.isOk()) return made.status();
+                                  return std::static_pointer_cast<void>(*made);
+                              }));
+        return std::static_pointer_cast<T>(kept);
     }
+    /// Objects kept now (tests of the bound).
+    std::size_t cachedCount() const { return m_cached.size(); }
 
     /// The device's memory as core's budget policy reads it (core/pipeline/DeviceMemory.h):
     /// CL_DEVICE_GLOBAL_MEM_SIZE less the buffers and images this context holds outside the
@@ -188,7 +194,7 @@ class ClDeviceContext {
     std::shared_ptr<std::atomic<std::size_t>> m_held =
         std::make_shared<std::atomic<std::size_t>>(0);
     std::atomic<std::size_t> m_scratchHeld{0};
-    std::map<std::string, std::shared_ptr<void>> m_cached;  // released before the context
+    PlanCache<std::string, void> m_cached{kCached};  // released before the context
     ClDeviceTraits m_traits;
     ClDeviceOptions m_options;
     std::string m_cacheDir;
