@@ -153,6 +153,10 @@ void ConvergenceDock::createLCurveChart() {
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_lcurve, m_lcurvePoints})
         connect(s, &QXYSeries::clicked, this,
                 [this](const QPointF& p) { onPointClicked(p, true); });
+    // The points in the line's colour, without the theme's white outline: hundreds of close
+    // iterates (a SIRT run of 500) otherwise draw a white band over the curve.
+    m_lcurvePoints->setColor(m_lcurve->color());
+    m_lcurvePoints->setBorderColor(m_lcurve->color());
     m_lcurveView = makeView(lcurve);
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_lcurvePoints, m_selected})
         for (QLegendMarker* marker : lcurve->legend()->markers(s))
