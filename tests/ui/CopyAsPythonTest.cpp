@@ -199,6 +199,9 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     EXPECT_FALSE(child<QComboBox>(f.window.get(), QStringLiteral("backProjector"))->isEnabled());
     clickAndWait(f.window->runButton());
     EXPECT_EQ(f.session.reconstruction()->variant, kJosephTransposeId);
+    const QString status = child<QLabel>(f.window.get(), QStringLiteral("statusLabel"))->text();
+    EXPECT_TRUE(status.startsWith(QStringLiteral("FBP cpu.joseph, ram-lak 1.00:")))
+        << status.toStdString();  // was "cpu.joseph on : 0 iterations (max-iterations)"
     expectSameBits(runCopiedScript());
     EXPECT_NE(script.find("ts.read_dataset("), std::string::npos) << script;
     EXPECT_NE(script.find("projector=\"joseph\""), std::string::npos) << script;
