@@ -33,6 +33,7 @@
 #include "tests/ui/UserActions.h"
 #include "ui/charts/ConvergenceDock.h"
 #include "ui/main/CopyAsPython.h"
+#include "ui/main/FileActions.h"
 #include "ui/panels/CenterPanel.h"
 
 namespace tomo::ui::test {
@@ -250,6 +251,33 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     }
     EXPECT_GT(checked, 5);
     EXPECT_EQ(washedOut, 0) << "L-curve points drawn near-white";
+
+    // Other data opened (File > Open dataset folder): the charts start empty and readable,
+    // and nothing of the SIRT run is said about them (its axes kept a base of about 1.2 and
+    // drew dozens of elided labels over six decades; its corner note stayed).
+    auto other = app::makeDemoDataset(app::demoSpecForSize(32), ExecContext{});
+    ASSERT_TRUE(other.isOk());
+    const std::filesystem::path folder = dir.filePath(QStringLiteral("other")).toStdString();
+    ASSERT_TRUE(app::saveDataset(*other, folder).isOk());
+    QSignalSpy loaded(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.window->fileActions()->openPath(folder));
+    ASSERT_TRUE(waitFor(loaded, 1, 60000));
+    EXPECT_EQ(dock.pointCount(), 0);
+    for (QChartView* view : {dock.normsView(), dock.lcurveView()}) {
+        const QStringList texts = chartTexts(view, QSize(420, 260));
+        int numbers = 0;
+        for (const QString& t : texts) {
+            EXPECT_FALSE(t.contains(QStringLiteral("...")) || t.contains(QChar(0x2026)))
+                << "elided label '" << t.toStdString() << "' in " << texts.join('|').toStdString();
+            bool ok = false;
+            t.toDouble(&ok);
+            numbers += ok;
+        }
+        EXPECT_GE(numbers, 6) << texts.join('|').toStdString();
+        EXPECT_LE(numbers, 20) << texts.join('|').toStdString();
+    }
+    EXPECT_EQ(child<QLabel>(&dock, QStringLiteral("convergenceStatus"))->text(),
+              QStringLiteral("Run an iterative algorithm to see its convergence."));
 }
 
 TEST(CopyAsPythonMessages, AGeneratedDemoSaysWhatToDo) {
