@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include <QAction>
@@ -49,6 +50,9 @@ class CopiedScript : public ::testing::Test {
 #ifndef TOMO_PYTHON_EXE
         GTEST_SKIP() << "this build has no Python module (python3-dev, pybind11-dev)";
 #endif
+        auto made = app::makeDemoDataset(app::demoSpecForSize(kSize), ExecContext{});
+        ASSERT_TRUE(made.isOk());
+        demo.emplace(std::move(*made));
     }
 
     /// Triggers File > Copy as Python, runs the clipboard's script in the temporary folder and
@@ -94,7 +98,8 @@ class CopiedScript : public ::testing::Test {
 
     QTemporaryDir dir;
     WindowFixture f;
-    std::string script;  ///< the last copied script
+    std::optional<app::Dataset> demo;  ///< the kSize demo (one slice)
+    std::string script;                ///< the last copied script
 };
 
 /// A sinogram file opened, seen through a sampling and a grid.
@@ -102,9 +107,7 @@ class CopyAsPythonTest : public CopiedScript {
   protected:
     void SetUp() override {
         CopiedScript::SetUp();
-        if (IsSkipped()) return;
-        auto demo = app::makeDemoDataset(app::demoSpecForSize(kSize), ExecContext{});
-        ASSERT_TRUE(demo.isOk());
+        if (IsSkipped() || HasFatalFailure()) return;
         const std::size_t angles = demo->sinograms.dim(1), detectors = demo->sinograms.dim(2);
         auto stack = Sinograms::create(kSlices, angles, detectors);
         ASSERT_TRUE(stack.isOk());
@@ -161,9 +164,7 @@ class CopyAsPythonJourney : public CopiedScript {
   protected:
     void SetUp() override {
         CopiedScript::SetUp();
-        if (IsSkipped()) return;
-        auto demo = app::makeDemoDataset(app::demoSpecForSize(kSize), ExecContext{});
-        ASSERT_TRUE(demo.isOk());
+        if (IsSkipped() || HasFatalFailure()) return;
         const std::filesystem::path folder = dir.filePath(QStringLiteral("demo")).toStdString();
         ASSERT_TRUE(app::saveDataset(*demo, folder).isOk());
         QSignalSpy finished(&f.session, &Session::jobFinished);
