@@ -198,6 +198,8 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     ASSERT_NE(projector, nullptr);
     EXPECT_TRUE(projector->toolTip().contains(QStringLiteral("ASTRA")));
     choose(projector, QStringLiteral("Joseph"));
+    EXPECT_EQ(child<QLabel>(f.window.get(), QStringLiteral("runSummary"))->text(),
+              QStringLiteral("FBP, filter ramp 1.00, Joseph projector"));
     EXPECT_FALSE(child<QComboBox>(f.window.get(), QStringLiteral("backProjector"))->isEnabled());
     clickAndWait(f.window->runButton());
     EXPECT_EQ(f.session.reconstruction()->variant, kJosephTransposeId);

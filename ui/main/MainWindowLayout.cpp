@@ -261,6 +261,7 @@ void MainWindow::updateRunBar() {
                                    : QString());
     } else {
         text = tr("FBP, filter %1").arg(filter);
+        if (paramsPanel()->projector() == "joseph") text += tr(", Joseph projector");
     }
     if (m_session.isBusy()) text = tr("Running: %1").arg(text);
     m_runSummary->setText(text);
