@@ -151,6 +151,7 @@ void applyMethod(ReconRequest& request, const std::string& variantId,
     request.frontEnd = method.frontEnd;
     if (method.algorithm == "fbp") {
         request.variant = variantId;
+        request.parameters = method.parameters;  // FBP's own: projector
         return;
     }
     request.parameters = method.parameters;

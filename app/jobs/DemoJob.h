@@ -68,7 +68,7 @@ Result<Dataset> loadDataset(const std::filesystem::path& dir);
 /// include its filter) and the backend it runs on.
 struct AnalyticMethod {
     std::string algorithm = "fbp";                  ///< "fbp" or "gridrec"
-    std::map<std::string, std::string> parameters;  ///< by ParameterSpec::name
+    std::map<std::string, std::string> parameters;  ///< by ParameterSpec::name (FBP: projector)
     std::string backend = "auto";
     FrontEnd frontEnd = FrontEnd::Cli;  ///< ReconRequest::frontEnd (the GUI's Session: Gui)
     /// When set, the result is streamed to this file a slab at a time (ReconOutput::path), as
@@ -113,8 +113,9 @@ Result<ReconOutcome> reconstructDataset(const ReconService& service,
                                         std::shared_ptr<const Dataset> data,
                                         const FbpOptions& options, const std::string& variantId,
                                         const ExecContext& ctx, const AnalyticMethod& method = {});
-/// @p request made to run @p method (FBP keeps @p variantId; gridrec takes its parameters and
-/// backend): the one place both the full reconstruction and the live preview set it.
+/// @p request made to run @p method (FBP keeps @p variantId and takes its parameters, the
+/// projector; gridrec takes its parameters and backend): the one place both the full
+/// reconstruction and the live preview set it.
 void applyMethod(ReconRequest& request, const std::string& variantId, const AnalyticMethod& method);
 
 }  // namespace tomo::app

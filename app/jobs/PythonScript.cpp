@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/filter/RampFilter.h"
+#include "core/projectors/JosephTranspose.h"
 
 namespace tomo::app {
 namespace {
@@ -50,8 +51,8 @@ Result<std::string> dataLines(const ScriptRequest& r) {
            << ")\n";
     } else {
         return unsupported(
-            "Copy as Python: the generated demo has no file a script can read; save the "
-            "dataset (File > Save) or open a file first");
+            "Copy as Python: the generated demo has no file a script can read; open a data "
+            "file or a dataset folder first (File > Open data file, Open dataset folder)");
     }
     if (r.sampling.angleStep > 1)
         os << "sinogram, angles = sinogram[:, ::" << r.sampling.angleStep
@@ -102,7 +103,10 @@ Result<std::string> pythonScript(const ScriptRequest& r) {
         os << "image = ts.fbp(sinogram, angles, " << keywords
            << ",\n    filter=" << quoted(filterWindowName(r.fbp.filter.window))
            << ", cutoff=" << number(r.fbp.filter.cutoff);
-        if (!r.variant.empty()) os << ", variant=" << quoted(r.variant);
+        if (r.variant == kJosephTransposeId)  // FBP's projector parameter, as the GUI set it
+            os << ", projector=\"joseph\"";
+        else if (!r.variant.empty())
+            os << ", variant=" << quoted(r.variant);
         os << ")\n";
     } else {
         os << "image = ts.reconstruct(sinogram, angles, " << quoted(r.algorithm) << ", " << keywords

@@ -38,9 +38,9 @@ struct ScriptRequest {
     std::string algorithm = "fbp";                  ///< "fbp" or an iterative id
     std::map<std::string, std::string> parameters;  ///< iterative: by parameter name
     FbpOptions fbp;                                 ///< FBP: window and cutoff
-    std::string variant;                            ///< FBP: the back-projector that ran
-    std::string backend = "auto";                   ///< iterative: the operator backend
-    bool warmStart = false;                         ///< iterative: started from an image
+    std::string variant;  ///< FBP: the back-projector that ran (cpu.joseph: projector joseph)
+    std::string backend = "auto";  ///< iterative: the operator backend
+    bool warmStart = false;        ///< iterative: started from an image
 };
 
 /// The script of @p request (see the file comment); Unsupported for what it cannot reproduce,

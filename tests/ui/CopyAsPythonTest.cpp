@@ -1,23 +1,41 @@
 // File > Copy as Python (issue 30): a GUI session opens a file, sets a sampling and a grid,
 // reconstructs (FBP, SIRT); the script the action puts on the clipboard, run with the
-// tomostation module of this build, writes the same bits.
+// tomostation module of this build, writes the same bits. The journey of `./scripts/run`
+// (the bundled demo folder, a centre set by hand, FBP with the Joseph projector, SIRT with
+// edited parameters) is driven by clicks and keys, and its scripts give the GUI's bits too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include <QAction>
+#include <QChart>
+#include <QChartView>
 #include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QGuiApplication>
 #include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
+#include <QXYSeries>
 
 #include "app/jobs/DemoJob.h"
 #include "core/io/ImageIO.h"
+#include "core/projectors/JosephTranspose.h"
 #include "tests/ui/UiTestSupport.h"
+#include "tests/ui/UserActions.h"
+#include "ui/charts/ConvergenceDock.h"
 #include "ui/main/CopyAsPython.h"
+#include "ui/main/FileActions.h"
+#include "ui/panels/CenterPanel.h"
 
 namespace tomo::ui::test {
 namespace {
@@ -25,38 +43,16 @@ namespace {
 constexpr int kSize = 40;
 constexpr int kSlices = 2;
 
-class CopyAsPythonTest : public ::testing::Test {
+/// Runs File > Copy as Python's script and compares its image with the GUI's.
+class CopiedScript : public ::testing::Test {
   protected:
     void SetUp() override {
 #ifndef TOMO_PYTHON_EXE
         GTEST_SKIP() << "this build has no Python module (python3-dev, pybind11-dev)";
 #endif
-        auto demo = app::makeDemoDataset(app::demoSpecForSize(kSize), ExecContext{});
-        ASSERT_TRUE(demo.isOk());
-        const std::size_t angles = demo->sinograms.dim(1), detectors = demo->sinograms.dim(2);
-        auto stack = Sinograms::create(kSlices, angles, detectors);
-        ASSERT_TRUE(stack.isOk());
-        for (std::size_t k = 0; k < kSlices; ++k)
-            for (std::size_t a = 0; a < angles; ++a)
-                for (std::size_t d = 0; d < detectors; ++d)
-                    (*stack)(k, a, d) = demo->sinograms(0, a, d) * (1.0f + 0.5f * float(k));
-        const std::string input = dir.filePath(QStringLiteral("sino.tif")).toStdString();
-        ASSERT_TRUE(writeVolume(input, *stack).isOk());
-        app::LoadRequest request;
-        request.path = input;
-        request.endDegrees = 180.0;
-        QSignalSpy finished(&f.session, &Session::jobFinished);
-        ASSERT_TRUE(f.session.startLoadFile(request, QStringLiteral("sino.tif")));
-        ASSERT_TRUE(waitFor(finished, 1, 60000));
-        ASSERT_TRUE(finished.at(0).at(1).toBool());
-        // Every second projection, a 32^2 region of 1.25 px off the axis.
-        app::Sampling sampling;
-        sampling.angleStep = 2;
-        sampling.grid.size = 32;
-        sampling.grid.pixelSize = 1.25;
-        sampling.grid.centerX = 3.5;
-        sampling.grid.centerY = -2.0;
-        ASSERT_TRUE(f.session.setSampling(sampling).isOk());
+        auto made = app::makeDemoDataset(app::demoSpecForSize(kSize), ExecContext{});
+        ASSERT_TRUE(made.isOk());
+        demo.emplace(std::move(*made));
     }
 
     /// Triggers File > Copy as Python, runs the clipboard's script in the temporary folder and
@@ -65,9 +61,14 @@ class CopyAsPythonTest : public ::testing::Test {
         auto* action = f.window->findChild<QAction*>(QStringLiteral("copyAsPython"));
         EXPECT_TRUE(action && action->isEnabled());
         if (!action) return {};
+        // A refusal would open a modal message box: say it here instead.
+        const auto* copy = f.window->findChild<CopyAsPython*>();
+        const Result<std::string> expected = copy ? copy->script() : invalidArgument("no action");
+        EXPECT_TRUE(expected.isOk()) << expected.status().message();
+        if (!expected) return {};
         QGuiApplication::clipboard()->clear();
         action->trigger();
-        const std::string script = QGuiApplication::clipboard()->text().toStdString();
+        script = QGuiApplication::clipboard()->text().toStdString();
         EXPECT_NE(script.find("import tomostation"), std::string::npos) << script;
         const std::string path = dir.filePath(QStringLiteral("copied.py")).toStdString();
         std::ofstream(path) << script;
@@ -97,6 +98,41 @@ class CopyAsPythonTest : public ::testing::Test {
 
     QTemporaryDir dir;
     WindowFixture f;
+    std::optional<app::Dataset> demo;  ///< the kSize demo (one slice)
+    std::string script;                ///< the last copied script
+};
+
+/// A sinogram file opened, seen through a sampling and a grid.
+class CopyAsPythonTest : public CopiedScript {
+  protected:
+    void SetUp() override {
+        CopiedScript::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        const std::size_t angles = demo->sinograms.dim(1), detectors = demo->sinograms.dim(2);
+        auto stack = Sinograms::create(kSlices, angles, detectors);
+        ASSERT_TRUE(stack.isOk());
+        for (std::size_t k = 0; k < kSlices; ++k)
+            for (std::size_t a = 0; a < angles; ++a)
+                for (std::size_t d = 0; d < detectors; ++d)
+                    (*stack)(k, a, d) = demo->sinograms(0, a, d) * (1.0f + 0.5f * float(k));
+        const std::string input = dir.filePath(QStringLiteral("sino.tif")).toStdString();
+        ASSERT_TRUE(writeVolume(input, *stack).isOk());
+        app::LoadRequest request;
+        request.path = input;
+        request.endDegrees = 180.0;
+        QSignalSpy finished(&f.session, &Session::jobFinished);
+        ASSERT_TRUE(f.session.startLoadFile(request, QStringLiteral("sino.tif")));
+        ASSERT_TRUE(waitFor(finished, 1, 60000));
+        ASSERT_TRUE(finished.at(0).at(1).toBool());
+        // Every second projection, a 32^2 region of 1.25 px off the axis.
+        app::Sampling sampling;
+        sampling.angleStep = 2;
+        sampling.grid.size = 32;
+        sampling.grid.pixelSize = 1.25;
+        sampling.grid.centerX = 3.5;
+        sampling.grid.centerY = -2.0;
+        ASSERT_TRUE(f.session.setSampling(sampling).isOk());
+    }
 };
 
 TEST_F(CopyAsPythonTest, TheFbpScriptGivesTheGuisBits) {
@@ -122,6 +158,131 @@ TEST_F(CopyAsPythonTest, TheSirtScriptGivesTheGuisBits) {
     expectSameBits(runCopiedScript());
 }
 
+/// `./scripts/run`'s journey: the bundled demo is a dataset folder (sinogram, truth,
+/// geometry.txt) that tomostation --demo opens; here one of 40^2 written the same way.
+class CopyAsPythonJourney : public CopiedScript {
+  protected:
+    void SetUp() override {
+        CopiedScript::SetUp();
+        if (IsSkipped() || HasFatalFailure()) return;
+        const std::filesystem::path folder = dir.filePath(QStringLiteral("demo")).toStdString();
+        ASSERT_TRUE(app::saveDataset(*demo, folder).isOk());
+        QSignalSpy finished(&f.session, &Session::jobFinished);
+        f.window->startDemo(app::DemoSpec{}, folder);  // as GuiApp does for --demo
+        ASSERT_TRUE(waitFor(finished, 2, 60000));      // loaded, then reconstructed
+        ASSERT_TRUE(finished.at(1).at(1).toBool());
+    }
+
+    /// Clicks @p button and waits for one job, which must succeed.
+    void clickAndWait(QAbstractButton* button) {
+        QSignalSpy finished(&f.session, &Session::jobFinished);
+        click(button);
+        ASSERT_TRUE(waitFor(finished, 1, 120000)) << button->objectName().toStdString();
+        ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
+    }
+};
+
+TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
+    // A centre typed and applied: every later step and script uses it.
+    CenterPanel* center = f.window->centerPanel();
+    const double centre = f.session.dataset()->geometry.centerOfRotation() + 0.25;
+    typeInto(child<QDoubleSpinBox>(center, QStringLiteral("centerSpin")),
+             QString::number(centre, 'f', 2));
+    clickAndWait(child<QPushButton>(center, QStringLiteral("applyCenter")));
+    ASSERT_DOUBLE_EQ(f.session.dataset()->geometry.centerOfRotation(), centre);
+    const std::string centreKeyword = "center=" + QString::number(centre, 'g', 17).toStdString();
+
+    // FBP's parameters: the projector that reproduces ASTRA's CPU FBP; the variant box then
+    // does not apply.
+    auto* projector = child<QComboBox>(f.window.get(), QStringLiteral("fbpProjector"));
+    ASSERT_NE(projector, nullptr);
+    EXPECT_TRUE(projector->toolTip().contains(QStringLiteral("ASTRA")));
+    choose(projector, QStringLiteral("Joseph"));
+    EXPECT_EQ(child<QLabel>(f.window.get(), QStringLiteral("runSummary"))->text(),
+              QStringLiteral("FBP, filter ramp 1.00, Joseph projector"));
+    EXPECT_FALSE(child<QComboBox>(f.window.get(), QStringLiteral("backProjector"))->isEnabled());
+    clickAndWait(f.window->runButton());
+    EXPECT_EQ(f.session.reconstruction()->variant, kJosephTransposeId);
+    const QString status = child<QLabel>(f.window.get(), QStringLiteral("statusLabel"))->text();
+    EXPECT_TRUE(status.startsWith(QStringLiteral("FBP cpu.joseph, ram-lak 1.00:")))
+        << status.toStdString();  // was "cpu.joseph on : 0 iterations (max-iterations)"
+    expectSameBits(runCopiedScript());
+    EXPECT_NE(script.find("ts.read_dataset("), std::string::npos) << script;
+    EXPECT_NE(script.find("projector=\"joseph\""), std::string::npos) << script;
+    EXPECT_NE(script.find(centreKeyword), std::string::npos) << script;
+    // The copy says so in the status line, and the action sits above Quit in the File menu.
+    EXPECT_TRUE(child<QLabel>(f.window.get(), QStringLiteral("statusLabel"))
+                    ->text()
+                    .startsWith(QStringLiteral("Copied a tomostation script")));
+    const QList<QAction*> file = f.window->menuBar()->actions().front()->menu()->actions();
+    const auto named = [&file](const QString& text) {
+        for (qsizetype i = 0; i < file.size(); ++i)
+            if (file[i]->text() == text) return i;
+        return qsizetype(-1);
+    };
+    EXPECT_GE(named(QStringLiteral("Copy as &Python")), 0);
+    EXPECT_LT(named(QStringLiteral("Copy as &Python")), named(QStringLiteral("&Quit")));
+
+    // SIRT with edited parameters, every iterate drawn.
+    choose(child<QComboBox>(f.window.get(), QStringLiteral("algorithm")), QStringLiteral("SIRT"));
+    typeInto(child<QSpinBox>(f.window.get(), QStringLiteral("iterations")), QStringLiteral("150"));
+    choose(child<QComboBox>(f.window.get(), QStringLiteral("stop")), QStringLiteral("none"));
+    clickAndWait(f.window->runButton());
+    expectSameBits(runCopiedScript());
+    EXPECT_NE(script.find("\"iterations\": \"150\""), std::string::npos) << script;
+    EXPECT_NE(script.find(centreKeyword), std::string::npos) << script;
+
+    // The L-curve's points read in the line's colour where they crowd (they were drawn with
+    // the theme's white outline, a white band over the curve).
+    ConvergenceDock& dock = *f.window->convergenceDock();
+    ASSERT_EQ(dock.pointCount(), 150);
+    reveal(dock.lcurveView());
+    QChart* chart = dock.lcurveView()->chart();
+    auto* line = qobject_cast<QXYSeries*>(chart->series().front());
+    ASSERT_NE(line, nullptr);
+    const QImage image = dock.lcurveView()->grab().toImage();
+    int washedOut = 0, checked = 0;
+    for (int k = 100; k < 150; k += 5) {  // late iterates lie close together
+        const LCurvePoint& p = dock.points()[std::size_t(k)];
+        const QPoint at = dock.lcurveView()->mapFromScene(
+                              chart->mapToPosition(QPointF(p.residualNorm, p.solutionNorm), line)) *
+                          image.devicePixelRatio();
+        if (!image.rect().contains(at)) continue;
+        const QColor c = image.pixelColor(at);
+        ++checked;
+        washedOut += std::min({c.red(), c.green(), c.blue()}) > 200;
+    }
+    EXPECT_GT(checked, 5);
+    EXPECT_EQ(washedOut, 0) << "L-curve points drawn near-white";
+
+    // Other data opened (File > Open dataset folder): the charts start empty and readable,
+    // and nothing of the SIRT run is said about them (its axes kept a base of about 1.2 and
+    // drew dozens of elided labels over six decades; its corner note stayed).
+    auto other = app::makeDemoDataset(app::demoSpecForSize(32), ExecContext{});
+    ASSERT_TRUE(other.isOk());
+    const std::filesystem::path folder = dir.filePath(QStringLiteral("other")).toStdString();
+    ASSERT_TRUE(app::saveDataset(*other, folder).isOk());
+    QSignalSpy loaded(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.window->fileActions()->openPath(folder));
+    ASSERT_TRUE(waitFor(loaded, 1, 60000));
+    EXPECT_EQ(dock.pointCount(), 0);
+    for (QChartView* view : {dock.normsView(), dock.lcurveView()}) {
+        const QStringList texts = chartTexts(view, QSize(420, 260));
+        int numbers = 0;
+        for (const QString& t : texts) {
+            EXPECT_FALSE(t.contains(QStringLiteral("...")) || t.contains(QChar(0x2026)))
+                << "elided label '" << t.toStdString() << "' in " << texts.join('|').toStdString();
+            bool ok = false;
+            t.toDouble(&ok);
+            numbers += ok;
+        }
+        EXPECT_GE(numbers, 6) << texts.join('|').toStdString();
+        EXPECT_LE(numbers, 20) << texts.join('|').toStdString();
+    }
+    EXPECT_EQ(child<QLabel>(&dock, QStringLiteral("convergenceStatus"))->text(),
+              QStringLiteral("Run an iterative algorithm to see its convergence."));
+}
+
 TEST(CopyAsPythonMessages, AGeneratedDemoSaysWhatToDo) {
     WindowFixture f;
     ASSERT_TRUE(f.startDemo(48));
@@ -130,7 +291,8 @@ TEST(CopyAsPythonMessages, AGeneratedDemoSaysWhatToDo) {
     auto script = copy.script();
     if (f.session.dataFolder().empty()) {
         ASSERT_FALSE(script.isOk());
-        EXPECT_NE(script.status().message().find("save the dataset"), std::string::npos);
+        EXPECT_NE(script.status().message().find("open a data file or a dataset folder"),
+                  std::string::npos);
     } else {
         ASSERT_TRUE(script.isOk());  // the bundled demo folder is read by read_dataset
         EXPECT_NE(script->find("ts.read_dataset("), std::string::npos);

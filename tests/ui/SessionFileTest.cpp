@@ -198,6 +198,33 @@ TEST(SessionFile, WindowStateRoundTripsThroughAFile) {
     EXPECT_TRUE(after == before);
 }
 
+// FBP's Joseph projector (the FBP page's Projector box) is kept as its back-projector's id,
+// cpu.joseph, and a session with a pixel-driven variant switches it back.
+TEST(SessionFile, FbpsJosephProjectorRoundTripsThroughAFile) {
+    test::WindowFixture a;
+    ASSERT_TRUE(a.startDemo(48));
+    ASSERT_TRUE(a.window->paramsPanel()->setProjector("joseph"));
+    const SessionState before = captureSessionState(*a.window);
+    EXPECT_EQ(before.variant, "cpu.joseph");
+    const std::filesystem::path file = a.dir.filePath(QStringLiteral("j.json")).toStdString();
+    ASSERT_TRUE(a.window->fileActions()->saveSession(file).isOk());
+
+    test::WindowFixture b;
+    QSignalSpy finished(&b.session, &Session::jobFinished);
+    Status opened = b.window->fileActions()->openSession(file);
+    ASSERT_TRUE(opened.isOk()) << opened.toString();
+    ASSERT_TRUE(waitFor(finished, 1, 30000));
+    EXPECT_EQ(b.window->paramsPanel()->projector(), "joseph");
+    EXPECT_EQ(b.window->paramsPanel()->variantId(), "");
+    EXPECT_EQ(captureSessionState(*b.window).variant, "cpu.joseph");
+
+    SessionState pixel = before;
+    pixel.variant = "cpu.simd.lin";
+    EXPECT_TRUE(applySessionState(*b.window, pixel).empty());
+    EXPECT_EQ(b.window->paramsPanel()->projector(), "pixel");
+    EXPECT_EQ(b.window->paramsPanel()->variantId(), "cpu.simd.lin");
+}
+
 TEST(SessionFile, WindowLevelIsRestoredWithTheSameData) {
     test::WindowFixture a;
     ASSERT_TRUE(a.startDemo(64));

@@ -28,6 +28,11 @@ namespace tomo::ui {
 
 namespace {
 
+/// What the status line says before a run and after clear().
+QString idleText() {
+    return ConvergenceDock::tr("Run an iterative algorithm to see its convergence.");
+}
+
 QChartView* makeView(QChart* chart) {
     // The legend on the right: the height goes to the axes (a low dock keeps its labels).
     chart->legend()->setAlignment(Qt::AlignRight);
@@ -98,7 +103,7 @@ ConvergenceDock::ConvergenceDock(QWidget* parent) : QWidget(parent) {
     m_costChart->setObjectName(QStringLiteral("costChart"));
     chartsLayout->addWidget(m_costChart, 1);
 
-    m_status = new QLabel(tr("Run an iterative algorithm to see its convergence."), this);
+    m_status = new QLabel(idleText(), this);
     m_status->setObjectName(QStringLiteral("convergenceStatus"));
     m_status->setWordWrap(true);
     auto* buttons = new QHBoxLayout;
@@ -153,6 +158,10 @@ void ConvergenceDock::createLCurveChart() {
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_lcurve, m_lcurvePoints})
         connect(s, &QXYSeries::clicked, this,
                 [this](const QPointF& p) { onPointClicked(p, true); });
+    // The points in the line's colour, without the theme's white outline: hundreds of close
+    // iterates (a SIRT run of 500) otherwise draw a white band over the curve.
+    m_lcurvePoints->setColor(m_lcurve->color());
+    m_lcurvePoints->setBorderColor(m_lcurve->color());
     m_lcurveView = makeView(lcurve);
     for (QXYSeries* s : std::initializer_list<QXYSeries*>{m_lcurvePoints, m_selected})
         for (QLegendMarker* marker : lcurve->legend()->markers(s))
@@ -174,9 +183,12 @@ void ConvergenceDock::clear() {
                                                           m_selectedNorm, m_bestError})
         s->clear();
     fitIterationAxis(m_iterAxis, 0);
-    m_normAxis->setRange(1e-3, 1e3);
-    m_lcurveX->setRange(1e-3, 1e3);
-    m_lcurveY->setRange(1e-3, 1e3);
+    for (QLogValueAxis* axis : {m_normAxis, m_lcurveX, m_lcurveY})
+        resetLogAxis(axis);  // the base and format of the last fit go too
+    // Nothing of the last run stays: its corner note would describe other data.
+    m_cornerPoint->setName(tr("corner"));
+    m_status->setText(idleText());
+    m_status->setToolTip(QString());
 }
 
 void ConvergenceDock::addIteration(const app::IterationReport& report) {

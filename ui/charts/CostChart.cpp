@@ -64,7 +64,7 @@ void CostChart::clear() {
     for (QLineSeries* s : {m_cost, m_hu, m_target})
         s->clear();
     m_x->setRange(0, 1);
-    m_costAxis->setRange(1e-3, 1e3);
+    resetLogAxis(m_costAxis);
     m_huAxis->setRange(1, 1e3);
     m_huAxis->setVisible(false);
     m_target->setVisible(false);

@@ -12,9 +12,14 @@ namespace tomo::ui {
 QLogValueAxis* makeLogAxis(const QString& title) {
     auto* axis = new QLogValueAxis;
     axis->setTitleText(title);
+    resetLogAxis(axis);
+    return axis;
+}
+
+void resetLogAxis(QLogValueAxis* axis) {
     axis->setBase(10);
     axis->setLabelFormat(QStringLiteral("%.2g"));
-    return axis;
+    axis->setRange(1e-3, 1e3);
 }
 
 void fitLogAxis(QLogValueAxis* axis, const std::vector<double>& values) {

@@ -18,6 +18,10 @@ namespace tomo::ui {
 /// A new base-10 log axis titled @p title (owned by the chart it is added to).
 QLogValueAxis* makeLogAxis(const QString& title);
 
+/// Back to makeLogAxis's state over [1e-3, 1e3] (an empty chart): base 10 and its label format,
+/// whatever the last fit chose (a base of 1.4 over six decades draws 40 elided labels).
+void resetLogAxis(QLogValueAxis* axis);
+
 /// Fits @p axis to the positive finite values of @p values (unchanged when there are none). A
 /// log axis labels the powers of its base only, so a range narrower than two decades would show
 /// one label or none (the norms of a converging run often span less than one): the base is

@@ -20,6 +20,14 @@ CopyAsPython::CopyAsPython(Session& session, QMenu* menu, QWidget* window)
         tr("The current reconstruction as a tomostation script on the "
            "clipboard: the same request, the same bits (docs/python.md)"));
     m_action->setEnabled(false);
+    // With the saving actions, above the separator before Quit (not below Quit).
+    const QList<QAction*> actions = menu->actions();
+    for (qsizetype i = actions.size() - 2; i >= 0; --i)
+        if (actions[i]->isSeparator()) {
+            menu->removeAction(m_action);
+            menu->insertAction(actions[i], m_action);
+            break;
+        }
     connect(&session, &Session::reconstructionChanged, this,
             [this] { m_action->setEnabled(m_session.reconstruction() != nullptr); });
 }
@@ -56,6 +64,9 @@ void CopyAsPython::copy() {
         return;
     }
     QGuiApplication::clipboard()->setText(QString::fromStdString(*text));
+    emit copied(
+        tr("Copied a tomostation script to the clipboard: it writes "
+           "reconstruction.tif with the same bits (docs/python.md)"));
 }
 
 }  // namespace tomo::ui

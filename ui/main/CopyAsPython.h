@@ -24,8 +24,8 @@ class CopyAsPython : public QObject {
     Q_OBJECT
 
   public:
-    /// Adds the action to @p menu; @p session must outlive it; messages are parented to
-    /// @p window.
+    /// Adds the action to @p menu, above its last group (Quit); @p session must outlive it;
+    /// messages are parented to @p window.
     CopyAsPython(Session& session, QMenu* menu, QWidget* window);
 
     /// The script of the session's current reconstruction, or why there is none.
@@ -35,6 +35,10 @@ class CopyAsPython : public QObject {
   public slots:
     /// Puts script() on the clipboard (or shows why not).
     void copy();
+
+  signals:
+    /// The script is on the clipboard: what to tell the user (the window's status line).
+    void copied(const QString& message);
 
   private:
     Session& m_session;

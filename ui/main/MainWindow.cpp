@@ -450,7 +450,9 @@ void MainWindow::onReconstructionChanged() {
     }
     m_metrics->showOutcome(*recon, stale.isEmpty() ? QString() : tr("the result (%1)").arg(stale));
     m_statusLabel->setToolTip(QString());
-    if (m_session.registry().contains(recon->variant) || recon->algorithm == "gridrec") {
+    // One pass (FBP with any projector, gridrec): cpu.joseph is not in the variant registry.
+    if (m_session.registry().contains(recon->variant) || recon->algorithm == "fbp" ||
+        recon->algorithm == "gridrec") {
         m_statusLabel->setText(reconSummary(*recon, m_session.reconOptions()));
     } else {
         const SolverSummary& summary = m_session.lastSummary();

@@ -44,7 +44,9 @@ namespace tomo::ui {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_files->populate(file);
-    new CopyAsPython(m_session, file, this);  // File > Copy as Python (issue 30)
+    auto* copy = new CopyAsPython(m_session, file, this);  // File > Copy as Python (issue 30)
+    connect(copy, &CopyAsPython::copied, this,
+            [this](const QString& message) { m_statusLabel->setText(message); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto* maps = new QActionGroup(this);
@@ -259,6 +261,7 @@ void MainWindow::updateRunBar() {
                                    : QString());
     } else {
         text = tr("FBP, filter %1").arg(filter);
+        if (paramsPanel()->projector() == "joseph") text += tr(", Joseph projector");
     }
     if (m_session.isBusy()) text = tr("Running: %1").arg(text);
     m_runSummary->setText(text);

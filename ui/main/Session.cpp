@@ -51,11 +51,16 @@ bool Session::startLoad(const std::filesystem::path& folder) {
 
 bool Session::startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder) {
     std::error_code ec;
-    if (!folder.empty() && std::filesystem::exists(folder / "geometry.txt", ec))
+    app::DatasetState state;
+    if (!folder.empty() && std::filesystem::exists(folder / "geometry.txt", ec)) {
+        // The bundled demo is a dataset folder like any other: Copy as Python reads it with
+        // read_dataset and a saved session reopens it.
+        state.source.folder = folder;
         return startLoadJob(
             [folder](const ExecContext&) { return app::loadDataset(folder); },
-            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())), {});
-    app::DatasetState state;
+            QStringLiteral("demo (%1)").arg(QString::fromStdString(folder.string())),
+            std::move(state));
+    }
     state.source.demoSize = spec.size;
     return startLoadJob([spec](const ExecContext& ctx) { return app::makeDemoDataset(spec, ctx); },
                         QStringLiteral("demo (generated %1x%1 %2, %3 angles)")

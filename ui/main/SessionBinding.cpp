@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/projectors/JosephTranspose.h"
 #include "ui/main/ConeActions.h"
 #include "ui/main/FileActions.h"
 #include "ui/main/MainWindow.h"
@@ -50,7 +51,8 @@ SessionState captureSessionState(const MainWindow& window) {
     ReconParamsPanel* fbp = window.paramsPanel();
     s.fbpFilter = fbp->filterName().toStdString();
     s.fbpCutoff = fbp->options().filter.cutoff;
-    s.variant = fbp->variantId();
+    // FBP's Joseph projector is stored as its back-projector's id (setVariant reads it back).
+    s.variant = fbp->projector() == "joseph" ? std::string(kJosephTransposeId) : fbp->variantId();
     s.colorMap = colorMapName(window.colorMap()).toLower().toStdString();
     s.window = window.reconstructionView()->windowLevel().width;
     s.level = window.reconstructionView()->windowLevel().level;
@@ -146,6 +148,7 @@ std::vector<std::string> applySessionState(MainWindow& window, const SessionStat
     if (!fbp->setFilter(QString::fromStdString(state.fbpFilter)))
         failed.push_back("filter " + state.fbpFilter);
     fbp->setCutoff(state.fbpCutoff);
+    if (state.variant.empty()) fbp->setProjector("pixel");
     if (!state.variant.empty() && !fbp->setVariant(state.variant))
         failed.push_back("variant " + state.variant);
     for (ColorMap map : {ColorMap::Grey, ColorMap::Inferno})

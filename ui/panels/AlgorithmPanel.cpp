@@ -174,6 +174,11 @@ std::map<std::string, std::map<std::string, std::string>> AlgorithmPanel::parame
 }
 
 app::AnalyticMethod AlgorithmPanel::analyticMethod() const {
+    if (m_current == "fbp") {  // FBP's projector parameter, when not the default
+        app::AnalyticMethod method;
+        if (m_fbp->projector() == "joseph") method.parameters["projector"] = "joseph";
+        return method;
+    }
     if (m_current != "gridrec") return {};
     return {m_current, m_form->values(), backend()};
 }

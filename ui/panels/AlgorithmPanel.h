@@ -52,8 +52,9 @@ class AlgorithmPanel : public QWidget {
     bool setAlgorithm(const std::string& id);
     /// The selected algorithm iterates (the iterative job); FBP and gridrec do not.
     bool isIterative() const;
-    /// How Reconstruct and the live preview run a one-pass method: FBP (the default), or gridrec
-    /// with its form's values and the Device box's backend.
+    /// How Reconstruct and the live preview run a one-pass method: FBP (the default; its
+    /// projector parameter when the FBP page's Projector is joseph), or gridrec with its form's
+    /// values and the Device box's backend.
     app::AnalyticMethod analyticMethod() const;
     /// FBP's options (the FBP page), or for gridrec its form's filter and cutoff.
     FbpOptions analyticOptions() const;

@@ -6,10 +6,13 @@
 #include <QFormLayout>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 #include "app/Backends.h"
 #include "app/Selection.h"
+#include "core/iterative/AlgorithmSchema.h"
+#include "core/projectors/JosephTranspose.h"
 #include "ui/widgets/VariantLabel.h"
 
 namespace tomo::ui {
@@ -18,6 +21,22 @@ namespace {
 Interpolation interpolationAt(const QComboBox* box) {
     return box->currentData().toString() == QStringLiteral("nearest") ? Interpolation::Nearest
                                                                       : Interpolation::Linear;
+}
+
+/// FBP's `projector` parameter in the schema (its choices and description: one source).
+ParameterSpec fbpProjectorSpec() {
+    for (const AlgorithmSpec& spec : algorithmSpecs())
+        if (spec.id == "fbp")
+            for (const ParameterSpec& p : spec.parameters)
+                if (p.name == "projector") return p;
+    return {};
+}
+
+/// What a user reads in the projector box for a schema choice.
+QString projectorLabel(const std::string& choice) {
+    if (choice == "pixel") return QObject::tr("pixel-driven (fastest, every backend)");
+    if (choice == "joseph") return QObject::tr("Joseph transpose (as ASTRA's CPU FBP)");
+    return QString::fromStdString(choice);
 }
 }  // namespace
 
@@ -37,6 +56,21 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     m_cutoff->setValue(1.0);
     m_cutoff->setToolTip(tr("Filter cutoff as a fraction of the Nyquist frequency"));
 
+    // FBP's projector parameter (the schema's choices and text): "joseph" reproduces ASTRA.
+    const ParameterSpec projector = fbpProjectorSpec();
+    m_projector = new QComboBox(this);
+    m_projector->setObjectName(QStringLiteral("fbpProjector"));
+    for (const std::string& choice : projector.choices)
+        m_projector->addItem(projectorLabel(choice), QString::fromStdString(choice));
+    m_projector->setCurrentIndex(
+        std::max(0, m_projector->findData(QString::fromStdString(projector.defaultValue))));
+    m_projector->setToolTip(
+        tr("Which back-projection FBP uses (tomo recon --param projector=NAME, "
+           "tomostation.fbp(..., projector=NAME)). %1 Choose joseph to reproduce a script "
+           "written for ASTRA (FBP with its 'linear' projector): the interpolation and "
+           "back-projector variant then do not apply.")
+            .arg(QString::fromStdString(projector.description)));
+
     m_interpolation = new QComboBox(this);
     m_interpolation->addItem(tr("linear"), QStringLiteral("linear"));
     m_interpolation->addItem(tr("nearest"), QStringLiteral("nearest"));
@@ -52,6 +86,7 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     m_form = new QFormLayout;
     m_form->addRow(tr("Filter"), m_filter);
     m_form->addRow(tr("Cutoff"), m_cutoff);
+    m_form->addRow(tr("Projector"), m_projector);
     m_form->addRow(tr("Interpolation"), m_interpolation);
     m_form->addRow(tr("Back-projector"), m_variant);
     auto* layout = new QVBoxLayout(this);
@@ -63,6 +98,10 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
     connect(m_filter, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_cutoff, &QDoubleSpinBox::valueChanged, this, &ReconParamsPanel::optionsChanged);
     connect(m_variant, &QComboBox::currentIndexChanged, this, &ReconParamsPanel::optionsChanged);
+    connect(m_projector, &QComboBox::currentIndexChanged, this, [this] {
+        updateEnabled();
+        emit optionsChanged();
+    });
     // The model's and tomo tune's speeds of every variant on its backend's device.
     for (const char* backend : {"cpu", "opencl", "cuda"}) {
         if (m_registry.list(backend).empty()) continue;
@@ -76,7 +115,8 @@ ReconParamsPanel::ReconParamsPanel(const BackProjectorRegistry& registry, QWidge
 }
 
 void ReconParamsPanel::setFilterOnly(bool on) {
-    for (QWidget* w : {static_cast<QWidget*>(m_interpolation), static_cast<QWidget*>(m_variant)}) {
+    for (QWidget* w : {static_cast<QWidget*>(m_projector), static_cast<QWidget*>(m_interpolation),
+                       static_cast<QWidget*>(m_variant)}) {
         w->setVisible(!on);
         if (QWidget* label = m_form->labelForField(w)) label->setVisible(!on);
     }
@@ -143,7 +183,19 @@ FbpOptions ReconParamsPanel::options() const {
 }
 
 std::string ReconParamsPanel::variantId() const {
+    if (projector() == "joseph") return {};
     return m_variant->currentData().toString().toStdString();
+}
+
+std::string ReconParamsPanel::projector() const {
+    return m_projector->currentData().toString().toStdString();
+}
+
+bool ReconParamsPanel::setProjector(const std::string& name) {
+    const int index = m_projector->findData(QString::fromStdString(name));
+    if (index < 0) return false;
+    m_projector->setCurrentIndex(index);
+    return true;
 }
 
 QString ReconParamsPanel::variantText() const {
@@ -162,6 +214,7 @@ QString ReconParamsPanel::filterName() const {
 }
 
 bool ReconParamsPanel::setVariant(const std::string& id) {
+    if (id == kJosephTransposeId) return setProjector("joseph");
     for (const BackProjectorInfo& info : m_registry.list()) {
         if (info.id != id) continue;
         int interp =
@@ -170,7 +223,7 @@ bool ReconParamsPanel::setVariant(const std::string& id) {
         int index = m_variant->findData(QString::fromStdString(id));
         if (index < 0) return false;
         m_variant->setCurrentIndex(index);
-        return true;
+        return setProjector("pixel");
     }
     return false;
 }
@@ -182,8 +235,15 @@ void ReconParamsPanel::setCutoff(double cutoff) {
 void ReconParamsPanel::setReady(bool ready) {
     m_ready = ready;
     for (QWidget* w : {static_cast<QWidget*>(m_filter), static_cast<QWidget*>(m_cutoff),
-                       static_cast<QWidget*>(m_interpolation), static_cast<QWidget*>(m_variant)})
+                       static_cast<QWidget*>(m_projector)})
         w->setEnabled(ready);
+    updateEnabled();
+}
+
+void ReconParamsPanel::updateEnabled() {
+    const bool pixel = projector() != "joseph";
+    for (QWidget* w : {static_cast<QWidget*>(m_interpolation), static_cast<QWidget*>(m_variant)})
+        w->setEnabled(m_ready && pixel);
 }
 
 }  // namespace tomo::ui

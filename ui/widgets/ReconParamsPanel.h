@@ -1,7 +1,13 @@
 #pragma once
 /// @file ReconParamsPanel.h
-/// @brief The FBP parameter form: filter window, cutoff, interpolation and back-projector
-/// variant (Reconstruct is the window's run bar, always in view).
+/// @brief The FBP parameter form: filter window, cutoff, projector, interpolation and
+/// back-projector variant (Reconstruct is the window's run bar, always in view).
+///
+/// The projector is FBP's `projector` parameter (AlgorithmSchema.h; `--param projector=joseph`
+/// in tomo recon, `fbp(..., projector="joseph")` in Python): "pixel" (pixel-driven, the
+/// variants below) or "joseph" (the exact transpose of Joseph's forward projector, cpu.joseph,
+/// as ASTRA's CPU FBP computes it). With "joseph" the interpolation and variant boxes are
+/// disabled: that back-projector is one fixed model on the CPU.
 ///
 /// The variant list starts with "Automatic (<id>)", the engine's tuned or modelled choice
 /// (app::defaultVariant; its tooltip says which), preselected; then the registry's variants
@@ -38,8 +44,13 @@ class ReconParamsPanel : public QWidget {
     /// The options as entered (always valid: the widgets only offer valid values).
     FbpOptions options() const;
     /// The selected variant id: "" for "Automatic" (the engine's choice for the job's shape,
-    /// app::defaultVariant) and when the registry has none for the interpolation.
+    /// app::defaultVariant), when the registry has none for the interpolation, and with the
+    /// Joseph projector (which has no variants).
     std::string variantId() const;
+    /// FBP's projector parameter: "pixel" or "joseph".
+    std::string projector() const;
+    /// Selects the projector by name; false when the name is unknown.
+    bool setProjector(const std::string& name);
     /// What the variant box shows ("Automatic (cpu.simd.lin)", "OpenCL Alu, 4 slice(s),
     /// half, approximate").
     QString variantText() const;
@@ -49,8 +60,9 @@ class ReconParamsPanel : public QWidget {
     void setCutoff(double cutoff);
     /// The selected filter name ("ramp", "hann", ...).
     QString filterName() const;
-    /// Selects a variant by id, switching the interpolation to the variant's; false when the
-    /// registry has no such variant.
+    /// Selects a variant by id, switching the interpolation to the variant's and the projector
+    /// to "pixel"; kJosephTransposeId ("cpu.joseph") selects the Joseph projector. False when
+    /// the registry has no such variant.
     bool setVariant(const std::string& id);
     /// Enables the form.
     void setReady(bool ready);
@@ -59,11 +71,14 @@ class ReconParamsPanel : public QWidget {
     void setFilterOnly(bool on);
 
   signals:
-    /// The filter, cutoff, interpolation or variant changed (the live preview follows).
+    /// The filter, cutoff, projector, interpolation or variant changed (the live preview
+    /// follows).
     void optionsChanged();
 
   private:
     void refillVariants();
+    /// Enables the interpolation and variant boxes unless the Joseph projector is chosen.
+    void updateEnabled();
     /// Why the automatic choice is what it is (tuned on this device, or the model's).
     QString automaticReason(Interpolation interpolation) const;
 
@@ -76,6 +91,7 @@ class ReconParamsPanel : public QWidget {
     QFormLayout* m_form = nullptr;
     QComboBox* m_filter = nullptr;
     QDoubleSpinBox* m_cutoff = nullptr;
+    QComboBox* m_projector = nullptr;
     QComboBox* m_interpolation = nullptr;
     QComboBox* m_variant = nullptr;
     bool m_ready = false;
