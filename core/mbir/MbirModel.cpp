@@ -73,8 +73,8 @@ double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double si
     return factor;
 }
 
-double MbirSinograms::viewAdaptation(const MbirModelOptions& options,
-                                     const MbirSliceGeometry& g, double voxelSize, double pitch,
+double MbirSinograms::viewAdaptation(const MbirModelOptions& options, const MbirSliceGeometry& g,
+                                     double voxelSize, double pitch,
                                      std::ostringstream& note) const {
     // Where svmbir's rules stand unchanged otherwise: unweighted data, sigma_y automatic.
     if (!options.viewAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None ||
