@@ -25,8 +25,9 @@
 ///    grows with every view, but the data's misfit to any pixel model (detail finer than a
 ///    pixel, the detector's and pixel's profiles) neither shrinks nor stays independent from
 ///    view to view once the views sample the image densely, so the prior falls behind: with
-///    svmbir's rules the defaults study's 720-view cases were best at sharpness -0.5..-1
-///    against +1 at 60-180 views (docs/accuracy.md, "MBIR's view adaptation").
+///    svmbir's rules three of the defaults study's four 720-view cases were best at sharpness
+///    -0.5..-1 against +1 at 60-180 views on most cases; the exponent is the study's minimax
+///    (docs/accuracy.md, "MBIR's view adaptation", scripts/study/mbir_view_study.py).
 /// Sinograms are held transposed as [view][channel][slice] (slices fastest, so that one voxel
 /// line's update runs over all slices with the matrix entries read once), with `padding`
 /// channels of weight 0 on either side so that every footprint fits.

@@ -36,21 +36,21 @@ def main():
     parser.add_argument("--case", default="sl64-45v", choices=sorted(CASES))
     parser.add_argument("--out", default="", help="default: tests/data/mbir/svmbir-<case>")
     args = parser.parse_args()
-    name, (kind, SIZE, VIEWS, DETECTORS, COUNTS, SCALE, SEED) = args.case, CASES[args.case]
+    name, (kind, size, views, detectors, counts, scale, seed) = args.case, CASES[args.case]
     args.out = args.out or f"tests/data/mbir/svmbir-{name}"
     import svmbir
 
     work = tempfile.mkdtemp(prefix="svmbir-reference-")
     sino_path, truth_path = os.path.join(work, "sino.raw"), os.path.join(work, "truth.raw")
     phantom = [args.tomo, "phantom", "-o", sino_path, "--truth", truth_path, "--phantom", kind,
-               "--size", str(SIZE),
-               "--angles", f"0:180:{VIEWS}", "--detectors", str(DETECTORS), "--noise", str(COUNTS),
-               "--attenuation-scale", str(SCALE), "--seed", str(SEED), "--quiet"]
+               "--size", str(size),
+               "--angles", f"0:180:{views}", "--detectors", str(detectors), "--noise", str(counts),
+               "--attenuation-scale", str(scale), "--seed", str(seed), "--quiet"]
     subprocess.run(phantom, check=True, capture_output=True)
-    sino = np.fromfile(sino_path, np.float32).reshape(VIEWS, 1, DETECTORS)
-    truth = np.fromfile(truth_path, np.float32).reshape(SIZE, SIZE)
-    angles = np.arange(VIEWS) * np.pi / VIEWS
-    image = svmbir.recon(sino, angles, num_rows=SIZE, num_cols=SIZE, delta_channel=1.0,
+    sino = np.fromfile(sino_path, np.float32).reshape(views, 1, detectors)
+    truth = np.fromfile(truth_path, np.float32).reshape(size, size)
+    angles = np.arange(views) * np.pi / views
+    image = svmbir.recon(sino, angles, num_rows=size, num_cols=size, delta_channel=1.0,
                          delta_pixel=1.0, num_threads=1, verbose=0)[0]
     best = None
     for k in range(4):
@@ -64,10 +64,10 @@ def main():
     provenance = {
         "what": "svmbir.recon with its defaults on MbirFrontDoorTest's case, in TomoStation's "
                 "image axes, float32 little-endian [row][column]",
-        "shape": [SIZE, SIZE],
+        "shape": [size, size],
         "data": " ".join(os.path.basename(a) if a.startswith(work) else a for a in phantom[1:]),
-        "svmbir_call": f"svmbir.recon(sino[views][1][channels], angles = k pi / {VIEWS}, "
-                       f"num_rows={SIZE}, num_cols={SIZE}, delta_channel=1, delta_pixel=1, "
+        "svmbir_call": f"svmbir.recon(sino[views][1][channels], angles = k pi / {views}, "
+                       f"num_rows={size}, num_cols={size}, delta_channel=1, delta_pixel=1, "
                        "num_threads=1); every other "
                        "argument at its default (snr_db 30, sharpness 0, p 1.2, q 2, T 1, "
                        "positivity, unweighted, max_resolutions 2, stop_threshold 0.02 %)",
