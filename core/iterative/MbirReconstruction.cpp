@@ -111,6 +111,9 @@ AlgorithmSpec mbirAlgorithmSpec() {
         choice("noise_adapt", "Noise adaptation", {"on", "off"},
                "on: where the data's own noise (estimated) exceeds the sigma_y of snr_db, a "
                "stronger prior: sigma_x x (noise / sigma_y)^-0.5; off: svmbir's rules."),
+        choice("view_adapt", "View adaptation", {"on", "off"},
+               "on: where the views give more than one ray per pixel (views x image diagonal / "
+               "pixels), a stronger prior: sigma_x x rays^-0.1875; off: svmbir's rules."),
         real("sigma_x", "sigma_x", "0", 0, 1e9, "1/length", "Prior scale; 0: from the sharpness.",
              true),
         real("sigma_y", "sigma_y", "0", 0, 1e9, "", "Noise scale; 0: from the SNR.", true),
@@ -161,6 +164,7 @@ Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
     o.model.sharpness = params.real("sharpness");
     o.model.snrDb = params.real("snr_db");
     o.model.noiseAdapt = params.text("noise_adapt") == "on";
+    o.model.viewAdapt = params.text("view_adapt") == "on";
     o.model.prior.sigmaX = params.real("sigma_x");
     o.model.sigmaY = params.real("sigma_y");
     o.model.prior.p = params.real("p");

@@ -73,6 +73,24 @@ double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double si
     return factor;
 }
 
+double MbirSinograms::viewAdaptation(const MbirModelOptions& options, const MbirSliceGeometry& g,
+                                     double voxelSize, double pitch,
+                                     std::ostringstream& note) const {
+    // Where svmbir's rules stand unchanged otherwise: unweighted data, sigma_y automatic.
+    if (!options.viewAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None ||
+        !(voxelSize > 0 && pitch > 0))
+        return 1.0;
+    // Rays per pixel: the views times the rays of one view that cross the image (its diagonal
+    // in detector pitches), over the pixels.
+    const double diagonal = std::hypot(double(g.nx()), double(g.ny())) * voxelSize / pitch;
+    const double raysPerPixel = double(m_views) * diagonal / (double(g.nx()) * double(g.ny()));
+    if (!(raysPerPixel > 1)) return 1.0;
+    const double factor = std::pow(raysPerPixel, -kViewAdaptExponent);
+    note << " x " << factor << " (view adaptation: " << m_views << " views, " << raysPerPixel
+         << " rays per pixel: a stronger prior; view_adapt=off for svmbir's rule)";
+    return factor;
+}
+
 MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSliceGeometry& g,
                                  double voxelSize, double pitch,
                                  const SinogramLayout& layout) const {
@@ -116,7 +134,8 @@ MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSlic
     } else {
         const double typical =
             support ? sumY / double(support) / (double(g.channels()) * pitch) : 0.0;
-        const double adapt = noiseAdaptation(options, out.sigmaY, layout, nx);
+        const double adapt = noiseAdaptation(options, out.sigmaY, layout, nx) *
+                             viewAdaptation(options, g, voxelSize, pitch, nx);
         out.sigmaX = 0.2 * std::pow(2.0, options.sharpness) * typical * adapt;
         if (!(out.sigmaX > 0)) out.sigmaX = 1.0;
         std::ostringstream head;

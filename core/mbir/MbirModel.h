@@ -18,6 +18,16 @@
 ///    to 2x on others with the same rho (discs at 720 views, noise-free Shepp-Logan). The
 ///    exponent and the one-sided rule are the study's (docs/accuracy.md, "MBIR's noise
 ///    adaptation", scripts/study/mbir_adapt_study.py).
+///  - view adaptation (on by default, where the noise adaptation may act): where the data
+///    overdetermine the image, r = views x image diagonal / (pixels x pitch) rays per pixel
+///    above 1 (views above N / sqrt 2 for N^2 pixels of one pitch), sigma_x is scaled by
+///    r^-kViewAdaptExponent, a stronger prior. With svmbir's sigma_y the data term's weight
+///    grows with every view, but the data's misfit to any pixel model (detail finer than a
+///    pixel, the detector's and pixel's profiles) neither shrinks nor stays independent from
+///    view to view once the views sample the image densely, so the prior falls behind: with
+///    svmbir's rules three of the defaults study's four 720-view cases were best at sharpness
+///    -0.5..-1 against +1 at 60-180 views on most cases; the exponent is the study's minimax
+///    (docs/accuracy.md, "MBIR's view adaptation", scripts/study/mbir_view_study.py).
 /// Sinograms are held transposed as [view][channel][slice] (slices fastest, so that one voxel
 /// line's update runs over all slices with the matrix entries read once), with `padding`
 /// channels of weight 0 on either side so that every footprint fits.
@@ -45,6 +55,8 @@ Result<MbirWeighting> parseMbirWeighting(const std::string& name);  ///< none|tr
 
 /// The exponent of the noise adaptation: sigma_x x rho^-kNoiseAdaptExponent where rho > 1.
 inline constexpr double kNoiseAdaptExponent = 0.5;
+/// The exponent of the view adaptation: sigma_x x r^-kViewAdaptExponent where r > 1.
+inline constexpr double kViewAdaptExponent = 0.1875;
 
 /// The model's settings; zero sigmas are derived from the data.
 struct MbirModelOptions {
@@ -53,6 +65,7 @@ struct MbirModelOptions {
     double snrDb = 30;       ///< target SNR of the data in dB for the automatic sigma_y
     double sharpness = 0;    ///< 0 neutral, > 0 sharper, < 0 smoother (sigma_x x 2^sharpness)
     bool noiseAdapt = true;  ///< the noise adaptation of sigma_x above
+    bool viewAdapt = true;   ///< the view adaptation of sigma_x above
     MbirWeighting weighting = MbirWeighting::None;
     double incidentCount = 0;  ///< N0 for Counts (> 0)
     bool positivity = true;
@@ -97,6 +110,10 @@ class MbirSinograms {
     /// appended to @p note.
     double noiseAdaptation(const MbirModelOptions& options, double sigmaY,
                            const SinogramLayout& layout, std::ostringstream& note) const;
+    /// The factor on sigma_x of the view adaptation (1 where it does not apply), its reason
+    /// appended to @p note.
+    double viewAdaptation(const MbirModelOptions& options, const MbirSliceGeometry& g,
+                          double voxelSize, double pitch, std::ostringstream& note) const;
 
     int m_views = 0, m_channels = 0, m_pad = 0, m_nz = 0;
     std::vector<float> m_e, m_w, m_y;  // m_y: the data, kept for the sigmas

@@ -28,10 +28,11 @@ Setting makeSetting(int views) {
     return s;
 }
 
-MbirSigmas sigmasOf(const Sinograms& y, const Setting& s, bool adapt) {
+MbirSigmas sigmasOf(const Sinograms& y, const Setting& s, bool adapt, bool viewAdapt = true) {
     const MbirSliceGeometry g(s.geom, s.vol);
     MbirModelOptions options;
     options.noiseAdapt = adapt;
+    options.viewAdapt = viewAdapt;
     auto sino = MbirSinograms::create(y, g, options);
     EXPECT_TRUE(sino.isOk());
     return sino->sigmas(options, g, s.vol.voxelSize, s.geom.detectorPitch(),
@@ -82,6 +83,24 @@ TEST(MbirNoiseAdaptation, LeavesSvmbirsRuleOnCleanerData) {
     const MbirSigmas off = sigmasOf(y, s, false), on = sigmasOf(y, s, true);
     EXPECT_EQ(on.sigmaX, off.sigmaX);
     EXPECT_EQ(on.sigmaXNote.find("noise adaptation"), std::string::npos) << on.sigmaXNote;
+}
+
+// The view adaptation: sigma_x x r^-0.1875 with r = views x image diagonal / pixels, the rays per
+// pixel (128^2 of one detector pitch: r = views sqrt 2 / 128), only where r > 1.
+TEST(MbirNoiseAdaptation, ViewAdaptationStrengthensThePriorBeyondOneRayPerPixel) {
+    for (const int views : {90, 720}) {
+        const Setting s = makeSetting(views);
+        Sinograms y;
+        const Phantom phantom = *Phantom::fromName("discs", 0.5 * kSize);
+        ASSERT_TRUE(phantom.project(s.geom, y, 4).isOk());
+        const MbirSigmas off = sigmasOf(y, s, false, false), on = sigmasOf(y, s, false, true);
+        const double rays = views * std::sqrt(2.0) / kSize;
+        const double expected = rays > 1 ? std::pow(rays, -0.1875) : 1.0;
+        EXPECT_EQ(on.sigmaY, off.sigmaY);
+        EXPECT_NEAR(on.sigmaX / off.sigmaX, expected, 1e-9) << views << " views";
+        EXPECT_EQ(on.sigmaXNote.find("view adaptation") != std::string::npos, rays > 1)
+            << on.sigmaXNote;
+    }
 }
 
 }  // namespace
