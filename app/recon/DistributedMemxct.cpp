@@ -49,7 +49,7 @@ Result<CglsOptions> cglsOptions(const Resolved& resolved, const ParallelGeometry
             for (std::size_t a = 0; a < sino.dim(1); ++a)
                 for (float v : sino.row(z, a))
                     all[i++] = v;
-        o.stop.noiseSigma = estimateSinogramNoise(all, o.stop.layout);
+        o.stop.noiseSigma = discrepancyNoiseLevel(all, o.stop.layout).sigma();
         o.stop.noiseEstimated = true;
     }
     o.iterations = params.integer("iterations");

@@ -90,9 +90,8 @@ TvSettings automaticTvSettings(std::span<const float> b, const ParallelGeometry&
                                const VolumeGeometry& vol, const ExecContext& ctx) {
     constexpr double kSnrCap = 250, kReferenceSide = 128;
     // Every rank's data count (ctx.across): the same settings on every rank as in one process.
-    const double q99 = std::max(double(dataQuantile(b, 0.99, ctx)), 0.0);
-    const double sigma =
-        std::max(estimateSinogramNoise(b, sinogramLayout(geom), ctx), q99 / kSnrCap);
+    const NoiseLevel level = flooredSinogramNoise(b, sinogramLayout(geom), kSnrCap, ctx);
+    const double q99 = level.q99, sigma = level.sigma();
     TvSettings out;
     if (!(sigma > 0)) {
         out.lambda = 1e-3;  // all-zero data: any small weight

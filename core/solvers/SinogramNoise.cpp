@@ -213,4 +213,13 @@ float dataQuantile(std::span<const float> data, double q, const ExecContext& ctx
     return fromOrderKey(std::uint32_t(lo));
 }
 
+NoiseLevel flooredSinogramNoise(std::span<const float> data, const SinogramLayout& layout,
+                                double snrCap, const ExecContext& ctx) {
+    NoiseLevel out;
+    out.estimate = estimateSinogramNoise(data, layout, ctx);
+    out.q99 = std::max(double(dataQuantile(data, 0.99, ctx)), 0.0);
+    out.floor = snrCap > 0 ? out.q99 / snrCap : 0.0;
+    return out;
+}
+
 }  // namespace tomo

@@ -73,4 +73,24 @@ double estimateNoiseSigma(std::span<const float> data, std::size_t rowLength,
 /// expected; 0 for no data.
 float dataQuantile(std::span<const float> data, double q, const ExecContext& ctx = {});
 
+/// The noise level of a data-driven default: estimateSinogramNoise's sigma with a floor for the
+/// model error. The consistency estimate sees only noise that no object could have made, not the
+/// model error of data made elsewhere (exact line integrals of smooth-edged objects against our
+/// pixels and interpolating projector), which a noise-free scan still has; without a floor its
+/// sigma is near 0 there and the defaults act as if the data were exact. The floor is q99 /
+/// snrCap, q99 the data's 99th percentile (dataQuantile), so an SNR above snrCap counts as
+/// snrCap. Each user chooses its cap by the defaults study (docs/accuracy.md): TV's lambda 250,
+/// the discrepancy stop 1000 (StoppingRule.h).
+struct NoiseLevel {
+    double estimate = 0;  ///< estimateSinogramNoise
+    double q99 = 0;       ///< the data's 99th percentile, at least 0
+    double floor = 0;     ///< q99 / snrCap
+    double sigma() const { return estimate > floor ? estimate : floor; }
+    bool floored() const { return floor > estimate; }
+};
+
+/// NoiseLevel of @p data (with ctx.across: every rank's values, the same on every rank).
+NoiseLevel flooredSinogramNoise(std::span<const float> data, const SinogramLayout& layout,
+                                double snrCap, const ExecContext& ctx = {});
+
 }  // namespace tomo

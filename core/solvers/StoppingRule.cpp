@@ -18,6 +18,11 @@ std::string formatValue(double v) {
 
 }  // namespace
 
+NoiseLevel discrepancyNoiseLevel(std::span<const float> data, const SinogramLayout& layout,
+                                 const ExecContext& ctx) {
+    return flooredSinogramNoise(data, layout, kDiscrepancySnrCap, ctx);
+}
+
 const char* stopRuleName(StopRule rule) {
     switch (rule) {
         case StopRule::None:
@@ -56,7 +61,8 @@ void StoppingRule::setData(std::span<const float> data, const ExecContext& ctx) 
     if (m_options.rule != StopRule::Discrepancy && m_options.rule != StopRule::Corner) return;
     const bool given = m_options.noiseSigma > 0;
     m_estimated = !given || m_options.noiseEstimated;
-    m_sigma = given ? m_options.noiseSigma : estimateSinogramNoise(data, m_options.layout, ctx);
+    if (!given) m_level = discrepancyNoiseLevel(data, m_options.layout, ctx);
+    m_sigma = given ? m_options.noiseSigma : m_level.sigma();
     m_delta = m_sigma * std::sqrt(sumAcrossRanks(double(data.size()), ctx));
 }
 
@@ -142,6 +148,15 @@ std::span<const float> StoppingRule::keptIterate() const {
     return {};
 }
 
+std::string StoppingRule::sigmaSource() const {
+    if (!m_estimated) return " given";
+    if (!(m_level.q99 > 0)) return " estimated from the data";
+    const std::string floor = "the model-error floor q99 / " + formatValue(kDiscrepancySnrCap);
+    if (m_level.floored())
+        return ": " + floor + ", above the estimate " + formatValue(m_level.estimate);
+    return " estimated from the data, above " + floor + " = " + formatValue(m_level.floor);
+}
+
 std::string StoppingRule::note() const {
     switch (m_options.rule) {
         case StopRule::None:
@@ -149,7 +164,7 @@ std::string StoppingRule::note() const {
         case StopRule::Discrepancy:
             return "discrepancy: ||Ax - b|| <= " + formatValue(m_options.tau) +
                    " * delta = " + formatValue(m_options.tau * m_delta) + " (sigma " +
-                   formatValue(m_sigma) + (m_estimated ? " estimated from the data)" : " given)");
+                   formatValue(m_sigma) + sigmaSource() + ")";
         case StopRule::RelativeChange:
             return "rel-change: ||x_k - x_k-1|| / ||x_k|| = " +
                    (m_change >= 0 ? formatValue(m_change) : std::string("-")) + " (threshold " +
@@ -157,8 +172,7 @@ std::string StoppingRule::note() const {
         case StopRule::Corner: {
             const std::string level = "||Ax - b|| <= " + formatValue(m_options.tau) +
                                       " * delta = " + formatValue(m_options.tau * m_delta) +
-                                      " (sigma " + formatValue(m_sigma) +
-                                      (m_estimated ? " estimated from the data)" : " given)");
+                                      " (sigma " + formatValue(m_sigma) + sigmaSource() + ")";
             const std::string corner =
                 "corner: L-curve corner at iteration " + std::to_string(m_candidate) +
                 " (stable for " + std::to_string(m_options.patience) + " iterations stops the run)";
