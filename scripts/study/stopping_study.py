@@ -48,7 +48,7 @@ def measure(tomo, work, size):
             return subprocess.run(base + extra, check=True, capture_output=True, text=True).stdout
 
         fbp = float(re.search(r"RMSE ([0-9.e-]+)", run(["--algo", "fbp"])).group(1))
-        sigma = float(re.search(r"sigma ([0-9.e+-]+) estimated", run(["--algo", "cgls"])).group(1))
+        sigma = float(re.search(r"\(sigma ([0-9.e+-]+)", run(["--algo", "cgls"])).group(1))
         case = {"fbp": fbp, "sigma": sigma, "row_sigma": noise_sigma(data, detectors),
                 "m": views * detectors, "algos": {}}
         for algo, count in RUN.items():

@@ -100,6 +100,23 @@ std::map<std::string, std::string> bestRun(const std::string& algo) {
             {mbir ? "stop_threshold" : "stop", mbir ? "0" : "none"}};
 }
 
+/// Runs @p algo's default and a run without stopping rule on @p d, prints both, and holds the
+/// default below FBP and within 10% of the best iterate. Returns the default's summary.
+SolverSummary expectDefaultNearBest(const Data& d, const std::string& algo,
+                                    const std::string& label) {
+    SolverSummary byDefault, longRun;
+    const double error = solve(d, algo, {}, byDefault).first;
+    const double best = solve(d, algo, bestRun(algo), longRun).second;
+    std::printf(
+        "[ note ] %s %s: default %.5f (%d iterations), best %.5f (ratio %.3f), FBP %.5f "
+        "(ratio %.3f); %s\n",
+        algo.c_str(), label.c_str(), error, byDefault.iterations, best, error / best, d.fbpError,
+        error / d.fbpError, byDefault.stopNote.c_str());
+    EXPECT_LT(error, d.fbpError);
+    EXPECT_LT(error, 1.10 * best);
+    return byDefault;
+}
+
 class Defaults : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Defaults, BeatFbpAndComeWithinTenPercentOfTheBestIterate) {
@@ -113,16 +130,9 @@ TEST_P(Defaults, BeatFbpAndComeWithinTenPercentOfTheBestIterate) {
                         c.phantom);
             continue;
         }
-        SolverSummary byDefault, longRun;
-        const double error = solve(d, algo, {}, byDefault).first;
-        const double best = solve(d, algo, bestRun(algo), longRun).second;
-        std::printf(
-            "[ note ] %s %s %d views %.0e: default %.5f (%d iterations), best %.5f "
-            "(ratio %.3f), FBP %.5f (ratio %.3f)\n",
-            algo.c_str(), c.phantom, c.views, c.counts, error, byDefault.iterations, best,
-            error / best, d.fbpError, error / d.fbpError);
-        EXPECT_LT(error, d.fbpError);
-        EXPECT_LT(error, 1.10 * best);
+        char label[64];
+        std::snprintf(label, sizeof(label), "%s %d views %.0e", c.phantom, c.views, c.counts);
+        expectDefaultNearBest(d, algo, label);
     }
 }
 
@@ -177,17 +187,9 @@ TEST(DiscrepancyDefaults, StopNearTheBestIterateOnNoiseFreeData) {
     const Data d = makeCase({"discs", 180, 0, 0});
     for (const char* algo : {"cgls", "os-sirt"}) {
         SCOPED_TRACE(algo);
-        SolverSummary byDefault, longRun;
-        const double error = solve(d, algo, {}, byDefault).first;
-        const double best = solve(d, algo, bestRun(algo), longRun).second;
-        std::printf(
-            "[ note ] %s discs 128^2 180 views noise-free: default %.5f (%d iterations), best "
-            "%.5f (ratio %.3f), FBP %.5f (ratio %.3f); %s\n",
-            algo, error, byDefault.iterations, best, error / best, d.fbpError, error / d.fbpError,
-            byDefault.stopNote.c_str());
+        const SolverSummary byDefault =
+            expectDefaultNearBest(d, algo, "discs 128^2 180 views noise-free");
         EXPECT_NE(byDefault.stopNote.find("model-error floor"), std::string::npos);
-        EXPECT_LT(error, d.fbpError);
-        EXPECT_LT(error, 1.10 * best);
     }
 }
 
