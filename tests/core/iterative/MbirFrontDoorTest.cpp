@@ -48,6 +48,18 @@ Case makeCase() {
     return c;
 }
 
+/// Noise-free discs on 64^2 from @p views over a half turn on @p detectors of one pixel.
+Case makeDiscsCase(int views, int detectors) {
+    ParallelGeometry::Params p;
+    p.angles = uniformAngles(0, kPi, views);
+    p.detectorCount = detectors;
+    Case c{*ParallelGeometry::create(p), {kSize, kSize, 1, 1.0}, {}, {}};
+    const Phantom phantom = *Phantom::fromName("discs", 0.5 * kSize);
+    EXPECT_TRUE(phantom.project(c.geom, c.sino, 4).isOk());
+    EXPECT_TRUE(phantom.rasterize(c.vol, c.truth, 4).isOk());
+    return c;
+}
+
 TEST(MbirFrontDoor, BeatsFbpTvAndTheBestCglsIterateOnUndersampledNoisyData) {
     const Case c = makeCase();
     const ParallelGeometry& geom = c.geom;
@@ -148,13 +160,7 @@ TEST(MbirFrontDoor, DefaultsWithinFivePercentOfSvmbirsStoredResult) {
 // 720 views on 64^2: 16, sigma_x x 0.59). svmbir 0.5.0 at its defaults reached 0.026801 on these
 // data (tests/data/mbir/svmbir-discs64-720v.json); svmbir's rules alone 1.15 x that.
 TEST(MbirFrontDoor, ViewAdaptationBringsManyViewsBelowSvmbirsStoredResult) {
-    ParallelGeometry::Params p;
-    p.angles = uniformAngles(0, kPi, 720);
-    p.detectorCount = 93;
-    Case c{*ParallelGeometry::create(p), {kSize, kSize, 1, 1.0}, {}, {}};
-    const Phantom phantom = *Phantom::fromName("discs", 0.5 * kSize);
-    ASSERT_TRUE(phantom.project(c.geom, c.sino, 4).isOk());
-    ASSERT_TRUE(phantom.rasterize(c.vol, c.truth, 4).isOk());
+    Case c = makeDiscsCase(720, 93);
     ASSERT_TRUE(addPoissonNoise(c.sino, 1e4, 5, 0.02).isOk());
 
     const std::vector<float> svmbir = storedSvmbirImage("discs64-720v");
@@ -179,13 +185,7 @@ TEST(MbirFrontDoor, ViewAdaptationBringsManyViewsBelowSvmbirsStoredResult) {
 // MBIR, "Sixth round, sharpening"). Here noise-free discs on 64^2 from 45 views (0.99 rays per
 // pixel): FBP 0.0263, MBIR default 0.0154, noise_adapt=off 0.0166.
 TEST(MbirFrontDoor, CleanUndersampledDataSharpenThePriorBelowFbp) {
-    ParallelGeometry::Params p;
-    p.angles = uniformAngles(0, kPi, 45);
-    p.detectorCount = 92;
-    Case c{*ParallelGeometry::create(p), {kSize, kSize, 1, 1.0}, {}, {}};
-    const Phantom phantom = *Phantom::fromName("discs", 0.5 * kSize);
-    ASSERT_TRUE(phantom.project(c.geom, c.sino, 4).isOk());
-    ASSERT_TRUE(phantom.rasterize(c.vol, c.truth, 4).isOk());
+    const Case c = makeDiscsCase(45, 92);
 
     auto bp = makeCpuReferenceBackProjector(Interpolation::Linear);
     Volume fbp;
