@@ -68,8 +68,8 @@ double MbirSinograms::raysPerPixel(const MbirSliceGeometry& g, double voxelSize,
     return double(m_views) * diagonal / (double(g.nx()) * double(g.ny()));
 }
 
-double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double sigmaY,
-                                      double raysPerPixel, const SinogramLayout& layout,
+double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double sigmaY, double rays,
+                                      const SinogramLayout& layout,
                                       std::ostringstream& note) const {
     if (!options.noiseAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None)
         return 1.0;
@@ -87,25 +87,25 @@ double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double si
     // Cleaner data than snr_db assumes: sharper by -a log2 rho, at most kSharpenCap, in full
     // where a pixel meets at most one ray and not at all from sqrt(2) rays per pixel on (where
     // the data are redundant the view adaptation sets the prior).
-    const double taper = std::clamp(1.0 - 2.0 * std::log2(std::max(raysPerPixel, 1e-12)), 0.0, 1.0);
+    const double taper = std::clamp(1.0 - 2.0 * std::log2(std::max(rays, 1e-12)), 0.0, 1.0);
     const double sharpen =
         taper * (rho > 0 ? std::min(kSharpenCap, -kSharpenExponent * std::log2(rho)) : kSharpenCap);
     if (!(sharpen > 0)) return 1.0;
     const double factor = std::exp2(sharpen);
     note << " x " << factor << " (noise adaptation: the data's noise " << sigmaHat << " is " << rho
-         << " x sigma_y, SNR above snr_db at " << raysPerPixel << " rays per pixel: sharpness +"
-         << sharpen << ", a weaker prior; noise_adapt=off for svmbir's rule)";
+         << " x sigma_y, SNR above snr_db at " << rays << " rays per pixel: sharpness +" << sharpen
+         << ", a weaker prior; noise_adapt=off for svmbir's rule)";
     return factor;
 }
 
-double MbirSinograms::viewAdaptation(const MbirModelOptions& options, double raysPerPixel,
+double MbirSinograms::viewAdaptation(const MbirModelOptions& options, double rays,
                                      std::ostringstream& note) const {
     // Where svmbir's rules stand unchanged otherwise: unweighted data, sigma_y automatic.
     if (!options.viewAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None)
         return 1.0;
-    if (!(raysPerPixel > 1)) return 1.0;
-    const double factor = std::pow(raysPerPixel, -kViewAdaptExponent);
-    note << " x " << factor << " (view adaptation: " << m_views << " views, " << raysPerPixel
+    if (!(rays > 1)) return 1.0;
+    const double factor = std::pow(rays, -kViewAdaptExponent);
+    note << " x " << factor << " (view adaptation: " << m_views << " views, " << rays
          << " rays per pixel: a stronger prior; view_adapt=off for svmbir's rule)";
     return factor;
 }

@@ -113,11 +113,11 @@ class MbirSinograms {
   private:
     /// The factor on sigma_x of the noise adaptation (1 where it does not apply), its reason
     /// appended to @p note.
-    double noiseAdaptation(const MbirModelOptions& options, double sigmaY, double raysPerPixel,
+    double noiseAdaptation(const MbirModelOptions& options, double sigmaY, double rays,
                            const SinogramLayout& layout, std::ostringstream& note) const;
     /// The factor on sigma_x of the view adaptation (1 where it does not apply), its reason
     /// appended to @p note.
-    double viewAdaptation(const MbirModelOptions& options, double raysPerPixel,
+    double viewAdaptation(const MbirModelOptions& options, double rays,
                           std::ostringstream& note) const;
     /// Rays per pixel: views x image diagonal / (pixels x pitch) (0 without a voxel or pitch).
     double raysPerPixel(const MbirSliceGeometry& g, double voxelSize, double pitch) const;
