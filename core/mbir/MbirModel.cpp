@@ -59,34 +59,53 @@ Result<MbirSinograms> MbirSinograms::create(const Sinograms& y, const MbirSliceG
     return s;
 }
 
-double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double sigmaY,
+double MbirSinograms::raysPerPixel(const MbirSliceGeometry& g, double voxelSize,
+                                   double pitch) const {
+    // The views times the rays of one view that cross the image (its diagonal in detector
+    // pitches), over the pixels.
+    if (!(voxelSize > 0 && pitch > 0)) return 0.0;
+    const double diagonal = std::hypot(double(g.nx()), double(g.ny())) * voxelSize / pitch;
+    return double(m_views) * diagonal / (double(g.nx()) * double(g.ny()));
+}
+
+double MbirSinograms::noiseAdaptation(const MbirModelOptions& options, double sigmaY, double rays,
                                       const SinogramLayout& layout,
                                       std::ostringstream& note) const {
     if (!options.noiseAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None)
         return 1.0;
     const double sigmaHat = estimateSinogramNoise(m_y, layout);
     const double rho = sigmaY > 0 ? sigmaHat / sigmaY : 0.0;
-    if (!(rho > 1) || !std::isfinite(rho)) return 1.0;
-    const double factor = std::pow(rho, -kNoiseAdaptExponent);
+    if (!std::isfinite(rho) || !(sigmaY > 0) || rho == 1) return 1.0;
+    if (rho > 1) {
+        const double factor = std::pow(rho, -kNoiseAdaptExponent);
+        note
+            << " x " << factor << " (noise adaptation: the data's noise " << sigmaHat << " is "
+            << rho
+            << " x sigma_y, SNR below snr_db: a stronger prior; noise_adapt=off for svmbir's rule)";
+        return factor;
+    }
+    // Cleaner data than snr_db assumes: sharper by -a log2 rho, at most kSharpenCap, in full
+    // where a pixel meets at most one ray and not at all from sqrt(2) rays per pixel on (where
+    // the data are redundant the view adaptation sets the prior).
+    const double taper = std::clamp(1.0 - 2.0 * std::log2(std::max(rays, 1e-12)), 0.0, 1.0);
+    const double sharpen =
+        taper * (rho > 0 ? std::min(kSharpenCap, -kSharpenExponent * std::log2(rho)) : kSharpenCap);
+    if (!(sharpen > 0)) return 1.0;
+    const double factor = std::exp2(sharpen);
     note << " x " << factor << " (noise adaptation: the data's noise " << sigmaHat << " is " << rho
-         << " x sigma_y, SNR below snr_db: a stronger prior; noise_adapt=off for svmbir's rule)";
+         << " x sigma_y, SNR above snr_db at " << rays << " rays per pixel: sharpness +" << sharpen
+         << ", a weaker prior; noise_adapt=off for svmbir's rule)";
     return factor;
 }
 
-double MbirSinograms::viewAdaptation(const MbirModelOptions& options, const MbirSliceGeometry& g,
-                                     double voxelSize, double pitch,
+double MbirSinograms::viewAdaptation(const MbirModelOptions& options, double rays,
                                      std::ostringstream& note) const {
     // Where svmbir's rules stand unchanged otherwise: unweighted data, sigma_y automatic.
-    if (!options.viewAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None ||
-        !(voxelSize > 0 && pitch > 0))
+    if (!options.viewAdapt || options.sigmaY > 0 || options.weighting != MbirWeighting::None)
         return 1.0;
-    // Rays per pixel: the views times the rays of one view that cross the image (its diagonal
-    // in detector pitches), over the pixels.
-    const double diagonal = std::hypot(double(g.nx()), double(g.ny())) * voxelSize / pitch;
-    const double raysPerPixel = double(m_views) * diagonal / (double(g.nx()) * double(g.ny()));
-    if (!(raysPerPixel > 1)) return 1.0;
-    const double factor = std::pow(raysPerPixel, -kViewAdaptExponent);
-    note << " x " << factor << " (view adaptation: " << m_views << " views, " << raysPerPixel
+    if (!(rays > 1)) return 1.0;
+    const double factor = std::pow(rays, -kViewAdaptExponent);
+    note << " x " << factor << " (view adaptation: " << m_views << " views, " << rays
          << " rays per pixel: a stronger prior; view_adapt=off for svmbir's rule)";
     return factor;
 }
@@ -134,8 +153,9 @@ MbirSigmas MbirSinograms::sigmas(const MbirModelOptions& options, const MbirSlic
     } else {
         const double typical =
             support ? sumY / double(support) / (double(g.channels()) * pitch) : 0.0;
-        const double adapt = noiseAdaptation(options, out.sigmaY, layout, nx) *
-                             viewAdaptation(options, g, voxelSize, pitch, nx);
+        const double rays = raysPerPixel(g, voxelSize, pitch);
+        const double adapt = noiseAdaptation(options, out.sigmaY, rays, layout, nx) *
+                             viewAdaptation(options, rays, nx);
         out.sigmaX = 0.2 * std::pow(2.0, options.sharpness) * typical * adapt;
         if (!(out.sigmaX > 0)) out.sigmaX = 1.0;
         std::ostringstream head;

@@ -13,11 +13,12 @@
 ///    the data's noise sigma_hat, estimated from the sinogram's consistency
 ///    (estimateSinogramNoise, SinogramNoise.h), against the rule's sigma_y: where rho =
 ///    sigma_hat / sigma_y > 1 the data are noisier than snr_db assumes and sigma_x is scaled by
-///    rho^-0.5 (sharpness lowered by 0.5 log2 rho), a stronger prior. Never sharper than
-///    svmbir's rule where rho < 1: sharpening by rho won on most of the study's cases but lost up
-///    to 2x on others with the same rho (discs at 720 views, noise-free Shepp-Logan). The
-///    exponent and the one-sided rule are the study's (docs/accuracy.md, "MBIR's noise
-///    adaptation", scripts/study/mbir_adapt_study.py).
+///    rho^-0.5 (sharpness lowered by 0.5 log2 rho), a stronger prior. Where rho < 1 and a pixel
+///    meets at most one ray (r <= 1, below), sharper by min(1.5, -0.2 log2 rho), tapered to
+///    nothing at r = sqrt 2: sharpening by rho at any r lost up to 2x (discs at 720 views,
+///    noise-free Shepp-Logan), where the view adaptation now sets the prior. The exponents and
+///    the cap are the studies' (docs/accuracy.md, "MBIR's noise adaptation" and "Sixth round,
+///    sharpening"; scripts/study/mbir_adapt_study.py, mbir_sharpen_study.py).
 ///  - view adaptation (on by default, where the noise adaptation may act): where the data
 ///    overdetermine the image, r = views x image diagonal / (pixels x pitch) rays per pixel
 ///    above 1 (views above N / sqrt 2 for N^2 pixels of one pitch), sigma_x is scaled by
@@ -57,6 +58,10 @@ Result<MbirWeighting> parseMbirWeighting(const std::string& name);  ///< none|tr
 inline constexpr double kNoiseAdaptExponent = 0.5;
 /// The exponent of the view adaptation: sigma_x x r^-kViewAdaptExponent where r > 1.
 inline constexpr double kViewAdaptExponent = 0.1875;
+/// The sharpening where rho < 1 (at most one ray per pixel): sharpness + min(kSharpenCap,
+/// -kSharpenExponent log2 rho).
+inline constexpr double kSharpenExponent = 0.2;
+inline constexpr double kSharpenCap = 1.5;
 
 /// The model's settings; zero sigmas are derived from the data.
 struct MbirModelOptions {
@@ -108,12 +113,14 @@ class MbirSinograms {
   private:
     /// The factor on sigma_x of the noise adaptation (1 where it does not apply), its reason
     /// appended to @p note.
-    double noiseAdaptation(const MbirModelOptions& options, double sigmaY,
+    double noiseAdaptation(const MbirModelOptions& options, double sigmaY, double rays,
                            const SinogramLayout& layout, std::ostringstream& note) const;
     /// The factor on sigma_x of the view adaptation (1 where it does not apply), its reason
     /// appended to @p note.
-    double viewAdaptation(const MbirModelOptions& options, const MbirSliceGeometry& g,
-                          double voxelSize, double pitch, std::ostringstream& note) const;
+    double viewAdaptation(const MbirModelOptions& options, double rays,
+                          std::ostringstream& note) const;
+    /// Rays per pixel: views x image diagonal / (pixels x pitch) (0 without a voxel or pitch).
+    double raysPerPixel(const MbirSliceGeometry& g, double voxelSize, double pitch) const;
 
     int m_views = 0, m_channels = 0, m_pad = 0, m_nz = 0;
     std::vector<float> m_e, m_w, m_y;  // m_y: the data, kept for the sigmas
