@@ -26,6 +26,9 @@ For each geometry, ASTRA projects an off-centre object in its own geometry and:
  3. cone and cone_vec without CUDA: from_astra against astra-toolbox's own pure-Python
     geometry functions (geom_2vec, geom_postalignment).
 ASTRA's 3-D projectors need CUDA: without a GPU the single-voxel cases are reported as not run.
+ 4. with ``--gpu-reference NPZ``: ASTRA's GPU results made on a GPU machine by
+    scripts/gpu-check astra (FP_CUDA, FBP_CUDA, cone and cone_vec FP3D_CUDA and FDK_CUDA)
+    against TomoStation here (scripts/compare/astra_gpu_reference.py compare, its bounds).
 """
 import pathlib
 import sys
@@ -331,7 +334,8 @@ def cone_geometry_case():
 
 def cone_case(kind):
     if not astra.use_cuda():
-        print(f"{kind}: not run (astra-toolbox's 3-D projectors need CUDA; no GPU here)")
+        print(f"{kind}: not run (astra-toolbox's 3-D projectors need CUDA; no GPU here: see "
+              "--gpu-reference)")
         return True
     n, rows, cols = 64, 96, 128
     angles = np.linspace(0, 2 * np.pi, 90, endpoint=False)
@@ -368,4 +372,10 @@ if __name__ == "__main__":
     print(f"astra-toolbox {astra.__version__}, tomostation {ts.__version__}")
     ok = all([parallel_case(), parallel_case(1.0, (0.0, 0.0)), small_fbp_case(),
               cone_geometry_case(), cone_case("cone"), cone_case("cone_vec")])
+    if len(sys.argv) == 3 and sys.argv[1] == "--gpu-reference":
+        # ASTRA's GPU results made on a GPU machine (scripts/gpu-check astra), compared here.
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+        import astra_gpu_reference  # noqa: E402
+
+        ok = astra_gpu_reference.compare(sys.argv[2]) == 0 and ok
     sys.exit(0 if ok else 1)
