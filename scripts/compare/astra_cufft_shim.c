@@ -17,32 +17,32 @@ typedef float cufftReal;
 typedef struct {
     float x, y;
 } cufftComplex;
-typedef void *cudaStream_t;
+typedef void* cudaStream_t;
 
 enum { CUFFT_INTERNAL_ERROR = 5 };
 
-static void *cufft(void) {
-    static void *handle;
+static void* cufft(void) {
+    static void* handle;
     if (!handle) {
-        const char *path = getenv("TOMO_ASTRA_CUFFT");
+        const char* path = getenv("TOMO_ASTRA_CUFFT");
         handle = dlopen(path && *path ? path : "libcufft.so.12", RTLD_NOW | RTLD_LOCAL);
     }
     return handle;
 }
 
-#define FORWARD(name, params, args)                                                     \
-    cufftResult name params {                                                           \
-        static cufftResult(*real) params;                                               \
-        if (!real) {                                                                    \
-            void *h = cufft();                                                          \
-            if (!h || !(*(void **)&real = dlsym(h, #name))) return CUFFT_INTERNAL_ERROR; \
-        }                                                                               \
-        return real args;                                                               \
+#define FORWARD(name, params, args)                                                      \
+    cufftResult name params {                                                            \
+        static cufftResult(*real) params;                                                \
+        if (!real) {                                                                     \
+            void* h = cufft();                                                           \
+            if (!h || !(*(void**)& real = dlsym(h, #name))) return CUFFT_INTERNAL_ERROR; \
+        }                                                                                \
+        return real args;                                                                \
     }
 
 FORWARD(cufftPlan1d, (cufftHandle * plan, int nx, cufftType type, int batch),
         (plan, nx, type, batch))
-FORWARD(cufftExecR2C, (cufftHandle plan, cufftReal *in, cufftComplex *out), (plan, in, out))
-FORWARD(cufftExecC2R, (cufftHandle plan, cufftComplex *in, cufftReal *out), (plan, in, out))
+FORWARD(cufftExecR2C, (cufftHandle plan, cufftReal* in, cufftComplex* out), (plan, in, out))
+FORWARD(cufftExecC2R, (cufftHandle plan, cufftComplex* in, cufftReal* out), (plan, in, out))
 FORWARD(cufftSetStream, (cufftHandle plan, cudaStream_t stream), (plan, stream))
 FORWARD(cufftDestroy, (cufftHandle plan), (plan))

@@ -65,7 +65,8 @@ def case(n):
 
 
 if __name__ == "__main__":
-    sizes = [int(s) for s in (sys.argv[1] if len(sys.argv) > 1 else "128,256,512,1024").split(",")]
+    arg = sys.argv[1] if len(sys.argv) > 1 else "128,256,512,1024"
+    sizes = [int(s) for s in arg.split(",")]
     print(f"astra-toolbox {astra.__version__}; RMS / max of each difference over the peak")
     print(f"{'image':>7} {'views x bins':<13} {'tomostation-ASTRA':>17}  {'tomostation-double':>17}  "
           f"{'ASTRA-double':>17}")

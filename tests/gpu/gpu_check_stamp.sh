@@ -27,7 +27,9 @@ export TOMO_GPU_CHECK_BASELINE=HEAD
 echo "-- prepared ahead, clean tree:"
 bash scripts/gpu-check prepare-binaries --out out 2>&1 | grep -E '^(baseline|new): |^travels'
 echo "-- CUDAARCHS 80:"
-CUDAARCHS=80 bash scripts/gpu-check prepare-binaries --dry-run 2>&1 | grep -oE '^(build-[a-z]+|[a-z]+: up to date)'
+CUDAARCHS=80 bash scripts/gpu-check prepare-binaries --dry-run 2>&1 |
+    grep -oE '^(build-[a-z]+|[a-z]+: up to date)'
 echo "-- a changed tree:"
 echo change >README
-bash scripts/gpu-check prepare-binaries --dry-run 2>&1 | grep -oE '^(build-[a-z]+|[a-z]+: up to date|new: the tree has changes)'
+bash scripts/gpu-check prepare-binaries --dry-run 2>&1 |
+    grep -oE '^(build-[a-z]+|[a-z]+: up to date|new: the tree has changes)'
