@@ -53,8 +53,7 @@ Status reconstructAnalytic(Resolved& resolved, const FbpPlan& plan, const Sinogr
     GridrecReport run;
     TOMO_RETURN_IF_ERROR(
         resolved.fourier->reconstruct(sino, geom, grid, resolved.gridrec, out, ctx, run));
-    timings = {run.timings.spectra, run.timings.spreading + run.timings.transform,
-               run.timings.total};
+    timings = {run.timings.spectra, run.timings.gridding, run.timings.total, run.timings.timeline};
     return Status::ok();
 }
 
