@@ -275,22 +275,14 @@ void printJson(const std::vector<Row>& rows, const std::string& device) {
 /// The timeline of every row (the median run's), then the link of a GPU backend.
 void printTimelines(const std::vector<Row>& rows, const std::optional<LinkBandwidth>& link,
                     const std::string& linkWhy) {
-    std::printf(
-        "timeline (busy seconds per stage; efficiency = sum of busy / wall; bound = the "
-        "busiest queue):\n");
+    std::vector<TimelineRow> lines;
     for (const Row& r : rows) {
         char wl[64];
         std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.workload.projections, r.workload.size,
                       r.workload.size, r.workload.slices);
-        std::printf("%s\n", timelineLine(r.info.id, wl, r.timeline).c_str());
+        lines.push_back({r.info.id, wl, r.timeline});
     }
-    if (link) {
-        std::printf("%s\n", formatLink(*link).c_str());
-        for (const Row& r : rows)
-            std::printf("%s\n", linkRateLine(r.info.id, r.timeline, *link).c_str());
-    } else if (!linkWhy.empty()) {
-        std::printf("link: not measured (%s)\n", linkWhy.c_str());
-    }
+    cli::printTimelines(lines, link, linkWhy);
 }
 
 void printTable(const std::vector<Row>& rows, const std::string& device, int threads,
@@ -363,6 +355,8 @@ int runBench(int argc, char** argv) {
             return runBenchFdk(argc, argv);
         else if (std::string(argv[i]) == "--suite" && std::string(argv[i + 1]) == "gridrec")
             return runBenchGridrec(argc, argv);
+        else if (std::string(argv[i]) == "--suite" && std::string(argv[i + 1]) == "preview")
+            return runBenchPreview(argc, argv);
         else if (std::string(argv[i]) == "--suite" &&
                  (std::string(argv[i + 1]) == "sirt" || std::string(argv[i + 1]) == "ordering"))
             return runBenchIterative(argc, argv);

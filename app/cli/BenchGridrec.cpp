@@ -6,10 +6,13 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "app/Engine.h"
 #include "app/cli/ArgParser.h"
+#include "app/cli/BenchTimeline.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
 #include "app/cli/ReconArgs.h"
@@ -28,9 +31,10 @@ struct Workload {
 struct Row {
     Workload w;
     std::string method, variant, plan;
-    double seconds = 0;    ///< median run: the reconstruction, host to host on a GPU
-    double rmse = 0;       ///< slice 0 against the phantom, inside the inscribed circle
-    double gridding = -1;  ///< --gridding-error: max |image - accurate gridrec| / max (slice 0)
+    double seconds = 0;       ///< median run: the reconstruction, host to host on a GPU
+    double rmse = 0;          ///< slice 0 against the phantom, inside the inscribed circle
+    double gridding = -1;     ///< --gridding-error: max |image - accurate gridrec| / max (slice 0)
+    TimelineReport timeline;  ///< of the median run (core/pipeline/Timeline.h)
 };
 
 /// How the data are acquired: Poisson noise (photons; 0: none) and the axis off the detector's
@@ -101,21 +105,23 @@ Result<Row> measure(const app::ReconService& service, const Data& d, const Workl
     request.parameters = params;
     request.memoryBudget = std::size_t(1) << 40;  // one slab: the timing is the method's
     Row row{w, algorithm, "", "", 0, 0};
-    std::vector<double> seconds;
+    std::vector<std::pair<double, TimelineReport>> timed;
     for (int r = runs.warmup ? -1 : 0; r < runs.repeat; ++r) {
         image = Volume{};  // the previous run's image freed first (2048^3: 32 GiB each)
         const auto t0 = std::chrono::steady_clock::now();
         TOMO_ASSIGN_OR_RETURN(app::ReconReport report, service.run(request, {}, ctx));
         if (r >= 0)
-            seconds.push_back(
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            timed.emplace_back(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                report.timings.timeline);
         row.variant = report.variant;
         for (const std::string& n : report.notes)
             if (n.rfind("gridrec: ", 0) == 0) row.plan = n.substr(9);
         image = std::move(report.image);
     }
-    std::sort(seconds.begin(), seconds.end());
-    row.seconds = seconds[seconds.size() / 2];
+    std::sort(timed.begin(), timed.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::tie(row.seconds, row.timeline) = timed[timed.size() / 2];
     TOMO_ASSIGN_OR_RETURN(row.rmse, rmse(image.plane(0), d.truth.plane(0), d.circle.plane(0)));
     return row;
 }
@@ -159,13 +165,14 @@ void printRows(const std::vector<Row>& rows, bool json, const std::string& load)
                 "  {\"method\": %s, \"variant\": %s, \"workload\": {\"views\": %d, "
                 "\"image\": %d, \"slices\": %d}, \"seconds\": %s, \"seconds_per_slice\": "
                 "%s, \"speedup\": %s, \"rmse\": %s, \"rmse_over_direct\": %s, "
-                "\"gridding_error\": %s, \"plan\": %s}%s\n",
+                "\"gridding_error\": %s, \"plan\": %s, %s}%s\n",
                 jsonEscape(r.method).c_str(), jsonEscape(r.variant).c_str(), r.w.views, r.w.size,
                 r.w.slices, jsonNumber(r.seconds).c_str(),
                 jsonNumber(r.seconds / r.w.slices).c_str(), jsonNumber(speedup).c_str(),
                 jsonNumber(r.rmse).c_str(), jsonNumber(r.rmse / direct.rmse).c_str(),
                 r.gridding < 0 ? "null" : jsonNumber(r.gridding).c_str(),
-                jsonEscape(r.plan).c_str(), i + 1 < rows.size() ? "," : "");
+                jsonEscape(r.plan).c_str(), timelineJsonMembers(r.timeline).c_str(),
+                i + 1 < rows.size() ? "," : "");
             continue;
         }
         if (i == 0)
@@ -180,10 +187,33 @@ void printRows(const std::vector<Row>& rows, bool json, const std::string& load)
                     &direct != &r ? "" : wl, r.variant.c_str(), r.seconds, r.seconds / r.w.slices,
                     speedup, r.rmse, r.rmse / direct.rmse, gridding, r.plan.c_str());
     }
-    if (json)
+    if (json) {
         std::printf("]\n");
-    else
-        std::printf("%s\n", load.c_str());
+        return;
+    }
+    std::printf("%s\n", load.c_str());
+}
+
+/// After the table: every row's timeline, and on a GPU backend the link measured on its queues
+/// beside each row's transfers (as `tomo bench`'s FBP report).
+void printTimelines(const std::vector<Row>& rows, const app::Engine& engine,
+                    const std::string& backend) {
+    std::vector<TimelineRow> lines;
+    for (const Row& r : rows) {
+        char wl[64];
+        std::snprintf(wl, sizeof wl, "%dx%dx%d x%d", r.w.views, r.w.size, r.w.size, r.w.slices);
+        lines.push_back({r.variant, wl, r.timeline});
+    }
+    std::optional<LinkBandwidth> link;
+    std::string why;
+    if (backend != "cpu") {
+        const auto variants = engine.registry().list(backend);
+        if (variants.empty())
+            why = "no " + backend + " back-projector to open the device's queues";
+        else
+            link = measureBackendLink(engine.registry(), variants.front().id, why);
+    }
+    cli::printTimelines(lines, link, why);
 }
 
 constexpr const char* kWorkloads =
@@ -249,6 +279,7 @@ Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
         std::fclose(f);
     }
     printRows(rows, args.has("json"), load);
+    if (!args.has("json")) printTimelines(rows, engine, runs.backend);
     return Status::ok();
 }
 
@@ -262,7 +293,10 @@ int runBenchGridrec(int argc, char** argv) {
         "(N views of N detectors, the slices identical), in one run: the median of the\n"
         "runs in seconds (a GPU backend host to host, after an untimed warm-up), per\n"
         "slice, gridrec's speed-up and both RMSEs against the phantom (slice 0, inside\n"
-        "the inscribed circle); with --gridding-error its measured gridding error.");
+        "the inscribed circle); with --gridding-error its measured gridding error.\n"
+        "After the table: each run's timeline (busy seconds of upload, filter = spectra,\n"
+        "kernels = gridding, download, host) and, on a GPU backend, the host-device link\n"
+        "measured on its queues beside each run's transfers.");
     args.option("suite", "gridrec", "this suite");
     args.option("backend", "B", "cpu | cuda", "cpu");
     args.option("workload", "PxN[xS],...", "views x image size (= detectors) x slices", kWorkloads);

@@ -58,6 +58,23 @@ std::string linkRateLine(const std::string& label, const TimelineReport& t,
                         t.busyOf(S::Download), link);
 }
 
+void printTimelines(const std::vector<TimelineRow>& rows, const std::optional<LinkBandwidth>& link,
+                    const std::string& linkWhy) {
+    std::printf(
+        "timeline (busy seconds per stage; efficiency = sum of busy / wall; bound = the "
+        "busiest queue):\n");
+    for (const TimelineRow& r : rows)
+        std::printf("%s\n", timelineLine(r.variant, r.workload, r.timeline).c_str());
+    if (link) {
+        std::printf("%s\n", formatLink(*link).c_str());
+        for (const TimelineRow& r : rows)
+            std::printf("%s\n",
+                        linkRateLine(r.variant + " " + r.workload, r.timeline, *link).c_str());
+    } else if (!linkWhy.empty()) {
+        std::printf("link: not measured (%s)\n", linkWhy.c_str());
+    }
+}
+
 std::string timelineJsonMembers(const TimelineReport& timeline) {
     char bound[64];
     std::snprintf(bound, sizeof bound, ", \"bound_seconds\": %.6g", pipelineBound(timeline));

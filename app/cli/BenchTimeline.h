@@ -5,6 +5,7 @@
 // queues (core/pipeline/LinkBandwidth.h).
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/pipeline/LinkBandwidth.h"
 #include "core/projectors/BackProjector.h"
@@ -28,6 +29,18 @@ std::string linkRateLine(const std::string& label, double uploadBytes, double do
 /// The same for a run's timeline (its bytes and busy times of Upload and Download).
 std::string linkRateLine(const std::string& label, const TimelineReport& t,
                          const LinkBandwidth& link);
+
+/// A row of the timeline report: "<variant> <workload>" and its run's timeline.
+struct TimelineRow {
+    std::string variant, workload;
+    TimelineReport timeline;
+};
+
+/// The report after a bench's table: a header, timelineLine() of every row, then @p link with
+/// linkRateLine() of every row ("<variant> <workload>: ..."), or why the link was not measured (@p
+/// linkWhy; nothing on the CPU, where both are empty).
+void printTimelines(const std::vector<TimelineRow>& rows, const std::optional<LinkBandwidth>& link,
+                    const std::string& linkWhy);
 
 /// The JSON members of a row's timeline: "timeline": {...}, "bound_seconds": ...
 std::string timelineJsonMembers(const TimelineReport& timeline);

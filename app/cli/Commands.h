@@ -22,6 +22,7 @@ int runBenchMemxct(int argc, char** argv);     ///< `tomo bench --suite memxct` 
 int runBenchIterative(int argc, char** argv);  ///< `--suite sirt|ordering` (BenchIterative.cpp)
 int runBenchFdk(int argc, char** argv);        ///< `tomo bench --suite fdk` (BenchFdk.cpp)
 int runBenchGridrec(int argc, char** argv);    ///< `--suite gridrec` (BenchGridrec.cpp)
+int runBenchPreview(int argc, char** argv);    ///< `--suite preview` (BenchPreview.cpp)
 int runDevices(int argc, char** argv);
 int runDemo(int argc, char** argv);
 int runCompare(int argc, char** argv);

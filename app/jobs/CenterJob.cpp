@@ -27,12 +27,11 @@ Sinograms sliceStack(const Dataset& data, int slice) {
     return one;
 }
 
-/// Reconstructs @p one (a one-slice stack) with the axis at @p center through the service
-/// (app/recon/ReconService.h), with the back-projector @p variantId.
-Result<SliceImage> reconstructOne(const Engine& engine, const Dataset& data,
-                                  std::shared_ptr<const Sinograms> one, double center,
-                                  const FilterOptions& filter, const std::string& variantId,
-                                  const ExecContext& ctx, const AnalyticMethod& method = {}) {
+/// The service's request for @p one (a one-slice stack) with the axis at @p center and the
+/// back-projector @p variantId (or @p method).
+Result<ReconRequest> oneSliceRequest(const Dataset& data, std::shared_ptr<const Sinograms> one,
+                                     double center, const FilterOptions& filter,
+                                     const std::string& variantId, const AnalyticMethod& method) {
     const int width = data.geometry.detectorCount();
     if (!std::isfinite(center) || center < 0 || center > width - 1)
         return invalidArgument("centre " + std::to_string(center) +
@@ -46,6 +45,16 @@ Result<SliceImage> reconstructOne(const Engine& engine, const Dataset& data,
     ReconRequest request(memorySource(std::move(one)), std::move(geometry), grid);
     request.fbp.filter = filter;
     applyMethod(request, variantId, method);
+    return request;
+}
+
+/// Reconstructs @p one through the service (app/recon/ReconService.h).
+Result<SliceImage> reconstructOne(const Engine& engine, const Dataset& data,
+                                  std::shared_ptr<const Sinograms> one, double center,
+                                  const FilterOptions& filter, const std::string& variantId,
+                                  const ExecContext& ctx, const AnalyticMethod& method = {}) {
+    TOMO_ASSIGN_OR_RETURN(ReconRequest request,
+                          oneSliceRequest(data, std::move(one), center, filter, variantId, method));
     TOMO_ASSIGN_OR_RETURN(ReconReport report, ReconService(engine).run(request, {}, ctx));
     return SliceImage::copyOf(report.image.plane(0));
 }
@@ -64,6 +73,17 @@ Result<SliceImage> reconstructSliceAtCenter(const Engine& engine, const Dataset&
     TOMO_RETURN_IF_ERROR(checkSlice(data, slice));
     return reconstructOne(engine, data, std::make_shared<const Sinograms>(sliceStack(data, slice)),
                           center, filter, variantId, ctx, method);
+}
+
+Status prepareSliceAtCenter(const Engine& engine, const Dataset& data, int slice, double center,
+                            const FilterOptions& filter, const std::string& variantId,
+                            const AnalyticMethod& method) {
+    TOMO_RETURN_IF_ERROR(checkSlice(data, slice));
+    TOMO_ASSIGN_OR_RETURN(
+        ReconRequest request,
+        oneSliceRequest(data, std::make_shared<const Sinograms>(sliceStack(data, slice)), center,
+                        filter, variantId, method));
+    return ReconService(engine).prepare(request);
 }
 
 Result<CenterEstimate> estimateDatasetCenter(const Dataset& data, int slice,

@@ -35,6 +35,13 @@ Result<SliceImage> reconstructSliceAtCenter(const Engine& engine, const Dataset&
                                             const std::string& variantId, const ExecContext& ctx,
                                             const AnalyticMethod& method = {});
 
+/// What reconstructSliceAtCenter with the same arguments needs on its device (FFT plans,
+/// programs, constants, buffers), made now by ReconService::prepare, so that the first live
+/// preview of a dataset costs what the next ones do (issue 27 item 4). Nothing on the CPU.
+Status prepareSliceAtCenter(const Engine& engine, const Dataset& data, int slice, double center,
+                            const FilterOptions& filter, const std::string& variantId,
+                            const AnalyticMethod& method = {});
+
 /// Vo's Fourier-metric estimate on slice @p slice's sinogram (core/centering).
 Result<CenterEstimate> estimateDatasetCenter(const Dataset& data, int slice,
                                              const ExecContext& ctx);

@@ -1,6 +1,7 @@
 // FBP slab by slab: read a slab of sinograms, filter and back-project it (core's reconstructFbp
 // with the backend's row-filter stage, resolved once per request), hand it to the output, free it.
 #include <algorithm>
+#include <future>
 
 #include "app/Backends.h"
 #include "app/recon/MemoryModel.h"
@@ -53,14 +54,13 @@ Status reconstructAnalytic(Resolved& resolved, const FbpPlan& plan, const Sinogr
     GridrecReport run;
     TOMO_RETURN_IF_ERROR(
         resolved.fourier->reconstruct(sino, geom, grid, resolved.gridrec, out, ctx, run));
-    timings = {run.timings.spectra, run.timings.spreading + run.timings.transform,
-               run.timings.total};
+    timings = {run.timings.spectra, run.timings.gridding, run.timings.total, run.timings.timeline};
     return Status::ok();
 }
 
 Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolved,
                                   const FbpPlan& plan, std::size_t c, ReconReport& report,
-                                  const ExecContext& ctx) {
+                                  const ExecContext& ctx, std::future<Status>* prepared) {
     const std::size_t slices = request.source->shape()[0];
     const std::size_t first = c * plan.slabSlices;
     const std::size_t count = std::min(plan.slabSlices, slices - first);
@@ -74,6 +74,10 @@ Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolve
         fbpCtx.progress = &fbpScope;
     }
     TOMO_ASSIGN_OR_RETURN(Sinograms sino, request.source->read(first, count, readCtx));
+    if (prepared && prepared->valid())
+        if (const Status p = prepared->get(); !p.isOk())  // the run makes them, or says why
+            report.notes.push_back("FBP: the device was not prepared beside the read (" +
+                                   p.message() + ")");
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, slabGeometry(request.geometry, count));
     VolumeGeometry grid = request.grid;
     grid.nz = static_cast<int>(count);
@@ -88,6 +92,21 @@ Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolve
     return part;
 }
 
+Status prepareFbpSlabs(const ReconRequest& request, Resolved& resolved, ReconReport& report) {
+    if (resolved.spec.iterative || resolved.fourier || !resolved.backProjector) return Status::ok();
+    const FbpPlan plan = planFbp(request, resolved, report);
+    const auto [slices, angles, detectors] = request.source->shape();
+    const std::size_t count = std::min(plan.slabSlices, slices);
+    // The layout run() reconstructs: the stack in memory as it is, else slabs as read.
+    const Sinograms* whole = plan.slabs == 1 ? request.source->whole() : nullptr;
+    const SinogramChunkLayout in{static_cast<int>(angles), static_cast<int>(detectors),
+                                 whole ? whole->pitch() : alignedCount<float>(detectors)};
+    TOMO_ASSIGN_OR_RETURN(ParallelGeometry geometry, slabGeometry(request.geometry, count));
+    VolumeGeometry grid = request.grid;
+    grid.nz = static_cast<int>(count);
+    return prepareFbp(count, in, geometry, grid, *resolved.backProjector, plan.batched);
+}
+
 Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& out,
                    ReconReport& report, const ExecContext& ctx) {
     const SinogramSource& source = *request.source;
@@ -99,6 +118,14 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
                                                  request.grid, image, ctx, report.timings));
         return out.put(0, std::move(image));
     }
+    // Slabs read from the source: the device's plans, programs and buffers are made beside the
+    // first read (issue 27 item 4) and waited for before its reconstruction.
+    std::future<Status> prepared;
+    if (resolved.backProjector && resolved.backProjector->device() && !resolved.fourier)
+        prepared = std::async(std::launch::async, [&request, &resolved] {
+            ReconReport unused;  // the plan's counts are the run's to report
+            return prepareFbpSlabs(request, resolved, unused);
+        });
     const std::size_t slices = source.shape()[0];
     for (std::size_t c = 0; c < plan.slabs; ++c) {
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
@@ -111,7 +138,8 @@ Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& 
             slabCtx.progress = &scope;
         }
         TOMO_ASSIGN_OR_RETURN(Volume part,
-                              reconstructFbpSlab(request, resolved, plan, c, report, slabCtx));
+                              reconstructFbpSlab(request, resolved, plan, c, report, slabCtx,
+                                                 c == 0 ? &prepared : nullptr));
         TOMO_RETURN_IF_ERROR(out.put(first, std::move(part)).withContext(label));
     }
     return Status::ok();

@@ -212,6 +212,15 @@ Result<ReconReport> ReconService::run(const ReconRequest& request, const ReconCa
     return report;
 }
 
+Status ReconService::prepare(const ReconRequest& request) const {
+    if (m_ranks && m_ranks->size() > 1) return Status::ok();  // each rank prepares in its run
+    ReconReport report;
+    TOMO_ASSIGN_OR_RETURN(detail::Resolved resolved,
+                          detail::resolve(m_engine, request, report, {}));
+    TOMO_RETURN_IF_ERROR(detail::preflight(request, resolved, MachineResources::probe()).status());
+    return detail::prepareFbpSlabs(request, resolved, report);
+}
+
 Result<PreflightReport> ReconService::preflight(const ReconRequest& request,
                                                 const MachineResources& machine) const {
     ReconReport report;

@@ -214,6 +214,13 @@ class ReconService {
     Result<PreflightReport> preflight(
         const ReconRequest& request,
         const MachineResources& machine = MachineResources::probe()) const;
+    /// Makes now what run(@p request) will need on its device (issue 27 item 4: the first live
+    /// preview costs what the second does): for FBP on a GPU variant, the queues, the row
+    /// filter's FFT plans, the kernels' programs, constants and buffers of its first slab,
+    /// kept by the engine's device context, where run() finds them. Nothing is read, computed
+    /// or written; nothing to make on the CPU, for gridrec or the iterative methods. Callers
+    /// run it when data are loaded (the GUI) or beside the first read; errors as run()'s.
+    Status prepare(const ReconRequest& request) const;
     /// Cone-beam FDK through the same output, notes and report (app/recon/ConeRecon.cpp).
     Result<ReconReport> run(const ConeReconRequest& request, const ReconCallbacks& callbacks,
                             const ExecContext& ctx) const;

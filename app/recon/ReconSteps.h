@@ -4,6 +4,7 @@
 /// resolved request, the output a slab at a time, and the FBP and iterative slab loops.
 /// Internal to app/recon.
 
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -124,10 +125,15 @@ FbpPlan planFbp(const ReconRequest& request, Resolved& resolved, ReconReport& re
 Status reconstructAnalytic(Resolved& resolved, const FbpPlan& plan, const Sinograms& sino,
                            const ParallelGeometry& geom, const VolumeGeometry& grid, Volume& out,
                            const ExecContext& ctx, FbpTimings& timings);
-/// Reads and reconstructs slab @p c of @p plan (its timings added to @p report).
+/// Reads and reconstructs slab @p c of @p plan (its timings added to @p report); when given,
+/// @p prepared (a preparation started beside the read, prepareFbpSlabs) is waited for between
+/// the read and the reconstruction.
 Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolved,
                                   const FbpPlan& plan, std::size_t c, ReconReport& report,
-                                  const ExecContext& ctx);
+                                  const ExecContext& ctx, std::future<Status>* prepared = nullptr);
+/// What runFbpSlabs will need on a GPU back-projector's device for its first slab, made now
+/// (core/recon prepareFbp): nothing for gridrec, iterative methods or the CPU.
+Status prepareFbpSlabs(const ReconRequest& request, Resolved& resolved, ReconReport& report);
 Status runFbpSlabs(const ReconRequest& request, Resolved& resolved, SlabOutput& out,
                    ReconReport& report, const ExecContext& ctx);
 

@@ -1,25 +1,60 @@
 // Gridrec on the CPU: plan, working memory, then the four stages per group of slices (Gridrec.h).
 #include "core/fourier/Gridrec.h"
 
-#include <chrono>
 #include <string>
 
 #include "core/base/Parallel.h"
 #include "core/filter/ComplexRowFft.h"
+#include "core/fourier/GridrecPipeline.h"
 #include "core/fourier/GridrecStages.h"
+#include "core/pipeline/ChunkPipeline.h"
 
 namespace tomo {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+/// One of the CPU's stages of a group (GridrecStages.h) as a stage of the pipeline driver:
+/// spectra count as the timeline's Filter, spreading and the transforms as its Kernels. Each
+/// step marks its progress scope done (weights 1, 4, 2, 3: roughly their share of the time).
+class GroupStage final : public ChunkStage {
+  public:
+    enum class Kind { Spectra, Spreading, Transform };
+    GroupStage(Kind kind, detail::GridrecWork& work, const Sinograms& sino, Volume& out)
+        : m_kind(kind), m_work(work), m_sino(sino), m_out(out) {}
+    TimelineStage timelineStage() const override {
+        return m_kind == Kind::Spectra ? TimelineStage::Filter : TimelineStage::Kernels;
+    }
+    std::string label() const override {
+        return m_kind == Kind::Spectra ? "spectra"
+                                       : (m_kind == Kind::Spreading ? "spreading" : "transform");
+    }
+    Status prepare(std::size_t, std::size_t) override { return Status::ok(); }
+    int steps(const PipelineChunk&) const override { return m_kind == Kind::Transform ? 2 : 1; }
+    double work(const PipelineChunk&, int step) const override {
+        return m_kind == Kind::Spectra ? 1.0 : (m_kind == Kind::Spreading ? 4.0 : 2.0 + step);
+    }
+    Status run(const PipelineChunk& c, const ChunkBuffers&, int step,
+               const ExecContext& ctx) override {
+        const detail::GridrecGroup group{&m_sino, c.first, c.count == 2, &m_out};
+        const ExecContext inner{ctx.threads, ctx.stop, nullptr, ctx.across};
+        Status s;
+        if (m_kind == Kind::Spectra)
+            s = detail::computeSpectra(m_work, group, inner);
+        else if (m_kind == Kind::Spreading)
+            s = detail::spreadSamples(m_work, group.pair, inner);
+        else if (step == 0)
+            s = detail::transformGridRows(m_work, inner);
+        else
+            s = detail::transformColumns(m_work, group, inner);
+        if (s.isOk() && ctx.progress) ctx.progress->done();
+        return s;
+    }
 
-double secondsSince(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// Progress weights of the four stages of a group (roughly their share of the time).
-constexpr int kStageWeights[4] = {1, 4, 2, 3};
-constexpr int kGroupWeight = 10;
+  private:
+    Kind m_kind;
+    detail::GridrecWork& m_work;
+    const Sinograms& m_sino;
+    Volume& m_out;
+};
 
 Status checkShapes(const Sinograms& sino, const ParallelGeometry& geom, const VolumeGeometry& vol) {
     TOMO_RETURN_IF_ERROR(vol.validate());
@@ -56,8 +91,7 @@ FourierCostModel cpuFourierCost() {
 Status reconstructGridrec(const Sinograms& sino, const ParallelGeometry& geom,
                           const VolumeGeometry& vol, const GridrecOptions& options, Volume& out,
                           const ExecContext& ctx, GridrecTimings* timings, std::string* describe) {
-    const auto t0 = Clock::now();
-    GridrecTimings local;
+    const double t0 = timelineNow();
     TOMO_RETURN_IF_ERROR(checkShapes(sino, geom, vol));
     TOMO_ASSIGN_OR_RETURN(
         FourierPlan plan,
@@ -69,34 +103,23 @@ Status reconstructGridrec(const Sinograms& sino, const ParallelGeometry& geom,
     TOMO_ASSIGN_OR_RETURN(
         out, Volume::create(static_cast<std::size_t>(vol.nz), static_cast<std::size_t>(vol.ny),
                             static_cast<std::size_t>(vol.nx)));
-    local.plan = secondsSince(t0);
+    const double planEnd = timelineNow();
+    Timeline timeline;
 
-    const auto slices = static_cast<std::size_t>(vol.nz);
-    const std::size_t groups = (slices + 1) / 2;
+    // Host mode of the pipeline driver: one group (two slices) per chunk, read from the caller's
+    // stack and written into @p out in place (no load or store copies).
+    using Kind = GroupStage::Kind;
+    GroupStage spectra(Kind::Spectra, work, sino, out), spreading(Kind::Spreading, work, sino, out),
+        transform(Kind::Transform, work, sino, out);
+    PipelineIo io;
+    io.items = static_cast<std::size_t>(vol.nz);
+    io.chunkItems = 2;
+    io.load = io.store = [](const PipelineChunk&) { return Status::ok(); };
     Progress scope = ctx.progress ? ctx.progress->child(0.0, 1.0, "gridrec") : Progress();
-    Progress* progress = ctx.progress ? &scope : nullptr;
-    if (progress) progress->setTotal(groups * kGroupWeight);
-    ExecContext inner{ctx.threads, ctx.stop, nullptr};
-    for (std::size_t g = 0; g < groups; ++g) {
-        TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-        const detail::GridrecGroup group{&sino, 2 * g, 2 * g + 1 < slices, &out};
-        auto t = Clock::now();
-        TOMO_RETURN_IF_ERROR(detail::computeSpectra(work, group, inner));
-        local.spectra += secondsSince(t);
-        if (progress) progress->advance(kStageWeights[0]);
-        t = Clock::now();
-        TOMO_RETURN_IF_ERROR(detail::spreadSamples(work, group.pair, inner));
-        local.spreading += secondsSince(t);
-        if (progress) progress->advance(kStageWeights[1]);
-        t = Clock::now();
-        TOMO_RETURN_IF_ERROR(detail::transformGridRows(work, inner));
-        if (progress) progress->advance(kStageWeights[2]);
-        TOMO_RETURN_IF_ERROR(detail::transformColumns(work, group, inner));
-        local.transform += secondsSince(t);
-        if (progress) progress->advance(kStageWeights[3]);
-    }
-    local.total = secondsSince(t0);
-    if (timings) *timings = local;
+    const ExecContext inner{ctx.threads, ctx.stop, ctx.progress ? &scope : nullptr, ctx.across};
+    TOMO_RETURN_IF_ERROR(
+        runPipeline(nullptr, io, {&spectra, &spreading, &transform}, inner, &timeline));
+    if (timings) *timings = gridrecTimings(timeline, t0, planEnd);
     return Status::ok();
 }
 

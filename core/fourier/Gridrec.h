@@ -3,8 +3,9 @@
 /// @brief Gridrec on the CPU: the Fourier-domain reconstruction of FourierPlan.h with the CPU's
 /// FFT (FFTW, else the built-in radix-2: core/filter ComplexRowFft), threads and SIMD.
 ///
-/// Per group of two slices (or the last slice of an odd count, FourierPlan.h) four stages, each
-/// a parallelFor over fixed work items (so results are bit-identical for any thread count):
+/// Per group of two slices (or the last slice of an odd count, FourierPlan.h), one chunk of
+/// core's pipeline driver in host mode (ChunkPipeline.h), four stages, each a parallelFor over
+/// fixed work items (so results are bit-identical for any thread count):
 ///  1. spectra: the views' rows, packed two per complex transform and zero-padded to L, are
 ///     transformed, multiplied by the filter, the axis phase and the angular weight, and stored
 ///     as the group's samples (blocks of 16 views);
@@ -15,6 +16,7 @@
 ///     along y, and the image's rows of them deapodised into the output (real part: slice a,
 ///     imaginary part: slice b).
 /// Progress advances per stage (weights 1, 4, 2, 3 per group) in a child scope named "gridrec";
+/// the timeline records the plan as Host, spectra as Filter, stages 2-4 as Kernels;
 /// ctx.stop is checked between work items (Cancelled within one item: milliseconds). Memory: the
 /// samples (views x (L + 1) complex; (L/2 + 1) for one slice), the grid (My x (Mx + 16) complex)
 /// and per thread two blocks of 16 rows; no copy of the sinograms.
@@ -23,12 +25,17 @@
 #include "core/base/Status.h"
 #include "core/data/Array.h"
 #include "core/fourier/FourierPlan.h"
+#include "core/pipeline/Timeline.h"
 
 namespace tomo {
 
-/// Wall-clock seconds per stage, summed over groups.
+/// What a run took, from its timeline (core/pipeline/Timeline.h) on every backend: the plan
+/// (with working memory and a device's constants), the busy seconds of the spectra (the
+/// timeline's Filter stage) and of the gridding (spreading or gather, the grid's transforms
+/// and the images: its Kernels stage), the whole call and the timeline itself.
 struct GridrecTimings {
-    double plan = 0, spectra = 0, spreading = 0, transform = 0, total = 0;
+    double plan = 0, spectra = 0, gridding = 0, total = 0;
+    TimelineReport timeline;
 };
 
 /// The CPU's FFT size rule (powers of two with the built-in FFT, else even 2-3-5 lengths).

@@ -98,6 +98,8 @@ class DeviceRun {
     }
 
     Status run();
+    /// The rings and the stages' prepare() alone (preparePipeline).
+    Status prepare() { return m_chunks == 0 ? Status::ok() : allocate(); }
     /// The device spans, resolved after the queues drained.
     void resolveSpans();
 
@@ -391,6 +393,14 @@ Status runPipeline(DeviceQueues* queues, const PipelineIo& io,
     }
     if (timeline) timeline->setWall(timelineNow() - t0);
     return status;
+}
+
+Status preparePipeline(DeviceQueues& queues, const PipelineIo& io,
+                       const std::vector<ChunkStage*>& stages) {
+    if (io.chunkItems == 0) return invalidArgument("pipeline: chunks of 0 items");
+    const ExecContext ctx;
+    DeviceRun run(queues, io, stages, ctx, nullptr);
+    return run.prepare();
 }
 
 Status runPipelineWithRetry(DeviceQueues& queues, PipelineIo io, std::size_t minChunkItems,

@@ -121,6 +121,13 @@ Status runPipeline(DeviceQueues* queues, const PipelineIo& io,
                    const std::vector<ChunkStage*>& stages, const ExecContext& ctx,
                    Timeline* timeline = nullptr);
 
+/// Device mode, before a run of @p io: the rings and every stage's prepare() (plans, programs,
+/// constants, buffers) made as the run's first chunk would, and kept by @p queues and the
+/// device's caches, so that runPipeline with the same sizes finds them (issue 27 item 4).
+/// Nothing is uploaded or run; @p io's packing functions are not called.
+Status preparePipeline(DeviceQueues& queues, const PipelineIo& io,
+                       const std::vector<ChunkStage*>& stages);
+
 /// The out-of-memory retry of a device run: runs @p run with @p io.chunkItems; on OutOfMemory
 /// frees the queues' kept buffers and tries the same once more, then halves the chunk down to
 /// @p minChunkItems (a multiple of it) before giving up with the last OutOfMemory.

@@ -17,14 +17,23 @@ std::size_t stackChunkSlices(std::size_t slicesPerPass, std::size_t slices,
     return std::min(chunk, slices);
 }
 
-PipelineIo stackPipelineIo(const Sinograms& sino, Volume& out, std::size_t chunkSlices) {
+PipelineIo stackPipelineSizes(std::size_t slices, const SinogramChunkLayout& in,
+                              const VolumeChunkLayout& out, std::size_t chunkSlices) {
     PipelineIo io;
-    io.items = sino.dim(0);
+    io.items = slices;
     io.chunkItems = std::max<std::size_t>(1, chunkSlices);
-    const std::size_t inSlice = sino.dim(1) * sino.pitch() * sizeof(float);
+    io.inputBytesPerItem = in.bytesPerSlice();
+    io.outputBytesPerItem = out.bytesPerSlice();
+    return io;
+}
+
+PipelineIo stackPipelineIo(const Sinograms& sino, Volume& out, std::size_t chunkSlices) {
+    const SinogramChunkLayout in{static_cast<int>(sino.dim(1)), static_cast<int>(sino.dim(2)),
+                                 sino.pitch()};
     const std::size_t nx = out.dim(2), ny = out.dim(1), pitch = out.pitch();
-    io.inputBytesPerItem = inSlice;
-    io.outputBytesPerItem = nx * ny * sizeof(float);
+    PipelineIo io = stackPipelineSizes(sino.dim(0), in,
+                                       {static_cast<int>(nx), static_cast<int>(ny)}, chunkSlices);
+    const std::size_t inSlice = io.inputBytesPerItem;
     io.pack = [&sino, inSlice](const PipelineChunk& c, std::size_t offset, std::size_t bytes,
                                std::byte* dst) {
         const auto* base = reinterpret_cast<const std::byte*>(sino.data());

@@ -101,6 +101,10 @@ std::size_t stackChunkSlices(std::size_t slicesPerPass, std::size_t slices,
 /// per chunk: packing copies the sinograms' planes as they are (padded rows), unpacking restores
 /// the volume's padded rows from the dense device layout. @p sino and @p out must outlive it.
 PipelineIo stackPipelineIo(const Sinograms& sino, Volume& out, std::size_t chunkSlices);
+/// Its sizes alone (no packing), for a preparation (core/recon prepareFbp): @p slices sinograms
+/// of layout @p in, volume slices of layout @p out.
+PipelineIo stackPipelineSizes(std::size_t slices, const SinogramChunkLayout& in,
+                              const VolumeChunkLayout& out, std::size_t chunkSlices);
 
 /// A GPU variant's backProject(): @p sino uploaded chunk by chunk, back-projected on the device
 /// and downloaded into @p out (prepared by prepareBackProjection), through core's pipeline

@@ -8,15 +8,16 @@
 namespace tomo {
 namespace {
 
-/// What the stages of one FBP call share.
+/// What the stages of one FBP call share (the sinograms themselves are passed beside it: a
+/// preparation has only their layout).
 struct FbpJob {
-    const Sinograms& sino;
     const ParallelGeometry& geom;
     const VolumeGeometry& vol;
     const RampFilter& filter;
     const std::vector<float>& weights;
     const FbpOptions& options;
     std::size_t chunk;
+    SinogramChunkLayout in;
 };
 
 /// Progress units of a chunk's back-projection (its pixel updates); filtering counts a ninth
@@ -71,9 +72,8 @@ class HostBackProjectionStage final : public ChunkStage {
 
 /// The CPU: each chunk copied into scratch, filtered in place, back-projected into the chunk's
 /// volume and copied into @p out.
-Status fbpOnHost(const FbpJob& job, BackProjector& bp, Volume& out, const ExecContext& ctx,
-                 Timeline& timeline) {
-    const Sinograms& sino = job.sino;
+Status fbpOnHost(const FbpJob& job, const Sinograms& sino, BackProjector& bp, Volume& out,
+                 const ExecContext& ctx, Timeline& timeline) {
     TOMO_ASSIGN_OR_RETURN(Sinograms scratch,
                           Sinograms::create(job.chunk, sino.dim(1), sino.dim(2)));
     Volume chunkOut;
@@ -98,34 +98,80 @@ Status fbpOnHost(const FbpJob& job, BackProjector& bp, Volume& out, const ExecCo
     return runPipeline(nullptr, io, {&filter, &backProjection}, ctx, &timeline);
 }
 
+/// A GPU back-projector's FBP on its queues: the row filter's device stage (when it has one
+/// there) and the back-projection stage, as a run and its preparation both make them.
+struct DeviceFbp {
+    std::unique_ptr<DeviceQueues> queues;
+    std::unique_ptr<ChunkStage> filter, backProjection;
+    std::vector<ChunkStage*> stages() const {
+        std::vector<ChunkStage*> s;
+        if (filter) s.push_back(filter.get());
+        s.push_back(backProjection.get());
+        return s;
+    }
+};
+
+Result<DeviceFbp> openDeviceFbp(const FbpJob& job, DeviceBackProjection& device) {
+    DeviceFbp d;
+    TOMO_ASSIGN_OR_RETURN(d.queues, device.openQueues());
+    TOMO_ASSIGN_OR_RETURN(
+        d.backProjection,
+        device.stage(*d.queues, job.in, {job.vol.nx, job.vol.ny}, job.geom, job.vol, job.weights));
+    if (job.options.rowFilter) {
+        TOMO_ASSIGN_OR_RETURN(d.filter,
+                              job.options.rowFilter->deviceStage(*d.queues, job.filter, job.in));
+    }
+    return d;
+}
+
 /// A GPU back-projector: the chunk uploaded once, filtered on the device (or by the CPU on the
 /// packing thread, before its upload), back-projected there and downloaded once.
-Status fbpOnDevice(const FbpJob& job, DeviceBackProjection& device, std::size_t slicesPerPass,
-                   Volume& out, const ExecContext& ctx, Timeline& timeline) {
-    const Sinograms& sino = job.sino;
-    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> queues, device.openQueues());
-    const SinogramChunkLayout in{static_cast<int>(sino.dim(1)), static_cast<int>(sino.dim(2)),
-                                 sino.pitch()};
-    TOMO_ASSIGN_OR_RETURN(
-        std::unique_ptr<ChunkStage> backProjection,
-        device.stage(*queues, in, {job.vol.nx, job.vol.ny}, job.geom, job.vol, job.weights));
-    std::unique_ptr<ChunkStage> filter;
-    if (job.options.rowFilter) {
-        TOMO_ASSIGN_OR_RETURN(filter, job.options.rowFilter->deviceStage(*queues, job.filter, in));
-    }
-    std::vector<ChunkStage*> stages;
-    if (filter) stages.push_back(filter.get());
-    stages.push_back(backProjection.get());
+Status fbpOnDevice(const FbpJob& job, const Sinograms& sino, DeviceBackProjection& device,
+                   std::size_t slicesPerPass, Volume& out, const ExecContext& ctx,
+                   Timeline& timeline) {
+    TOMO_ASSIGN_OR_RETURN(DeviceFbp d, openDeviceFbp(job, device));
+    const std::vector<ChunkStage*> stages = d.stages();
     PipelineIo io = stackPipelineIo(sino, out, job.chunk);
-    if (!filter)
-        io.hostStage = [&job, in, &ctx](const PipelineChunk& c, std::byte* staging) {
+    if (!d.filter)
+        io.hostStage = [&job, in = job.in, &ctx](const PipelineChunk& c, std::byte* staging) {
             const View2<float> rows(reinterpret_cast<float*>(staging), c.count * in.angles,
                                     static_cast<std::size_t>(in.detectors), in.pitch);
             return job.filter.apply(rows, {ctx.threads, ctx.stop, nullptr});
         };
-    return runPipelineWithRetry(*queues, std::move(io), slicesPerPass, [&](const PipelineIo& i) {
-        return runPipeline(queues.get(), i, stages, ctx, &timeline);
+    DeviceQueues& queues = *d.queues;
+    return runPipelineWithRetry(queues, std::move(io), slicesPerPass, [&](const PipelineIo& i) {
+        return runPipeline(&queues, i, stages, ctx, &timeline);
     });
+}
+
+/// Checks @p options and the shapes; the filter, weights and chunk of a call on @p slices
+/// sinograms of layout @p in.
+struct FbpSetup {
+    RampFilter filter;
+    std::vector<float> weights;
+    std::size_t chunk = 0;
+};
+
+Result<FbpSetup> fbpSetup(std::size_t slices, const SinogramChunkLayout& in,
+                          const ParallelGeometry& geom, const VolumeGeometry& vol,
+                          const BackProjector& backProjector, const FbpOptions& options) {
+    TOMO_RETURN_IF_ERROR(options.filter.validate());
+    TOMO_RETURN_IF_ERROR(vol.validate());
+    if (options.chunkSlices < 0) return invalidArgument("FBP: chunk size must not be negative");
+    if (slices != static_cast<std::size_t>(vol.nz) || in.angles != geom.angleCount() ||
+        in.detectors != geom.detectorCount())
+        return invalidArgument("FBP: sinogram stack " + std::to_string(slices) + "x" +
+                               std::to_string(in.angles) + "x" + std::to_string(in.detectors) +
+                               " does not match the geometry (" + std::to_string(vol.nz) + "x" +
+                               std::to_string(geom.angleCount()) + "x" +
+                               std::to_string(geom.detectorCount()) + ")");
+    TOMO_ASSIGN_OR_RETURN(
+        RampFilter filter,
+        RampFilter::create(geom.detectorCount(), geom.detectorPitch(), options.filter));
+    const std::vector<double> w = geom.angularWeights();
+    return FbpSetup{std::move(filter), std::vector<float>(w.begin(), w.end()),
+                    fbpChunkSlices(options, backProjector, slices, std::size_t(in.angles),
+                                   std::size_t(in.detectors))};
 }
 
 }  // namespace
@@ -173,35 +219,21 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                       const FbpOptions& options, Volume& out, const ExecContext& ctx,
                       FbpTimings* timings) {
     const double t0 = timelineNow();
-    TOMO_RETURN_IF_ERROR(options.filter.validate());
-    TOMO_RETURN_IF_ERROR(vol.validate());
-    if (options.chunkSlices < 0) return invalidArgument("FBP: chunk size must not be negative");
-    if (sino.dim(0) != static_cast<std::size_t>(vol.nz) ||
-        sino.dim(1) != static_cast<std::size_t>(geom.angleCount()) ||
-        sino.dim(2) != static_cast<std::size_t>(geom.detectorCount()))
-        return invalidArgument("FBP: sinogram stack " + std::to_string(sino.dim(0)) + "x" +
-                               std::to_string(sino.dim(1)) + "x" + std::to_string(sino.dim(2)) +
-                               " does not match the geometry (" + std::to_string(vol.nz) + "x" +
-                               std::to_string(geom.angleCount()) + "x" +
-                               std::to_string(geom.detectorCount()) + ")");
-
-    TOMO_ASSIGN_OR_RETURN(
-        RampFilter filter,
-        RampFilter::create(geom.detectorCount(), geom.detectorPitch(), options.filter));
-    const std::vector<double> w = geom.angularWeights();
-    const std::vector<float> weights(w.begin(), w.end());
-    const std::size_t chunk =
-        fbpChunkSlices(options, backProjector, sino.dim(0), sino.dim(1), sino.dim(2));
+    const SinogramChunkLayout in{static_cast<int>(sino.dim(1)), static_cast<int>(sino.dim(2)),
+                                 sino.pitch()};
+    TOMO_ASSIGN_OR_RETURN(FbpSetup setup,
+                          fbpSetup(sino.dim(0), in, geom, vol, backProjector, options));
     TOMO_ASSIGN_OR_RETURN(
         out, Volume::create(static_cast<std::size_t>(vol.nz), static_cast<std::size_t>(vol.ny),
                             static_cast<std::size_t>(vol.nx)));
-    const FbpJob job{sino, geom, vol, filter, weights, options, chunk};
+    const FbpJob job{geom, vol, setup.filter, setup.weights, options, setup.chunk, in};
     Timeline timeline;
     const std::size_t pass =
         static_cast<std::size_t>(std::max(1, backProjector.info().slicesPerPass));
-    TOMO_RETURN_IF_ERROR(backProjector.device()
-                             ? fbpOnDevice(job, *backProjector.device(), pass, out, ctx, timeline)
-                             : fbpOnHost(job, backProjector, out, ctx, timeline));
+    TOMO_RETURN_IF_ERROR(
+        backProjector.device()
+            ? fbpOnDevice(job, sino, *backProjector.device(), pass, out, ctx, timeline)
+            : fbpOnHost(job, sino, backProjector, out, ctx, timeline));
     if (timings) {
         timings->timeline = timeline.report();
         timings->filtering = timings->timeline.busyOf(TimelineStage::Filter);
@@ -209,6 +241,18 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
         timings->total = timelineNow() - t0;
     }
     return Status::ok();
+}
+
+Status prepareFbp(std::size_t slices, const SinogramChunkLayout& in, const ParallelGeometry& geom,
+                  const VolumeGeometry& vol, BackProjector& backProjector,
+                  const FbpOptions& options) {
+    TOMO_ASSIGN_OR_RETURN(FbpSetup setup, fbpSetup(slices, in, geom, vol, backProjector, options));
+    DeviceBackProjection* device = backProjector.device();
+    if (!device) return Status::ok();  // the CPU: its filter and kernels need nothing made
+    const FbpJob job{geom, vol, setup.filter, setup.weights, options, setup.chunk, in};
+    TOMO_ASSIGN_OR_RETURN(DeviceFbp d, openDeviceFbp(job, *device));
+    const PipelineIo io = stackPipelineSizes(slices, in, {vol.nx, vol.ny}, setup.chunk);
+    return preparePipeline(*d.queues, io, d.stages());
 }
 
 }  // namespace tomo

@@ -96,4 +96,14 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                       const FbpOptions& options, Volume& out, const ExecContext& ctx,
                       FbpTimings* timings = nullptr);
 
+/// What reconstructFbp of @p slices sinograms of layout @p in (and @p geom, @p vol,
+/// @p options) needs on @p backProjector's device, made now (issue 27 item 4: no first-call
+/// penalty): its queues opened, its stages made and prepared with the pipeline's rings as the
+/// run's first chunk would (FFT plans, programs, constants, buffers), all kept by the device
+/// context, so that the run finds them. Nothing is uploaded or run; nothing to make on the CPU.
+/// Errors as the run's (InvalidArgument for the shapes, OutOfMemory).
+Status prepareFbp(std::size_t slices, const SinogramChunkLayout& in, const ParallelGeometry& geom,
+                  const VolumeGeometry& vol, BackProjector& backProjector,
+                  const FbpOptions& options);
+
 }  // namespace tomo

@@ -1,7 +1,9 @@
 // Issue 27 item 5 ("one timeline") and item 2 ("the bench prints H2D and D2H bandwidth beside
 // the model"), as a user runs them: `tomo bench` prints for FBP, FDK and SIRT each stage's busy
 // time and the overlap efficiency on the CPU and on an OpenCL device (PoCL here), and on a
-// device the pinned host-device link beside the run's transfers; the CPU has no link.
+// device the pinned host-device link beside the run's transfers; the CPU has no link. Gridrec
+// (`bench --suite gridrec`) the same way.
+#include <cstdlib>
 #include <string>
 
 #include "CliTestSupport.h"
@@ -42,6 +44,27 @@ TEST(BenchTimelineCli, FbpFdkAndSirtPrintEveryStageTheEfficiencyAndOnADeviceTheL
     expectHas(runTomo("bench --suite sirt --backend opencl --quick"),
               {"timeline of the timed projections: wall ", "| upload ", "| efficiency ",
                "64^2 x 32 angles: transfers at the link's rate"},
+              Link::Present);
+}
+
+// Gridrec runs through the same pipeline driver (core/fourier/GridrecPipeline.h): `bench --suite
+// gridrec` prints the timeline of both methods' runs (spectra as filter, gridding as kernels);
+// on CUDA the link beside them (skips without a CUDA device, fails so under
+// TOMO_REQUIRE_DEVICE=1).
+TEST(BenchTimelineCli, GridrecPrintsItsStagesAndOnCudaTheLink) {
+    expectHas(runTomo("bench --suite gridrec --quick --repeat 1"),
+              {"timeline (busy seconds per stage", "cpu.gridrec 64x64x64 x3: wall ", "| filter ",
+               "| kernels ", "| efficiency "},
+              Link::Absent);
+    const CliRun cuda = runTomo("bench --suite gridrec --quick --repeat 1 --backend cuda");
+    if (cuda.output.find("cuda.gridrec") == std::string::npos) {
+        const char* require = std::getenv("TOMO_REQUIRE_DEVICE");
+        if (require && std::string(require) == "1") FAIL() << "no CUDA gridrec: " << cuda.output;
+        GTEST_SKIP() << "no CUDA gridrec: " << cuda.output;
+    }
+    expectHas(cuda,
+              {"cuda.gridrec 64x64x64 x3: wall ", "| upload ", "| download ",
+               "cuda.gridrec 64x64x64 x3: transfers at the link's rate"},
               Link::Present);
 }
 

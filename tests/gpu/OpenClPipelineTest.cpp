@@ -154,6 +154,34 @@ TEST(OpenClPipeline, VkfftFilterEqualsTheCpuFilterAloneAndInFbp) {
     EXPECT_EQ(t.timeline.spans[std::size_t(TimelineStage::Filter)], 2);  // one step per chunk
 }
 
+// Issue 27 item 4: what an FBP run needs on the device is made when it is prepared
+// (core/recon prepareFbp; the GUI and ReconService::prepare call it when data are loaded), not
+// by its first chunk: the run then makes no VkFFT plan and allocates no buffer, and gives the
+// bits of a run of the same shape.
+TEST(OpenClPipeline, PreparedFbpFindsItsPlanAndBuffersBeforeTheFirstChunk) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    const FbpCase c = sheppLogan(3);
+    const auto& registry = test::openClSetup().registry;
+    if (!registry.contains("opencl.texture.lin.1s")) GTEST_SKIP() << "no texture variant";
+    auto bp = registry.make("opencl.texture.lin.1s").value();
+    FbpOptions options;
+    options.rowFilter = opencl::makeOpenClRowFilter(context()).value();
+    options.chunkSlices = 3;  // one chunk of 3 x 60 rows: a plan no other test here makes
+    const SinogramChunkLayout in{60, 72, c.sino.pitch()};
+    const std::size_t plans = context()->cachedMade();
+    ASSERT_TRUE(prepareFbp(3, in, c.geom, c.vol, *bp, options).isOk());
+    EXPECT_EQ(context()->cachedMade(), plans + 1);  // the plan, made before any chunk
+    const std::size_t allocations = context()->scratchAllocations();
+    Volume prepared, again;
+    ASSERT_TRUE(reconstructFbp(c.sino, c.geom, c.vol, *bp, options, prepared, {}).isOk());
+    EXPECT_EQ(context()->cachedMade(), plans + 1);  // found in the cache
+    EXPECT_EQ(context()->scratchAllocations(), allocations);
+    ASSERT_TRUE(reconstructFbp(c.sino, c.geom, c.vol, *bp, options, again, {}).isOk());
+    EXPECT_EQ(test::maxRelError(prepared, again), 0.0);
+    // A shape that does not match the geometry is refused as the run would refuse it.
+    EXPECT_EQ(prepareFbp(4, in, c.geom, c.vol, *bp, options).code(), ErrorCode::InvalidArgument);
+}
+
 // The FFT plans follow the chunk (rows of a block = slices x angles), so a session of previews
 // of other sizes asks for many: the context keeps a few (the least recently used go), and a run
 // after an eviction still filters right.

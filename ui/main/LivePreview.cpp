@@ -39,6 +39,22 @@ void LivePreview::request(const FbpOptions& options, const std::string& variantI
         });
 }
 
+void LivePreview::prepare(const FbpOptions& options, const std::string& variantId, int slice,
+                          const app::AnalyticMethod& method) {
+    auto data = m_session.dataset();
+    if (!data) return;
+    const app::Engine* engine = &m_session.engine();
+    m_runner.request(
+        [engine, data, filter = options.filter, variantId, slice, method](const ExecContext&) {
+            // A failure here is the first preview's to report, with its own message.
+            (void)app::prepareSliceAtCenter(*engine, *data, slice,
+                                            data->geometry.centerOfRotation(), filter, variantId,
+                                            method);
+            return Status::ok();
+        },
+        [](bool, const QString&, double) {});
+}
+
 void LivePreview::cancel() {
     m_runner.cancel();
 }

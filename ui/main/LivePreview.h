@@ -38,6 +38,11 @@ class LivePreview : public QObject {
     /// Asks for a preview of slice @p slice with @p options and @p variantId (debounced).
     void request(const FbpOptions& options, const std::string& variantId, int slice,
                  const app::AnalyticMethod& method = {});
+    /// Makes what a preview with these settings needs on its device (FFT plans, programs,
+    /// buffers: app prepareSliceAtCenter) on the runner's worker, so that the first preview of
+    /// a dataset costs what the next do; a request() arriving first supersedes it.
+    void prepare(const FbpOptions& options, const std::string& variantId, int slice,
+                 const app::AnalyticMethod& method = {});
     /// Drops a pending request and cancels a running preview, whose image is then never shown
     /// (a new dataset, or Reconstruct: the full run supersedes it).
     void cancel();

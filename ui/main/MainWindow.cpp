@@ -385,6 +385,11 @@ void MainWindow::onDatasetChanged() {
     // Every panel starts afresh: nothing of the previous data stays on screen.
     m_live->cancel();
     m_reconTab->showDataset(data);
+    // What the first live preview needs on a device (FFT plans, programs, buffers) is made now,
+    // while the user looks at the data (issue 27 item 4).
+    if (!m_algorithm->isIterative())
+        m_live->prepare(m_algorithm->analyticOptions(), paramsPanel()->variantId(),
+                        m_reconTab->currentSlice(), m_algorithm->analyticMethod());
     // The same scan (another centre or sampling), or the same file read again (other
     // preprocessing), keeps its results to compare.
     const std::filesystem::path source =

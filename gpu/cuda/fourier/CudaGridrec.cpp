@@ -2,22 +2,19 @@
 #include "gpu/cuda/fourier/CudaGridrec.h"
 
 #include <algorithm>
-#include <chrono>
-#include <cstring>
 #include <string>
 #include <vector>
 
-#include "core/base/Parallel.h"
-#include "core/data/Half.h"
 #include "core/fourier/GatherPlan.h"
+#include "core/fourier/GridrecPipeline.h"
 #include "gpu/cuda/CufftAvailability.h"
 #include "gpu/cuda/fourier/GridrecKernels.h"
 #include "gpu/cuda/internal/CudaDeviceContext.h"
+#include "gpu/cuda/internal/CudaQueues.h"
 
 namespace tomo::cuda {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr int kTile = 16;
 constexpr std::size_t kMaxChunkSlices = 32;
 constexpr int kMaxGridY = 65535;
@@ -72,143 +69,109 @@ Status Constants::upload(CudaDeviceContext& dev, const FourierPlan& plan,
     return cudaCheck(cudaStreamSynchronize(nullptr), "upload of the gridrec constants");
 }
 
-/// One of the two alternating buffer sets and its chunk.
-struct Slot {
-    PinnedBuffer *in = nullptr, *out = nullptr;
-    DeviceBuffer *sino = nullptr, *rows = nullptr, *samples = nullptr, *grids = nullptr,
-                 *images = nullptr;
-    std::shared_ptr<FftPlan> rowPlan, gridPlan;  ///< the context's, kept by shape and slot
-    CudaEvent start, spectra, gathered, done;
-    bool pending = false;
-    std::size_t first = 0, count = 0;
-};
-
-/// What a run needs besides its slots.
-struct Job {
-    const Sinograms* sino = nullptr;
-    Volume* out = nullptr;
+/// What the two device stages of a run share: the plans, the constants on the device, the
+/// buffers between the stages (one set: the Compute queue runs chunk after chunk) and cuFFT's
+/// plans (the context's, kept by shape).
+struct DeviceJob {
+    CudaQueues& queues;
+    const FourierPlan& plan;
+    const GatherPlan& gather;
     GridrecChunk shape;  ///< groups and lastSingle set per chunk
-    std::size_t chunkSlices = 0, valueBytes = 4;
-    int threads = 0;
+    Constants constants;
+    DeviceBufferRef rows, samples, grids;
+    std::shared_ptr<FftPlan> rowPlan, gridPlan;
+
+    /// Buffers, plans and constants for chunks of @p slices within @p budget bytes.
+    Status prepare(std::size_t slices, std::size_t budget);
+    /// The shape of @p chunk (its groups, an odd last slice alone).
+    GridrecChunk chunkShape(const PipelineChunk& chunk) const {
+        GridrecChunk c = shape;
+        c.groups = static_cast<int>((chunk.count + 1) / 2);
+        c.lastSingle = chunk.count % 2 == 1;
+        return c;
+    }
 };
 
-std::size_t slotBytes(const GridrecChunk& c, std::size_t slices, std::size_t value) {
-    const std::size_t groups = slices / 2, views = std::size_t(c.views);
-    return slices * views * c.detectors * value + groups * views * c.rowLength * 8 +
-           groups * views * c.sampleStride * 8 + 2 * groups * c.gridX * c.gridY * 8 +
-           slices * std::size_t(c.nx) * c.ny * value;
+/// Device bytes between the stages for chunks of @p slices.
+std::size_t betweenBytes(const GridrecChunk& c, std::size_t slices) {
+    const std::size_t groups = (slices + 1) / 2, views = std::size_t(c.views);
+    return groups * (views * c.rowLength * 8 + views * c.sampleStride * 8 +
+                     std::size_t(c.gridX) * c.gridY * 8);
 }
 
-Status prepareSlot(CudaDeviceContext& dev, const Job& job, int k, Slot& s) {
-    const GridrecChunk& c = job.shape;
-    const std::size_t slices = job.chunkSlices, groups = slices / 2, v = job.valueBytes;
-    const std::string key = std::to_string(k);
-    const std::size_t in = slices * std::size_t(c.views) * c.detectors * v;
-    const std::size_t out = slices * std::size_t(c.nx) * c.ny * v;
-    TOMO_ASSIGN_OR_RETURN(s.in, dev.pinned("gridrec.in." + key, in));
-    TOMO_ASSIGN_OR_RETURN(s.out, dev.pinned("gridrec.out." + key, out));
-    TOMO_ASSIGN_OR_RETURN(s.sino, dev.device("gridrec.sino." + key, in));
+Status DeviceJob::prepare(std::size_t slices, std::size_t budget) {
+    const GridrecChunk& c = shape;
+    const std::size_t groups = (slices + 1) / 2;
+    if (betweenBytes(c, slices) > budget)
+        return outOfMemory("cuda gridrec: " + std::to_string(betweenBytes(c, slices) >> 20) +
+                           " MiB of rows, samples and grids for " + std::to_string(slices) +
+                           " slices, " + std::to_string(budget >> 20) + " MiB left");
+    TOMO_ASSIGN_OR_RETURN(rows,
+                          queues.deviceBuffer("gridrec.rows", groups * c.views * c.rowLength * 8));
     TOMO_ASSIGN_OR_RETURN(
-        s.rows, dev.device("gridrec.rows." + key, groups * c.views * std::size_t(c.rowLength) * 8));
+        samples, queues.deviceBuffer("gridrec.samples", groups * c.views * c.sampleStride * 8));
     TOMO_ASSIGN_OR_RETURN(
-        s.samples,
-        dev.device("gridrec.samples." + key, groups * c.views * std::size_t(c.sampleStride) * 8));
-    TOMO_ASSIGN_OR_RETURN(
-        s.grids, dev.device("gridrec.grids." + key, groups * std::size_t(c.gridX) * c.gridY * 8));
-    TOMO_ASSIGN_OR_RETURN(s.images, dev.device("gridrec.images." + key, out));
+        grids, queues.deviceBuffer("gridrec.grids", groups * std::size_t(c.gridX) * c.gridY * 8));
     int row[1] = {c.rowLength};
     int grid[2] = {c.gridY, c.gridX};
-    TOMO_ASSIGN_OR_RETURN(s.rowPlan, dev.c2cPlan(1, row, int(groups) * c.views, k));
-    TOMO_ASSIGN_OR_RETURN(s.gridPlan, dev.c2cPlan(2, grid, int(groups), k));
-    for (CudaEvent* e : {&s.start, &s.spectra, &s.gathered, &s.done}) {
-        TOMO_ASSIGN_OR_RETURN(*e, createEvent(true));
+    CudaDeviceContext& dev = queues.context();
+    TOMO_ASSIGN_OR_RETURN(rowPlan, dev.c2cPlan(1, row, int(groups) * c.views, 0));
+    TOMO_ASSIGN_OR_RETURN(gridPlan, dev.c2cPlan(2, grid, int(groups), 0));
+    // After the buffers: a retry that released the scratch uploads them again.
+    return constants.upload(dev, plan, gather);
+}
+
+/// A stage of the chunk on the Compute queue: the spectra (the timeline's Filter: pack, the
+/// rows' transforms, samples) or the gridding (its Kernels: gather, the grids' 2-D transforms,
+/// images into the chunk's output).
+class DeviceStage final : public ChunkStage {
+  public:
+    DeviceStage(DeviceJob& job, bool spectra) : m_job(job), m_spectra(spectra) {}
+    TimelineStage timelineStage() const override {
+        return m_spectra ? TimelineStage::Filter : TimelineStage::Kernels;
     }
-    return Status::ok();
-}
+    Status prepare(std::size_t slices, std::size_t budget) override {
+        return m_spectra ? m_job.prepare(slices, budget) : Status::ok();
+    }
+    int steps(const PipelineChunk&) const override { return 1; }
+    double work(const PipelineChunk& c, int) const override {
+        return double(c.count) * (m_spectra ? 1 : 9);  // as the CPU's weights 1 and 4 + 2 + 3
+    }
+    Status run(const PipelineChunk& chunk, const ChunkBuffers& buffers, int,
+               const ExecContext&) override;
 
-/// Copies slot @p s's images into the output once they are down, and adds its stage times.
-Status retire(Slot& s, const Job& job, GridrecReport& report) {
-    if (!s.pending) return Status::ok();
-    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(s.done.get()), "gridrec chunk"));
-    s.pending = false;
-    float ms[3] = {0, 0, 0};
-    cudaEventElapsedTime(&ms[0], s.start.get(), s.spectra.get());
-    cudaEventElapsedTime(&ms[1], s.spectra.get(), s.gathered.get());
-    cudaEventElapsedTime(&ms[2], s.gathered.get(), s.done.get());
-    report.timings.spectra += 1e-3 * ms[0];
-    report.timings.spreading += 1e-3 * ms[1];
-    report.timings.transform += 1e-3 * ms[2];
-    const auto nx = std::size_t(job.shape.nx), ny = std::size_t(job.shape.ny);
-    const bool half = job.valueBytes == 2;
-    return parallelFor(s.count * ny, job.threads, {}, [&](std::size_t r, int) {
-        float* dst = job.out->row(s.first + r / ny, r % ny).data();
-        if (!half) {
-            std::memcpy(dst, s.out->as<float>() + r * nx, nx * sizeof(float));
-            return;
-        }
-        const std::uint16_t* src = s.out->as<std::uint16_t>() + r * nx;
-        for (std::size_t x = 0; x < nx; ++x)
-            dst[x] = halfToFloat(src[x]);
-    });
-}
-
-/// Stages slot @p s's sinograms into pinned memory (binary16 for half).
-Status stage(Slot& s, const Job& job) {
-    const auto views = std::size_t(job.shape.views), det = std::size_t(job.shape.detectors);
-    const bool half = job.valueBytes == 2;
-    return parallelFor(s.count * views, job.threads, {}, [&](std::size_t r, int) {
-        const std::span<const float> src = job.sino->row(s.first + r / views, r % views);
-        if (!half) {
-            std::memcpy(s.in->as<float>() + r * det, src.data(), det * sizeof(float));
-            return;
-        }
-        std::uint16_t* dst = s.in->as<std::uint16_t>() + r * det;
-        for (std::size_t j = 0; j < det; ++j)
-            dst[j] = floatToHalf(src[j]);
-    });
-}
-
-/// Enqueues slot @p s's chunk on @p stream: upload, rows, samples, gather, 2-D transform,
-/// images, download.
-Status enqueue(Slot& s, const Job& job, const GridrecConstants& k, cudaStream_t stream) {
-    GridrecChunk c = job.shape;
-    c.groups = static_cast<int>((s.count + 1) / 2);
-    c.lastSingle = s.count % 2 == 1;
-    const std::size_t in = s.count * std::size_t(c.views) * c.detectors * job.valueBytes;
-    const std::size_t out = s.count * std::size_t(c.nx) * c.ny * job.valueBytes;
-    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(s.start.get(), stream), "cudaEventRecord"));
-    TOMO_RETURN_IF_ERROR(
-        cudaCheck(cudaMemcpyAsync(s.sino->get(), s.in->get(), in, cudaMemcpyHostToDevice, stream),
-                  "cudaMemcpyAsync(gridrec sinograms)"));
-    float2* rows = s.rows->as<float2>();
-    float2* grids = s.grids->as<float2>();
-    TOMO_RETURN_IF_ERROR(launchGridrecPack(c, s.sino->get(), rows, stream));
-    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.rowPlan->get(), stream), "cufftSetStream"));
-    TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftExecC2C(s.rowPlan->get(), reinterpret_cast<cufftComplex*>(rows),
-                                reinterpret_cast<cufftComplex*>(rows), CUFFT_FORWARD),
-                   "cufftExecC2C(gridrec rows)"));
-    TOMO_RETURN_IF_ERROR(launchGridrecSamples(c, k, rows, s.samples->as<float2>(), stream));
-    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(s.spectra.get(), stream), "cudaEventRecord"));
-    TOMO_RETURN_IF_ERROR(launchGridrecGather(c, k, s.samples->as<float2>(), grids, stream));
-    TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(s.gathered.get(), stream), "cudaEventRecord"));
-    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(s.gridPlan->get(), stream), "cufftSetStream"));
-    TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftExecC2C(s.gridPlan->get(), reinterpret_cast<cufftComplex*>(grids),
-                                reinterpret_cast<cufftComplex*>(grids), CUFFT_INVERSE),
-                   "cufftExecC2C(gridrec grids)"));
-    TOMO_RETURN_IF_ERROR(launchGridrecImages(c, k, grids, s.images->get(), stream));
-    TOMO_RETURN_IF_ERROR(cudaCheck(
-        cudaMemcpyAsync(s.out->get(), s.images->get(), out, cudaMemcpyDeviceToHost, stream),
-        "cudaMemcpyAsync(gridrec images)"));
-    return cudaCheck(cudaEventRecord(s.done.get(), stream), "cudaEventRecord");
-}
-
-/// Waits for both streams when leaving run(), whatever the outcome.
-struct SyncStreams {
-    const CudaDeviceContext& device;
-    ~SyncStreams() { device.synchronizeStreams(); }
+  private:
+    DeviceJob& m_job;
+    bool m_spectra;
 };
+
+Status DeviceStage::run(const PipelineChunk& chunk, const ChunkBuffers& buffers, int,
+                        const ExecContext&) {
+    const GridrecChunk c = m_job.chunkShape(chunk);
+    const GridrecConstants& k = m_job.constants.k;
+    const cudaStream_t stream = m_job.queues.computeStream();
+    auto* rows = CudaQueues::ptr<float2>(m_job.rows);
+    auto* samples = CudaQueues::ptr<float2>(m_job.samples);
+    auto* grids = CudaQueues::ptr<float2>(m_job.grids);
+    auto* cufftRows = reinterpret_cast<cufftComplex*>(rows);
+    auto* cufftGrids = reinterpret_cast<cufftComplex*>(grids);
+    if (m_spectra) {
+        TOMO_RETURN_IF_ERROR(launchGridrecPack(c, buffers.input.handle, rows, stream));
+        TOMO_RETURN_IF_ERROR(
+            cufftCheck(cufftSetStream(m_job.rowPlan->get(), stream), "cufftSetStream"));
+        TOMO_RETURN_IF_ERROR(
+            cufftCheck(cufftExecC2C(m_job.rowPlan->get(), cufftRows, cufftRows, CUFFT_FORWARD),
+                       "cufftExecC2C(gridrec rows)"));
+        return launchGridrecSamples(c, k, rows, samples, stream);
+    }
+    TOMO_RETURN_IF_ERROR(launchGridrecGather(c, k, samples, grids, stream));
+    TOMO_RETURN_IF_ERROR(
+        cufftCheck(cufftSetStream(m_job.gridPlan->get(), stream), "cufftSetStream"));
+    TOMO_RETURN_IF_ERROR(
+        cufftCheck(cufftExecC2C(m_job.gridPlan->get(), cufftGrids, cufftGrids, CUFFT_INVERSE),
+                   "cufftExecC2C(gridrec grids)"));
+    return launchGridrecImages(c, k, grids, buffers.output.handle, stream);
+}
 
 class CudaGridrec final : public FourierReconstructor {
   public:
@@ -221,47 +184,28 @@ class CudaGridrec final : public FourierReconstructor {
                        const ExecContext& ctx, GridrecReport& report) override;
 
   private:
-    Status run(Job& job, const GridrecConstants& k, const ExecContext& ctx, GridrecReport& report);
     std::shared_ptr<CudaDeviceContext> m_device;
     FourierMethodInfo m_info = cudaGridrecInfo();
 };
 
-Status CudaGridrec::run(Job& job, const GridrecConstants& k, const ExecContext& ctx,
-                        GridrecReport& report) {
-    CudaDeviceContext& dev = *m_device;
-    const std::size_t slices = job.sino->dim(0);
-    const std::size_t chunks = (slices + job.chunkSlices - 1) / job.chunkSlices;
-    Slot slots[2];
-    for (int i = 0; i < static_cast<int>(std::min<std::size_t>(chunks, 2)); ++i)
-        TOMO_RETURN_IF_ERROR(prepareSlot(dev, job, i, slots[i]));
-    SyncStreams sync{dev};  // after the buffers: runs before they are released
-    Progress scope = ctx.progress ? ctx.progress->child(0.0, 1.0, "gridrec") : Progress();
-    Progress* progress = ctx.progress ? &scope : nullptr;
-    if (progress) progress->setTotal(chunks);
-    for (std::size_t c = 0; c < chunks; ++c) {
-        TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
-        Slot& s = slots[c & 1];
-        const bool had = s.pending;
-        TOMO_RETURN_IF_ERROR(retire(s, job, report));
-        if (had && progress) progress->advance();
-        s.first = c * job.chunkSlices;
-        s.count = std::min(job.chunkSlices, slices - s.first);
-        TOMO_RETURN_IF_ERROR(stage(s, job));
-        TOMO_RETURN_IF_ERROR(enqueue(s, job, k, dev.stream(static_cast<int>(c & 1))));
-        s.pending = true;
-    }
-    for (Slot& s : slots) {
-        const bool had = s.pending;
-        TOMO_RETURN_IF_ERROR(retire(s, job, report));
-        if (had && progress) progress->advance();
-    }
-    return Status::ok();
+/// The chunk's slices: even, at most kMaxChunkSlices, its rings of two and the buffers between
+/// the stages within @p budget (at least one pair).
+std::size_t chunkSlices(const GridrecChunk& c, std::size_t value, std::size_t slices,
+                        std::size_t budget) {
+    const auto bytes = [&](std::size_t s) {
+        return 2 * s * (std::size_t(c.views) * c.detectors + std::size_t(c.nx) * c.ny) * value +
+               betweenBytes(c, s);
+    };
+    std::size_t chunk = kMaxChunkSlices;
+    while (chunk > 2 && bytes(chunk) > budget)
+        chunk -= 2;
+    return std::min(chunk, std::max<std::size_t>(2, slices + slices % 2));
 }
 
 Status CudaGridrec::reconstruct(const Sinograms& sino, const ParallelGeometry& geom,
                                 const VolumeGeometry& vol, const GridrecOptions& options,
                                 Volume& out, const ExecContext& ctx, GridrecReport& report) {
-    const auto t0 = Clock::now();
+    const double t0 = timelineNow();
     if (sino.dim(0) != std::size_t(vol.nz) || sino.dim(1) != std::size_t(geom.angleCount()) ||
         sino.dim(2) != std::size_t(geom.detectorCount()))
         return invalidArgument("cuda gridrec: the sinograms do not match the geometry");
@@ -276,11 +220,9 @@ Status CudaGridrec::reconstruct(const Sinograms& sino, const ParallelGeometry& g
                   " segments over " + std::to_string(gather.tilesX * gather.tilesY) + " tiles";
     TOMO_ASSIGN_OR_RETURN(
         out, Volume::create(std::size_t(vol.nz), std::size_t(vol.ny), std::size_t(vol.nx)));
-    Job job;
-    job.sino = &sino;
-    job.out = &out;
-    job.threads = ctx.threads;
-    job.valueBytes = options.precision == GridrecPrecision::Half ? 2 : 4;
+    const bool half = options.precision == GridrecPrecision::Half;
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<CudaQueues> queues, CudaQueues::open(m_device));
+    DeviceJob job{*queues, plan, gather, {}, {}, {}, {}, {}, {}, {}};
     job.shape = {0,
                  false,
                  static_cast<int>(plan.views().size()),
@@ -291,26 +233,18 @@ Status CudaGridrec::reconstruct(const Sinograms& sino, const ParallelGeometry& g
                  plan.gridY(),
                  plan.nx(),
                  plan.ny(),
-                 job.valueBytes == 2};
-    const auto lock = m_device->lockScratch();  // one job at a time on the device
-    TOMO_RETURN_IF_ERROR(m_device->activate());
-    Constants constants;
-    TOMO_RETURN_IF_ERROR(constants.upload(*m_device, plan, gather));
-    std::size_t chunk = kMaxChunkSlices;
-    while (chunk > 2 && 2 * slotBytes(job.shape, chunk, job.valueBytes) > m_device->memoryBudget())
-        chunk -= 2;
-    report.timings.plan = std::chrono::duration<double>(Clock::now() - t0).count();
-    for (;;) {
-        job.chunkSlices = std::min(chunk, std::max<std::size_t>(2, sino.dim(0) + sino.dim(0) % 2));
-        Status s = run(job, constants.k, ctx, report);
-        if (s.code() != ErrorCode::OutOfMemory || chunk <= 2) {
-            report.timings.total = std::chrono::duration<double>(Clock::now() - t0).count();
-            return s;
-        }
-        m_device->releaseScratch();  // other jobs' buffers, then smaller chunks
-        TOMO_RETURN_IF_ERROR(constants.upload(*m_device, plan, gather));
-        chunk = std::max<std::size_t>(2, chunk / 4 * 2);
-    }
+                 half};
+    DeviceStage spectra(job, true), gridding(job, false);
+    const std::vector<ChunkStage*> stages{&spectra, &gridding};
+    PipelineIo io = gridrecDeviceIo(
+        sino, out, chunkSlices(job.shape, half ? 2 : 4, sino.dim(0), queues->memoryBudget()), half);
+    const double planEnd = timelineNow();
+    Timeline timeline;
+    TOMO_RETURN_IF_ERROR(runPipelineWithRetry(*queues, std::move(io), 2, [&](const PipelineIo& i) {
+        return runPipeline(queues.get(), i, stages, ctx, &timeline);
+    }));
+    report.timings = gridrecTimings(timeline, t0, planEnd);
+    return Status::ok();
 }
 
 }  // namespace

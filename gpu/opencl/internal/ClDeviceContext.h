@@ -137,6 +137,8 @@ class ClDeviceContext {
     }
     /// Objects kept now (tests of the bound).
     std::size_t cachedCount() const { return m_cached.size(); }
+    /// Objects made by cached() so far (a call that finds its key makes none).
+    std::size_t cachedMade() const { return m_cached.made(); }
 
     /// The device's memory as core's budget policy reads it (core/pipeline/DeviceMemory.h):
     /// CL_DEVICE_GLOBAL_MEM_SIZE less the buffers and images this context holds outside the

@@ -230,6 +230,45 @@ TEST(FourierMethod, HalfPrecisionAndItsError) {
     }
 }
 
+// The run's timeline (core/pipeline/Timeline.h), on every backend through core's pipeline
+// driver: the plan as host work, the spectra as the filter stage, the gridding as kernels, the
+// wall the whole call; on a device the sinograms go up and the images come down once, with
+// their bytes (what `tomo bench --suite gridrec` sets beside the link).
+TEST(FourierMethod, RecordsItsStagesOnTheTimeline) {
+    TOMO_FOURIER_METHOD(method);
+    const Acquired a = acquire(Phantom::sheppLogan2d(30), 96, 64, 5);
+    VolumeGeometry grid = VolumeGeometry::forDetector(a.geom, 64);
+    grid.nz = 5;
+    Volume out;
+    GridrecReport report;
+    ASSERT_TRUE(method.reconstruct(a.sino, a.geom, grid, {}, out, {}, report).isOk());
+    const GridrecTimings& t = report.timings;
+    const TimelineReport& r = t.timeline;
+    using S = TimelineStage;
+    const auto at = [](S s) { return static_cast<std::size_t>(s); };
+    EXPECT_GE(r.spans[at(S::Host)], 1);  // the plan
+    EXPECT_GT(t.plan, 0.0);
+    EXPECT_GT(r.busyOf(S::Filter), 0.0);
+    EXPECT_GT(r.busyOf(S::Kernels), 0.0);
+    EXPECT_EQ(t.spectra, r.busyOf(S::Filter));
+    EXPECT_EQ(t.gridding, r.busyOf(S::Kernels));
+    EXPECT_EQ(r.wall, t.total);
+    for (double busy : r.busy)
+        EXPECT_LE(busy, r.wall);
+    if (method.info().backend == "cpu") {
+        // Groups of slices 0-1, 2-3 and 4 alone: one spectra step and three gridding steps
+        // (spreading, grid rows, columns) each; no transfers.
+        EXPECT_EQ(r.spans[at(S::Filter)], 3);
+        EXPECT_EQ(r.spans[at(S::Kernels)], 9);
+        EXPECT_EQ(r.spans[at(S::Upload)] + r.spans[at(S::Download)], 0);
+        return;
+    }
+    EXPECT_EQ(r.bytes[at(S::Upload)], std::size_t(5) * 96 * 64 * sizeof(float));
+    EXPECT_EQ(r.bytes[at(S::Download)], std::size_t(5) * 64 * 64 * sizeof(float));
+    EXPECT_GT(r.bandwidth(S::Upload), 0.0);
+    EXPECT_GT(r.bandwidth(S::Download), 0.0);
+}
+
 TEST(FourierMethod, ReportsProgressAndStopsPromptlyWhenCancelled) {
     TOMO_FOURIER_METHOD(method);
     ParallelGeometry::Params p;
