@@ -190,9 +190,13 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
             for (int ix = 0; ix < g.nx(); ++ix)
                 fillTiles(g, a, l, ix, int(iy), scratch);
         }));
-    static std::atomic<std::uint64_t> builds{0};  // identities, not device state
-    l.id = ++builds;
+    l.id = newGpuIcdLayoutId();
     return l;
+}
+
+std::uint64_t newGpuIcdLayoutId() {
+    static std::atomic<std::uint64_t> ids{0};  // identities, not device state
+    return ++ids;
 }
 
 int automaticBatch(const GpuIcdLayout& layout) {

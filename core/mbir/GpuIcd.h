@@ -107,6 +107,10 @@ struct GpuIcdLayout {
                                       const ExecContext& ctx);
 };
 
+/// A layout identity unique in the process (GpuIcdLayout::id; from 1): every build and every
+/// layout read from a file takes a new one.
+std::uint64_t newGpuIcdLayoutId();
+
 /// The batch when none is given: an eighth of a colour's SVs (at least 1, at most paper 004's
 /// 32). The SVs of a batch update against one stale error sinogram, so a ray crossing several
 /// of them has its error corrected several times over; with an eighth, on paper 004's 512^2 case,

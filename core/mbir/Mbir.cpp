@@ -144,10 +144,11 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
     const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
     const auto start = std::chrono::steady_clock::now();
-    bool built = true;
+    MbirMatrixSource source = MbirMatrixSource::Built;
+    std::string cacheNote;
     if (cache) {
-        TOMO_ASSIGN_OR_RETURN(solve->layout,
-                              cache->layouts().get(g, matrix, options.gpu, budget, ctx, &built));
+        TOMO_ASSIGN_OR_RETURN(solve->layout, cache->layouts().get(g, matrix, options.gpu, budget,
+                                                                  ctx, &source, &cacheNote));
     } else {
         TOMO_ASSIGN_OR_RETURN(GpuIcdLayout layout,
                               GpuIcdLayout::build(g, matrix, options.gpu, budget, ctx));
@@ -155,6 +156,7 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     }
     const double layoutSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!cacheNote.empty()) report.notes.push_back(cacheNote);
     GpuIcdOptions gpu = options.gpu;
     if (gpu.batch == 0) gpu.batch = automaticBatch(*solve->layout);
     const IcdKernelConstants constants =
@@ -185,8 +187,10 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
         " work-groups of " + std::to_string(gpu.groupSize) + " each, " +
         std::to_string(solve->layout->deviceBytes(gpu.batch, nz) >> 20) +
         " MiB on the device (layout " +
-        (built ? "built in " + std::to_string(layoutSeconds).substr(0, 5) + " s)"
-               : std::string("reused)")));
+        (source == MbirMatrixSource::Memory
+             ? std::string("from memory)")
+             : std::string(source == MbirMatrixSource::Disk ? "from disk" : "built") + " in " +
+                   std::to_string(layoutSeconds).substr(0, 5) + " s)"));
     return solve;
 }
 
@@ -266,9 +270,11 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     std::optional<SuperVoxelPlan> plan;  // PSV-ICD on the CPU, or
     std::unique_ptr<DeviceSolve> gpu;    // GPU-ICD on a device
     if (options.device) {
+        const std::size_t noted = report.notes.size();
         TOMO_ASSIGN_OR_RETURN(
             gpu, startDevice(g, *matrix, options, settings, x, sino, cache, report, ctx));
-        if (onNote) onNote(report.notes.back());
+        for (std::size_t n = noted; onNote && n < report.notes.size(); ++n)
+            onNote(report.notes[n]);
     } else {
         plan.emplace(g, options.psv);
     }

@@ -169,7 +169,7 @@ TEST(GpuIcd, TheLayoutIsBuiltOnceAndReusedByTheNextSolve) {
         return false;
     };
     EXPECT_TRUE(noted(first, "(layout built in "));
-    EXPECT_TRUE(noted(second, "(layout reused)"));
+    EXPECT_TRUE(noted(second, "(layout from memory)"));
     // Two runs are not bit-identical even with one layout (the SVs of a batch race for the error
     // sinogram: two uncached runs differ by 1e-4 to 2e-3 on PoCL); a wrong layout on the device
     // gives garbage or a crash (seen when the device skipped uploading another layout).
