@@ -56,6 +56,7 @@
 #include "core/mbir/MbirMatrix.h"
 #include "core/mbir/Qggmrf.h"
 #include "core/mbir/SuperVoxels.h"
+#include "core/pipeline/Timeline.h"
 
 namespace tomo {
 
@@ -235,6 +236,10 @@ class IcdDevice {
     virtual Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) = 0;
     /// The images and the error sinograms ([z]... as load()), back to the host.
     virtual Status read(std::vector<float>& x, std::vector<float>& e) = 0;
+    /// From now on, the device's transfers and kernels go to @p timeline (issue 27 item 5:
+    /// upload, kernels, download on the device's clock; null: nothing is recorded). Spans are
+    /// added when the host next waits for the device (load, endPass, read).
+    virtual void setTimeline(Timeline* timeline) = 0;
 };
 
 /// Makes a device for a solve (IterativeRequest::makeIcdDevice; empty: PSV-ICD on the CPU).
