@@ -73,9 +73,6 @@ Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
     quiet.progress = nullptr;
     Volume image;
     SolverSummary summary;
-    startTimeline.wall = timelineNow() - startBegin;
-    startTimeline.busy[std::size_t(TimelineStage::Host)] = startTimeline.wall;
-    startTimeline.spans[std::size_t(TimelineStage::Host)] = 1;
     MbirReport report;
     TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, coarse, o, &start, nullptr, {}, image, summary,
                                    report, quiet, request.mbirCache));
