@@ -188,11 +188,13 @@ Result<GpuIcdLayout> loadGpuIcdLayout(const std::filesystem::path& path, const s
     if (!in || stored != key)
         return invalidData(what + "not the layout of this geometry and SV side");
     if (h != expectedHeader(h, key.size(), g, options) || h[kRows] == 0 || h[kRows] >= (1u << 16) ||
-        h[kTiles] % kIcdChunkViews != 0 || h[kTiles] > size)
+        h[kTiles] % kIcdChunkViews != 0)
         return invalidData(what + "its sizes do not match this geometry and SV side");
-    if (fileBytes(h) != size)
+    // The tiles' count bounded first, so that the length cannot overflow.
+    if (h[kTiles] > size || fileBytes(h) != size)
         return invalidData(what + std::to_string(size) + " bytes where the header asks for " +
-                           std::to_string(fileBytes(h)) + " (truncated or too long)");
+                           (h[kTiles] > size ? std::string("more") : std::to_string(fileBytes(h))) +
+                           " (truncated or too long)");
     GpuIcdLayout l;
     l.views = g.views();
     l.channels = g.channels();

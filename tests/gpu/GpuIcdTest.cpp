@@ -220,7 +220,8 @@ TEST(GpuIcd, ALayoutReadFromDiskGivesTheBitsOfABuiltOne) {
         builds = second.layouts().builds();
     }
     std::filesystem::remove_all(dir);
-    for (const MbirRun* r : {&built, &builtAgain, &stored, &loaded})
+    for (const MbirRun* r :
+         std::initializer_list<const MbirRun*>{&built, &builtAgain, &stored, &loaded})
         ASSERT_TRUE(r->status.isOk()) << r->status.message();
     ASSERT_EQ(test::relL2Error(builtAgain.image, built.image), 0.0) << "the order is not fixed";
     EXPECT_TRUE(hasNote(stored, "(layout built in "));
