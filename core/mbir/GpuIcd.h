@@ -100,6 +100,9 @@ struct GpuIcdLayout {
     /// of `batch` SVs per slice (icdBuffers()).
     std::size_t deviceBytes(int batch, int slices = 1) const;
 
+    /// The sizes of @p g's layout for SVs of options.side (views .. pitch, chunks, side), no
+    /// arrays and no rows yet.
+    static GpuIcdLayout sizesOf(const MbirSliceGeometry& g, const GpuIcdOptions& options);
     /// The layout of @p a (8-bit entries only: InvalidArgument for float) for SVs of
     /// options.side. OutOfMemory naming both sizes when the tiles would exceed @p budget bytes
     /// (checked before they are allocated); Cancelled on ctx.stop.

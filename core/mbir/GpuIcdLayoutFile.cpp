@@ -195,16 +195,8 @@ Result<GpuIcdLayout> loadGpuIcdLayout(const std::filesystem::path& path, const s
         return invalidData(what + std::to_string(size) + " bytes where the header asks for " +
                            (h[kTiles] > size ? std::string("more") : std::to_string(fileBytes(h))) +
                            " (truncated or too long)");
-    GpuIcdLayout l;
-    l.views = g.views();
-    l.channels = g.channels();
-    l.padding = g.padding();
-    l.nx = g.nx();
-    l.ny = g.ny();
-    l.pitch = int(h[kPitch]);
+    GpuIcdLayout l = GpuIcdLayout::sizesOf(g, options);  // the header matched them
     l.rows = int(h[kRows]);
-    l.chunks = int(h[kChunks]);
-    l.side = options.side;
     Checksum64 sum;
     sum.add(h.data(), sizeof h);
     sum.add(stored.data(), stored.size());

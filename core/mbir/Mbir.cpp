@@ -331,9 +331,10 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
                    : plan->iterate(pass, settings, x, sino, c, s);
     };
 
-    SolverOptions so;
+    const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};
+    SolverOptions so;  // its reference is a view of truth
     so.iterations = options.iterations;
-    so.reference = reference ? flatten(*reference) : std::vector<float>{};
+    so.reference = truth;
     so.shape = {std::size_t(nz), std::size_t(ny), std::size_t(nx)};
     IterationMonitor monitor("mbir", so, onIteration, summary, solveCtx);
     TOMO_RETURN_IF_ERROR(runIterations(options, settings, onePass, gpu.get(), x, sino, prior, vol,

@@ -157,10 +157,12 @@ class QueuedIcdDevice final : public IcdDevice {
     Status finish() {
         TOMO_ASSIGN_OR_RETURN(QueueEvent done, m_queues->record(QueueRole::Compute));
         TOMO_RETURN_IF_ERROR(m_queues->sync(done));
-        for (const PendingSpan& s : m_spans) {
-            TOMO_ASSIGN_OR_RETURN(const double begin, m_queues->eventSeconds(s.begin));
-            TOMO_ASSIGN_OR_RETURN(const double end, m_queues->eventSeconds(s.end));
-            m_timeline->add({s.stage, TimelineClock::Device, begin, std::max(begin, end), s.bytes});
+        for (const PendingSpan& s : m_spans) {  // a time the device cannot give: no span
+            const Result<double> begin = m_queues->eventSeconds(s.begin);
+            const Result<double> end = m_queues->eventSeconds(s.end);
+            if (begin.isOk() && end.isOk())
+                m_timeline->add(
+                    {s.stage, TimelineClock::Device, *begin, std::max(*begin, *end), s.bytes});
         }
         m_spans.clear();
         return Status::ok();
