@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "FuzzLayoutCase.h"
 #include "core/io/ImageIO.h"
 #include "core/io/RawIO.h"
 #include "core/io/TiffFormat.h"
@@ -105,6 +106,8 @@ int main(int argc, char** argv) {
     (void)tomo::writeVolumeFile(root / "nrrd" / "v.nrrd", ramp(3, 5, 6), meta);
     (void)tomo::writeVolumeFile(root / "nrrd" / "z.nrrd", ramp(3, 5, 6), meta, true);
     (void)tomo::writeVolumeFile(root / "nifti" / "v.nii", ramp(3, 5, 6), meta);
+    // gpuicd_layout: GPU-ICD's layout of FuzzLayoutCase.h, whole and cut short.
+    tomo::fuzz::writeLayoutSeeds(root / "gpuicd_layout");
     fs::remove(tmp);
     return 0;
 }

@@ -144,13 +144,7 @@ bool icdLayoutBuffer(int b) {
     return b >= kIcdTiles && b <= kIcdSvSize;
 }
 
-Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirMatrix& a,
-                                         const GpuIcdOptions& options, std::size_t budget,
-                                         const ExecContext& ctx) {
-    TOMO_RETURN_IF_ERROR(options.validate());
-    if (a.type() != MbirEntryType::Uint8)
-        return invalidArgument("GPU-ICD reads 8-bit matrix entries (matrix=uint8)");
-    if (a.voxels() != g.voxels()) return invalidArgument("GPU-ICD: matrix and geometry differ");
+GpuIcdLayout GpuIcdLayout::sizesOf(const MbirSliceGeometry& g, const GpuIcdOptions& options) {
     GpuIcdLayout l;
     l.views = g.views();
     l.channels = g.channels();
@@ -160,6 +154,17 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
     l.side = options.side;
     l.chunks = (g.views() + kIcdChunkViews - 1) / kIcdChunkViews;
     l.pitch = l.chunks * kIcdChunkViews;
+    return l;
+}
+
+Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirMatrix& a,
+                                         const GpuIcdOptions& options, std::size_t budget,
+                                         const ExecContext& ctx) {
+    TOMO_RETURN_IF_ERROR(options.validate());
+    if (a.type() != MbirEntryType::Uint8)
+        return invalidArgument("GPU-ICD reads 8-bit matrix entries (matrix=uint8)");
+    if (a.voxels() != g.voxels()) return invalidArgument("GPU-ICD: matrix and geometry differ");
+    GpuIcdLayout l = GpuIcdLayout::sizesOf(g, options);
     buildSuperVoxels(g, options, l);
     if (l.rows >= (1 << 16))
         return invalidArgument("GPU-ICD: an SV band is " + std::to_string(l.rows) +
@@ -190,9 +195,13 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
             for (int ix = 0; ix < g.nx(); ++ix)
                 fillTiles(g, a, l, ix, int(iy), scratch);
         }));
-    static std::atomic<std::uint64_t> builds{0};  // identities, not device state
-    l.id = ++builds;
+    l.id = newGpuIcdLayoutId();
     return l;
+}
+
+std::uint64_t newGpuIcdLayoutId() {
+    static std::atomic<std::uint64_t> ids{0};  // identities, not device state
+    return ++ids;
 }
 
 int automaticBatch(const GpuIcdLayout& layout) {

@@ -56,6 +56,7 @@
 #include "core/mbir/MbirMatrix.h"
 #include "core/mbir/Qggmrf.h"
 #include "core/mbir/SuperVoxels.h"
+#include "core/pipeline/Timeline.h"
 
 namespace tomo {
 
@@ -99,6 +100,9 @@ struct GpuIcdLayout {
     /// of `batch` SVs per slice (icdBuffers()).
     std::size_t deviceBytes(int batch, int slices = 1) const;
 
+    /// The sizes of @p g's layout for SVs of options.side (views .. pitch, chunks, side), no
+    /// arrays and no rows yet.
+    static GpuIcdLayout sizesOf(const MbirSliceGeometry& g, const GpuIcdOptions& options);
     /// The layout of @p a (8-bit entries only: InvalidArgument for float) for SVs of
     /// options.side. OutOfMemory naming both sizes when the tiles would exceed @p budget bytes
     /// (checked before they are allocated); Cancelled on ctx.stop.
@@ -106,6 +110,10 @@ struct GpuIcdLayout {
                                       const GpuIcdOptions& options, std::size_t budget,
                                       const ExecContext& ctx);
 };
+
+/// A layout identity unique in the process (GpuIcdLayout::id; from 1): every build and every
+/// layout read from a file takes a new one.
+std::uint64_t newGpuIcdLayoutId();
 
 /// The batch when none is given: an eighth of a colour's SVs (at least 1, at most paper 004's
 /// 32). The SVs of a batch update against one stale error sinogram, so a ray crossing several
@@ -231,6 +239,10 @@ class IcdDevice {
     virtual Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) = 0;
     /// The images and the error sinograms ([z]... as load()), back to the host.
     virtual Status read(std::vector<float>& x, std::vector<float>& e) = 0;
+    /// From now on, the device's transfers and kernels go to @p timeline (issue 27 item 5:
+    /// upload, kernels, download on the device's clock; null: nothing is recorded). Spans are
+    /// added when the host next waits for the device (load, endPass, read).
+    virtual void setTimeline(Timeline* timeline) = 0;
 };
 
 /// Makes a device for a solve (IterativeRequest::makeIcdDevice; empty: PSV-ICD on the CPU).

@@ -137,24 +137,27 @@ struct DeviceSolve {
 Result<std::unique_ptr<DeviceSolve>> startDevice(
     const MbirSliceGeometry& g, const MbirMatrix& matrix, const MbirOptions& options,
     const IcdSettings& settings, const std::vector<float>& x, const MbirSinograms& sino,
-    MbirMatrixCache* cache, MbirReport& report, const ExecContext& ctx) {
+    MbirMatrixCache* cache, MbirReport& report, Timeline& timeline, const ExecContext& ctx) {
     auto solve = std::make_unique<DeviceSolve>();
     solve->slices = std::size_t(sino.slices());
     TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
     // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
     const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
-    const auto start = std::chrono::steady_clock::now();
-    bool built = true;
+    const double start = timelineNow();
+    MbirMatrixSource source = MbirMatrixSource::Built;
+    std::string cacheNote;
     if (cache) {
-        TOMO_ASSIGN_OR_RETURN(solve->layout,
-                              cache->layouts().get(g, matrix, options.gpu, budget, ctx, &built));
+        TOMO_ASSIGN_OR_RETURN(solve->layout, cache->layouts().get(g, matrix, options.gpu, budget,
+                                                                  ctx, &source, &cacheNote));
     } else {
         TOMO_ASSIGN_OR_RETURN(GpuIcdLayout layout,
                               GpuIcdLayout::build(g, matrix, options.gpu, budget, ctx));
         solve->layout = std::make_shared<const GpuIcdLayout>(std::move(layout));
     }
-    const double layoutSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double layoutSeconds = timelineNow() - start;
+    timeline.add(TimelineStage::Host, start, start + layoutSeconds);
+    solve->device->setTimeline(&timeline);
+    if (!cacheNote.empty()) report.notes.push_back(cacheNote);
     GpuIcdOptions gpu = options.gpu;
     if (gpu.batch == 0) gpu.batch = automaticBatch(*solve->layout);
     const IcdKernelConstants constants =
@@ -185,8 +188,10 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
         " work-groups of " + std::to_string(gpu.groupSize) + " each, " +
         std::to_string(solve->layout->deviceBytes(gpu.batch, nz) >> 20) +
         " MiB on the device (layout " +
-        (built ? "built in " + std::to_string(layoutSeconds).substr(0, 5) + " s)"
-               : std::string("reused)")));
+        (source == MbirMatrixSource::Memory
+             ? std::string("from memory)")
+             : std::string(source == MbirMatrixSource::Disk ? "from disk" : "built") + " in " +
+                   std::to_string(layoutSeconds).substr(0, 5) + " s)"));
     return solve;
 }
 
@@ -199,6 +204,49 @@ bool converged(const MbirOptions& options, const PsvIterationStats& stats, doubl
     const bool golden =
         options.stopHu > 0 && last.error && 1000.0 * *last.error / options.muWater < options.stopHu;
     return settled || golden;
+}
+
+/// The solve's iterations until the budget, the stop rules or the callback end them: passes on
+/// the device (its spans on @p timeline) or PSV-ICD's on the host (Kernels on the host's clock),
+/// then the iteration's numbers on the host (Host).
+Status runIterations(const MbirOptions& options, IcdSettings& settings, const PassFn& onePass,
+                     DeviceSolve* gpu, std::vector<float>& x, MbirSinograms& sino,
+                     const Qggmrf& prior, const VolumeGeometry& vol, IterationMonitor& monitor,
+                     SolverSummary& summary, MbirReport& report, Timeline& timeline) {
+    const int nx = vol.nx, ny = vol.ny, nz = vol.nz;
+    const double voxels = double(nx) * ny * nz;
+    std::vector<float> flat;
+    int pass = 0, completed = 0;
+    for (;;) {
+        PsvIterationStats stats;
+        double t0 = timelineNow();
+        Status status = runPasses(onePass, monitor.inner(), voxels, pass, stats);
+        if (status && gpu) status = gpu->read(x, sino);
+        if (!gpu) timeline.add(TimelineStage::Kernels, t0, timelineNow());
+        if (!status) return monitor.fail(status);
+        t0 = timelineNow();
+        report.equits += double(stats.updates) / voxels;
+        double weighted = 0, plain = 0, sumAbs = 0, sumSq = 0;
+        sino.misfit(weighted, plain);
+        for (float value : x) {
+            sumAbs += std::fabs(value);
+            sumSq += double(value) * value;
+        }
+        const double priorCost = mbirPriorCost(x, nx, ny, nz, prior, monitor.inner());
+        monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
+        transpose(x, std::size_t(nz), flat);
+        const bool more =
+            monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat);
+        timeline.add(TimelineStage::Host, t0, timelineNow());
+        if (!more) break;
+        settings.zeroSkip = options.zeroSkip;
+        if (++completed >= options.minIterations &&
+            converged(options, stats, sumAbs / voxels, summary.history.back())) {
+            summary.reason = TerminationReason::Converged;
+            break;
+        }
+    }
+    return Status::ok();
 }
 
 }  // namespace
@@ -228,6 +276,8 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     if (initial) TOMO_RETURN_IF_ERROR(checkShape(*initial, vol, "MBIR: the initial image"));
     if (reference) TOMO_RETURN_IF_ERROR(checkShape(*reference, vol, "MBIR: the reference"));
     report = {};
+    Timeline timeline;  // before the device: its spans come in while it lives
+    const double started = timelineNow();
     Progress buildScope, solveScope;
     ExecContext buildCtx = ctx, solveCtx = ctx;
     if (ctx.progress) {
@@ -237,6 +287,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         solveCtx.progress = &solveScope;
     }
     const MbirSliceGeometry g(geom, vol);
+    const double hostStart = timelineNow();  // matrix, sinograms, the start's projection
     TOMO_ASSIGN_OR_RETURN(auto matrix, matrixFor(g, options, cache, report, buildCtx));
     TOMO_ASSIGN_OR_RETURN(MbirSinograms sino, MbirSinograms::create(y, g, options.model));
     report.sigmas =
@@ -258,6 +309,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         for (float& value : x)
             value = std::max(value, 0.f);
     TOMO_RETURN_IF_ERROR(mbirSubtractProjection(g, *matrix, x, sino, ctx));
+    timeline.add(TimelineStage::Host, hostStart, timelineNow());
 
     // Zero skipping waits for the second iteration: from a start with zeros (init=zero, or a
     // clamped FBP's negative patches) the first must be free to move every voxel.
@@ -266,9 +318,11 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     std::optional<SuperVoxelPlan> plan;  // PSV-ICD on the CPU, or
     std::unique_ptr<DeviceSolve> gpu;    // GPU-ICD on a device
     if (options.device) {
+        const std::size_t noted = report.notes.size();
         TOMO_ASSIGN_OR_RETURN(
-            gpu, startDevice(g, *matrix, options, settings, x, sino, cache, report, ctx));
-        if (onNote) onNote(report.notes.back());
+            gpu, startDevice(g, *matrix, options, settings, x, sino, cache, report, timeline, ctx));
+        for (std::size_t n = noted; onNote && n < report.notes.size(); ++n)
+            onNote(report.notes[n]);
     } else {
         plan.emplace(g, options.psv);
     }
@@ -278,42 +332,24 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     };
 
     const std::vector<float> truth = reference ? flatten(*reference) : std::vector<float>{};
-    SolverOptions so;
+    SolverOptions so;  // its reference is a view of truth
     so.iterations = options.iterations;
     so.reference = truth;
     so.shape = {std::size_t(nz), std::size_t(ny), std::size_t(nx)};
     IterationMonitor monitor("mbir", so, onIteration, summary, solveCtx);
-    const double voxels = double(nx) * ny * nz;
-    std::vector<float> flat;
-    int pass = 0, completed = 0;
-    for (;;) {
-        PsvIterationStats stats;
-        Status status = runPasses(onePass, monitor.inner(), voxels, pass, stats);
-        if (status && gpu) status = gpu->read(x, sino);
-        if (!status) return monitor.fail(status);
-        report.equits += double(stats.updates) / voxels;
-        double weighted = 0, plain = 0, sumAbs = 0, sumSq = 0;
-        sino.misfit(weighted, plain);
-        for (float value : x) {
-            sumAbs += std::fabs(value);
-            sumSq += double(value) * value;
-        }
-        const double priorCost = mbirPriorCost(x, nx, ny, nz, prior, monitor.inner());
-        monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
-        transpose(x, std::size_t(nz), flat);
-        if (!monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat)) break;
-        settings.zeroSkip = options.zeroSkip;
-        if (++completed >= options.minIterations &&
-            converged(options, stats, sumAbs / voxels, summary.history.back())) {
-            summary.reason = TerminationReason::Converged;
-            break;
-        }
-    }
+    TOMO_RETURN_IF_ERROR(runIterations(options, settings, onePass, gpu.get(), x, sino, prior, vol,
+                                       monitor, summary, report, timeline));
     TOMO_RETURN_IF_ERROR(monitor.finish());
+    const double outStart = timelineNow();
     TOMO_ASSIGN_OR_RETURN(out, Volume::create(std::size_t(nz), std::size_t(ny), std::size_t(nx)));
+    std::vector<float> flat;
     transpose(x, std::size_t(nz), flat);
     for (std::size_t r = 0; r < std::size_t(nz) * ny; ++r)
         std::copy_n(flat.data() + r * nx, nx, out.rows().row(r).data());
+    const double ended = timelineNow();
+    timeline.add(TimelineStage::Host, outStart, ended);
+    timeline.setWall(ended - started);
+    report.timeline = timeline.report();
     return Status::ok();
 }
 

@@ -29,6 +29,7 @@
 #include "core/mbir/MbirMatrixCache.h"
 #include "core/mbir/MbirModel.h"
 #include "core/mbir/SuperVoxels.h"
+#include "core/pipeline/Timeline.h"
 #include "core/solvers/IterationInfo.h"
 
 namespace tomo {
@@ -62,6 +63,10 @@ struct MbirReport {
     std::size_t matrixBytes = 0;
     double equits = 0;
     std::vector<std::string> notes;  ///< sigma derivations, matrix source, cache notes
+    /// The solve's timeline (issue 27 item 5): the matrix, layout, sinograms and each
+    /// iteration's numbers as host work; on a device its uploads, kernels and downloads on its
+    /// clock, on the CPU PSV-ICD's passes as kernels on the host's.
+    TimelineReport timeline;
 };
 
 /// Reconstructs @p y ([slice][view][channel]) on @p vol into @p out ([slice][y][x]).

@@ -1,16 +1,15 @@
 #include "core/mbir/MbirMatrix.h"
 
+#include "core/base/CacheFiles.h"
+
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -203,14 +202,7 @@ Result<MbirMatrix> MbirMatrix::build(const MbirSliceGeometry& g, MbirEntryType t
 }
 
 Status MbirMatrix::save(const std::string& path, const std::string& key) const {
-    // A name of this writer's own: ranks of one job, or two jobs, may store the same matrix
-    // at once; each renames a complete file into place.
-    const std::string tmp =
-        path + ".part." + std::to_string(::getpid()) + "." +
-        std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return ioError("cannot write " + tmp);
+    return writeFileAtomically(path, [&](std::ostream& out) {
         const std::uint64_t header[4] = {key.size(), std::uint64_t(m_type), m_columnSize,
                                          m_scale.size()};
         out.write(kMagic, sizeof kMagic);
@@ -224,18 +216,8 @@ Status MbirMatrix::save(const std::string& path, const std::string& key) const {
         else
             out.write(reinterpret_cast<const char*>(m_floats.data()),
                       std::streamsize(m_floats.size() * sizeof(float)));
-        if (!out.flush()) {
-            std::remove(tmp.c_str());
-            return ioError("cannot write " + tmp + " (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::remove(tmp.c_str());
-        return ioError("cannot rename " + tmp + ": " + ec.message());
-    }
-    return Status::ok();
+        return bool(out);
+    });
 }
 
 Result<MbirMatrix> MbirMatrix::load(const std::string& path, const std::string& key,

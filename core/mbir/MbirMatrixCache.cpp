@@ -1,46 +1,13 @@
 #include "core/mbir/MbirMatrixCache.h"
 
 #include "core/base/CacheDirectory.h"
-
-#include <algorithm>
-#include <vector>
+#include "core/base/CacheFiles.h"
 
 namespace tomo {
-
-const char* mbirMatrixSourceName(MbirMatrixSource source) {
-    switch (source) {
-        case MbirMatrixSource::Memory:
-            return "memory";
-        case MbirMatrixSource::Disk:
-            return "disk";
-        case MbirMatrixSource::Built:
-            return "built";
-    }
-    return "unknown";
-}
 
 std::filesystem::path defaultMbirCacheDirectory() {
     const std::filesystem::path root = cacheDirectory();
     return root.empty() ? root : root / "mbir";
-}
-
-void MbirMatrixCache::prune(const std::filesystem::path& keep) const {
-    // Oldest files first until the directory's matrices fit in m_diskBytes.
-    std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
-    std::uintmax_t total = 0;
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(m_directory, ec)) {
-        if (entry.path().extension() != ".amat") continue;
-        total += entry.file_size(ec);
-        files.emplace_back(entry.last_write_time(ec), entry.path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const auto& [time, path] : files) {
-        if (total <= m_diskBytes) break;
-        if (path == keep) continue;
-        total -= std::filesystem::file_size(path, ec);
-        std::filesystem::remove(path, ec);
-    }
 }
 
 Result<std::shared_ptr<const MbirMatrix>> MbirMatrixCache::get(
@@ -85,7 +52,7 @@ Result<std::shared_ptr<const MbirMatrix>> MbirMatrixCache::get(
                 ec ? ioError("cannot create " + m_directory.string() + ": " + ec.message())
                    : matrix->save(file.string(), key);
             if (!saved && note) *note = "MBIR matrix not cached on disk: " + saved.message();
-            if (saved) prune(file);
+            if (saved) pruneCacheFiles(m_directory, mbirCacheExtensions(), m_diskBytes, file);
         }
     }
     m_recent.emplace_front(id, matrix);

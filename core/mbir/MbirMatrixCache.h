@@ -21,18 +21,17 @@
 
 namespace tomo {
 
-/// Where a matrix came from (for the run's notes).
-enum class MbirMatrixSource { Memory, Disk, Built };
-const char* mbirMatrixSourceName(MbirMatrixSource source);  ///< "memory", "disk", "built"
-
 class MbirMatrixCache {
   public:
     /// @p directory: where matrices are stored on disk (empty: memory only); @p keep: matrices
     /// kept in memory; @p diskBytes: the most the directory's matrices may take (the oldest
-    /// files are removed first).
+    /// files, matrices and GPU-ICD layouts alike, are removed first).
     explicit MbirMatrixCache(std::filesystem::path directory = {}, std::size_t keep = 2,
                              std::uintmax_t diskBytes = std::uintmax_t(8) << 30)
-        : m_directory(std::move(directory)), m_keep(keep), m_diskBytes(diskBytes) {}
+        : m_directory(std::move(directory)),
+          m_keep(keep),
+          m_diskBytes(diskBytes),
+          m_layouts(2, m_directory, diskBytes) {}
 
     /// The matrix of @p g: from memory, else from disk, else built when its estimated size is
     /// within @p budgetBytes (OutOfMemory naming both sizes otherwise) and then stored on disk
@@ -43,12 +42,10 @@ class MbirMatrixCache {
                                                   std::string* note = nullptr);
 
     const std::filesystem::path& directory() const { return m_directory; }
-    /// GPU-ICD's tile layouts of these geometries (memory only).
+    /// GPU-ICD's tile layouts of these geometries (in memory and in the same directory).
     GpuIcdLayoutCache& layouts() { return m_layouts; }
 
   private:
-    void prune(const std::filesystem::path& keep) const;
-
     std::filesystem::path m_directory;
     std::size_t m_keep;
     std::uintmax_t m_diskBytes;

@@ -1,6 +1,7 @@
 #include "core/mbir/QueuedIcdDevice.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -59,17 +60,23 @@ class QueuedIcdDevice final : public IcdDevice {
         m_resident.forget();
         const auto specs = icdBuffers(layout, options.batch, m_state.slices, &x, &e, &w);
         std::array<const void*, kIcdBufferCount> handles{};
-        for (int b = 0; b < kIcdBufferCount; ++b) {
-            const IcdBufferSpec& spec = specs[std::size_t(b)];
-            TOMO_ASSIGN_OR_RETURN(
-                DeviceBufferRef ref,
-                m_queues->deviceBuffer(std::string("GPU-ICD ") + spec.what, spec.bytes));
-            m_state.buffers[std::size_t(b)] = ref;
-            handles[std::size_t(b)] = ref.handle;
-            if (spec.init && held.needsUpload(layout, b, ref.handle))
+        std::size_t uploaded = 0;
+        const Status sent = spanned(TimelineStage::Upload, uploaded, [&]() -> Status {
+            for (int b = 0; b < kIcdBufferCount; ++b) {
+                const IcdBufferSpec& spec = specs[std::size_t(b)];
+                TOMO_ASSIGN_OR_RETURN(
+                    DeviceBufferRef ref,
+                    m_queues->deviceBuffer(std::string("GPU-ICD ") + spec.what, spec.bytes));
+                m_state.buffers[std::size_t(b)] = ref;
+                handles[std::size_t(b)] = ref.handle;
+                if (!spec.init || !held.needsUpload(layout, b, ref.handle)) continue;
                 TOMO_RETURN_IF_ERROR(
                     m_queues->upload(QueueRole::Compute, ref, 0, spec.init, spec.bytes));
-        }
+                uploaded += spec.bytes;
+            }
+            return Status::ok();
+        });
+        TOMO_RETURN_IF_ERROR(sent);
         TOMO_RETURN_IF_ERROR(finish());  // the host's vectors may go away
         m_resident.loaded(layout, handles);
         return Status::ok();
@@ -81,20 +88,27 @@ class QueuedIcdDevice final : public IcdDevice {
         m_zeros.assign(svs.size(), 0);
         m_state.rotation = rotation;
         m_state.constants.zeroSkip = m_zeroSkip && skipZeros ? 1 : 0;
-        TOMO_RETURN_IF_ERROR(upload(kIcdPassList, m_list.data(), m_list.size() * 4));
-        TOMO_RETURN_IF_ERROR(upload(kIcdMoved, m_zeros.data(), m_zeros.size() * 4));
-        return upload(kIcdUpdates, m_zeros.data(), m_zeros.size() * 4);
+        const std::size_t bytes = m_list.size() * 4;
+        return spanned(TimelineStage::Upload, 3 * bytes, [&]() -> Status {
+            TOMO_RETURN_IF_ERROR(upload(kIcdPassList, m_list.data(), bytes));
+            TOMO_RETURN_IF_ERROR(upload(kIcdMoved, m_zeros.data(), bytes));
+            return upload(kIcdUpdates, m_zeros.data(), bytes);
+        });
     }
 
     Status runBatch(int first, int count) override {
-        return m_kernels->runBatch(m_state, first, count);
+        return spanned(TimelineStage::Kernels, 0,
+                       [&] { return m_kernels->runBatch(m_state, first, count); });
     }
 
     Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) override {
         moved.resize(m_list.size());
         updates.resize(m_list.size());
-        TOMO_RETURN_IF_ERROR(download(moved.data(), kIcdMoved, moved.size() * 4));
-        TOMO_RETURN_IF_ERROR(download(updates.data(), kIcdUpdates, updates.size() * 4));
+        const Status got = spanned(TimelineStage::Download, m_list.size() * 8, [&]() -> Status {
+            TOMO_RETURN_IF_ERROR(download(moved.data(), kIcdMoved, moved.size() * 4));
+            return download(updates.data(), kIcdUpdates, updates.size() * 4);
+        });
+        TOMO_RETURN_IF_ERROR(got);
         return finish();
     }
 
@@ -103,9 +117,18 @@ class QueuedIcdDevice final : public IcdDevice {
         const std::size_t nz = std::size_t(m_state.slices);
         x.resize(nz * l.voxels());
         e.resize(nz * std::size_t(l.views) * std::size_t(l.channels + 2 * l.padding));
-        TOMO_RETURN_IF_ERROR(download(x.data(), kIcdImage, x.size() * 4));
-        TOMO_RETURN_IF_ERROR(download(e.data(), kIcdError, e.size() * 4));
+        const Status got =
+            spanned(TimelineStage::Download, (x.size() + e.size()) * 4, [&]() -> Status {
+                TOMO_RETURN_IF_ERROR(download(x.data(), kIcdImage, x.size() * 4));
+                return download(e.data(), kIcdError, e.size() * 4);
+            });
+        TOMO_RETURN_IF_ERROR(got);
         return finish();
+    }
+
+    void setTimeline(Timeline* timeline) override {
+        m_timeline = timeline;
+        m_spans.clear();
     }
 
   private:
@@ -119,11 +142,36 @@ class QueuedIcdDevice final : public IcdDevice {
         return m_queues->download(QueueRole::Compute, data, m_state.buffers[std::size_t(b)], 0,
                                   bytes);
     }
-    /// The host waits for everything enqueued so far.
+    /// Enqueues @p work between two events of the Compute queue that become a span of
+    /// @p stage (moving @p bytes, read after @p work ran) once the host has waited for them.
+    Status spanned(TimelineStage stage, const std::size_t& bytes,
+                   const std::function<Status()>& work) {
+        if (!m_timeline) return work();
+        TOMO_ASSIGN_OR_RETURN(QueueEvent begin, m_queues->record(QueueRole::Compute));
+        TOMO_RETURN_IF_ERROR(work());
+        TOMO_ASSIGN_OR_RETURN(QueueEvent end, m_queues->record(QueueRole::Compute));
+        m_spans.push_back({stage, std::move(begin), std::move(end), bytes});
+        return Status::ok();
+    }
+    /// The host waits for everything enqueued so far; the spans are complete then.
     Status finish() {
         TOMO_ASSIGN_OR_RETURN(QueueEvent done, m_queues->record(QueueRole::Compute));
-        return m_queues->sync(done);
+        TOMO_RETURN_IF_ERROR(m_queues->sync(done));
+        for (const PendingSpan& s : m_spans) {  // a time the device cannot give: no span
+            const Result<double> begin = m_queues->eventSeconds(s.begin);
+            const Result<double> end = m_queues->eventSeconds(s.end);
+            if (begin.isOk() && end.isOk())
+                m_timeline->add(
+                    {s.stage, TimelineClock::Device, *begin, std::max(*begin, *end), s.bytes});
+        }
+        m_spans.clear();
+        return Status::ok();
     }
+    struct PendingSpan {
+        TimelineStage stage;
+        QueueEvent begin, end;
+        std::size_t bytes;
+    };
 
     std::unique_ptr<DeviceQueues> m_queues;
     std::unique_ptr<IcdKernels> m_kernels;
@@ -131,6 +179,8 @@ class QueuedIcdDevice final : public IcdDevice {
     IcdLaunchState m_state;
     std::vector<std::int32_t> m_list, m_zeros;  ///< the pass's list and its zeroed statistics
     int m_zeroSkip = 0;  ///< the constants' zero skipping (a pass may still not skip)
+    Timeline* m_timeline = nullptr;
+    std::vector<PendingSpan> m_spans;  ///< enqueued, not yet waited for
 };
 
 }  // namespace

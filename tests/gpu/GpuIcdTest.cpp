@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "../core/mbir/MbirTestData.h"
 #include "GpuTestSupport.h"
@@ -64,6 +65,13 @@ bool deviceAvailable(std::string& why) {
     auto device = test::makeDeviceIcd();
     if (device.isOk()) return true;
     why = device.status().message();
+    return false;
+}
+
+/// Whether one of @p r's notes contains @p text.
+bool hasNote(const MbirRun& r, const std::string& text) {
+    for (const std::string& n : r.report.notes)
+        if (n.find(text) != std::string::npos) return true;
     return false;
 }
 
@@ -163,13 +171,8 @@ TEST(GpuIcd, TheLayoutIsBuiltOnceAndReusedByTheNextSolve) {
     ASSERT_TRUE(first.status.isOk()) << first.status.message();
     ASSERT_TRUE(second.status.isOk()) << second.status.message();
     EXPECT_EQ(cache.layouts().builds(), 1u);
-    auto noted = [](const MbirRun& r, const std::string& text) {
-        for (const std::string& n : r.report.notes)
-            if (n.find(text) != std::string::npos) return true;
-        return false;
-    };
-    EXPECT_TRUE(noted(first, "(layout built in "));
-    EXPECT_TRUE(noted(second, "(layout reused)"));
+    EXPECT_TRUE(hasNote(first, "(layout built in "));
+    EXPECT_TRUE(hasNote(second, "(layout from memory)"));
     // Two runs are not bit-identical even with one layout (the SVs of a batch race for the error
     // sinogram: two uncached runs differ by 1e-4 to 2e-3 on PoCL); a wrong layout on the device
     // gives garbage or a crash (seen when the device skipped uploading another layout).
@@ -187,6 +190,72 @@ TEST(GpuIcd, TheLayoutIsBuiltOnceAndReusedByTheNextSolve) {
     EXPECT_EQ(cache.layouts().builds(), 2u);
     EXPECT_LT(test::relL2Error(cached9.image, fresh9.image), 1e-2);
     EXPECT_LT(test::relL2Error(third.image, first.image), 1e-2);
+}
+
+// Issue 27 item 4: the layout on disk. A second matrix cache over the same directory (a fresh
+// process) reads the layout instead of building it, and the solve from it is bit for bit the
+// solve from a layout built in the process. One work-group per launch (batch 1, one block per
+// SV) makes the device's order fixed, so that equal layouts must give equal bits (checked
+// first: two solves from built layouts agree).
+TEST(GpuIcd, ALayoutReadFromDiskGivesTheBitsOfABuiltOne) {
+    std::string why;
+    if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
+    const test::MbirCase c = test::makeMbirCase(40, 36, 2e4);
+    MbirOptions o = deviceOptions(3);
+    o.gpu.batch = 1;
+    o.gpu.blocksPerSv = 1;
+    const auto dir = std::filesystem::temp_directory_path() / "tomo-gpuicd-layout-disk";
+    std::filesystem::remove_all(dir);
+    const MbirRun built = solveCase(c, o);
+    const MbirRun builtAgain = solveCase(c, o);
+    MbirRun stored, loaded;
+    std::size_t builds = 1;
+    {
+        MbirMatrixCache first(dir);
+        stored = solveCase(c, o, 0, {}, nullptr, &first);
+    }
+    {
+        MbirMatrixCache second(dir);  // a fresh process
+        loaded = solveCase(c, o, 0, {}, nullptr, &second);
+        builds = second.layouts().builds();
+    }
+    std::filesystem::remove_all(dir);
+    for (const MbirRun* r :
+         std::initializer_list<const MbirRun*>{&built, &builtAgain, &stored, &loaded})
+        ASSERT_TRUE(r->status.isOk()) << r->status.message();
+    ASSERT_EQ(test::relL2Error(builtAgain.image, built.image), 0.0) << "the order is not fixed";
+    EXPECT_TRUE(hasNote(stored, "(layout built in "));
+    EXPECT_TRUE(hasNote(loaded, "(layout from disk in "));
+    EXPECT_EQ(builds, 0u);
+    EXPECT_EQ(test::relL2Error(loaded.image, built.image), 0.0);
+    EXPECT_EQ(test::relL2Error(stored.image, built.image), 0.0);
+}
+
+// Issue 27 item 5: GPU-ICD's timeline. Every stage the solve goes through has spans (the
+// layout and matrix as host work, the uploads, one kernel span per launch, the downloads), each
+// busy time lies within the wall, and together they account for most of it: the device's work
+// runs while the host waits, so the sum stays near the wall, neither over it by much nor far
+// below.
+TEST(GpuIcd, TheTimelineHasEveryStageAndAddsUpToTheWall) {
+    std::string why;
+    if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
+    const test::MbirCase c = test::makeMbirCase(40, 36, 2e4);
+    const MbirRun run = solveCase(c, deviceOptions(3));
+    ASSERT_TRUE(run.status.isOk()) << run.status.message();
+    const TimelineReport& t = run.report.timeline;
+    ASSERT_GT(t.wall, 0);
+    for (TimelineStage s : {TimelineStage::Host, TimelineStage::Upload, TimelineStage::Kernels,
+                            TimelineStage::Download}) {
+        SCOPED_TRACE(timelineStageName(s));
+        EXPECT_GT(t.spans[std::size_t(s)], 0);
+        EXPECT_GT(t.busyOf(s), 0);
+        EXPECT_LE(t.busyOf(s), t.wall);
+    }
+    EXPECT_GT(t.spans[std::size_t(TimelineStage::Kernels)], 3 * 4) << "a span per launch";
+    EXPECT_GT(t.bytes[std::size_t(TimelineStage::Upload)], 0u);
+    EXPECT_GT(t.bytes[std::size_t(TimelineStage::Download)], 0u);
+    EXPECT_LE(t.busySum(), 1.1 * t.wall) << formatTimeline(t);
+    EXPECT_GE(t.busySum(), 0.5 * t.wall) << formatTimeline(t);
 }
 
 }  // namespace

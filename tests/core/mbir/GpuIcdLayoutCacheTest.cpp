@@ -37,13 +37,13 @@ constexpr std::size_t kBudget = std::size_t(1) << 30;
 TEST(GpuIcdLayoutCache, OneBuildPerGeometryAndSideSharedByLaterSolves) {
     const Case c = makeCase(40, 60);
     GpuIcdLayoutCache cache;
-    bool built = false;
+    MbirMatrixSource built{};
     auto first = cache.get(c.g, c.a, side(12), kBudget, {}, &built);
     ASSERT_TRUE(first.isOk()) << first.status().message();
-    EXPECT_TRUE(built);
+    EXPECT_EQ(built, MbirMatrixSource::Built);
     auto again = cache.get(c.g, c.a, side(12), kBudget, {}, &built);
     ASSERT_TRUE(again.isOk());
-    EXPECT_FALSE(built);
+    EXPECT_EQ(built, MbirMatrixSource::Memory);
     EXPECT_EQ(again->get(), first->get());  // the same object: nothing rebuilt or copied
     EXPECT_EQ(cache.builds(), 1u);
 
@@ -55,7 +55,7 @@ TEST(GpuIcdLayoutCache, OneBuildPerGeometryAndSideSharedByLaterSolves) {
 
     auto other = cache.get(c.g, c.a, side(9), kBudget, {}, &built);  // another SV side
     ASSERT_TRUE(other.isOk());
-    EXPECT_TRUE(built);
+    EXPECT_EQ(built, MbirMatrixSource::Built);
     EXPECT_EQ((*other)->side, 9);
     EXPECT_NE(GpuIcdLayoutCache::key(c.g, side(12)), GpuIcdLayoutCache::key(c.g, side(9)));
     EXPECT_EQ(cache.builds(), 2u);
@@ -68,9 +68,9 @@ TEST(GpuIcdLayoutCache, AnotherGeometryBuildsAndTheLeastRecentGoes) {
     ASSERT_TRUE(cache.get(a.g, a.a, side(12), kBudget, {}).isOk());
     ASSERT_TRUE(cache.get(b.g, b.a, side(12), kBudget, {}).isOk());
     EXPECT_EQ(cache.builds(), 2u);
-    bool built = false;
+    MbirMatrixSource built{};
     ASSERT_TRUE(cache.get(a.g, a.a, side(12), kBudget, {}, &built).isOk());  // a was evicted
-    EXPECT_TRUE(built);
+    EXPECT_EQ(built, MbirMatrixSource::Built);
     EXPECT_EQ(cache.builds(), 3u);
 }
 
@@ -81,9 +81,9 @@ TEST(GpuIcdLayoutCache, ARefusedBuildIsAnErrorAndKeepsNothing) {
     ASSERT_FALSE(refused.isOk());
     EXPECT_EQ(refused.status().code(), ErrorCode::OutOfMemory) << refused.status().message();
     EXPECT_EQ(cache.builds(), 0u);
-    bool built = false;
+    MbirMatrixSource built{};
     ASSERT_TRUE(cache.get(c.g, c.a, side(12), kBudget, {}, &built).isOk());
-    EXPECT_TRUE(built);
+    EXPECT_EQ(built, MbirMatrixSource::Built);
 }
 
 // The device side of the reuse (IcdResidentLayout; CUDA keeps one per device context): a

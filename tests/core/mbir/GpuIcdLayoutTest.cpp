@@ -119,6 +119,7 @@ class RecordingDevice final : public IcdDevice {
         return Status::ok();
     }
     Status read(std::vector<float>&, std::vector<float>&) override { return Status::ok(); }
+    void setTimeline(Timeline*) override {}
 
     std::vector<std::int32_t> list;
     std::vector<std::pair<int, int>> batches;

@@ -68,9 +68,10 @@ struct Solve {
 
 /// load, one pass over @p list in batches of 3, read back.
 Solve solve(test::SimulatedQueues& q, IcdResidentLayout& resident, const GpuIcdLayout& layout,
-            int slices, const std::vector<std::int32_t>& list) {
+            int slices, const std::vector<std::int32_t>& list, Timeline* timeline = nullptr) {
     std::unique_ptr<IcdDevice> device = makeQueuedIcdDevice(
         std::make_unique<test::BorrowedQueues>(q), std::make_unique<StandInKernels>(q), resident);
+    device->setTimeline(timeline);
     GpuIcdOptions o;
     o.side = layout.side;
     o.batch = 3;
@@ -128,6 +129,52 @@ TEST(QueuedIcdDevice, OneHostLoopMovesTheStackAndKeepsTheLayout) {
     solve(q, resident, a, 2, list);
     EXPECT_EQ(uploads(q), 4 * 13 - 7 + 13);
     EXPECT_TRUE(q.hazards().empty()) << q.hazards().front();
+}
+
+// Issue 27 item 5: the host loop's timeline, on the simulated device's clock: one upload span for
+// load (every buffer's contents) and one per pass (its list and zeroed statistics), one kernel
+// span per batch, the pass's statistics and the read-back as downloads, in the queue's order,
+// with the bytes each moved; a second solve of the same layout uploads only the state.
+TEST(QueuedIcdDevice, TheTimelineHasEveryTransferAndBatchInTheQueuesOrder) {
+    const test::MbirCase c = test::makeMbirCase(24, 20, 0);
+    const GpuIcdLayout a = layoutOf(c, 6);
+    test::SimulatedQueues q;
+    IcdResidentLayout resident;
+    const std::vector<std::int32_t> list = {0, 17, 3, 22, 9, 31, 40};  // 3 batches of 3
+    Timeline timeline;
+    solve(q, resident, a, 3, list, &timeline);
+    std::vector<TimelineSpan> spans = timeline.spans();
+    ASSERT_EQ(spans.size(), 2u + 3u + 2u);
+    const std::vector<TimelineStage> order = {TimelineStage::Upload,  TimelineStage::Upload,
+                                              TimelineStage::Kernels, TimelineStage::Kernels,
+                                              TimelineStage::Kernels, TimelineStage::Download,
+                                              TimelineStage::Download};
+    std::size_t state = 0, layoutBytes = 0;
+    for (int b = 0; b < kIcdBufferCount; ++b) {
+        const IcdBufferSpec spec = icdBuffers(a, 3, 3)[std::size_t(b)];
+        (icdLayoutBuffer(b) ? layoutBytes : state) += b <= kIcdSvSize ? spec.bytes : 0;
+    }
+    const std::size_t x = 3 * a.voxels() * 4;
+    const std::size_t e = 3 * std::size_t(a.views) * std::size_t(a.channels + 2 * a.padding) * 4;
+    const std::vector<std::size_t> bytes = {
+        state + layoutBytes, 3 * list.size() * 4, 0, 0, 0, list.size() * 8, x + e};
+    for (std::size_t k = 0; k < spans.size(); ++k) {
+        EXPECT_EQ(spans[k].stage, order[k]) << "span " << k;
+        EXPECT_EQ(spans[k].clock, TimelineClock::Device);
+        EXPECT_EQ(spans[k].bytes, bytes[k]) << "span " << k;
+        EXPECT_LT(spans[k].begin, spans[k].end) << "span " << k;
+        if (k > 0) {
+            EXPECT_GE(spans[k].begin, spans[k - 1].end) << "span " << k;
+        }
+    }
+    const TimelineReport r = timeline.report();
+    EXPECT_GT(r.busyOf(TimelineStage::Kernels), 0);
+    EXPECT_EQ(r.bytes[std::size_t(TimelineStage::Upload)], bytes[0] + bytes[1]);
+
+    Timeline again;
+    solve(q, resident, a, 3, list, &again);
+    EXPECT_EQ(again.spans().front().bytes, state) << "the layout stayed on the device";
+    EXPECT_EQ(again.spans().size(), spans.size());
 }
 
 TEST(QueuedIcdDevice, AStackTooBigForTheDeviceSaysHowManySlicesFit) {
