@@ -23,6 +23,12 @@ ZingerOptions sinogramZingers(double threshold, int size) {
     return z;
 }
 
+PreprocessOptions forSinograms(PreprocessOptions options) {
+    if (options.zingers)
+        options.zingers = sinogramZingers(options.zingers->threshold, options.zingers->size);
+    return options;
+}
+
 Status checkSinogramSteps(const PreprocessOptions& o) {
     const char* why =
         ": a sinogram stack holds line integrals, normalised and logged when it was made; this "
@@ -34,9 +40,13 @@ Status checkSinogramSteps(const PreprocessOptions& o) {
     return Status::ok();
 }
 
+bool selectsAngles(const PreprocessOptions& o) {
+    return !isAll(o.angleRange) || o.angleStep != 1;
+}
+
 bool keepsShape(const PreprocessOptions& o) {
-    return isAll(o.angleRange) && o.angleStep == 1 && isAll(o.cropRows) && isAll(o.cropColumns) &&
-           o.binRows == 1 && o.binColumns == 1;
+    return !selectsAngles(o) && isAll(o.cropRows) && isAll(o.cropColumns) && o.binRows == 1 &&
+           o.binColumns == 1;
 }
 
 Status preprocessSinograms(Sinograms& stack, std::vector<double>& angles,

@@ -32,9 +32,17 @@ namespace tomo {
 /// (data units; bright outliers only, so that the dark side of a sharp edge is kept).
 ZingerOptions sinogramZingers(double threshold, int size);
 
+/// @p options as they apply to a sinogram stack: a zinger removal asked with a threshold and a
+/// window (`--zinger T`, the GUI's box) becomes sinogramZingers(T, size). The other steps are
+/// kept as asked (checkSinogramSteps says which do not apply).
+PreprocessOptions forSinograms(PreprocessOptions options);
+
 /// Ok when every enabled step of @p options applies to a sinogram stack; else InvalidArgument
 /// naming the first step that does not and why.
 Status checkSinogramSteps(const PreprocessOptions& options);
+
+/// True when @p options selects angles (a range or a step).
+bool selectsAngles(const PreprocessOptions& options);
 
 /// True when @p options keeps the shape of the data (no angle selection, crop or binning).
 bool keepsShape(const PreprocessOptions& options);
