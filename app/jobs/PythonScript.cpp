@@ -30,25 +30,63 @@ std::string quoted(const std::string& text) {
     return s + "\"";
 }
 
+/// "(first, end)" of a crop range in Python (None for an open end).
+std::string pythonRange(const IndexRange& r) {
+    std::ostringstream os;
+    os << "(" << r.first << ", ";
+    if (r.count == IndexRange::kAll)
+        os << "None";
+    else
+        os << r.end();
+    os << ")";
+    return os.str();
+}
+
+/// The line preprocessing the sinogram stack `sinogram` as @p o asks (the keywords of
+/// ts.preprocess, which parses them as `tomo preprocess --sinograms` does).
+std::string preprocessLine(const PreprocessOptions& o) {
+    std::ostringstream os;
+    os << "sinogram = ts.preprocess(sinogram, sinograms=True";
+    if (o.rings == RingMethod::Sorting)
+        os << ", rings=\"vo\", ring_size=" << o.sorting.size
+           << ", ring_snr=" << number(o.sorting.snr);
+    if (o.rings == RingMethod::FourierWavelet)
+        os << ", rings=\"fw\", ring_levels=" << o.fourierWavelet.levels
+           << ", ring_sigma=" << number(o.fourierWavelet.sigma)
+           << ", ring_snr=" << number(o.fourierWavelet.snr);
+    if (o.zingers)
+        os << ", zinger=" << number(o.zingers->threshold) << ", zinger_size=" << o.zingers->size;
+    if (o.binRows != 1 || o.binColumns != 1)
+        os << ", bin=(" << o.binRows << ", " << o.binColumns << ")";
+    if (o.cropRows.first != 0 || o.cropRows.count != IndexRange::kAll || o.cropColumns.first != 0 ||
+        o.cropColumns.count != IndexRange::kAll)
+        os << ", crop=(" << pythonRange(o.cropRows) << ", " << pythonRange(o.cropColumns) << ")";
+    os << ")\n";
+    return os.str();
+}
+
 /// The lines reading the data and its angles into `sinogram`, `angles`.
 Result<std::string> dataLines(const ScriptRequest& r) {
     std::ostringstream os;
     if (r.file) {
         const LoadRequest& f = *r.file;
-        if (!r.loaded->preprocessing.empty() && r.loaded->preprocessing != "none")
-            return unsupported("Copy as Python: data read with preprocessing (" +
+        if (f.format == "hdf5" && !r.loaded->preprocessing.empty() &&
+            r.loaded->preprocessing != "none")
+            return unsupported("Copy as Python: an acquisition read with preprocessing (" +
                                r.loaded->preprocessing +
-                               ") are not yet written as a script; save the sinograms first");
+                               ") is not yet written as a script; save the sinograms first");
         os << "sinogram = ts.read(" << quoted(f.path.string());
         if (f.shape)
             os << ", shape=(" << (*f.shape)[0] << ", " << (*f.shape)[1] << ", " << (*f.shape)[2]
                << ")";
         os << ")  # [slice][angle][detector]\n";
+        if (!r.preprocessing.empty()) os << preprocessLine(r.preprocessing);
         os << "angles = ts.uniform_angles(" << number(f.firstDegrees) << " * math.pi / 180, "
            << number(f.endDegrees) << " * math.pi / 180, sinogram.shape[1])\n";
     } else if (!r.datasetFolder.empty()) {
         os << "sinogram, angles, truth = ts.read_dataset(" << quoted(r.datasetFolder.string())
            << ")\n";
+        if (!r.preprocessing.empty()) os << preprocessLine(r.preprocessing);
     } else {
         return unsupported(
             "Copy as Python: the generated demo has no file a script can read; open a data "
