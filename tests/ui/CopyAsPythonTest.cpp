@@ -208,8 +208,9 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     clickAndWait(f.window->runButton());
     EXPECT_EQ(f.session.reconstruction()->variant, kJosephTransposeId);
     const QString status = child<QLabel>(f.window.get(), QStringLiteral("statusLabel"))->text();
-    EXPECT_TRUE(status.startsWith(QStringLiteral("FBP cpu.joseph, ram-lak 1.00:")))
-        << status.toStdString();  // was "cpu.joseph on : 0 iterations (max-iterations)"
+    EXPECT_TRUE(status.startsWith(QStringLiteral("FBP cpu.joseph, ramp 1.00:")))
+        << status.toStdString();  // was "cpu.joseph on : 0 iterations (max-iterations)", then
+                                  // "ram-lak" where the filter box says "ramp"
     expectSameBits(runCopiedScript());
     EXPECT_NE(script.find("ts.read_dataset("), std::string::npos) << script;
     EXPECT_NE(script.find("projector=\"joseph\""), std::string::npos) << script;

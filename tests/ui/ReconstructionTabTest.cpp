@@ -176,6 +176,13 @@ TEST(ReconstructionTab, ASecondDatasetResetsEveryPanel) {
     EXPECT_EQ(tab.sliceLabel()->text(), QStringLiteral("Slice 1 / 1"));
     EXPECT_FALSE(tab.sliceSlider()->isEnabled());
     EXPECT_FALSE(view->hasImage());
+    // The greyed Black/White boxes show no number (they kept the old data's window).
+    for (const char* name : {"windowLow", "windowHigh"}) {
+        auto* box = tab.windowBar()->findChild<QDoubleSpinBox*>(QString::fromLatin1(name));
+        ASSERT_NE(box, nullptr);
+        EXPECT_FALSE(box->isEnabled());
+        EXPECT_EQ(box->text(), QStringLiteral("none")) << name;
+    }
     EXPECT_FALSE(view->profileLine().has_value());
     EXPECT_TRUE(window.resultViews()->profileView()->samples().value.empty());
     EXPECT_EQ(window.convergenceDock()->pointCount(), 0);
