@@ -3,9 +3,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "core/filter/RampFilter.h"
+#include "core/iterative/AlgorithmSchema.h"
 #include "core/projectors/JosephTranspose.h"
 
 namespace tomo::app {
@@ -99,6 +101,29 @@ Result<std::string> dataLines(const ScriptRequest& r) {
     return os.str();
 }
 
+/// @p parameters without those at the schema's default (the script resolves the same schema,
+/// so what it leaves out takes the same value); all of them for an unknown algorithm.
+std::map<std::string, std::string> nonDefault(
+    const std::string& algorithm, const std::map<std::string, std::string>& parameters) {
+    Result<AlgorithmSpec> spec = findAlgorithm(algorithm);
+    if (!spec) return parameters;
+    const auto same = [](const std::string& a, const std::string& b) {
+        if (a == b) return true;
+        char* endA = nullptr;
+        char* endB = nullptr;
+        const double x = std::strtod(a.c_str(), &endA), y = std::strtod(b.c_str(), &endB);
+        return !a.empty() && !b.empty() && *endA == '\0' && *endB == '\0' && x == y;
+    };
+    std::map<std::string, std::string> out;
+    for (const auto& [name, value] : parameters) {
+        bool isDefault = false;
+        for (const ParameterSpec& p : spec->parameters)
+            isDefault = isDefault || (p.name == name && same(p.defaultValue, value));
+        if (!isDefault) out.emplace(name, value);
+    }
+    return out;
+}
+
 /// The keywords stating the geometry and grid of the reconstructed dataset.
 std::string geometryKeywords(const ScriptRequest& r) {
     const Dataset& d = *r.reconstructed;
@@ -149,10 +174,11 @@ Result<std::string> pythonScript(const ScriptRequest& r) {
     } else {
         os << "image = ts.reconstruct(sinogram, angles, " << quoted(r.algorithm) << ", " << keywords
            << ",\n    backend=" << quoted(r.backend);
-        if (!r.parameters.empty()) {
+        const std::map<std::string, std::string> changed = nonDefault(r.algorithm, r.parameters);
+        if (!changed.empty()) {
             os << ", **{";
             bool first = true;
-            for (const auto& [name, value] : r.parameters) {
+            for (const auto& [name, value] : changed) {
                 os << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);
                 first = false;
             }

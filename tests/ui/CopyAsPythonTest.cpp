@@ -235,6 +235,9 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     clickAndWait(f.window->runButton());
     expectSameBits(runCopiedScript());
     EXPECT_NE(script.find("\"iterations\": \"150\""), std::string::npos) << script;
+    // Only what differs from the defaults (the script resolves the same schema).
+    EXPECT_EQ(script.find("\"relaxation\""), std::string::npos) << script;
+    EXPECT_EQ(script.find("\"stop-tau\""), std::string::npos) << script;
     EXPECT_NE(script.find(centreKeyword), std::string::npos) << script;
 
     // The L-curve's points read in the line's colour where they crowd (they were drawn with
