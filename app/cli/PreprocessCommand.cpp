@@ -9,7 +9,9 @@
 #include "app/cli/Commands.h"
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
+#include "app/data/AcquisitionLoader.h"
 #include "core/geometry/ParallelGeometry.h"
+#include "core/preprocess/SinogramPreprocess.h"
 
 namespace tomo::cli {
 namespace {
@@ -41,8 +43,8 @@ void addPreprocessOptions(ArgParser& args) {
                 "the first N flats were taken before the scan, the rest after: interpolate");
     args.flag("no-log", "with --flat-dark: keep transmissions (no -log)");
     args.option("zinger", "T",
-                "remove zingers differing from the 3x3 median by more than T "
-                "(a fraction of the median)");
+                "remove zingers differing from the 3x3 median by more than T (a fraction of "
+                "the median; on sinograms, line integrals above the median by more than T)");
     args.option("zinger-size", "K", "median window of --zinger (odd)", "3");
     args.option("rings", "METHOD", "ring removal: vo (sorting-based) or fw (Fourier-wavelet)");
     args.option("ring-size", "K",
@@ -149,13 +151,55 @@ ArgParser preprocessParser() {
     args.option("dataset", "PATH", "HDF5 dataset to read");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
     args.flag("quiet", "no progress bar");
+    args.flag("sinograms",
+              "INPUT is a sinogram stack [slice][angle][detector] of line integrals (as tomo "
+              "recon reads it): angle range, crop, bin, zingers and rings apply, the output is "
+              "a sinogram stack");
     addPreprocessOptions(args);
     args.epilog(
         "Steps run in this order: angle range, crop, bin, zingers, flat/dark, Paganin, "
         "-log, rings (docs/preprocessing.md).\nexample:\n  tomo preprocess scan.h5 -o "
-        "proj.tif --flat-dark --zinger 0.3 --rings vo --bin 2");
+        "proj.tif --flat-dark --zinger 0.3 --rings vo --bin 2\n  tomo preprocess sino.tif "
+        "--sinograms -o clean.tif --rings vo --zinger 0.5");
     return args;
 }
+
+namespace {
+
+/// `tomo preprocess --sinograms`: a sinogram stack in, a sinogram stack out (SinogramPreprocess.h).
+Status preprocessSinogramFile(const ArgParser& args, const FormatRegistry& registry,
+                              const ReadOptions& readOptions, const std::string& output,
+                              int threads) {
+    const std::string input = *args.get("INPUT");
+    TOMO_ASSIGN_OR_RETURN(const FileFormat* format, registry.forPath(input));
+    if (app::isAcquisitionFormat(*format))
+        return invalidArgument(input +
+                               ": --sinograms reads a sinogram stack; this file is an "
+                               "acquisition (drop --sinograms)");
+    TOMO_ASSIGN_OR_RETURN(app::LoadedSinograms loaded,
+                          app::readSinogramFile(registry, input, readOptions, ExecContext{}));
+    TOMO_ASSIGN_OR_RETURN(PreprocessOptions options, preprocessOptionsFromArgs(args, 0));
+    options = forSinograms(options);
+    InterruptToStop interrupt;
+    ProgressBar bar(args.has("quiet"));
+    Progress progress(&bar);
+    ExecContext ctx{threads, interrupt.token(), &progress};
+    PreprocessSummary summary;
+    TOMO_RETURN_IF_ERROR(
+        preprocessSinograms(loaded.sinograms, loaded.angles, options, ctx, &summary));
+    bar.finish();
+    WriteOptions write;
+    write.provenance["input"] = input;
+    write.provenance["preprocessing"] = describe(options);
+    TOMO_RETURN_IF_ERROR(registry.writeVolume(output, loaded.sinograms, write));
+    std::printf("preprocessed %zu sinograms of %zux%zu -> %s\n  steps: %s\n",
+                loaded.sinograms.dim(0), loaded.sinograms.dim(1), loaded.sinograms.dim(2),
+                output.c_str(), describe(options).c_str());
+    if (options.zingers) std::printf("  zingers replaced %zu\n", summary.zingers.replaced);
+    return Status::ok();
+}
+
+}  // namespace
 
 int runPreprocess(int argc, char** argv) {
     ArgParser args = preprocessParser();
@@ -166,6 +210,8 @@ int runPreprocess(int argc, char** argv) {
         TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
         TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
         TOMO_ASSIGN_OR_RETURN(ReadOptions readOptions, readOptionsFromArgs(args));
+        if (args.has("sinograms"))
+            return preprocessSinogramFile(args, registry, readOptions, *output, threads);
         TOMO_ASSIGN_OR_RETURN(auto reader,
                               registry.openAcquisition(*args.get("INPUT"), readOptions));
         TOMO_ASSIGN_OR_RETURN(ProjectionData data, reader->read());

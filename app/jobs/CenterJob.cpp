@@ -96,7 +96,7 @@ Result<CenterEstimate> estimateDatasetCenter(const Dataset& data, int slice,
 Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data, int slice,
                                        double from, double to, int count,
                                        const FilterOptions& filter, const std::string& variantId,
-                                       const ExecContext& ctx) {
+                                       const ExecContext& ctx, const AnalyticMethod& method) {
     TOMO_RETURN_IF_ERROR(checkSlice(data, slice));
     if (count < 2 || !(from < to))
         return invalidArgument("centre sweep: needs at least 2 trials over a range from < to");
@@ -107,11 +107,12 @@ Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data
     if (ctx.progress) slicesScope.setTotal(static_cast<std::uint64_t>(count));
     ExecContext inner{ctx.threads, ctx.stop, nullptr};
     CenterSweep sweep;
+    sweep.curveBackProjector = backProjector->info().id;
     for (int i = 0; i < count; ++i) {
         TOMO_RETURN_IF_ERROR(checkStop(ctx.stop));
         double c = from + (to - from) * i / (count - 1);
         TOMO_ASSIGN_OR_RETURN(SliceImage image, reconstructOne(engine, data, one, c, filter,
-                                                               backProjector->info().id, inner));
+                                                               variantId, inner, method));
         sweep.centers.push_back(c);
         sweep.slices.push_back(std::move(image));
         if (ctx.progress) slicesScope.advance();

@@ -50,12 +50,16 @@ struct CenterSweep {
     std::vector<double> centers;     ///< N trial centres, ascending
     std::vector<SliceImage> slices;  ///< the FBP slice at each
     CenterEstimate curve;            ///< sharpness (entropy) against centre, and its minimum
+    std::string curveBackProjector;  ///< the back-projector variant the curve was computed with
 };
 
-/// N >= 2 trial slices over [from, to] (from < to, inside the detector) and the sharpness curve.
+/// N >= 2 trial slices over [from, to] (from < to, inside the detector), reconstructed as
+/// reconstructSliceAtCenter with @p method (FBP's projector, gridrec), and the sharpness curve,
+/// computed with the back-projector @p variantId (core/centering's sweep takes a BackProjector:
+/// with Joseph's projector or gridrec chosen, the curve is still the variant's; the panel says so).
 Result<CenterSweep> sweepDatasetCenter(const Engine& engine, const Dataset& data, int slice,
                                        double from, double to, int count,
                                        const FilterOptions& filter, const std::string& variantId,
-                                       const ExecContext& ctx);
+                                       const ExecContext& ctx, const AnalyticMethod& method = {});
 
 }  // namespace tomo::app

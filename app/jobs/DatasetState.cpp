@@ -17,7 +17,7 @@ bool DataSource::sameScan(const DataSource& other) const {
 }
 
 PreprocessOptions DatasetState::preprocessing() const {
-    return source.file ? source.file->preprocessing : PreprocessOptions{};
+    return source.file ? source.file->preprocessing : source.folderPreprocessing;
 }
 
 double centerInLoaded(double storedCenter, const PreprocessOptions& preprocessing) {

@@ -30,9 +30,13 @@ struct DataSource {
     std::optional<LoadRequest> file;  ///< a data file, what was stated for it, its preprocessing
     std::filesystem::path folder;     ///< a dataset folder (tomo demo --write-data DIR)
     int demoSize = 0;                 ///< the generated demo's size; 0 for a file or folder
+    /// A dataset folder's preprocessing (a sinogram stack: rings, zingers; loadDatasetFolder).
+    /// A file keeps its own in file->preprocessing.
+    PreprocessOptions folderPreprocessing;
 
     bool operator==(const DataSource& other) const {
-        return file == other.file && folder == other.folder && demoSize == other.demoSize;
+        return file == other.file && folder == other.folder && demoSize == other.demoSize &&
+               describe(folderPreprocessing) == describe(other.folderPreprocessing);
     }
     /// The same data read the same way, preprocessing aside (a reload of the same scan).
     bool sameScan(const DataSource& other) const;
@@ -46,7 +50,7 @@ struct DatasetState {
     /// What the reconstruction sees of the loaded data (angle subset, grid).
     Sampling sampling;
 
-    /// The preprocessing of the source (the defaults for a folder or the demo).
+    /// The preprocessing of the source (a file's, or a folder's folderPreprocessing).
     PreprocessOptions preprocessing() const;
     bool operator==(const DatasetState& other) const {
         return source == other.source && center == other.center && sampling == other.sampling;

@@ -8,6 +8,7 @@
 #include "app/data/DataFormats.h"
 #include "app/jobs/SinogramCheck.h"
 #include "core/geometry/ParallelGeometry.h"
+#include "core/preprocess/SinogramPreprocess.h"
 
 namespace tomo::app {
 
@@ -39,18 +40,26 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
     LoadedSinograms loaded;
     if (isAcquisitionFormat(*format)) {
         auto steps = [&](std::size_t flats) -> Result<PreprocessOptions> {
-            PreprocessOptions all = acquisitionPreprocessing(request.preprocessing, flats, request.minusLog);
+            PreprocessOptions all =
+                acquisitionPreprocessing(request.preprocessing, flats, request.minusLog);
             TOMO_RETURN_IF_ERROR(all.validate());
             return all;
         };
         TOMO_ASSIGN_OR_RETURN(
             loaded, readAcquisitionSinograms(registry, request.path, options, steps, ctx));
-    } else if (!request.preprocessing.empty()) {
-        return invalidArgument(name +
-                               " holds sinograms: preprocessing applies to acquisitions "
-                               "(projections with flats and darks: HDF5 / NXtomo / DXchange)");
     } else {
         TOMO_ASSIGN_OR_RETURN(loaded, readSinogramFile(registry, request.path, options, ctx));
+        if (!request.preprocessing.empty()) {
+            loaded.preprocessing = forSinograms(request.preprocessing);
+            if (selectsAngles(loaded.preprocessing))
+                return invalidArgument(name +
+                                       ": angle selection applies to acquisitions (a sinogram "
+                                       "stack stores no angles; use Region and sampling)");
+            std::vector<double> none;
+            TOMO_RETURN_IF_ERROR(
+                preprocessSinograms(loaded.sinograms, none, loaded.preprocessing, ctx)
+                    .withContext(name));
+        }
     }
     if (ctx.stop.stop_requested()) return cancelled("loading " + name + " cancelled");
 
@@ -80,6 +89,23 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
     Dataset data{std::move(geometry), grid, std::move(loaded.sinograms), Volume(),
                  std::move(warnings)};
     if (!loaded.preprocessing.empty()) data.preprocessing = describe(loaded.preprocessing);
+    return data;
+}
+
+Result<Dataset> loadDatasetFolder(const std::filesystem::path& folder,
+                                  const PreprocessOptions& preprocessing, const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(Dataset data, loadDataset(folder));
+    if (preprocessing.empty()) return data;
+    const PreprocessOptions steps = forSinograms(preprocessing);
+    const std::string name = folder.string();
+    if (!keepsShape(steps))
+        return invalidArgument(name +
+                               ": cropping, binning and angle selection of a dataset folder are "
+                               "set in Region and sampling (it keeps the folder's geometry)");
+    std::vector<double> angles = data.geometry.angles();
+    TOMO_RETURN_IF_ERROR(preprocessSinograms(data.sinograms, angles, steps, ctx).withContext(name));
+    if (ctx.stop.stop_requested()) return cancelled("loading " + name + " cancelled");
+    data.preprocessing = describe(steps);
     return data;
 }
 

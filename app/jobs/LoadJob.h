@@ -46,7 +46,8 @@ struct LoadRequest {
     std::string format;
     /// Preprocessing asked besides the defaults (the GUI's Preprocessing panel): acquisitions
     /// get it on top of flat/dark and -log (acquisitionPreprocessing, as `tomo recon`'s
-    /// options); sinogram stacks take none (InvalidArgument, as `tomo recon`).
+    /// options); sinogram stacks get forSinograms of it (core/preprocess/SinogramPreprocess.h:
+    /// rings, zingers, crop, binning; the rest InvalidArgument, as `tomo recon`).
     PreprocessOptions preprocessing;
     /// Acquisitions with flats: take -ln of the normalised transmission (off for data whose
     /// normalised transmission is wanted, as `tomo recon --no-log`).
@@ -55,6 +56,13 @@ struct LoadRequest {
     /// Equal fields; the preprocessing compares by describe().
     bool operator==(const LoadRequest& other) const;
 };
+
+/// The dataset folder @p folder (loadDataset) with @p preprocessing applied to its sinogram
+/// stack (forSinograms; SinogramPreprocess.h): the steps that keep its shape (rings, zingers);
+/// crop, binning and angle selection are InvalidArgument pointing to Region and sampling,
+/// flat/dark, Paganin and -log InvalidArgument saying why. Cancelled on ctx.stop.
+Result<Dataset> loadDatasetFolder(const std::filesystem::path& folder,
+                                  const PreprocessOptions& preprocessing, const ExecContext& ctx);
 
 /// The name of the format @p path is read as (by its extension); error as loadDataFile's.
 Result<std::string> dataFileFormat(const std::filesystem::path& path);

@@ -3,9 +3,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "core/filter/RampFilter.h"
+#include "core/iterative/AlgorithmSchema.h"
 #include "core/projectors/JosephTranspose.h"
 
 namespace tomo::app {
@@ -30,25 +32,63 @@ std::string quoted(const std::string& text) {
     return s + "\"";
 }
 
+/// "(first, end)" of a crop range in Python (None for an open end).
+std::string pythonRange(const IndexRange& r) {
+    std::ostringstream os;
+    os << "(" << r.first << ", ";
+    if (r.count == IndexRange::kAll)
+        os << "None";
+    else
+        os << r.end();
+    os << ")";
+    return os.str();
+}
+
+/// The line preprocessing the sinogram stack `sinogram` as @p o asks (the keywords of
+/// ts.preprocess, which parses them as `tomo preprocess --sinograms` does).
+std::string preprocessLine(const PreprocessOptions& o) {
+    std::ostringstream os;
+    os << "sinogram = ts.preprocess(sinogram, sinograms=True";
+    if (o.rings == RingMethod::Sorting)
+        os << ", rings=\"vo\", ring_size=" << o.sorting.size
+           << ", ring_snr=" << number(o.sorting.snr);
+    if (o.rings == RingMethod::FourierWavelet)
+        os << ", rings=\"fw\", ring_levels=" << o.fourierWavelet.levels
+           << ", ring_sigma=" << number(o.fourierWavelet.sigma)
+           << ", ring_snr=" << number(o.fourierWavelet.snr);
+    if (o.zingers)
+        os << ", zinger=" << number(o.zingers->threshold) << ", zinger_size=" << o.zingers->size;
+    if (o.binRows != 1 || o.binColumns != 1)
+        os << ", bin=(" << o.binRows << ", " << o.binColumns << ")";
+    if (o.cropRows.first != 0 || o.cropRows.count != IndexRange::kAll || o.cropColumns.first != 0 ||
+        o.cropColumns.count != IndexRange::kAll)
+        os << ", crop=(" << pythonRange(o.cropRows) << ", " << pythonRange(o.cropColumns) << ")";
+    os << ")\n";
+    return os.str();
+}
+
 /// The lines reading the data and its angles into `sinogram`, `angles`.
 Result<std::string> dataLines(const ScriptRequest& r) {
     std::ostringstream os;
     if (r.file) {
         const LoadRequest& f = *r.file;
-        if (!r.loaded->preprocessing.empty() && r.loaded->preprocessing != "none")
-            return unsupported("Copy as Python: data read with preprocessing (" +
+        if (f.format == "hdf5" && !r.loaded->preprocessing.empty() &&
+            r.loaded->preprocessing != "none")
+            return unsupported("Copy as Python: an acquisition read with preprocessing (" +
                                r.loaded->preprocessing +
-                               ") are not yet written as a script; save the sinograms first");
+                               ") is not yet written as a script; save the sinograms first");
         os << "sinogram = ts.read(" << quoted(f.path.string());
         if (f.shape)
             os << ", shape=(" << (*f.shape)[0] << ", " << (*f.shape)[1] << ", " << (*f.shape)[2]
                << ")";
         os << ")  # [slice][angle][detector]\n";
+        if (!r.preprocessing.empty()) os << preprocessLine(r.preprocessing);
         os << "angles = ts.uniform_angles(" << number(f.firstDegrees) << " * math.pi / 180, "
            << number(f.endDegrees) << " * math.pi / 180, sinogram.shape[1])\n";
     } else if (!r.datasetFolder.empty()) {
         os << "sinogram, angles, truth = ts.read_dataset(" << quoted(r.datasetFolder.string())
            << ")\n";
+        if (!r.preprocessing.empty()) os << preprocessLine(r.preprocessing);
     } else {
         return unsupported(
             "Copy as Python: the generated demo has no file a script can read; open a data "
@@ -59,6 +99,29 @@ Result<std::string> dataLines(const ScriptRequest& r) {
            << "], angles[::" << r.sampling.angleStep << "]  # projections 0, "
            << r.sampling.angleStep << ", ... (read in place)\n";
     return os.str();
+}
+
+/// @p parameters without those at the schema's default (the script resolves the same schema,
+/// so what it leaves out takes the same value); all of them for an unknown algorithm.
+std::map<std::string, std::string> nonDefault(
+    const std::string& algorithm, const std::map<std::string, std::string>& parameters) {
+    Result<AlgorithmSpec> spec = findAlgorithm(algorithm);
+    if (!spec) return parameters;
+    const auto same = [](const std::string& a, const std::string& b) {
+        if (a == b) return true;
+        char* endA = nullptr;
+        char* endB = nullptr;
+        const double x = std::strtod(a.c_str(), &endA), y = std::strtod(b.c_str(), &endB);
+        return !a.empty() && !b.empty() && *endA == '\0' && *endB == '\0' && x == y;
+    };
+    std::map<std::string, std::string> out;
+    for (const auto& [name, value] : parameters) {
+        bool isDefault = false;
+        for (const ParameterSpec& p : spec->parameters)
+            isDefault = isDefault || (p.name == name && same(p.defaultValue, value));
+        if (!isDefault) out.emplace(name, value);
+    }
+    return out;
 }
 
 /// The keywords stating the geometry and grid of the reconstructed dataset.
@@ -111,10 +174,11 @@ Result<std::string> pythonScript(const ScriptRequest& r) {
     } else {
         os << "image = ts.reconstruct(sinogram, angles, " << quoted(r.algorithm) << ", " << keywords
            << ",\n    backend=" << quoted(r.backend);
-        if (!r.parameters.empty()) {
+        const std::map<std::string, std::string> changed = nonDefault(r.algorithm, r.parameters);
+        if (!changed.empty()) {
             os << ", **{";
             bool first = true;
-            for (const auto& [name, value] : r.parameters) {
+            for (const auto& [name, value] : changed) {
                 os << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);
                 first = false;
             }

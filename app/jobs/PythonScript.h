@@ -10,7 +10,8 @@
 /// angles are computed as the loader computed them (uniform_angles of the stated range,
 /// read_dataset of a dataset folder). What a script cannot yet reproduce is refused with a
 /// message (Unsupported): a generated demo that was never saved, an acquisition read with
-/// preprocessing, a warm restart from a previous image.
+/// preprocessing, a warm restart from a previous image. A sinogram stack's preprocessing
+/// (rings, zingers, crop, binning) is written as ts.preprocess(..., sinograms=True).
 
 #include <filesystem>
 #include <map>
@@ -30,6 +31,9 @@ struct ScriptRequest {
     /// (sinogram + geometry.txt, the bundled demo), else nothing a script can read.
     std::optional<LoadRequest> file;
     std::filesystem::path datasetFolder;
+    /// The source's preprocessing (DatasetState::preprocessing): a sinogram stack's is written
+    /// as ts.preprocess(..., sinograms=True); an acquisition's is refused.
+    PreprocessOptions preprocessing;
     /// The dataset as loaded (centre chosen) and the sampling it is seen through.
     const Dataset* loaded = nullptr;
     Sampling sampling;

@@ -55,7 +55,7 @@ bool sameValue(const std::string& a, const std::string& b) {
     return a == b;
 }
 
-/// Two filter names alike ("ram-lak" is the ramp as results name it).
+/// Two filter names alike ("ram-lak", as older results name the ramp, is "ramp").
 bool sameFilter(const std::string& a, const std::string& b) {
     Result<FilterWindow> x = parseFilterWindow(a);
     Result<FilterWindow> y = parseFilterWindow(b);

@@ -20,9 +20,9 @@ double directGups(const Engine& engine, const std::string& backend, const std::s
     return 0;
 }
 
-/// The schema's name of @p w ("ramp" for Ram-Lak).
+/// The schema's name of @p w.
 std::string filterChoice(FilterWindow w) {
-    return w == FilterWindow::RamLak ? "ramp" : filterWindowName(w);
+    return filterWindowName(w);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/dataset/ProjectionData.h"
+#include "core/preprocess/SinogramPreprocess.h"
 
 namespace tomo::app {
 namespace {
@@ -163,6 +164,27 @@ Result<OpenedSource> openAcquisition(const FormatRegistry& registry, const Sourc
     return opened;
 }
 
+/// A sinogram stack read whole and preprocessed (SinogramPreprocess.h): the steps that act on
+/// line integrals; angle selection is refused (the stack's angles are stated, not stored).
+Result<OpenedSource> preprocessedStack(const FormatRegistry& registry, const SourceSpec& spec,
+                                       const PreprocessOptions& pre, OpenedSource& opened) {
+    const std::string name = spec.path.string();
+    TOMO_RETURN_IF_ERROR(checkSinogramSteps(pre).withContext(name));
+    if (selectsAngles(pre))
+        return invalidArgument(name +
+                               ": angle selection applies to acquisitions (a sinogram stack "
+                               "stores no angles: --angles states those of all its projections)");
+    TOMO_ASSIGN_OR_RETURN(LoadedSinograms loaded,
+                          readSinogramFile(registry, spec.path, spec.read, ExecContext{}));
+    std::vector<double> noAngles;
+    TOMO_RETURN_IF_ERROR(
+        preprocessSinograms(loaded.sinograms, noAngles, pre, ExecContext{}).withContext(name));
+    opened.preprocessing = pre;
+    opened.notes.push_back("preprocessing a sinogram stack: read whole");
+    opened.source = memorySource(std::make_shared<const Sinograms>(std::move(loaded.sinograms)));
+    return std::move(opened);
+}
+
 }  // namespace
 
 std::unique_ptr<SinogramSource> memorySource(std::shared_ptr<const Sinograms> sinograms) {
@@ -176,15 +198,12 @@ Result<OpenedSource> openSinogramSource(const FormatRegistry& registry, const So
         opened.format = format->name;
         return opened;
     }
-    if (spec.preprocessing) {
-        TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, spec.preprocessing(0));
-        if (!pre.empty())
-            return invalidArgument(spec.path.string() +
-                                   ": preprocessing options need projections with flats "
-                                   "(an HDF5 acquisition); this input holds sinograms");
-    }
     OpenedSource opened;
     opened.format = format->name;
+    if (spec.preprocessing) {
+        TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, spec.preprocessing(0));
+        if (!pre.empty()) return preprocessedStack(registry, spec, forSinograms(pre), opened);
+    }
     if (format->openVolumeReader) {
         TOMO_ASSIGN_OR_RETURN(auto reader, registry.openVolumeReader(spec.path, spec.read));
         opened.source = std::make_unique<PlaneFileSource>(std::move(reader));

@@ -56,8 +56,9 @@ struct SourceSpec {
     std::filesystem::path path;
     ReadOptions read;  ///< raw: shape = {slices, angles, detectors}; HDF5: angle unit
     /// The preprocessing of an acquisition given its flat count (AcquisitionLoader.h; empty:
-    /// flat/dark and -log when it has flats). Sinogram stacks take no preprocessing: a
-    /// non-empty result for 0 flats is InvalidArgument.
+    /// flat/dark and -log when it has flats). For a sinogram stack the result for 0 flats is
+    /// applied by preprocessSinograms (forSinograms of it; the stack is then read whole):
+    /// flat/dark, Paganin, -log and angle selection are InvalidArgument saying why.
     PreprocessingFor preprocessing;
     /// Read whole when every slice's input fits this many bytes (0: always by slabs).
     std::size_t wholeBelowBytes = 0;

@@ -47,7 +47,7 @@ Result<FilterWindow> parseFilterWindow(std::string_view name) {
 const char* filterWindowName(FilterWindow w) {
     switch (w) {
         case FilterWindow::RamLak:
-            return "ram-lak";
+            return "ramp";
         case FilterWindow::SheppLogan:
             return "shepp-logan";
         case FilterWindow::Cosine:

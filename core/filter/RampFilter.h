@@ -51,7 +51,7 @@ enum class FilterWindow { RamLak, SheppLogan, Cosine, Hamming, Hann };
 /// "ramp" (or "ram-lak"), "shepp-logan", "cosine", "hamming", "hann" (case-insensitive);
 /// InvalidArgument naming the accepted names otherwise.
 Result<FilterWindow> parseFilterWindow(std::string_view name);
-/// Canonical name: "ram-lak", "shepp-logan", "cosine", "hamming" or "hann".
+/// Canonical name: "ramp" (the name shown everywhere), "shepp-logan", "cosine", "hamming", "hann".
 const char* filterWindowName(FilterWindow w);
 
 struct FilterOptions {

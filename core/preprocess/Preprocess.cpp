@@ -90,7 +90,8 @@ std::string describe(const PreprocessOptions& o) {
     if (o.zingers)
         item("zingers size " + std::to_string(o.zingers->size) + " threshold " +
              std::to_string(o.zingers->threshold) +
-             (o.zingers->mode == ThresholdMode::Relative ? " relative" : " absolute"));
+             (o.zingers->mode == ThresholdMode::Relative ? " relative" : " absolute") +
+             (o.zingers->brightOnly ? ", bright only" : ""));
     if (o.flatDark) {
         std::string flats = " (averaged flats)";
         if (o.flatsBefore)

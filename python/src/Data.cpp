@@ -8,8 +8,10 @@
 #include "app/cli/PreprocessArgs.h"
 #include "app/cli/ProjectArgs.h"
 #include "app/cli/ReadOptionsArgs.h"
+#include "app/data/AcquisitionLoader.h"
 #include "app/jobs/DemoJob.h"
 #include "core/cone/ConeGeometryIo.h"
+#include "core/preprocess/SinogramPreprocess.h"
 #include "python/src/Arrays.h"
 #include "python/src/Bindings.h"
 #include "python/src/Errors.h"
@@ -118,12 +120,52 @@ ProjectionData acquisitionOf(py::handle data, py::handle flats, py::handle darks
     return d;
 }
 
+/// preprocess(sinograms=True): a sinogram stack in memory or a sinogram file, through
+/// preprocessSinograms (core/preprocess/SinogramPreprocess.h), as `tomo preprocess --sinograms`.
+py::tuple preprocessSinogramData(py::handle data, std::vector<double> angles,
+                                 const cli::ArgParser& args, py::object progress) {
+    Sinograms stack;
+    if (py::isinstance<py::str>(data)) {
+        const std::string path = data.cast<std::string>();
+        const FormatRegistry registry = unwrap(app::makeFormatRegistry());
+        if (app::isAcquisitionFormat(*unwrap(registry.forPath(path))))
+            check(invalidArgument(path + ": sinograms=True reads a sinogram stack; this file is "
+                                         "an acquisition (leave sinograms out)"));
+        stack = std::move(unwrap(app::readSinogramFile(registry, path,
+                                                       unwrap(cli::readOptionsFromArgs(args)),
+                                                       ExecContext{}))
+                              .sinograms);
+    } else {
+        stack = copyToArray3(borrowFloat3(data, "sinograms", "[rows][angles][detectors]", true));
+    }
+    const PreprocessOptions options =
+        forSinograms(unwrap(cli::preprocessOptionsFromArgs(args, 0)));
+    const int threads = unwrap(args.getInt("threads", 0, 0, 4096));
+    PreprocessSummary summary;
+    Runner runner(std::move(progress));
+    check(runner.run(threads, [&](const ExecContext& ctx) {
+        return preprocessSinograms(stack, angles, options, ctx, &summary);
+    }));
+    py::dict s;
+    s["steps"] = describe(options);
+    s["angles"] = angles;
+    s["zingers_replaced"] = summary.zingers.replaced;
+    s["center_crop_first"] = options.cropColumns.first;
+    s["center_bin"] = options.binColumns;
+    return py::make_tuple(toNumpy(std::move(stack)), s);
+}
+
 py::tuple preprocessData(py::handle data, py::handle flats, py::handle darks,
                          const std::vector<double>& angles, const std::vector<std::string>& flags,
                          py::object progress) {
     const std::string input = py::isinstance<py::str>(data) ? data.cast<std::string>() : kArray;
     Argv argv("preprocess", {input}, flags);
     const cli::ArgParser args = parse(cli::preprocessParser(), argv);
+    if (args.has("sinograms")) {
+        if (!flats.is_none() || !darks.is_none())
+            check(invalidArgument("sinograms=True: a sinogram stack takes no flats or darks"));
+        return preprocessSinogramData(data, angles, args, std::move(progress));
+    }
     ProjectionData d = acquisitionOf(data, flats, darks, angles, args);
     const PreprocessOptions options = unwrap(cli::preprocessOptionsFromArgs(args, d.flats.dim(0)));
     const int threads = unwrap(args.getInt("threads", 0, 0, 4096));

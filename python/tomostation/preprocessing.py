@@ -19,7 +19,7 @@ def preprocess(data, flats=None, darks=None, angles=None, *, flat_dark=None, fla
                no_log=False, zinger=None, zinger_size=None, rings=None, ring_size=None,
                ring_levels=None, ring_sigma=None, ring_snr=None, paganin=None, bin=None,
                crop=None, angle_range=None, threads=None, shape=None, angle_unit=None, dataset=None,
-               progress=None, return_summary=False):
+               sinograms=False, progress=None, return_summary=False):
     """Flat/dark normalisation, -log, zingers, rings, Paganin, binning and cropping.
 
     data: projections [angles][rows][columns] (counts) with ``flats`` and ``darks``
@@ -34,7 +34,24 @@ def preprocess(data, flats=None, darks=None, angles=None, *, flat_dark=None, fla
     Returns the projections [angles][rows][columns] (pass ``p.swapaxes(0, 1)`` to
     reconstruct: it is read in place); with ``return_summary``, (projections, summary) where
     the summary has the steps, the angles kept and the counts of clamped values.
+
+    ``sinograms=True`` (``tomo preprocess --sinograms``): ``data`` is a sinogram stack of line
+    integrals [rows][angles][detectors] or [angles][detectors] (or the path of one, as
+    ``tomo recon`` reads it), such as :func:`read_dataset`'s. The same steps run on the same
+    code as for projections; those that act on line integrals apply (angle range, crop, bin,
+    zingers, rings; ``zinger=T`` then replaces pixels more than T above their median, as
+    TomoPy's remove_outlier), flat/dark, Paganin and -log raise an error saying why. Returns
+    the sinograms in the shape given (with the summary on request).
     """
+    if sinograms:
+        return _preprocess_sinograms(data, angles, flat_dark=flat_dark, flats=flats, darks=darks,
+                                     zinger=zinger, zinger_size=zinger_size, rings=rings,
+                                     ring_size=ring_size, ring_levels=ring_levels,
+                                     ring_sigma=ring_sigma, ring_snr=ring_snr, paganin=paganin,
+                                     no_log=no_log, flats_before=flats_before, bin=bin, crop=crop,
+                                     angle_range=angle_range, threads=threads, shape=shape,
+                                     angle_unit=angle_unit, dataset=dataset, progress=progress,
+                                     return_summary=return_summary)
     if flat_dark is None:
         flat_dark = flats is not None and not isinstance(data, str)
     values = {"flat_dark": flat_dark, "flats_before": flats_before, "no_log": no_log,
@@ -43,6 +60,16 @@ def preprocess(data, flats=None, darks=None, angles=None, *, flat_dark=None, fla
               "ring_snr": ring_snr, "paganin": paganin, "threads": threads,
               "angle_unit": angle_unit, "dataset": dataset}
     flags = to_flags(values, switches=("flat_dark", "no_log"))
+    flags += _geometry_flags(bin, crop, angle_range, shape)
+    a = [] if angles is None else np.asarray(angles, dtype=np.float64).ravel()
+    with progress_callback(progress, "preprocess") as report:
+        projections, summary = _core.preprocess(data, flats, darks, a, flags, report)
+    return (projections, summary) if return_summary else projections
+
+
+def _geometry_flags(bin, crop, angle_range, shape):
+    """The flags of the keywords that are not plain values (bin, crop, angle range, shape)."""
+    flags = []
     if bin is not None:
         b = (bin, bin) if np.isscalar(bin) else tuple(bin)
         flags.append(f"--bin={int(b[0])}x{int(b[1])}")
@@ -53,10 +80,24 @@ def preprocess(data, flats=None, darks=None, angles=None, *, flat_dark=None, fla
     if shape is not None:
         s = [int(n) for n in shape]
         flags.append(f"--shape={s[1]}x{s[2]}x{s[0]}")
+    return flags
+
+
+def _preprocess_sinograms(data, angles, *, flats, darks, bin, crop, angle_range, shape,
+                          progress, return_summary, **values):
+    """preprocess(sinograms=True): see :func:`preprocess`."""
+    flags = to_flags(dict(values, flat_dark=bool(values["flat_dark"]), sinograms=True),
+                     switches=("flat_dark", "no_log", "sinograms"))
+    flags += _geometry_flags(bin, crop, angle_range, shape)
+    two_d = not isinstance(data, str) and np.ndim(data) == 2
+    if two_d:
+        data = np.asarray(data)[np.newaxis]
     a = [] if angles is None else np.asarray(angles, dtype=np.float64).ravel()
     with progress_callback(progress, "preprocess") as report:
-        projections, summary = _core.preprocess(data, flats, darks, a, flags, report)
-    return (projections, summary) if return_summary else projections
+        out, summary = _core.preprocess(data, flats, darks, a, flags, report)
+    if two_d:
+        out = out[0]
+    return (out, summary) if return_summary else out
 
 
 def find_center(sinogram, angles, *, method="vo-fourier", slice=None, radius=None,

@@ -80,3 +80,48 @@ def test_find_center_gives_tomo_center_numbers():
     assert "error" in everything["phase-correlation"]  # a 180-degree scan has no 0/180 pairs
     with pytest.raises(ts.InvalidArgumentError, match="--method: expected"):
         ts.find_center(p.data, p.angles, method="best")
+
+
+def _striped_sinograms():
+    """A clean phantom stack [rows][angles][detectors], and it with a stripe on column 40 and
+    six zingers."""
+    p = ts.phantom(48, angles=90, detectors=64, slices=2)
+    clean = np.ascontiguousarray(p.data, dtype=np.float32)
+    damaged = clean.copy()
+    damaged[:, :, 40] += 0.3 * clean.max() / 10
+    for k in range(6):
+        damaged[k % 2, 10 + 12 * k, 12 + 6 * k] += clean.max()
+    return clean, damaged, p.angles
+
+
+def test_preprocess_sinograms_removes_a_stripe_and_zingers_as_tomo_does(tmp_path):
+    clean, damaged, angles = _striped_sinograms()
+    out, summary = ts.preprocess(damaged, angles=angles, sinograms=True, rings="vo", ring_size=5,
+                                 zinger=0.1 * clean.max(), return_summary=True)
+    assert out.shape == clean.shape
+    assert summary["zingers_replaced"] >= 6
+    assert "bright only" in summary["steps"]
+    stripe_before = np.abs((damaged - clean)[:, :, 40].mean(axis=1)).max()
+    stripe_after = np.abs((out - clean)[:, :, 40].mean(axis=1)).max()
+    assert stripe_after < 0.1 * stripe_before
+    for k in range(6):  # each zinger replaced by a median of clean neighbours (same angle)
+        z, a, c = k % 2, 10 + 12 * k, 12 + 6 * k
+        window = clean[:, a, c - 1:c + 2]  # both slices: the 3x3 window with its edge repeated
+        assert window.min() <= out[z, a, c] <= window.max()
+    # The same request of `tomo preprocess --sinograms` gives the same bits.
+    ts.write(tmp_path / "damaged.tif", damaged)
+    run_cli("preprocess", tmp_path / "damaged.tif", "--sinograms", "-o", tmp_path / "cli.raw",
+            "--rings", "vo", "--ring-size", "5", "--zinger", repr(float(0.1 * clean.max())),
+            "--quiet")
+    assert same_bits(out, read_raw(tmp_path / "cli.raw", out.shape))
+    # A single sinogram [angles][detectors] keeps its shape.
+    one = ts.preprocess(damaged[0], sinograms=True, rings="vo", ring_size=5)
+    assert one.shape == damaged[0].shape
+
+
+def test_preprocess_sinograms_refuses_steps_of_an_acquisition():
+    _, damaged, _ = _striped_sinograms()
+    with pytest.raises(ts.InvalidArgumentError, match="minus-log|flat/dark.*line integrals"):
+        ts.preprocess(damaged, sinograms=True, flat_dark=True)
+    with pytest.raises(ts.InvalidArgumentError, match="Paganin.*line integrals"):
+        ts.preprocess(damaged, sinograms=True, paganin=(20, 100, 1, 100))

@@ -7,11 +7,14 @@
 #include <cmath>
 
 #include <QApplication>
+#include <QComboBox>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QSignalSpy>
 
 #include "app/jobs/CenterJob.h"
 #include "tests/ui/UiTestSupport.h"
+#include "tests/ui/UserActions.h"
 #include "ui/panels/CenterPanel.h"
 #include "ui/views/ImageView.h"
 #include "ui/views/SliceView.h"
@@ -113,6 +116,37 @@ TEST(CenterPanel, SweepYieldsNTrialSlices) {
     QApplication::sendEvent(trial, &press);
     QApplication::sendEvent(trial, &release);
     EXPECT_DOUBLE_EQ(panel->center(), sweep.centers[4]);
+}
+
+TEST(CenterPanel, SweepAndPreviewUseTheChosenProjector) {
+    test::WindowFixture f;
+    ASSERT_TRUE(f.startDemo(48));
+    CenterPanel* panel = f.window->centerPanel();
+    auto data = f.session.dataset();
+    test::choose(test::child<QComboBox>(f.window.get(), QStringLiteral("fbpProjector")),
+                 QStringLiteral("Joseph"));
+    panel->setSweepCount(5);
+    panel->setSweepRadius(2.0);
+    QSignalSpy done(panel, &CenterPanel::sweepFinished);
+    panel->runSweep();
+    ASSERT_TRUE(waitFor(done, 1, 20000))
+        << test::child<QLabel>(panel, QStringLiteral("centerStatus"))->text().toStdString();
+    const app::CenterSweep& sweep = panel->sweep();
+    ASSERT_EQ(sweep.slices.size(), 5u);
+    app::AnalyticMethod joseph;
+    joseph.parameters["projector"] = "joseph";
+    for (std::size_t i = 0; i < 5; ++i) {
+        auto expected = app::reconstructSliceAtCenter(f.session.engine(), *data, 0,
+                                                      sweep.centers[i], {}, "", {}, joseph);
+        auto pixel = app::reconstructSliceAtCenter(f.session.engine(), *data, 0, sweep.centers[i],
+                                                   {}, "", {});
+        ASSERT_TRUE(expected.isOk() && pixel.isOk());
+        EXPECT_EQ(sweep.slices[i].values, expected->values) << "trial " << i;
+        EXPECT_NE(sweep.slices[i].values, pixel->values) << "trial " << i;  // was pixel-driven
+    }
+    // The curve is the back-projector variant's; the panel says so.
+    const QString status = test::child<QLabel>(panel, QStringLiteral("centerStatus"))->text();
+    EXPECT_TRUE(status.contains(QStringLiteral("pixel-driven"))) << status.toStdString();
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <QAction>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -27,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QXYSeries>
 
+#include "app/jobs/DatasetState.h"
 #include "app/jobs/DemoJob.h"
 #include "core/io/ImageIO.h"
 #include "core/projectors/JosephTranspose.h"
@@ -36,6 +39,7 @@
 #include "ui/main/CopyAsPython.h"
 #include "ui/main/FileActions.h"
 #include "ui/panels/CenterPanel.h"
+#include "ui/panels/PreprocessPanel.h"
 
 namespace tomo::ui::test {
 namespace {
@@ -204,8 +208,9 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     clickAndWait(f.window->runButton());
     EXPECT_EQ(f.session.reconstruction()->variant, kJosephTransposeId);
     const QString status = child<QLabel>(f.window.get(), QStringLiteral("statusLabel"))->text();
-    EXPECT_TRUE(status.startsWith(QStringLiteral("FBP cpu.joseph, ram-lak 1.00:")))
-        << status.toStdString();  // was "cpu.joseph on : 0 iterations (max-iterations)"
+    EXPECT_TRUE(status.startsWith(QStringLiteral("FBP cpu.joseph, ramp 1.00:")))
+        << status.toStdString();  // was "cpu.joseph on : 0 iterations (max-iterations)", then
+                                  // "ram-lak" where the filter box says "ramp"
     expectSameBits(runCopiedScript());
     EXPECT_NE(script.find("ts.read_dataset("), std::string::npos) << script;
     EXPECT_NE(script.find("projector=\"joseph\""), std::string::npos) << script;
@@ -230,6 +235,9 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     clickAndWait(f.window->runButton());
     expectSameBits(runCopiedScript());
     EXPECT_NE(script.find("\"iterations\": \"150\""), std::string::npos) << script;
+    // Only what differs from the defaults (the script resolves the same schema).
+    EXPECT_EQ(script.find("\"relaxation\""), std::string::npos) << script;
+    EXPECT_EQ(script.find("\"stop-tau\""), std::string::npos) << script;
     EXPECT_NE(script.find(centreKeyword), std::string::npos) << script;
 
     // The L-curve's points read in the line's colour where they crowd (they were drawn with
@@ -281,6 +289,68 @@ TEST_F(CopyAsPythonJourney, CentreJosephFbpAndEditedSirtGiveTheScriptsBits) {
     }
     EXPECT_EQ(child<QLabel>(&dock, QStringLiteral("convergenceStatus"))->text(),
               QStringLiteral("Run an iterative algorithm to see its convergence."));
+}
+
+TEST_F(CopyAsPythonJourney, RingRemovalOnTheDemoThenCentreAndFbpGiveTheScriptsBits) {
+    // The demo's sinogram with a stripe (a miscalibrated detector column) and two zingers.
+    app::Dataset striped = app::withoutSinograms(*demo);
+    striped.sinograms = demo->sinograms.clone();
+    const std::size_t angles = striped.sinograms.dim(1), column = striped.sinograms.dim(2) / 2 + 6;
+    float peak = 0;
+    for (std::size_t a = 0; a < angles; ++a)
+        for (std::size_t d = 0; d < striped.sinograms.dim(2); ++d)
+            peak = std::max(peak, striped.sinograms(0, a, d));
+    for (std::size_t a = 0; a < angles; ++a)
+        striped.sinograms(0, a, column) += 0.05f * peak;
+    striped.sinograms(0, angles / 3, column - 9) += peak;
+    striped.sinograms(0, angles / 2, column + 4) += peak;
+    const std::filesystem::path folder = dir.filePath(QStringLiteral("striped")).toStdString();
+    ASSERT_TRUE(app::saveDataset(striped, folder).isOk());
+    QSignalSpy loaded(&f.session, &Session::jobFinished);
+    ASSERT_TRUE(f.window->fileActions()->openPath(folder));
+    ASSERT_TRUE(waitFor(loaded, 1, 60000));
+
+    // Preprocessing: ring and zinger removal apply to the sinogram stack; the rest is greyed.
+    PreprocessPanel* panel = f.window->preprocessPanel();
+    auto* apply = child<QPushButton>(panel, QStringLiteral("applyPreprocessing"));
+    ASSERT_TRUE(apply->isEnabled());
+    EXPECT_FALSE(child<QCheckBox>(panel, QStringLiteral("minusLog"))->isEnabled());
+    EXPECT_TRUE(child<QLabel>(panel, QStringLiteral("preprocessingApplied"))
+                    ->text()
+                    .contains(QStringLiteral("ring and zinger removal apply")));
+    choose(child<QComboBox>(panel, QStringLiteral("ringMethod")), QStringLiteral("sorting"));
+    click(child<QCheckBox>(panel, QStringLiteral("removeZingers")));
+    typeInto(child<QDoubleSpinBox>(panel, QStringLiteral("zingerThreshold")),
+             QString::number(0.2 * peak, 'f', 2));
+    QSignalSpy reloaded(&f.session, &Session::jobFinished);
+    click(apply);
+    ASSERT_TRUE(waitFor(reloaded, 2, 120000));  // read again, then reconstructed
+    ASSERT_TRUE(reloaded.at(0).at(1).toBool()) << reloaded.at(0).at(2).toString().toStdString();
+    const Sinograms& seen = f.session.loadedDataset()->sinograms;
+    double stripe = 0, worst = 0;
+    for (std::size_t a = 0; a < angles; ++a) {
+        stripe += double(seen(0, a, column)) - demo->sinograms(0, a, column);
+        for (std::size_t d = 0; d < seen.dim(2); ++d)
+            if (d != column)
+                worst =
+                    std::max(worst, std::fabs(double(seen(0, a, d)) - demo->sinograms(0, a, d)));
+    }
+    EXPECT_LT(std::fabs(stripe / double(angles)), 0.1 * 0.05 * peak);  // 5% of the peak planted
+    EXPECT_LT(worst, 0.5 * peak);  // the zingers (a whole peak) replaced by their median
+    EXPECT_NE(f.session.loadedDataset()->preprocessing.find("rings vo"), std::string::npos);
+
+    // A centre typed and applied after the ring removal keeps it, and FBP and the script use both.
+    CenterPanel* center = f.window->centerPanel();
+    const double centre = f.session.dataset()->geometry.centerOfRotation() + 0.5;
+    typeInto(child<QDoubleSpinBox>(center, QStringLiteral("centerSpin")),
+             QString::number(centre, 'f', 2));
+    clickAndWait(child<QPushButton>(center, QStringLiteral("applyCenter")));
+    ASSERT_DOUBLE_EQ(f.session.dataset()->geometry.centerOfRotation(), centre);
+    EXPECT_NE(f.session.loadedDataset()->preprocessing.find("rings vo"), std::string::npos);
+    clickAndWait(f.window->runButton());
+    expectSameBits(runCopiedScript());
+    EXPECT_NE(script.find("sinograms=True, rings=\"vo\""), std::string::npos) << script;
+    EXPECT_NE(script.find("zinger="), std::string::npos) << script;
 }
 
 TEST(CopyAsPythonMessages, AGeneratedDemoSaysWhatToDo) {

@@ -47,7 +47,7 @@ TEST(GridrecGui, ChoosingItPreviewsAndReconstructsBitIdentically) {
     EXPECT_FALSE(panel.isIterative());
     ASSERT_TRUE(waitFor(ready, 1, 20000)) << "no preview on choosing gridrec";
     ASSERT_TRUE(waitIdle(*window.livePreview()));
-    EXPECT_TRUE(ready.last().at(3).toString().startsWith(QStringLiteral("gridrec ram-lak")))
+    EXPECT_TRUE(ready.last().at(3).toString().startsWith(QStringLiteral("gridrec ramp")))
         << ready.last().at(3).toString().toStdString();
     // A change in its form (its own filter) previews again, with that filter.
     ready.clear();

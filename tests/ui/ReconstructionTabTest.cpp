@@ -176,6 +176,13 @@ TEST(ReconstructionTab, ASecondDatasetResetsEveryPanel) {
     EXPECT_EQ(tab.sliceLabel()->text(), QStringLiteral("Slice 1 / 1"));
     EXPECT_FALSE(tab.sliceSlider()->isEnabled());
     EXPECT_FALSE(view->hasImage());
+    // The greyed Black/White boxes show no number (they kept the old data's window).
+    for (const char* name : {"windowLow", "windowHigh"}) {
+        auto* box = tab.windowBar()->findChild<QDoubleSpinBox*>(QString::fromLatin1(name));
+        ASSERT_NE(box, nullptr);
+        EXPECT_FALSE(box->isEnabled());
+        EXPECT_EQ(box->text(), QStringLiteral("none")) << name;
+    }
     EXPECT_FALSE(view->profileLine().has_value());
     EXPECT_TRUE(window.resultViews()->profileView()->samples().value.empty());
     EXPECT_EQ(window.convergenceDock()->pointCount(), 0);
@@ -191,6 +198,34 @@ TEST(ReconstructionTab, ASecondDatasetResetsEveryPanel) {
     const WindowLevel automatic = percentileWindow(values);
     EXPECT_DOUBLE_EQ(view->windowLevel().width, automatic.width);
     EXPECT_DOUBLE_EQ(view->windowLevel().level, automatic.level);
+}
+
+TEST(ReconstructionTab, AResultAfterIteratesTakesItsOwnAutomaticWindow) {
+    test::WindowFixture f;
+    f.session.setDataset(test::demoStack(32, 1), QStringLiteral("noisy"));
+    ReconstructionTab& tab = *f.window->reconstructionTab();
+    SliceView* view = tab.reconstructionView();
+    // CGLS from zeros: the first iterate spans a small part of the result's range.
+    std::vector<float> first(32 * 32), result(32 * 32);
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        first[i] = 0.05f + 0.001f * float(i % 97);
+        result[i] = -0.6f + 1.7f * float((i * 37) % 101) / 100.f;
+    }
+    tab.showIterate(View2<const float>(first.data(), 32, 32, 32), QStringLiteral("iterate 1"));
+    EXPECT_NEAR(view->windowLevel().width, percentileWindow(first).width, 1e-12);
+    auto outcome = std::make_shared<app::ReconOutcome>();
+    outcome->image = Volume(1, 32, 32);
+    for (std::size_t y = 0; y < 32; ++y)
+        for (std::size_t x = 0; x < 32; ++x)
+            outcome->image(0, y, x) = result[y * 32 + x];
+    tab.showReconstruction(outcome, QString());
+    // The result's own window (the iterate's made it almost binary).
+    EXPECT_DOUBLE_EQ(view->windowLevel().width, percentileWindow(result).width);
+    // A window the user set is kept for the next result.
+    tab.showIterate(View2<const float>(first.data(), 32, 32, 32), QStringLiteral("iterate 1"));
+    view->setWindowLevel({0.3, 0.2});
+    tab.showReconstruction(outcome, QString());
+    EXPECT_DOUBLE_EQ(view->windowLevel().width, 0.3);
 }
 
 }  // namespace

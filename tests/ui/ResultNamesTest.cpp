@@ -40,7 +40,7 @@ TEST(ResultNames, NamesSayWhatDiffersAndTheTooltipTheWholeRequest) {
     EXPECT_EQ(items[2], QStringLiteral("#1 FBP: defaults"));
     // The whole request on hover: the filter, the back-projector, the centre, the grid, ...
     const QString request = box->itemData(1, Qt::ToolTipRole).toString();
-    for (const char* part : {"FBP\n", "filter ram-lak", "cutoff 1", "back-projector ",
+    for (const char* part : {"FBP\n", "filter ramp", "cutoff 1", "back-projector ",
                              "centre 67.5 px", "grid 129x129x2", "180 angles", "preprocessing: "})
         EXPECT_TRUE(request.contains(QLatin1String(part))) << part << " in\n"
                                                            << request.toStdString();

@@ -39,6 +39,7 @@ Result<std::string> CopyAsPython::script() const {
     app::ScriptRequest r;
     r.file = m_session.dataFile();
     r.datasetFolder = m_session.dataFolder();
+    r.preprocessing = m_session.state().preprocessing();
     r.loaded = m_session.loadedDataset().get();
     r.reconstructed = m_session.dataset().get();
     r.sampling = m_session.sampling();

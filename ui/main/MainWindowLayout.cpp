@@ -172,6 +172,13 @@ void MainWindow::createDocks() {
     addDock(QStringLiteral("convergence"), tr("Convergence"), m_convergence,
             Qt::BottomDockWidgetArea);
     m_center = new CenterPanel(m_session);
+    // The centre's preview and sweep reconstruct as Reconstruct would (filter, projector).
+    m_center->setMethodSource([this] {
+        CenterPanel::Method m{m_algorithm->analyticOptions().filter, paramsPanel()->variantId(),
+                              m_algorithm->analyticMethod()};
+        m.method.frontEnd = app::FrontEnd::Gui;
+        return m;
+    });
     QDockWidget* center = addDock(QStringLiteral("center"), tr("Centre of rotation"), m_center,
                                   Qt::BottomDockWidgetArea);
     m_devices = new DevicesPanel(m_session);

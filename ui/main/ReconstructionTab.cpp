@@ -124,6 +124,7 @@ void ReconstructionTab::resetPanes(bool truth) {
     m_result.reset();
     m_resultNote.clear();
     m_freshWindow = true;
+    m_iterateWindow.reset();
     m_slice = 0;
     m_truthBox->setVisible(truth);
     m_differenceBox->setVisible(truth);
@@ -180,6 +181,12 @@ void ReconstructionTab::showReconstruction(std::shared_ptr<const app::ReconOutco
                                            const QString& note) {
     m_result = recon && !recon->image.empty() ? std::move(recon) : nullptr;
     m_resultNote = note;
+    if (m_iterateWindow && m_result) {
+        const WindowLevel now = m_recon->windowLevel();
+        m_freshWindow = m_freshWindow || (now.width == m_iterateWindow->width &&
+                                          now.level == m_iterateWindow->level);
+        m_iterateWindow.reset();
+    }
     if (m_cone) {  // the planes of this result
         const QSignalBlocker block(m_slider);
         m_slider->setRange(1, std::max(1, sliceCount()));
@@ -203,7 +210,9 @@ void ReconstructionTab::showReconstructionSlice() {
 }
 
 void ReconstructionTab::showIterate(View2<const float> slice, const QString& caption) {
+    const bool fresh = m_freshWindow;
     showInRecon(slice);
+    if (fresh) m_iterateWindow = m_recon->windowLevel();
     m_recon->setCaption(caption);
     showDifference(slice);
 }

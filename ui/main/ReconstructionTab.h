@@ -21,11 +21,13 @@
 /// Threading: GUI thread only.
 
 #include <memory>
+#include <optional>
 
 #include <QWidget>
 
 #include "app/jobs/ConeJob.h"
 #include "app/jobs/DemoJob.h"
+#include "ui/views/ColorMap.h"
 
 class QGroupBox;
 class QLabel;
@@ -97,6 +99,10 @@ class ReconstructionTab : public QWidget {
     ConeVolumeGrid m_coneGrid;
     int m_slice = 0;
     bool m_freshWindow = true;
+    /// The automatic window an iterate took on new data (the first iterate of CGLS from zeros
+    /// spans a small part of the result's range): the result takes its own automatic window
+    /// unless the user changed it meanwhile.
+    std::optional<WindowLevel> m_iterateWindow;
     SliceView* m_sinogram = nullptr;
     SliceView* m_recon = nullptr;
     SliceView* m_truth = nullptr;

@@ -85,7 +85,19 @@ bool Session::startLoadFile(const app::LoadRequest& given, const QString& name) 
 }
 
 bool Session::startReload(const PreprocessOptions& preprocessing, bool minusLog) {
-    if (!m_state.source.file || !m_read) return false;
+    if (!m_read) return false;
+    if (!m_state.source.file) {
+        // A dataset folder (the bundled demo): its sinogram stack read again and preprocessed.
+        const std::filesystem::path folder = m_state.source.folder;
+        if (folder.empty()) return false;
+        app::DatasetState state = m_state;
+        state.source.folderPreprocessing = preprocessing;
+        return startLoadJob(
+            [folder, preprocessing](const ExecContext& ctx) {
+                return app::loadDatasetFolder(folder, preprocessing, ctx);
+            },
+            m_datasetName, std::move(state), true);
+    }
     app::DatasetState state = m_state;
     state.source.file->preprocessing = preprocessing;
     state.source.file->minusLog = minusLog;

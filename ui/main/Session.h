@@ -140,9 +140,10 @@ class Session : public QObject {
     /// as stored, so a later crop or binning keeps it. The reconstruction stays (not current).
     /// Error when busy or out of range.
     Status setCenterOfRotation(double center);
-    /// Reads the open data file again with @p preprocessing and @p minusLog (Preprocessing >
-    /// Apply and reload): the centre, the sampling, the reference and the reconstruction (not
-    /// current) stay. False when busy or no data file is open.
+    /// Reads the open data file or dataset folder again with @p preprocessing and @p minusLog
+    /// (Preprocessing > Apply and reload; a folder's sinogram stack: app::loadDatasetFolder):
+    /// the centre, the sampling, the reference and the reconstruction (not current) stay.
+    /// False when busy or no data file or folder is open (the generated demo).
     bool startReload(const PreprocessOptions& preprocessing, bool minusLog);
     /// Gives the loaded dataset @p reference as its ground truth (a golden image: the error per
     /// iteration, MBIR's HU curve, the metrics), [slice][y][x] on the loaded grid. Error when

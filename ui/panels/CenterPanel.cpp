@@ -57,6 +57,7 @@ CenterPanel::CenterPanel(Session& session, QWidget* parent)
     m_preview->setTitle(tr("Centre preview"));
     m_preview->setMinimumSize(120, 120);
     m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("centerStatus"));
     m_status->setWordWrap(true);
 
     auto* controls = new QHBoxLayout;
@@ -198,10 +199,12 @@ void CenterPanel::requestPreview() {
     const double c = center();
     const app::Engine* engine = &m_session.engine();
     auto out = std::make_shared<app::JobOutput<app::SliceImage>>();
+    const Method m = method();
     m_jobs.request(
-        [engine, data, c, out](const ExecContext& ctx) -> Status {
+        [engine, data, c, out, m](const ExecContext& ctx) -> Status {
             TOMO_ASSIGN_OR_RETURN(app::SliceImage s,
-                                  app::reconstructSliceAtCenter(*engine, *data, 0, c, {}, "", ctx));
+                                  app::reconstructSliceAtCenter(*engine, *data, 0, c, m.filter,
+                                                                m.variant, ctx, m.method));
             out->set(std::move(s));
             return Status::ok();
         },
@@ -247,10 +250,12 @@ void CenterPanel::runSweep() {
     const double lo = std::max(0.0, c - r);
     const double hi = std::min<double>(data->geometry.detectorCount() - 1, c + r);
     const app::Engine* engine = &m_session.engine();
+    const Method m = method();
     m_jobs.runNow(
-        [engine, data, lo, hi, n, out](const ExecContext& ctx) -> Status {
-            TOMO_ASSIGN_OR_RETURN(app::CenterSweep s, app::sweepDatasetCenter(*engine, *data, 0, lo,
-                                                                              hi, n, {}, "", ctx));
+        [engine, data, lo, hi, n, out, m](const ExecContext& ctx) -> Status {
+            TOMO_ASSIGN_OR_RETURN(app::CenterSweep s,
+                                  app::sweepDatasetCenter(*engine, *data, 0, lo, hi, n, m.filter,
+                                                          m.variant, ctx, m.method));
             out->set(std::move(s));
             return Status::ok();
         },
@@ -330,9 +335,19 @@ void CenterPanel::showSweep() {
             m_best->append(e.center, lo);
         }
     }
-    m_status->setText(tr("Sweep: sharpest at %1 px (confidence %2)")
+    // The trials follow the chosen projector; core's sharpness sweep takes a back-projector
+    // variant, so with Joseph's projector or gridrec the curve is the variant's: say so.
+    const app::AnalyticMethod chosen = method().method;
+    const auto projector = chosen.parameters.find("projector");
+    const bool other = chosen.algorithm != "fbp" ||
+                       (projector != chosen.parameters.end() && projector->second != "pixel");
+    m_status->setText(tr("Sweep: sharpest at %1 px (confidence %2); curve by %3%4")
                           .arg(e.center, 0, 'f', 2)
-                          .arg(e.confidence, 0, 'f', 2));
+                          .arg(e.confidence, 0, 'f', 2)
+                          .arg(QString::fromStdString(m_sweep.curveBackProjector))
+                          .arg(other ? tr(" (the pixel-driven back-projector; the trial slices "
+                                          "use the chosen method)")
+                                     : QString()));
 }
 
 void CenterPanel::apply() {

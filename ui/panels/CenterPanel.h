@@ -18,8 +18,10 @@
 /// Threading: GUI thread; the jobs run on the panel's runner.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <QWidget>
@@ -53,6 +55,16 @@ class CenterPanel : public QWidget {
     void setCenter(double center);
     /// Debounce delay of the preview (120 ms by default).
     void setDebounceMs(int ms);
+
+    /// How the preview and the sweep's trials are reconstructed: the Parameters panel's FBP
+    /// (filter, back-projector, projector) or gridrec.
+    struct Method {
+        FilterOptions filter;
+        std::string variant;  ///< "" = the engine's default
+        app::AnalyticMethod method;
+    };
+    /// Where the panel reads its Method when a job starts (unset: FBP with the defaults).
+    void setMethodSource(std::function<Method()> source) { m_methodSource = std::move(source); }
 
     ImageView* previewView() const { return m_preview; }
     /// The last preview slice and the centre it was made at.
@@ -95,6 +107,8 @@ class CenterPanel : public QWidget {
 
     Session& m_session;
     PreviewRunner m_jobs;
+    std::function<Method()> m_methodSource;
+    Method method() const { return m_methodSource ? m_methodSource() : Method{}; }
 
     QSlider* m_slider = nullptr;
     QDoubleSpinBox* m_spin = nullptr;

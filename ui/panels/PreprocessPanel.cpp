@@ -1,6 +1,7 @@
 #include "ui/panels/PreprocessPanel.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <vector>
 
 #include <QCheckBox>
@@ -34,6 +35,16 @@ bool acquisitionOpen(const Session& session) {
     return format && app::isAcquisitionFormat(**format);
 }
 
+/// What the open data is, for the steps that apply to it.
+enum class Source { None, Acquisition, StackFile, Folder };
+
+Source sourceOf(const Session& session) {
+    if (!session.dataset()) return Source::None;
+    if (session.dataFile())
+        return acquisitionOpen(session) ? Source::Acquisition : Source::StackFile;
+    return session.state().source.folder.empty() ? Source::None : Source::Folder;
+}
+
 }  // namespace
 
 PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
@@ -42,7 +53,9 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     m_applied->setWordWrap(true);
     m_applied->setObjectName(QStringLiteral("preprocessingApplied"));
     m_zingers = new QCheckBox(tr("remove zingers"), this);
+    m_zingers->setObjectName(QStringLiteral("removeZingers"));
     m_zingerThreshold = new QDoubleSpinBox(this);
+    m_zingerThreshold->setObjectName(QStringLiteral("zingerThreshold"));
     m_zingerThreshold->setRange(0.01, 10.0);
     m_zingerThreshold->setValue(0.2);
     m_zingerThreshold->setToolTip(
@@ -280,22 +293,57 @@ void PreprocessPanel::setPreviewSlice(int slice) {
 
 void PreprocessPanel::syncFromDataset() {
     auto data = m_session.dataset();
-    const bool acquisition = acquisitionOpen(m_session);
-    m_apply->setEnabled(acquisition && !m_session.isBusy());
+    const Source source = sourceOf(m_session);
+    m_apply->setEnabled(source != Source::None && !m_session.isBusy());
+    enableStepsFor(static_cast<int>(source));
+    const QString applied =
+        data ? tr("Applied: %1")
+                   .arg(QString::fromStdString(data->preprocessing.empty() ? std::string("none")
+                                                                           : data->preprocessing))
+             : QString();
     if (!data)
         m_applied->setText(tr("No data."));
-    else if (!acquisition)
+    else if (source == Source::None)
         m_applied->setText(
-            tr("This data is a sinogram stack (or generated): it is used as "
-               "stored. Preprocessing applies to acquisitions (HDF5 / NXtomo / "
-               "DXchange projections with flats)."));
+            tr("The generated demo is used as made; open the bundled demo or a "
+               "data file to preprocess it."));
+    else if (source == Source::Acquisition)
+        m_applied->setText(applied);
     else
         m_applied->setText(
-            tr("Applied: %1")
-                .arg(QString::fromStdString(data->preprocessing.empty() ? std::string("none")
-                                                                        : data->preprocessing)));
+            tr("This data is a sinogram stack of line integrals: ring and zinger removal "
+               "apply%1. Flat/dark, -log, Paganin and angle selection apply to "
+               "acquisitions (HDF5 / NXtomo / DXchange projections with flats).\n%2")
+                .arg(source == Source::StackFile ? tr(", and binning and cropping") : QString())
+                .arg(applied));
     m_slice = 0;
     updatePreview();
+}
+
+void PreprocessPanel::enableStepsFor(int sourceKind) {
+    const auto source = static_cast<Source>(sourceKind);
+    const bool acquisition = source == Source::Acquisition;
+    const bool reshapes = acquisition || source == Source::StackFile;
+    if (!acquisition) {  // steps that do not apply are off, not only greyed
+        m_flats->setCurrentIndex(0);
+        m_paganin->setChecked(false);
+        m_angleStep->setValue(1);
+    }
+    for (QWidget* w : std::initializer_list<QWidget*>{m_flats, m_minusLog, m_paganin, m_angleStep})
+        w->setEnabled(acquisition);
+    if (!reshapes) {
+        m_bin->setCurrentIndex(0);
+        for (QSpinBox* s : {m_rowFirst, m_rowLast, m_cropFirst, m_cropLast})
+            s->setValue(0);
+    }
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_bin, m_rowFirst, m_rowLast, m_cropFirst, m_cropLast})
+        w->setEnabled(reshapes);
+    m_zingerThreshold->setToolTip(
+        acquisition ? tr("A pixel further than this fraction from its 3x3 median is replaced by "
+                         "the median")
+                    : tr("A pixel more than this (line-integral units) above its 3x3 median is "
+                         "replaced by the median (bright outliers, as TomoPy's remove_outlier)"));
 }
 
 void PreprocessPanel::updatePreview() {

@@ -11,7 +11,9 @@
 /// The settings reach the reconstruction request and the saved file's provenance through the
 /// dataset (Dataset::preprocessing, "preprocessing" in the provenance). Defaults change nothing:
 /// no ring filter, no zinger removal, no binning, all angles, no crop. Sinogram stacks (TIFF,
-/// raw, ...) take no preprocessing, as in `tomo recon`; the panel says so.
+/// raw, ..., and a dataset folder such as the bundled demo) take the steps that act on line
+/// integrals (rings, zingers; a file also binning and cropping), as `tomo recon` does
+/// (core/preprocess/SinogramPreprocess.h); the others are greyed out and the panel says why.
 ///
 /// Threading: GUI thread only; the preview runs the ring filter on one sinogram (milliseconds).
 
@@ -65,6 +67,8 @@ class PreprocessPanel : public QWidget {
     void applyRequested();
 
   private:
+    /// Enables the widgets of the steps that apply to the open data (a Source of the .cpp).
+    void enableStepsFor(int sourceKind);
     QLayout* buildFlatRow();
     QLayout* buildRingRow();
     QLayout* buildPaganinRow();

@@ -144,7 +144,14 @@ void WindowLevelBar::onImageChanged() {
     m_histogram.fill(0);
     const bool have = m_view && m_view->hasImage();
     setEnabled(have);
+    // Without an image the boxes show no number (they kept the last data's window before).
+    for (QDoubleSpinBox* box : {m_low, m_high})
+        box->setSpecialValueText(have ? QString() : tr("none"));
     if (!have) {
+        m_syncing = true;
+        m_low->setValue(m_low->minimum());
+        m_high->setValue(m_high->minimum());
+        m_syncing = false;
         m_readout->setText(tr("no image"));
         m_strip->update();
         return;
