@@ -24,8 +24,9 @@ class GroupStage final : public ChunkStage {
         return m_kind == Kind::Spectra ? TimelineStage::Filter : TimelineStage::Kernels;
     }
     std::string label() const override {
-        return m_kind == Kind::Spectra ? "spectra"
-                                       : (m_kind == Kind::Spreading ? "spreading" : "transform");
+        return m_kind == Kind::Spectra
+                   ? "gridrec: spectra"
+                   : (m_kind == Kind::Spreading ? "gridrec: spreading" : "gridrec: transform");
     }
     Status prepare(std::size_t, std::size_t) override { return Status::ok(); }
     int steps(const PipelineChunk&) const override { return m_kind == Kind::Transform ? 2 : 1; }

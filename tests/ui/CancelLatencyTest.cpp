@@ -62,7 +62,7 @@ std::vector<CancelCase> cancelCases() {
             {"cgls", "", 1024, 2},
             {"tv", "", 1024, 2},
             {"mbir", "", 384, 1},
-            {"gridrec", "gridrec", 1024, 64},
+            {"gridrec", "gridrec: spreading", 1024, 64},
             {"memxct", "MemXCT: tracing rays", 384, 1},
             {"memxct", "MemXCT: transposing", 384, 1},
             {"memxct", "MemXCT: staging buffers", 384, 1}};

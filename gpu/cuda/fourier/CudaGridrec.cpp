@@ -130,6 +130,9 @@ class DeviceStage final : public ChunkStage {
     TimelineStage timelineStage() const override {
         return m_spectra ? TimelineStage::Filter : TimelineStage::Kernels;
     }
+    std::string label() const override {
+        return m_spectra ? "gridrec: spectra" : "gridrec: gridding";
+    }
     Status prepare(std::size_t slices, std::size_t budget) override {
         return m_spectra ? m_job.prepare(slices, budget) : Status::ok();
     }
