@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 
 #include "app/jobs/DemoJob.h"
+#include "tests/ui/SameBits.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
 #include "ui/main/FileActions.h"
@@ -217,12 +218,7 @@ TEST(SessionPreprocessing, RingsZingersCentreFbpSavedAndReopenedGiveTheSameBits)
     clickAndSettle(b.session, b.window->runButton());
     const Volume& after = b.session.reconstruction()->image;
     ASSERT_EQ(after.dims(), before.dims());
-    std::size_t differ = 0;
-    for (std::size_t z = 0; z < after.dim(0); ++z)
-        for (std::size_t y = 0; y < after.dim(1); ++y)
-            for (std::size_t x = 0; x < after.dim(2); ++x)
-                differ += after(z, y, x) != before(z, y, x);
-    EXPECT_EQ(differ, 0u);
+    EXPECT_EQ(differingVoxels(after, before), 0u);
 }
 
 // A session asking a dataset folder for preprocessing it cannot take (a hand-edited crop) is
