@@ -1,7 +1,8 @@
 // Sessions keep the preprocessing: its JSON round trip (every field, a file's and a folder's),
 // sessions saved before it was stored still open with none applied, malformed preprocessing
 // names the field, and the journey striped demo folder -> rings + zingers -> centre -> FBP ->
-// save session -> open it in a fresh window -> FBP gives the same bits.
+// save session -> open it in a fresh window -> FBP gives the same bits; a data file's rings and
+// binning read again the same way; preprocessing the data refuses is a message.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <QTemporaryDir>
 
 #include "app/jobs/DemoJob.h"
+#include "core/io/ImageIO.h"
 #include "tests/ui/SameBits.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
@@ -219,6 +221,46 @@ TEST(SessionPreprocessing, RingsZingersCentreFbpSavedAndReopenedGiveTheSameBits)
     const Volume& after = b.session.reconstruction()->image;
     ASSERT_EQ(after.dims(), before.dims());
     EXPECT_EQ(differingVoxels(after, before), 0u);
+}
+
+// A data file (a TIFF sinogram stack) read with rings and binning: the reopened session reads
+// it the same way (same shape, same bits) and the panel shows the binning.
+TEST(SessionPreprocessing, ADataFilesRingsAndBinningAreReadAgainTheSameWay) {
+    if (!tiffSupported()) GTEST_SKIP() << "no TIFF support in this build";
+    WindowFixture a;
+    auto made = app::makeDemoDataset(app::demoSpecForSize(40), ExecContext{});
+    ASSERT_TRUE(made.isOk());
+    const std::filesystem::path tif = a.dir.filePath(QStringLiteral("sino.tif")).toStdString();
+    ASSERT_TRUE(writeVolume(tif, made->sinograms).isOk());
+    app::LoadRequest request;
+    request.path = tif;
+    QSignalSpy loaded(&a.session, &Session::jobFinished);
+    ASSERT_TRUE(a.window->fileActions()->openDataFile(request));
+    ASSERT_TRUE(waitFor(loaded, 1, 60000));
+    settle(a.session);
+    PreprocessPanel* panel = a.window->preprocessPanel();
+    choose(child<QComboBox>(panel, QStringLiteral("ringMethod")), QStringLiteral("sorting"));
+    choose(child<QComboBox>(panel, QStringLiteral("binning")), QStringLiteral("2 x 2"));
+    clickAndSettle(a.session, child<QPushButton>(panel, QStringLiteral("applyPreprocessing")));
+    const Sinograms& read = a.session.loadedDataset()->sinograms;
+    ASSERT_EQ(read.dim(2), made->sinograms.dim(2) / 2);
+    const std::filesystem::path file = a.dir.filePath(QStringLiteral("s.json")).toStdString();
+    ASSERT_TRUE(a.window->fileActions()->saveSession(file).isOk());
+
+    WindowFixture b;
+    QSignalSpy finished(&b.session, &Session::jobFinished);
+    ASSERT_TRUE(b.window->fileActions()->openSession(file).isOk());
+    ASSERT_TRUE(waitFor(finished, 1, 60000));
+    ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
+    settle(b.session);
+    EXPECT_EQ(b.session.loadedDataset()->preprocessing, a.session.loadedDataset()->preprocessing);
+    const Sinograms& again = b.session.loadedDataset()->sinograms;
+    ASSERT_EQ(again.dims(), read.dims());
+    EXPECT_EQ(differingVoxels(again, read), 0u);
+    EXPECT_EQ(child<QComboBox>(b.window->preprocessPanel(), QStringLiteral("binning"))
+                  ->currentData()
+                  .toInt(),
+              2);
 }
 
 // A session asking a dataset folder for preprocessing it cannot take (a hand-edited crop) is

@@ -62,6 +62,7 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
         tr("A pixel further than this fraction from its 3x3 median "
            "is replaced by the median"));
     m_bin = new QComboBox(this);
+    m_bin->setObjectName(QStringLiteral("binning"));
     for (int b : {1, 2, 4})
         m_bin->addItem(b == 1 ? tr("none") : tr("%1 x %1").arg(b), b);
     m_angleStep = new QSpinBox(this);
