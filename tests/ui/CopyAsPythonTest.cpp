@@ -33,6 +33,7 @@
 #include "app/jobs/DemoJob.h"
 #include "core/io/ImageIO.h"
 #include "core/projectors/JosephTranspose.h"
+#include "tests/ui/SameBits.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
 #include "ui/charts/ConvergenceDock.h"
@@ -92,12 +93,7 @@ class CopiedScript : public ::testing::Test {
     void expectSameBits(const Array3<float>& fromScript) {
         const Volume& gui = f.session.reconstruction()->image;
         ASSERT_EQ(fromScript.dims(), gui.dims());
-        std::size_t differ = 0;
-        for (std::size_t z = 0; z < gui.dim(0); ++z)
-            for (std::size_t y = 0; y < gui.dim(1); ++y)
-                for (std::size_t x = 0; x < gui.dim(2); ++x)
-                    differ += fromScript(z, y, x) != gui(z, y, x);
-        EXPECT_EQ(differ, 0u);
+        EXPECT_EQ(differingVoxels(fromScript, gui), 0u);
     }
 
     QTemporaryDir dir;

@@ -38,6 +38,7 @@
 #include "ui/widgets/MetricsPanel.h"
 #include "ui/widgets/ReconParamsPanel.h"
 #include "ui/widgets/SamplingBox.h"
+#include "ui/widgets/WheelGuard.h"
 
 namespace tomo::ui {
 
@@ -156,6 +157,8 @@ void MainWindow::createDocks() {
     runLayout->addWidget(m_runSummary, 1);
     runLayout->addWidget(m_runButton);
     dockLayout->addWidget(runBar);
+    // The wheel scrolls the form unless a control has keyboard focus (WheelGuard.h).
+    WheelGuard::install(dockContent);
     QDockWidget* parameters = addDock(QStringLiteral("parameters"), tr("Parameters"), dockContent,
                                       Qt::RightDockWidgetArea);
     // Preprocessing: a tab beside Parameters (it is applied by reloading, before them).
@@ -163,6 +166,7 @@ void MainWindow::createDocks() {
     auto* preprocessScroll = new QScrollArea;
     preprocessScroll->setWidget(m_preprocess);
     preprocessScroll->setWidgetResizable(true);
+    WheelGuard::install(preprocessScroll);
     QDockWidget* preprocessing = addDock(QStringLiteral("preprocessing"), tr("Preprocessing"),
                                          preprocessScroll, Qt::RightDockWidgetArea);
     tabifyDockWidget(parameters, preprocessing);

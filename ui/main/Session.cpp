@@ -42,11 +42,16 @@ bool Session::startLoadJob(std::function<Result<app::Dataset>(const ExecContext&
     return true;
 }
 
-bool Session::startLoad(const std::filesystem::path& folder) {
+bool Session::startLoad(const std::filesystem::path& folder,
+                        const PreprocessOptions& preprocessing) {
     app::DatasetState state;
     state.source.folder = folder;
-    return startLoadJob([folder](const ExecContext&) { return app::loadDataset(folder); },
-                        QString::fromStdString(folder.string()), std::move(state));
+    state.source.folderPreprocessing = preprocessing;
+    return startLoadJob(
+        [folder, preprocessing](const ExecContext& ctx) {
+            return app::loadDatasetFolder(folder, preprocessing, ctx);
+        },
+        QString::fromStdString(folder.string()), std::move(state));
 }
 
 bool Session::startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder) {

@@ -83,8 +83,10 @@ class Session : public QObject {
     bool isBusy() const { return m_runner.isRunning(); }
     JobKind currentJob() const { return m_job; }
 
-    /// Starts loading a dataset folder (app::loadDataset). False when a job is running.
-    bool startLoad(const std::filesystem::path& folder);
+    /// Starts loading a dataset folder with @p preprocessing applied to its sinogram stack
+    /// (app::loadDatasetFolder, as Apply and reload; a restored session's). False when busy.
+    bool startLoad(const std::filesystem::path& folder,
+                   const PreprocessOptions& preprocessing = {});
     /// Starts the demo: loads @p folder when it holds a dataset (geometry.txt), else generates
     /// the dataset of @p spec. False when a job is running.
     bool startDemo(const app::DemoSpec& spec, const std::filesystem::path& folder = {});

@@ -16,12 +16,22 @@ namespace tomo::ui {
 
 namespace {
 
-/// The same file read the same way, its preprocessing aside (a session does not store it).
+/// The same file read the same way, its preprocessing aside (samePreprocessing).
 bool sameFile(const std::optional<app::LoadRequest>& a, const std::optional<app::LoadRequest>& b) {
     app::DataSource x, y;
     x.file = a;
     y.file = b;
     return x.sameScan(y);
+}
+
+/// The data of @p loaded read with the preprocessing of @p state (a file's with its -log).
+bool samePreprocessing(const app::DatasetState& loaded, const SessionState& state) {
+    if (state.dataFile)
+        return loaded.source.file &&
+               describe(loaded.source.file->preprocessing) ==
+                   describe(state.dataFile->preprocessing) &&
+               loaded.source.file->minusLog == state.dataFile->minusLog;
+    return describe(loaded.source.folderPreprocessing) == describe(state.folderPreprocessing);
 }
 
 }  // namespace
@@ -31,7 +41,8 @@ SessionState captureSessionState(const MainWindow& window) {
     const Session& session = window.session();
     s.dataPath = session.dataFolder().string();
     s.demoSize = session.demoSize();
-    s.dataFile = session.dataFile();
+    s.dataFile = session.dataFile();  // with its preprocessing and -log
+    if (!s.dataPath.empty()) s.folderPreprocessing = session.state().source.folderPreprocessing;
     // The record's centre on the detector as stored (it survives other preprocessing), or the
     // data's own.
     if (auto data = session.dataset())
@@ -108,7 +119,8 @@ bool startDataLoad(MainWindow& window, const SessionState& state) {
     Session& session = window.session();
     if (state.cone) return window.coneActions()->openCone(state.cone->request());
     if (state.dataFile) return window.fileActions()->openDataFile(*state.dataFile);
-    if (!state.dataPath.empty()) return session.startLoad(state.dataPath);
+    if (!state.dataPath.empty())
+        return session.startLoad(state.dataPath, state.folderPreprocessing);
     return session.startDemo(state.demoSize > 0 ? app::demoSpecForSize(state.demoSize)
                                                 : app::DemoSpec{});
 }
@@ -125,7 +137,8 @@ std::vector<std::string> applySessionState(MainWindow& window, const SessionStat
                                      : session.dataset() &&
                                            session.dataFolder().string() == state.dataPath &&
                                            session.demoSize() == state.demoSize &&
-                                           sameFile(session.dataFile(), state.dataFile);
+                                           sameFile(session.dataFile(), state.dataFile) &&
+                                           samePreprocessing(session.state(), state);
     if (sameData) {
         // First: a new centre drops the reconstruction, which resets the view below.
         for (std::string& f : applySessionCenter(window, state))

@@ -3,6 +3,10 @@
 /// @brief Maps the main window's widgets and the Session to a SessionState and back: what
 /// "Save session" writes and "Open session" restores (ui/session/SessionState.h).
 ///
+/// The data include their preprocessing (a file's with its -log, a dataset folder's rings and
+/// zingers): data read with other preprocessing are read again with the state's, through the
+/// same load jobs as Preprocessing > Apply and reload (app::loadDataFile, loadDatasetFolder).
+///
 /// Restoring: the algorithm, every algorithm's parameters, the FBP filter, cutoff and variant,
 /// the colour map, the reconstruction view's window/level and the panel in front are applied at
 /// once. The data: when the state names other data than the active dataset, applySessionState

@@ -62,6 +62,7 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
         tr("A pixel further than this fraction from its 3x3 median "
            "is replaced by the median"));
     m_bin = new QComboBox(this);
+    m_bin->setObjectName(QStringLiteral("binning"));
     for (int b : {1, 2, 4})
         m_bin->addItem(b == 1 ? tr("none") : tr("%1 x %1").arg(b), b);
     m_angleStep = new QSpinBox(this);
@@ -225,67 +226,6 @@ QLayout* PreprocessPanel::buildCropRow(QSpinBox*& first, QSpinBox*& last, const 
     return row;
 }
 
-namespace {
-
-IndexRange cropRange(const QSpinBox* first, const QSpinBox* last) {
-    const auto a = static_cast<std::size_t>(first->value());
-    const auto b = static_cast<std::size_t>(last->value());
-    if (a == 0 && b == 0) return IndexRange::all();
-    return {a, b > a ? b - a : IndexRange::kAll};
-}
-
-}  // namespace
-
-PreprocessOptions PreprocessPanel::options() const {
-    PreprocessOptions o;
-    if (m_flats->currentIndex() == 1)
-        o.flatsBefore = static_cast<std::size_t>(m_flatsBefore->value());
-    o.rings = static_cast<RingMethod>(m_rings->currentData().toInt());
-    o.sorting.size = m_ringWindow->value() == 1 ? 0 : m_ringWindow->value() | 1;  // odd
-    if (m_zingers->isChecked()) {
-        ZingerOptions z;
-        z.threshold = m_zingerThreshold->value();
-        o.zingers = z;
-    }
-    if (m_paganin->isChecked()) {
-        PaganinOptions p;
-        p.energyKeV = m_energy->value();
-        p.distanceMm = m_distance->value();
-        p.pixelSizeUm = m_pixel->value();
-        p.deltaOverBeta = m_deltaBeta->value();
-        o.paganin = p;
-    }
-    o.binRows = 1;
-    o.binColumns = m_bin->currentData().toInt();
-    o.angleStep = static_cast<std::size_t>(m_angleStep->value());
-    o.cropRows = cropRange(m_rowFirst, m_rowLast);
-    o.cropColumns = cropRange(m_cropFirst, m_cropLast);
-    return o;
-}
-
-bool PreprocessPanel::minusLog() const {
-    return m_minusLog->isChecked();
-}
-
-void PreprocessPanel::setPaganin(const std::optional<PaganinOptions>& paganin) {
-    m_paganin->setChecked(paganin.has_value());
-    if (!paganin) return;
-    m_energy->setValue(paganin->energyKeV);
-    m_distance->setValue(paganin->distanceMm);
-    m_pixel->setValue(paganin->pixelSizeUm);
-    m_deltaBeta->setValue(paganin->deltaOverBeta);
-}
-
-void PreprocessPanel::setFlatsBefore(std::optional<int> count) {
-    m_flats->setCurrentIndex(count ? 1 : 0);
-    if (count) m_flatsBefore->setValue(*count);
-}
-
-void PreprocessPanel::setRings(RingMethod method, int window) {
-    m_ringWindow->setValue(window);
-    m_rings->setCurrentIndex(m_rings->findData(static_cast<int>(method)));
-}
-
 void PreprocessPanel::setPreviewSlice(int slice) {
     m_slice = slice;
     updatePreview();
@@ -293,6 +233,14 @@ void PreprocessPanel::setPreviewSlice(int slice) {
 
 void PreprocessPanel::syncFromDataset() {
     auto data = m_session.dataset();
+    const auto& file = m_session.state().source.file;
+    const bool log = !file || file->minusLog;
+    const PreprocessOptions steps = m_session.state().preprocessing();
+    // Unapplied edits stay until other preprocessing is applied (reload, other data, session).
+    if (const std::string shown = describe(steps) + (log ? "" : ", no -log"); shown != m_shown) {
+        showOptions(steps, log);
+        m_shown = shown;
+    }
     const Source source = sourceOf(m_session);
     m_apply->setEnabled(source != Source::None && !m_session.isBusy());
     enableStepsFor(static_cast<int>(source));

@@ -18,6 +18,7 @@
 /// Threading: GUI thread only; the preview runs the ring filter on one sinogram (milliseconds).
 
 #include <optional>
+#include <string>
 
 #include <QWidget>
 
@@ -54,6 +55,9 @@ class PreprocessPanel : public QWidget {
     void setFlatsBefore(std::optional<int> count);
     /// Sets the ring filter (method and window) as a user would.
     void setRings(RingMethod method, int window);
+    /// Sets every widget to @p options and @p minusLog (what the loaded data were read with:
+    /// shown whenever the applied preprocessing changes, e.g. a session reopened).
+    void showOptions(const PreprocessOptions& options, bool minusLog);
     /// Shows the ring filter's before/after on @p slice's sinogram of the dataset.
     void setPreviewSlice(int slice);
 
@@ -80,6 +84,7 @@ class PreprocessPanel : public QWidget {
 
     Session& m_session;
     int m_slice = 0;
+    std::string m_shown;  ///< the applied preprocessing the widgets were last set to
     QLabel* m_applied = nullptr;
     QComboBox* m_flats = nullptr;
     QSpinBox* m_flatsBefore = nullptr;

@@ -10,6 +10,7 @@
 #include <QJsonValue>
 
 #include "core/io/ImageIO.h"
+#include "ui/session/PreprocessJson.h"
 
 namespace tomo::ui {
 
@@ -77,13 +78,16 @@ QJsonValue dataFileToJson(const std::optional<app::LoadRequest>& request) {
             dims.append(static_cast<double>(n));
         shape = dims;
     }
-    return QJsonObject{
-        {QStringLiteral("path"), q(request->path.string())},
-        {QStringLiteral("format"), q(request->format)},
-        {QStringLiteral("shape"), shape},
-        {QStringLiteral("first_degrees"), request->firstDegrees},
-        {QStringLiteral("end_degrees"), request->endDegrees},
-        {QStringLiteral("angle_unit"), QLatin1String(angleUnitName(request->angleUnit))}};
+    QJsonObject o{{QStringLiteral("path"), q(request->path.string())},
+                  {QStringLiteral("format"), q(request->format)},
+                  {QStringLiteral("shape"), shape},
+                  {QStringLiteral("first_degrees"), request->firstDegrees},
+                  {QStringLiteral("end_degrees"), request->endDegrees},
+                  {QStringLiteral("angle_unit"), QLatin1String(angleUnitName(request->angleUnit))},
+                  {QStringLiteral("minus_log"), request->minusLog}};
+    if (!request->preprocessing.empty())
+        o.insert(QStringLiteral("preprocessing"), preprocessingToJson(request->preprocessing));
+    return o;
 }
 
 /// "data.file": null or absent = no file; InvalidData naming the field otherwise.
@@ -121,6 +125,13 @@ Result<std::optional<app::LoadRequest>> dataFileFromJson(const QJsonValue& value
     Result<AngleUnit> parsed = parseAngleUnit(unit);
     if (!parsed) return invalidData("'data.file.angle_unit': " + parsed.status().message());
     request.angleUnit = *parsed;
+    if (const QJsonValue log = o.value(QStringLiteral("minus_log")); !log.isUndefined()) {
+        if (!log.isBool()) return invalidData("'data.file.minus_log' must be true or false");
+        request.minusLog = log.toBool();
+    }
+    TOMO_ASSIGN_OR_RETURN(
+        request.preprocessing,
+        preprocessingFromJson(o.value(QStringLiteral("preprocessing")), "data.file.preprocessing"));
     return std::optional<app::LoadRequest>(std::move(request));
 }
 
@@ -242,6 +253,8 @@ QJsonObject sessionToJson(const SessionState& s) {
                      {QStringLiteral("center_of_rotation"), number(s.centerOfRotation)}};
     if (s.dataFile) data.insert(QStringLiteral("file"), dataFileToJson(s.dataFile));
     if (s.cone) data.insert(QStringLiteral("cone"), coneToJson(*s.cone));
+    if (!s.folderPreprocessing.empty())
+        data.insert(QStringLiteral("preprocessing"), preprocessingToJson(s.folderPreprocessing));
     QJsonObject parameters;
     for (const auto& [algorithm, values] : s.parameters)
         parameters.insert(q(algorithm), mapToJson(values));
@@ -277,6 +290,9 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
         TOMO_ASSIGN_OR_RETURN(ConeSession c, coneFromJson(cone));
         s.cone = std::move(c);
     }
+    TOMO_ASSIGN_OR_RETURN(
+        s.folderPreprocessing,
+        preprocessingFromJson(data.value(QStringLiteral("preprocessing")), "data.preprocessing"));
     TOMO_RETURN_IF_ERROR(readString(json, "algorithm", "", s.algorithm));
     QJsonObject parameters = json.value(QStringLiteral("parameters")).toObject();
     for (auto it = parameters.begin(); it != parameters.end(); ++it) {

@@ -9,7 +9,9 @@
 ///   { "format": "tomostation-session", "version": 1,
 ///     "data": { "path": "DIR or empty", "demo_size": 256, "center_of_rotation": 183.5,
 ///               "file": { "path": "FILE", "format": "raw", "shape": [1, 180, 256],
-///                         "first_degrees": 0, "end_degrees": 180, "angle_unit": "auto" },
+///                         "first_degrees": 0, "end_degrees": 180, "angle_unit": "auto",
+///                         "preprocessing": { ... }, "minus_log": true },
+///               "preprocessing": { "rings": "vo", "zingers": { ... }, ... },
 ///               "cone": { "projections": "FILE", "geometry": "FILE", "truth": "FILE or empty",
 ///                         "pitch": [1.5, 1.5] or null, "shape": [360, 256, 256] or null,
 ///                         "grid": [128, 128, 128] or null, "grid_spacing": 1.0 } },
@@ -27,6 +29,9 @@
 /// Volume box's grid (null: the dataset's default grid). In the file, data paths under the session
 /// file's folder are stored relative to it (SessionFile.h); in a SessionState they are as the
 /// Session knows them.
+/// "data.preprocessing" (a dataset folder's sinogram stack) and "data.file.preprocessing" /
+/// "minus_log" (a data file) are the preprocessing applied (PreprocessJson.h); absent in
+/// sessions saved before they were stored, which open with none applied.
 
 #include <array>
 #include <cmath>
@@ -80,6 +85,9 @@ struct SessionState {
     std::optional<app::LoadRequest> dataFile;
     /// A cone-beam dataset; set = the data are cone beam (dataPath, demoSize, dataFile unset).
     std::optional<ConeSession> cone;
+    /// The dataset folder's preprocessing (rings, zingers on its sinogram stack); a data file
+    /// keeps its own in dataFile->preprocessing.
+    PreprocessOptions folderPreprocessing;
     double centerOfRotation = std::nan("");  ///< pixels; NaN = the dataset's own
     std::string algorithm = "fbp";
     std::map<std::string, std::map<std::string, std::string>> parameters;  ///< per algorithm
@@ -97,6 +105,7 @@ struct SessionState {
         };
         return dataPath == other.dataPath && demoSize == other.demoSize &&
                dataFile == other.dataFile && cone == other.cone &&
+               describe(folderPreprocessing) == describe(other.folderPreprocessing) &&
                sameReal(centerOfRotation, other.centerOfRotation) && algorithm == other.algorithm &&
                parameters == other.parameters && fbpFilter == other.fbpFilter &&
                fbpCutoff == other.fbpCutoff && variant == other.variant &&
