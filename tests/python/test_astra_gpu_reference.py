@@ -1,7 +1,8 @@
 """scripts/compare/astra_gpu_reference.py's compare half, which runs here on the npz that the GPU
 machine's astra-toolbox makes (issue 30): its reader refuses what it did not make, and its cone
-checks pass on stand-in data made here from ASTRA's geometry definition alone (no astra, no
-GPU) and fail when that data is moved by one detector column or one voxel."""
+checks pass on stand-in data made here from ASTRA's geometry definition and FP3D_CUDA's
+ray-driven scheme alone (no astra, no GPU) and fail when that data is moved by one detector
+column or one voxel."""
 import pathlib
 import sys
 
@@ -19,36 +20,38 @@ def vectors(kind):
     return pg["Vectors"] if kind == "cone_vec" else agr._cone_vectors(pg)
 
 
-def astra_point(vec, point):
-    """(column, row) where ASTRA's ray from src through the point meets its detector plane
-    (d + a u + b v at pixel (a + (cols - 1) / 2, b + (rows - 1) / 2)): ASTRA's definition."""
-    src, d, u, v = np.split(vec, 4)
-    n = np.cross(u, v)
-    hit = src + np.dot(n, d - src) / np.dot(n, point - src) * (point - src) - d
-    a, b = np.linalg.lstsq(np.stack([u, v], 1), hit, rcond=None)[0]
-    return a + (agr.COLS_CONE - 1) / 2, b + (agr.ROWS_CONE - 1) / 2
-
-
 def centre(index):
     """ASTRA's coordinates of voxel (z, y, x): WindowMin + index + 0.5 on each axis."""
     z, y, x = index
     return np.array([x, y, z], np.float64) + 0.5 - agr.N_CONE / 2
 
 
+def ray_driven(vec, index):
+    """FP3D_CUDA's scheme written out for a one-voxel volume (cuda/3d/cone_fp.cu): the axis most
+    along src -> detector centre (x first on a tie), a sample on every slice's centre plane,
+    trilinear interpolation there, the sum times the ray's length per slice."""
+    src, d, u, v = np.split(vec, 4)
+    k = int(np.argmax(np.abs(src - d)))
+    cols = np.arange(agr.COLS_CONE) - (agr.COLS_CONE - 1) / 2
+    rows = np.arange(agr.ROWS_CONE) - (agr.ROWS_CONE - 1) / 2
+    ray = d + cols[None, :, None] * u + rows[:, None, None] * v - src   # [rows][cols][3]
+    c = centre(index)
+    out = np.zeros(ray.shape[:2])
+    for plane in np.arange(agr.N_CONE) + 0.5 - agr.N_CONE / 2:
+        point = src + ((plane - src[k]) / ray[..., k])[..., None] * ray
+        out += np.prod(np.clip(1 - np.abs(point - c), 0, None), axis=2)
+    return out * np.linalg.norm(ray, axis=2) / np.abs(ray[..., k])
+
+
 def stand_in_cone(kind):
-    """Single voxels as points splatted bilinearly (their centroid is the point) and the balls'
-    exact line integrals, both through ASTRA's geometry; the 'FDK' is the voxelised phantom."""
+    """Single voxels projected by FP3D_CUDA's ray-driven scheme and the balls' exact line
+    integrals, both through ASTRA's geometry; the 'FDK' is the voxelised phantom."""
     vecs = vectors(kind)
     shape = (agr.ROWS_CONE, agr.VIEWS_CONE, agr.COLS_CONE)
     voxels = np.zeros((len(agr.VOXELS),) + shape, np.float32)
     for k, index in enumerate(agr.VOXELS):
         for a, vec in enumerate(vecs):
-            col, row = astra_point(vec, centre(index))
-            c0, r0 = int(np.floor(col)), int(np.floor(row))
-            fc, fr = col - c0, row - r0
-            for dr, dc, w in ((0, 0, (1 - fr) * (1 - fc)), (0, 1, (1 - fr) * fc),
-                              (1, 0, fr * (1 - fc)), (1, 1, fr * fc)):
-                voxels[k, r0 + dr, a, c0 + dc] += w
+            voxels[k, :, a, :] = ray_driven(vec, index)
     cols = np.arange(agr.COLS_CONE) - (agr.COLS_CONE - 1) / 2
     rows = np.arange(agr.ROWS_CONE) - (agr.ROWS_CONE - 1) / 2
     proj = np.zeros(shape)
