@@ -74,8 +74,8 @@ class Array3 {
     /// As create(), but every element, padding included, is left uninitialised and no page is
     /// touched (arrays of 64 MiB and more are advised as huge pages): for a producer that
     /// writes every element and the padding (zero) before anything reads them, so that the
-    /// pages are first touched by its writers instead of a serial zero fill (issue 27: 32 GiB
-    /// of FBP output zeroed on one thread took longer than the reconstruction).
+    /// pages are first touched by its writers instead of a serial zero fill (issue 27: FBP's
+    /// output, 32 GiB at 2048^3, zeroed on one thread before the first chunk).
     static Result<Array3> createUninitialised(std::size_t n0, std::size_t n1, std::size_t n2) {
         return allocate(n0, n1, n2, false);
     }
