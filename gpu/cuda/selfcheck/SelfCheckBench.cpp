@@ -154,8 +154,8 @@ void printFbp(const FbpBench& b, int slices, int size, int projections) {
     std::printf(
         "FBP %s (%s), %d slices of %d^2 from %d projections: %.2f s host to host "
         "(cuFFT filter stage %.2f s, back-projection stage %.2f s); prepared before in %.2f s\n",
-        b.variant.c_str(), b.why.c_str(), slices, size, size, projections, b.hostToHost,
-        t.filtering, t.backProjection, b.prepare);
+        b.variant.c_str(), b.why.c_str(), slices, size, projections, b.hostToHost, t.filtering,
+        t.backProjection, b.prepare);
     std::printf(
         "FBP parts: checks %.3f s | output allocation %.3f s | device open %.3f s | "
         "pipeline %.3f s | outside the timeline %.3f s\n",
