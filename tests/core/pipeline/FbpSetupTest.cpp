@@ -7,45 +7,15 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 
-#include "core/projectors/CpuBackProjectors.h"
 #include "core/recon/Fbp.h"
+#include "tests/core/pipeline/FbpProblem.h"
 #include "tests/core/pipeline/SimulatedFbp.h"
 
 namespace tomo::test {
 namespace {
 
-ParallelGeometry geometry(int slices, int angles, int detectors) {
-    ParallelGeometry::Params p;
-    p.angles = uniformAngles(0.0, kPi, angles);
-    p.detectorCount = detectors;
-    p.rows = slices;
-    return ParallelGeometry::create(p).value();
-}
-
-struct Case {
-    int slices = 9, angles = 48, detectors = 45, size = 40;  // rows of 40 in a pitch of 48
-    ParallelGeometry geom = geometry(slices, angles, detectors);
-    VolumeGeometry vol;
-    Sinograms sino;
-    Case() {
-        vol = VolumeGeometry::forDetector(geom, size);
-        vol.nz = slices;
-        sino = Sinograms::create(slices, angles, detectors).value();
-        std::mt19937 rng(11);
-        std::uniform_real_distribution<float> u(0.0f, 1.0f);
-        for (std::size_t r = 0; r < sino.dim(0) * sino.dim(1); ++r)
-            for (float& v : sino.rows().row(r))
-                v = u(rng);
-    }
-};
-
-std::unique_ptr<BackProjector> cpuVariant(const std::string& id) {
-    BackProjectorRegistry registry;
-    registerCpuBackProjectors(registry);
-    return registry.make(id).value();
-}
+using Case = FbpProblem;  // rows of 40 in a pitch of 48
 
 std::size_t storedFloats(const Volume& v) {
     return v.dim(0) * v.dim(1) * v.pitch();
@@ -83,9 +53,9 @@ void expectSameStorage(const Volume& a, const Volume& b) {
 
 TEST(FbpSetup, EveryElementOfAReusedOutputIsWrittenOnTheCpu) {
     const Case c;
-    auto bp = cpuVariant("cpu.simd.lin");
+    auto bp = cpuBackProjector("cpu.simd.lin");
     FbpOptions options;
-    options.chunkSlices = 4;  // 4 + 4 + 1
+    options.chunkSlices = 4;  // 4 + 4 + 3
     const Volume zero = fbpInto(c, *bp, options, false);
     ASSERT_EQ(zero.pitch(), 48u);
     expectSameStorage(fbpInto(c, *bp, options, true), zero);
@@ -98,11 +68,11 @@ TEST(FbpSetup, EveryElementOfAReusedOutputIsWrittenOnTheDevice) {
     const Case c;
     FbpOptions cpu;
     cpu.chunkSlices = 4;  // the same chunks: a variant's kernel depends on the slices per call
-    const Volume reference = fbpInto(c, *cpuVariant("cpu.simd.lin"), cpu, false);
+    const Volume reference = fbpInto(c, *cpuBackProjector("cpu.simd.lin"), cpu, false);
     for (bool deviceFilter : {false, true}) {
         SCOPED_TRACE(deviceFilter ? "device filter" : "CPU filter before the upload");
         auto sim = std::make_shared<SimulatedQueues>();
-        SimulatedGpuBackProjector bp(cpuVariant("cpu.simd.lin"), sim);
+        SimulatedGpuBackProjector bp(cpuBackProjector("cpu.simd.lin"), sim);
         FbpOptions options = cpu;
         if (deviceFilter) options.rowFilter = std::make_shared<SimulatedRowFilter>(sim);
         const Volume zero = fbpInto(c, bp, options, false);
@@ -119,7 +89,7 @@ TEST(FbpSetup, TheTimelineAccountsForTheWholeCallOnTheDevice) {
     SimStageCosts costs;
     costs.open = 0.3;  // the device's opening: plans, modules (real seconds)
     auto sim = std::make_shared<SimulatedQueues>();
-    SimulatedGpuBackProjector bp(cpuVariant("cpu.simd.lin"), sim, costs);
+    SimulatedGpuBackProjector bp(cpuBackProjector("cpu.simd.lin"), sim, costs);
     FbpOptions options;
     options.chunkSlices = 4;
     options.rowFilter = std::make_shared<SimulatedRowFilter>(sim);
@@ -141,7 +111,7 @@ TEST(FbpSetup, TheTimelineAccountsForTheWholeCallOnTheDevice) {
 
 TEST(FbpSetup, TheTimelineAccountsForTheWholeCallOnTheCpu) {
     const Case c;
-    auto bp = cpuVariant("cpu.simd.lin");
+    auto bp = cpuBackProjector("cpu.simd.lin");
     FbpTimings t;
     Volume out;
     ASSERT_TRUE(reconstructFbp(c.sino, c.geom, c.vol, *bp, {}, out, {}, &t).isOk());
@@ -154,7 +124,7 @@ TEST(FbpSetup, TheTimelineAccountsForTheWholeCallOnTheCpu) {
 
 TEST(FbpSetup, AFailedCallLeavesNoPartialOutput) {
     const Case c;
-    auto bp = cpuVariant("cpu.simd.lin");
+    auto bp = cpuBackProjector("cpu.simd.lin");
     Volume out =
         Volume::create(std::size_t(c.vol.nz), std::size_t(c.vol.ny), std::size_t(c.vol.nx)).value();
     FbpOptions options;
