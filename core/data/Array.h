@@ -57,7 +57,8 @@ class View2 {
     std::size_t m_pitch = 0;
 };
 
-/// Owning 3-D array, n2 fastest, 64-byte aligned rows, zero-initialised.
+/// Owning 3-D array, n2 fastest, 64-byte aligned rows, zero-initialised (or, by
+/// createForOverwrite, written in full by its first owner).
 template <class T>
 class Array3 {
   public:
@@ -68,14 +69,14 @@ class Array3 {
 
     /// Allocates without throwing: OutOfMemory with the size in the message when it fails.
     static Result<Array3> create(std::size_t n0, std::size_t n1, std::size_t n2) {
-        Array3 a;
-        a.m_dims = {n0, n1, n2};
-        a.m_pitch = alignedCount<T>(n2);
-        if (!a.m_buffer.tryAllocate(n0 * n1 * a.m_pitch))
-            return outOfMemory("cannot allocate " + std::to_string(n0) + "x" + std::to_string(n1) +
-                               "x" + std::to_string(n2) + " array (" +
-                               std::to_string(n0 * n1 * a.m_pitch * sizeof(T) >> 20) + " MiB)");
-        return a;
+        return make(n0, n1, n2, BufferInit::Zero);
+    }
+    /// As create(), but nothing is written: every element and the rows' padding hold garbage
+    /// until the caller writes them, all of them (the padding as zeros, as create() leaves it),
+    /// before anything reads the array. For outputs written in full by several threads, whose
+    /// first touch of the pages then runs on those threads (AlignedBuffer.h, BufferInit).
+    static Result<Array3> createForOverwrite(std::size_t n0, std::size_t n1, std::size_t n2) {
+        return make(n0, n1, n2, BufferInit::ForOverwrite);
     }
 
     Array3(Array3&&) noexcept = default;
@@ -129,6 +130,17 @@ class Array3 {
     }
 
   private:
+    static Result<Array3> make(std::size_t n0, std::size_t n1, std::size_t n2, BufferInit init) {
+        Array3 a;
+        a.m_dims = {n0, n1, n2};
+        a.m_pitch = alignedCount<T>(n2);
+        if (!a.m_buffer.tryAllocate(n0 * n1 * a.m_pitch, false, init))
+            return outOfMemory("cannot allocate " + std::to_string(n0) + "x" + std::to_string(n1) +
+                               "x" + std::to_string(n2) + " array (" +
+                               std::to_string(n0 * n1 * a.m_pitch * sizeof(T) >> 20) + " MiB)");
+        return a;
+    }
+
     std::array<std::size_t, 3> m_dims{0, 0, 0};
     std::size_t m_pitch = 0;
     AlignedBuffer<T> m_buffer;
