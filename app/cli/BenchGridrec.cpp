@@ -223,6 +223,35 @@ void printTimelines(const std::vector<Row>& rows, const app::Engine& engine,
     cli::printTimelines(lines, link, why);
 }
 
+/// GB/s of the first touch (writing fresh pages: the system faults and zeroes them) of 1 GiB
+/// on @p threads threads: what writing a device path's image into fresh memory costs at least.
+Result<double> firstTouchRate(int threads) {
+    constexpr std::size_t kRow = std::size_t(1) << 20, kRows = 256;  // 256 rows of 4 MiB
+    TOMO_ASSIGN_OR_RETURN(Volume fresh, Volume::createForOverwrite(1, kRows, kRow));
+    const auto t0 = std::chrono::steady_clock::now();
+    TOMO_RETURN_IF_ERROR(parallelFor(kRows, threads, {}, [&](std::size_t r, int) {
+        std::fill_n(fresh.row(0, r).data(), kRow, 0.f);
+    }));
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return double(kRows * kRow * sizeof(float)) / std::max(s, 1e-9) / 1e9;
+}
+
+/// On a GPU backend: the host's first-touch rate on one thread and on the pipeline's unpacking
+/// threads (half of @p threads, core/pipeline/ChunkPipeline.cpp), which write the image.
+void printFirstTouch(int threads) {
+    const int unpacking = std::max(1, resolveThreads(threads) / 2);
+    const Result<double> one = firstTouchRate(1), many = firstTouchRate(unpacking);
+    if (!one.isOk() || !many.isOk()) {
+        std::printf("host memory: first touch not measured (%s)\n",
+                    (one.isOk() ? many.status() : one.status()).message().c_str());
+        return;
+    }
+    std::printf(
+        "host memory: first touch of fresh pages %.2f GB/s on 1 thread, %.2f GB/s on the %d "
+        "unpacking thread(s), which write the image\n",
+        *one, *many, unpacking);
+}
+
 constexpr const char* kWorkloads =
     "1024x1024x1,1024x1024x16,2048x2048x1,2048x2048x16,4096x4096x1,4096x4096x16";
 
@@ -286,7 +315,9 @@ Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
         std::fclose(f);
     }
     printRows(rows, args.has("json"), load);
-    if (!args.has("json")) printTimelines(rows, engine, runs.backend);
+    if (args.has("json")) return Status::ok();
+    printTimelines(rows, engine, runs.backend);
+    if (runs.backend != "cpu") printFirstTouch(threads);
     return Status::ok();
 }
 
@@ -303,7 +334,8 @@ int runBenchGridrec(int argc, char** argv) {
         "the inscribed circle); with --gridding-error its measured gridding error.\n"
         "After the table: each run's timeline (busy seconds of upload, filter = spectra,\n"
         "kernels = gridding, download, host) and, on a GPU backend, the host-device link\n"
-        "measured on its queues beside each run's transfers.");
+        "measured on its queues beside each run's transfers and the host's rate of first\n"
+        "touch of fresh memory (what writing the image into new pages costs at least).");
     args.option("suite", "gridrec", "this suite");
     args.option("backend", "B", "cpu | cuda", "cpu");
     args.option("workload", "PxN[xS],...", "views x image size (= detectors) x slices", kWorkloads);
