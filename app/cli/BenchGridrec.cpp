@@ -18,6 +18,7 @@
 #include "app/cli/ReconArgs.h"
 #include "app/recon/ReconService.h"
 #include "core/base/Parallel.h"
+#include "core/data/AlignedBuffer.h"
 #include "core/metrics/Metrics.h"
 #include "core/phantom/Phantom.h"
 
@@ -224,32 +225,38 @@ void printTimelines(const std::vector<Row>& rows, const app::Engine& engine,
 }
 
 /// GB/s of the first touch (writing fresh pages: the system faults and zeroes them) of 1 GiB
-/// on @p threads threads: what writing a device path's image into fresh memory costs at least.
-Result<double> firstTouchRate(int threads) {
-    constexpr std::size_t kRow = std::size_t(1) << 20, kRows = 256;  // 256 rows of 4 MiB
-    TOMO_ASSIGN_OR_RETURN(Volume fresh, Volume::createForOverwrite(1, kRows, kRow));
+/// on @p threads threads, with or without transparent huge pages advised (AlignedBuffer.h):
+/// what writing a device path's image into fresh memory costs at least.
+Result<double> firstTouchRate(int threads, bool hugePages) {
+    constexpr std::size_t kBlock = std::size_t(1) << 20, kBlocks = 256;  // 256 blocks of 4 MiB
+    AlignedBuffer<float> fresh;
+    if (!fresh.tryAllocate(kBlocks * kBlock, hugePages, BufferInit::ForOverwrite))
+        return outOfMemory("1 GiB to measure the first touch of fresh memory");
     const auto t0 = std::chrono::steady_clock::now();
-    TOMO_RETURN_IF_ERROR(parallelFor(kRows, threads, {}, [&](std::size_t r, int) {
-        std::fill_n(fresh.row(0, r).data(), kRow, 0.f);
+    TOMO_RETURN_IF_ERROR(parallelFor(kBlocks, threads, {}, [&](std::size_t b, int) {
+        std::fill_n(fresh.data() + b * kBlock, kBlock, 0.f);
     }));
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return double(kRows * kRow * sizeof(float)) / std::max(s, 1e-9) / 1e9;
+    return double(kBlocks * kBlock * sizeof(float)) / std::max(s, 1e-9) / 1e9;
 }
 
 /// On a GPU backend: the host's first-touch rate on one thread and on the pipeline's unpacking
-/// threads (half of @p threads, core/pipeline/ChunkPipeline.cpp), which write the image.
+/// threads (half of @p threads, core/pipeline/ChunkPipeline.cpp), which write the image, with
+/// 4 KiB pages and with huge pages advised (not used by the image: this measures whether to).
 void printFirstTouch(int threads) {
     const int unpacking = std::max(1, resolveThreads(threads) / 2);
-    const Result<double> one = firstTouchRate(1), many = firstTouchRate(unpacking);
-    if (!one.isOk() || !many.isOk()) {
-        std::printf("host memory: first touch not measured (%s)\n",
-                    (one.isOk() ? many.status() : one.status()).message().c_str());
-        return;
-    }
+    const Result<double> one = firstTouchRate(1, false), many = firstTouchRate(unpacking, false),
+                         huge = firstTouchRate(unpacking, true);
+    for (const Result<double>* r : {&one, &many, &huge})
+        if (!r->isOk()) {
+            std::printf("host memory: first touch not measured (%s)\n",
+                        r->status().message().c_str());
+            return;
+        }
     std::printf(
         "host memory: first touch of fresh pages %.2f GB/s on 1 thread, %.2f GB/s on the %d "
-        "unpacking thread(s), which write the image\n",
-        *one, *many, unpacking);
+        "unpacking thread(s), which write the image (%.2f GB/s with huge pages advised)\n",
+        *one, *many, unpacking, *huge);
 }
 
 constexpr const char* kWorkloads =
