@@ -69,7 +69,7 @@ Result<Data> makeData(const Workload& w, const Acquisition& a, int threads) {
     // first: 2048^3 is 32 GiB, 25 s of one thread's zeroing in a VM.
     TOMO_ASSIGN_OR_RETURN(
         Sinograms stack,
-        Sinograms::createForOverwrite(std::size_t(w.slices), single.dim(1), single.dim(2)));
+        Sinograms::createUninitialised(std::size_t(w.slices), single.dim(1), single.dim(2)));
     const std::size_t plane = single.dim(1) * single.pitch();
     TOMO_RETURN_IF_ERROR(parallelFor(std::size_t(w.slices), threads, {}, [&](std::size_t s, int) {
         std::copy_n(single.data(), plane, stack.plane(s).data());
@@ -230,7 +230,7 @@ void printTimelines(const std::vector<Row>& rows, const app::Engine& engine,
 Result<double> firstTouchRate(int threads, bool hugePages) {
     constexpr std::size_t kBlock = std::size_t(1) << 20, kBlocks = 256;  // 256 blocks of 4 MiB
     AlignedBuffer<float> fresh;
-    if (!fresh.tryAllocate(kBlocks * kBlock, hugePages, BufferInit::ForOverwrite))
+    if (!fresh.tryAllocate(kBlocks * kBlock, hugePages, false))
         return outOfMemory("1 GiB to measure the first touch of fresh memory");
     const auto t0 = std::chrono::steady_clock::now();
     TOMO_RETURN_IF_ERROR(parallelFor(kBlocks, threads, {}, [&](std::size_t b, int) {
@@ -242,7 +242,8 @@ Result<double> firstTouchRate(int threads, bool hugePages) {
 
 /// On a GPU backend: the host's first-touch rate on one thread and on the pipeline's unpacking
 /// threads (half of @p threads, core/pipeline/ChunkPipeline.cpp), which write the image, with
-/// 4 KiB pages and with huge pages advised (not used by the image: this measures whether to).
+/// 4 KiB pages and with huge pages advised (as Array3::createUninitialised advises them for the
+/// image: on the 2-core VM of development slower, 0.3-2.9 GB/s against 1.2-1.5).
 void printFirstTouch(int threads) {
     const int unpacking = std::max(1, resolveThreads(threads) / 2);
     const Result<double> one = firstTouchRate(1, false), many = firstTouchRate(unpacking, false),
@@ -255,7 +256,8 @@ void printFirstTouch(int threads) {
         }
     std::printf(
         "host memory: first touch of fresh pages %.2f GB/s on 1 thread, %.2f GB/s on the %d "
-        "unpacking thread(s), which write the image (%.2f GB/s with huge pages advised)\n",
+        "unpacking thread(s), which write the image (%.2f GB/s with huge pages advised, as "
+        "the image is)\n",
         *one, *many, unpacking, *huge);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file AlignedBuffer.h
-/// @brief Owning, 64-byte aligned storage for trivially copyable elements, zero-initialised unless
-/// asked for overwrite (BufferInit).
+/// @brief Owning, 64-byte aligned storage for trivially copyable elements: zero-initialised, or
+/// left uninitialised for a caller that writes every element (AlignedBuffer::tryAllocate).
 
 #include <cstddef>
 #include <cstdlib>
@@ -38,12 +38,6 @@ inline void adviseHugePages(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
-/// What a new buffer holds. ForOverwrite: whatever the memory held, for storage that its owner
-/// writes in full before reading any of it; its pages are then first touched (and, fresh from the
-/// system, faulted in and zeroed by the kernel) by that writing, on the writer's threads, instead
-/// of by one thread's memset at allocation (about 1 GB/s in a VM: 0.8 s per GiB).
-enum class BufferInit { Zero, ForOverwrite };
-
 template <class T>
 class AlignedBuffer {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -56,9 +50,10 @@ class AlignedBuffer {
     /// Allocates without throwing; returns false when memory is exhausted. @p hugePages: for
     /// buffers of many MiB walked with large strides (gridrec's grid): aligned to 2 MiB and,
     /// on Linux, advised as transparent huge pages, so first touch and strided access fault and
-    /// miss the TLB once per 2 MiB instead of once per 4 KiB. @p init: zeroed, or for overwrite.
-    bool tryAllocate(std::size_t count, bool hugePages = false,
-                     BufferInit init = BufferInit::Zero) noexcept {
+    /// miss the TLB once per 2 MiB instead of once per 4 KiB. @p zero false: the elements are
+    /// left uninitialised (no page is touched here), for a caller that writes every one of them
+    /// before reading any, so that the pages are first touched by its (parallel) writers.
+    bool tryAllocate(std::size_t count, bool hugePages = false, bool zero = true) noexcept {
         m_data.reset();
         m_size = 0;
         if (count == 0) return true;
@@ -68,7 +63,7 @@ class AlignedBuffer {
         void* p = std::aligned_alloc(align, bytes);
         if (!p) return false;
         if (hugePages) adviseHugePages(p, bytes);
-        if (init == BufferInit::Zero) std::memset(p, 0, bytes);
+        if (zero) std::memset(p, 0, bytes);
         m_data.reset(static_cast<T*>(p));
         m_size = count;
         return true;

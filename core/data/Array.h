@@ -57,8 +57,8 @@ class View2 {
     std::size_t m_pitch = 0;
 };
 
-/// Owning 3-D array, n2 fastest, 64-byte aligned rows, zero-initialised (or, by
-/// createForOverwrite, written in full by its first owner).
+/// Owning 3-D array, n2 fastest, 64-byte aligned rows, zero-initialised (but for
+/// createUninitialised()).
 template <class T>
 class Array3 {
   public:
@@ -69,14 +69,15 @@ class Array3 {
 
     /// Allocates without throwing: OutOfMemory with the size in the message when it fails.
     static Result<Array3> create(std::size_t n0, std::size_t n1, std::size_t n2) {
-        return make(n0, n1, n2, BufferInit::Zero);
+        return allocate(n0, n1, n2, true);
     }
-    /// As create(), but nothing is written: every element and the rows' padding hold garbage
-    /// until the caller writes them, all of them (the padding as zeros, as create() leaves it),
-    /// before anything reads the array. For outputs written in full by several threads, whose
-    /// first touch of the pages then runs on those threads (AlignedBuffer.h, BufferInit).
-    static Result<Array3> createForOverwrite(std::size_t n0, std::size_t n1, std::size_t n2) {
-        return make(n0, n1, n2, BufferInit::ForOverwrite);
+    /// As create(), but every element, padding included, is left uninitialised and no page is
+    /// touched (arrays of 64 MiB and more are advised as huge pages): for a producer that
+    /// writes every element and the padding (zero) before anything reads them, so that the
+    /// pages are first touched by its writers instead of a serial zero fill (issue 27: FBP's
+    /// output, 32 GiB at 2048^3, zeroed on one thread before the first chunk).
+    static Result<Array3> createUninitialised(std::size_t n0, std::size_t n1, std::size_t n2) {
+        return allocate(n0, n1, n2, false);
     }
 
     Array3(Array3&&) noexcept = default;
@@ -130,14 +131,16 @@ class Array3 {
     }
 
   private:
-    static Result<Array3> make(std::size_t n0, std::size_t n1, std::size_t n2, BufferInit init) {
+    static Result<Array3> allocate(std::size_t n0, std::size_t n1, std::size_t n2, bool zero) {
         Array3 a;
         a.m_dims = {n0, n1, n2};
         a.m_pitch = alignedCount<T>(n2);
-        if (!a.m_buffer.tryAllocate(n0 * n1 * a.m_pitch, false, init))
+        const std::size_t count = n0 * n1 * a.m_pitch;
+        const bool huge = !zero && count * sizeof(T) >= (std::size_t{64} << 20);
+        if (!a.m_buffer.tryAllocate(count, huge, zero))
             return outOfMemory("cannot allocate " + std::to_string(n0) + "x" + std::to_string(n1) +
                                "x" + std::to_string(n2) + " array (" +
-                               std::to_string(n0 * n1 * a.m_pitch * sizeof(T) >> 20) + " MiB)");
+                               std::to_string(count * sizeof(T) >> 20) + " MiB)");
         return a;
     }
 

@@ -27,7 +27,7 @@ void denseRange(std::size_t first, std::size_t n, std::size_t width, Dense* dens
 
 /// Zeros the rows' padding (values [width, pitch)) of every row of a dense [rows][width]
 /// layout whose last value lies in [first, first + n): the unpacking writes whole rows, padding
-/// included, so the output can be allocated for overwrite (Array3::createForOverwrite).
+/// included, so the output can be allocated uninitialised (Array3::createUninitialised).
 void zeroPadding(Volume& out, std::size_t first, std::size_t n) {
     const std::size_t width = out.dim(2), rows = out.dim(1), pad = out.pitch() - width;
     if (pad == 0) return;

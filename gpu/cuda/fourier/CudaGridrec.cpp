@@ -225,7 +225,7 @@ Status CudaGridrec::reconstruct(const Sinograms& sino, const ParallelGeometry& g
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<CudaQueues> queues, CudaQueues::open(m_device));
     // Written in full by the pipeline's unpacking threads beside the kernels (GridrecPipeline.h):
     // zeroing a 2048^3 image on one thread before the first chunk takes ~25 s in the H200 VM.
-    TOMO_ASSIGN_OR_RETURN(out, Volume::createForOverwrite(std::size_t(vol.nz), std::size_t(vol.ny),
+    TOMO_ASSIGN_OR_RETURN(out, Volume::createUninitialised(std::size_t(vol.nz), std::size_t(vol.ny),
                                                           std::size_t(vol.nx)));
     DeviceJob job{*queues, plan, gather, {}, {}, {}, {}, {}, {}, {}};
     job.shape = {0,

@@ -124,10 +124,10 @@ TEST(Array3, RowsAreAlignedAndZeroed) {
     EXPECT_EQ(huge.status().code(), ErrorCode::OutOfMemory);
 }
 
-TEST(Array3, ForOverwriteHasTheShapeAndAlignmentAndRefusesTooMuch) {
+TEST(Array3, UninitialisedHasTheShapeAndAlignmentAndRefusesTooMuch) {
     // Its contents are whatever the memory held: only the layout and the failure are testable
     // here (the gridrec unpacking that fills one: GridrecPipeline's tests).
-    auto a = Array3<float>::createForOverwrite(3, 5, 7);
+    auto a = Array3<float>::createUninitialised(3, 5, 7);
     ASSERT_TRUE(a.isOk());
     EXPECT_EQ(a->dims(), (std::array<std::size_t, 3>{3, 5, 7}));
     EXPECT_EQ(a->pitch(), 16u);
@@ -138,7 +138,7 @@ TEST(Array3, ForOverwriteHasTheShapeAndAlignmentAndRefusesTooMuch) {
                 v = float(i + j);
         }
     EXPECT_EQ((*a)(2, 4, 6), 6.f);
-    auto huge = Array3<float>::createForOverwrite(1u << 20, 1u << 20, 1u << 20);
+    auto huge = Array3<float>::createUninitialised(1u << 20, 1u << 20, 1u << 20);
     EXPECT_EQ(huge.status().code(), ErrorCode::OutOfMemory);
     EXPECT_NE(huge.status().message().find("MiB"), std::string::npos);
 }

@@ -3,7 +3,7 @@
 // the driver's event order, the chunks' pairing of slices and the timeline, with two stages
 // shaped as CUDA's (spectra, then gridding through a buffer between them) that compute with the
 // CPU's gridrec on the simulated buffers: the result must equal the CPU's bit for bit, into an
-// image allocated for overwrite (garbage until unpacked), padding included.
+// image allocated uninitialised (garbage until unpacked), padding included.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -122,9 +122,9 @@ DeviceRun runOnSimulator(const Case& c, std::size_t chunk, bool half) {
     DeviceRun r;
     SimGridrecStage spectra(sim, c, half, true), gridding(sim, c, half, false);
     gridding.share(spectra);
-    // As CUDA's gridrec allocates it: for overwrite. Garbage (NaN) in every value and the rows'
+    // As CUDA's gridrec allocates it: uninitialised. Garbage (NaN) in every value and the rows'
     // padding, so that a value or a padding the unpacking misses shows.
-    r.out = Volume::createForOverwrite(c.sino.dim(0), 40, 40).value();
+    r.out = Volume::createUninitialised(c.sino.dim(0), 40, 40).value();
     std::fill_n(r.out.data(), r.out.dim(0) * r.out.dim(1) * r.out.pitch(), std::nanf("1"));
     Timeline timeline;
     const Status s = runPipeline(&sim, gridrecDeviceIo(c.sino, r.out, chunk, half),
