@@ -242,8 +242,8 @@ Result<double> firstTouchRate(int threads, bool hugePages) {
 
 /// On a GPU backend: the host's first-touch rate on one thread and on the pipeline's unpacking
 /// threads (half of @p threads, core/pipeline/ChunkPipeline.cpp), which write the image, with
-/// 4 KiB pages and with huge pages advised (as Array3::createUninitialised advises them for the
-/// image: on the 2-core VM of development slower, 0.3-2.9 GB/s against 1.2-1.5).
+/// 4 KiB pages (as Array3::createUninitialised allocates the image) and with huge pages advised
+/// (on the 2-core VM of development slower and erratic: 0.3-2.9 GB/s against 1.2-1.5).
 void printFirstTouch(int threads) {
     const int unpacking = std::max(1, resolveThreads(threads) / 2);
     const Result<double> one = firstTouchRate(1, false), many = firstTouchRate(unpacking, false),
@@ -256,8 +256,8 @@ void printFirstTouch(int threads) {
         }
     std::printf(
         "host memory: first touch of fresh pages %.2f GB/s on 1 thread, %.2f GB/s on the %d "
-        "unpacking thread(s), which write the image (%.2f GB/s with huge pages advised, as "
-        "the image is)\n",
+        "unpacking thread(s), which write the image (%.2f GB/s there with huge pages "
+        "advised)\n",
         *one, *many, unpacking, *huge);
 }
 
