@@ -18,6 +18,7 @@
 #include "app/cli/ReconArgs.h"
 #include "app/recon/ReconService.h"
 #include "core/base/Parallel.h"
+#include "core/data/AlignedBuffer.h"
 #include "core/metrics/Metrics.h"
 #include "core/phantom/Phantom.h"
 
@@ -64,8 +65,11 @@ Result<Data> makeData(const Workload& w, const Acquisition& a, int threads) {
     if (a.photons > 0) TOMO_RETURN_IF_ERROR(addPoissonNoise(single, a.photons, 1, 5.0 / w.size));
     p.rows = w.slices;
     TOMO_ASSIGN_OR_RETURN(ParallelGeometry geom, ParallelGeometry::create(p));
-    TOMO_ASSIGN_OR_RETURN(Sinograms stack,
-                          Sinograms::create(std::size_t(w.slices), single.dim(1), single.dim(2)));
+    // Written in full (rows with their padding) by the threads below, which touch its pages
+    // first: 2048^3 is 32 GiB, 25 s of one thread's zeroing in a VM.
+    TOMO_ASSIGN_OR_RETURN(
+        Sinograms stack,
+        Sinograms::createUninitialised(std::size_t(w.slices), single.dim(1), single.dim(2)));
     const std::size_t plane = single.dim(1) * single.pitch();
     TOMO_RETURN_IF_ERROR(parallelFor(std::size_t(w.slices), threads, {}, [&](std::size_t s, int) {
         std::copy_n(single.data(), plane, stack.plane(s).data());
@@ -103,7 +107,11 @@ Result<Row> measure(const app::ReconService& service, const Data& d, const Workl
     request.backend = runs.backend;
     request.fbp.filter = runs.filter;
     request.parameters = params;
-    request.memoryBudget = std::size_t(1) << 40;  // one slab: the timing is the method's
+    // One slab, the stack reconstructed in place: the timing is the method's. A budget alone
+    // does not ensure it: the stack, already allocated, is both held and missing from the
+    // memory available, so 2048^3 on a 128 GB machine ran in slabs of 896 slices, each copied.
+    request.memoryBudget = std::size_t(1) << 40;
+    request.slabSlices = std::size_t(w.slices);
     Row row{w, algorithm, "", "", 0, 0};
     std::vector<std::pair<double, TimelineReport>> timed;
     for (int r = runs.warmup ? -1 : 0; r < runs.repeat; ++r) {
@@ -216,6 +224,43 @@ void printTimelines(const std::vector<Row>& rows, const app::Engine& engine,
     cli::printTimelines(lines, link, why);
 }
 
+/// GB/s of the first touch (writing fresh pages: the system faults and zeroes them) of 1 GiB
+/// on @p threads threads, with or without transparent huge pages advised (AlignedBuffer.h):
+/// what writing a device path's image into fresh memory costs at least.
+Result<double> firstTouchRate(int threads, bool hugePages) {
+    constexpr std::size_t kBlock = std::size_t(1) << 20, kBlocks = 256;  // 256 blocks of 4 MiB
+    AlignedBuffer<float> fresh;
+    if (!fresh.tryAllocate(kBlocks * kBlock, hugePages, false))
+        return outOfMemory("1 GiB to measure the first touch of fresh memory");
+    const auto t0 = std::chrono::steady_clock::now();
+    TOMO_RETURN_IF_ERROR(parallelFor(kBlocks, threads, {}, [&](std::size_t b, int) {
+        std::fill_n(fresh.data() + b * kBlock, kBlock, 0.f);
+    }));
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return double(kBlocks * kBlock * sizeof(float)) / std::max(s, 1e-9) / 1e9;
+}
+
+/// On a GPU backend: the host's first-touch rate on one thread and on the pipeline's unpacking
+/// threads (half of @p threads, core/pipeline/ChunkPipeline.cpp), which write the image, with
+/// 4 KiB pages (as Array3::createUninitialised allocates the image) and with huge pages advised
+/// (on the 2-core VM of development slower and erratic: 0.3-2.9 GB/s against 1.2-1.5).
+void printFirstTouch(int threads) {
+    const int unpacking = std::max(1, resolveThreads(threads) / 2);
+    const Result<double> one = firstTouchRate(1, false), many = firstTouchRate(unpacking, false),
+                         huge = firstTouchRate(unpacking, true);
+    for (const Result<double>* r : {&one, &many, &huge})
+        if (!r->isOk()) {
+            std::printf("host memory: first touch not measured (%s)\n",
+                        r->status().message().c_str());
+            return;
+        }
+    std::printf(
+        "host memory: first touch of fresh pages %.2f GB/s on 1 thread, %.2f GB/s on the %d "
+        "unpacking thread(s), which write the image (%.2f GB/s there with huge pages "
+        "advised)\n",
+        *one, *many, unpacking, *huge);
+}
+
 constexpr const char* kWorkloads =
     "1024x1024x1,1024x1024x16,2048x2048x1,2048x2048x16,4096x4096x1,4096x4096x16";
 
@@ -279,7 +324,9 @@ Status benchGridrecBody(const ArgParser& args, int argc, char** argv) {
         std::fclose(f);
     }
     printRows(rows, args.has("json"), load);
-    if (!args.has("json")) printTimelines(rows, engine, runs.backend);
+    if (args.has("json")) return Status::ok();
+    printTimelines(rows, engine, runs.backend);
+    if (runs.backend != "cpu") printFirstTouch(threads);
     return Status::ok();
 }
 
@@ -296,7 +343,8 @@ int runBenchGridrec(int argc, char** argv) {
         "the inscribed circle); with --gridding-error its measured gridding error.\n"
         "After the table: each run's timeline (busy seconds of upload, filter = spectra,\n"
         "kernels = gridding, download, host) and, on a GPU backend, the host-device link\n"
-        "measured on its queues beside each run's transfers.");
+        "measured on its queues beside each run's transfers and the host's rate of first\n"
+        "touch of fresh memory (what writing the image into new pages costs at least).");
     args.option("suite", "gridrec", "this suite");
     args.option("backend", "B", "cpu | cuda", "cpu");
     args.option("workload", "PxN[xS],...", "views x image size (= detectors) x slices", kWorkloads);

@@ -25,6 +25,16 @@ void denseRange(std::size_t first, std::size_t n, std::size_t width, Dense* dens
     }
 }
 
+/// Zeros the rows' padding (values [width, pitch)) of every row of a dense [rows][width]
+/// layout whose last value lies in [first, first + n): the unpacking writes whole rows, padding
+/// included, so the output can be allocated uninitialised (Array3::createUninitialised).
+void zeroPadding(Volume& out, std::size_t first, std::size_t n) {
+    const std::size_t width = out.dim(2), rows = out.dim(1), pad = out.pitch() - width;
+    if (pad == 0) return;
+    for (std::size_t r = first / width; r < (first + n) / width; ++r)
+        std::fill_n(out.row(r / rows, r % rows).data() + width, pad, 0.f);
+}
+
 }  // namespace
 
 PipelineIo gridrecDeviceIo(const Sinograms& sino, Volume& out, std::size_t chunkSlices, bool half) {
@@ -56,6 +66,7 @@ PipelineIo gridrecDeviceIo(const Sinograms& sino, Volume& out, std::size_t chunk
                                             std::size_t bytes, const std::byte* src) {
         auto rowOf = [&](std::size_t r) { return out.row(c.first + r / ny, r % ny).data(); };
         const std::size_t first = offset / value, n = bytes / value;
+        zeroPadding(out, c.first * ny * nx + first, n);
         if (!half) {
             denseRange(first, n, nx, reinterpret_cast<const float*>(src), rowOf,
                        [](float* d, const float* s, std::size_t k) {

@@ -18,7 +18,10 @@ namespace tomo {
 
 /// Device mode: @p sino's slices as dense rows (views x detectors, without the stack's row
 /// padding) of float32, or binary16 when @p half; the images back into @p out (dense
-/// [ny][nx] per slice, float32 or binary16) in chunks of @p chunkSlices.
+/// [ny][nx] per slice, float32 or binary16) in chunks of @p chunkSlices. The unpacking writes
+/// every value of @p out's rows, their padding as zeros, so @p out may come from
+/// Volume::createUninitialised: its first touch then runs on the driver's unpacking threads,
+/// beside the kernels, not on one thread before the first chunk.
 PipelineIo gridrecDeviceIo(const Sinograms& sino, Volume& out, std::size_t chunkSlices, bool half);
 
 /// The timings of a run that began at @p t0 (timelineNow()) and finished its plan (and working

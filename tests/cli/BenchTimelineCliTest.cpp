@@ -49,8 +49,8 @@ TEST(BenchTimelineCli, FbpFdkAndSirtPrintEveryStageTheEfficiencyAndOnADeviceTheL
 
 // Gridrec runs through the same pipeline driver (core/fourier/GridrecPipeline.h): `bench --suite
 // gridrec` prints the timeline of both methods' runs (spectra as filter, gridding as kernels);
-// on CUDA the link beside them (skips without a CUDA device, fails so under
-// TOMO_REQUIRE_DEVICE=1).
+// on CUDA the link beside them and the host's first-touch rate (skips without a CUDA device,
+// fails so under TOMO_REQUIRE_DEVICE=1).
 TEST(BenchTimelineCli, GridrecPrintsItsStagesAndOnCudaTheLink) {
     expectHas(runTomo("bench --suite gridrec --quick --repeat 1"),
               {"timeline (busy seconds per stage", "cpu.gridrec 64x64x64 x3: wall ", "| filter ",
@@ -64,7 +64,8 @@ TEST(BenchTimelineCli, GridrecPrintsItsStagesAndOnCudaTheLink) {
     }
     expectHas(cuda,
               {"cuda.gridrec 64x64x64 x3: wall ", "| upload ", "| download ",
-               "cuda.gridrec 64x64x64 x3: transfers at the link's rate"},
+               "cuda.gridrec 64x64x64 x3: transfers at the link's rate",
+               "host memory: first touch of fresh pages "},
               Link::Present);
 }
 

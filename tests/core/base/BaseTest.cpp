@@ -1,7 +1,9 @@
 // Status/Result, progress scopes, parallelFor and containers.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -120,6 +122,25 @@ TEST(Array3, RowsAreAlignedAndZeroed) {
     EXPECT_EQ(b(2, 4, 6), 5.f);
     auto huge = Array3<float>::create(1u << 20, 1u << 20, 1u << 20);
     EXPECT_EQ(huge.status().code(), ErrorCode::OutOfMemory);
+}
+
+TEST(Array3, UninitialisedHasTheShapeAndAlignmentAndRefusesTooMuch) {
+    // Its contents are whatever the memory held: only the layout and the failure are testable
+    // here (the gridrec unpacking that fills one: GridrecPipeline's tests).
+    auto a = Array3<float>::createUninitialised(3, 5, 7);
+    ASSERT_TRUE(a.isOk());
+    EXPECT_EQ(a->dims(), (std::array<std::size_t, 3>{3, 5, 7}));
+    EXPECT_EQ(a->pitch(), 16u);
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 5; ++j) {
+            EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a->row(i, j).data()) % 64, 0u);
+            for (float& v : a->row(i, j))
+                v = float(i + j);
+        }
+    EXPECT_EQ((*a)(2, 4, 6), 6.f);
+    auto huge = Array3<float>::createUninitialised(1u << 20, 1u << 20, 1u << 20);
+    EXPECT_EQ(huge.status().code(), ErrorCode::OutOfMemory);
+    EXPECT_NE(huge.status().message().find("MiB"), std::string::npos);
 }
 
 }  // namespace
