@@ -140,7 +140,9 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     MbirMatrixCache* cache, MbirReport& report, Timeline& timeline, const ExecContext& ctx) {
     auto solve = std::make_unique<DeviceSolve>();
     solve->slices = std::size_t(sino.slices());
+    const double opened = timelineNow();
     TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
+    addHostStep(report.hostSteps, &timeline, "device", opened, timelineNow());
     // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
     const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
     const double start = timelineNow();
@@ -155,7 +157,7 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
         solve->layout = std::make_shared<const GpuIcdLayout>(std::move(layout));
     }
     const double layoutSeconds = timelineNow() - start;
-    timeline.add(TimelineStage::Host, start, start + layoutSeconds);
+    addHostStep(report.hostSteps, &timeline, "layout", start, start + layoutSeconds);
     solve->device->setTimeline(&timeline);
     if (!cacheNote.empty()) report.notes.push_back(cacheNote);
     GpuIcdOptions gpu = options.gpu;
@@ -168,10 +170,12 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
         TOMO_RETURN_IF_ERROR(
             solve->device->load(*solve->layout, gpu, constants, 1, x, sino.error(), sino.weight()));
     } else {  // slice-major planes on the device (GpuIcd.h, stacks)
+        const double planes = timelineNow();
         std::vector<float> xz, ez, wz;
         transpose(x, solve->slices, xz);
         transpose(sino.error(), solve->slices, ez);
         transpose(sino.weight(), solve->slices, wz);
+        addHostStep(report.hostSteps, &timeline, "stack planes", planes, timelineNow());
         TOMO_RETURN_IF_ERROR(solve->device->load(*solve->layout, gpu, constants, nz, xz, ez, wz));
     }
     solve->plan = std::make_unique<GpuIcdPlan>(*solve->layout, gpu, *solve->device, nz);
@@ -237,7 +241,7 @@ Status runIterations(const MbirOptions& options, IcdSettings& settings, const Pa
         transpose(x, std::size_t(nz), flat);
         const bool more =
             monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat);
-        timeline.add(TimelineStage::Host, t0, timelineNow());
+        addHostStep(report.hostSteps, &timeline, "iteration numbers", t0, timelineNow());
         if (!more) break;
         settings.zeroSkip = options.zeroSkip;
         if (++completed >= options.minIterations &&
@@ -287,11 +291,15 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         solveCtx.progress = &solveScope;
     }
     const MbirSliceGeometry g(geom, vol);
-    const double hostStart = timelineNow();  // matrix, sinograms, the start's projection
+    double hostStart = timelineNow();
     TOMO_ASSIGN_OR_RETURN(auto matrix, matrixFor(g, options, cache, report, buildCtx));
+    addHostStep(report.hostSteps, &timeline, "matrix", hostStart, hostStart + report.matrixSeconds);
+    hostStart = timelineNow();
     TOMO_ASSIGN_OR_RETURN(MbirSinograms sino, MbirSinograms::create(y, g, options.model));
     report.sigmas =
         sino.sigmas(options.model, g, vol.voxelSize, geom.detectorPitch(), sinogramLayout(geom));
+    addHostStep(report.hostSteps, &timeline, "sinograms and sigmas", hostStart, timelineNow());
+    hostStart = timelineNow();
     report.notes.push_back(report.sigmas.sigmaYNote);
     report.notes.push_back(report.sigmas.sigmaXNote);
     if (onNote)
@@ -309,7 +317,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         for (float& value : x)
             value = std::max(value, 0.f);
     TOMO_RETURN_IF_ERROR(mbirSubtractProjection(g, *matrix, x, sino, ctx));
-    timeline.add(TimelineStage::Host, hostStart, timelineNow());
+    addHostStep(report.hostSteps, &timeline, "start projection", hostStart, timelineNow());
 
     // Zero skipping waits for the second iteration: from a start with zeros (init=zero, or a
     // clamped FBP's negative patches) the first must be free to move every voxel.
@@ -347,7 +355,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     for (std::size_t r = 0; r < std::size_t(nz) * ny; ++r)
         std::copy_n(flat.data() + r * nx, nx, out.rows().row(r).data());
     const double ended = timelineNow();
-    timeline.add(TimelineStage::Host, outStart, ended);
+    addHostStep(report.hostSteps, &timeline, "output", outStart, ended);
     timeline.setWall(ended - started);
     report.timeline = timeline.report();
     return Status::ok();

@@ -26,6 +26,7 @@
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/mbir/GpuIcd.h"
+#include "core/mbir/MbirHostSteps.h"
 #include "core/mbir/MbirMatrixCache.h"
 #include "core/mbir/MbirModel.h"
 #include "core/mbir/SuperVoxels.h"
@@ -67,6 +68,8 @@ struct MbirReport {
     /// iteration's numbers as host work; on a device its uploads, kernels and downloads on its
     /// clock, on the CPU PSV-ICD's passes as kernels on the host's.
     TimelineReport timeline;
+    /// Its host spans by name (MbirHostSteps.h): where the host time goes.
+    MbirHostSteps hostSteps;
 };
 
 /// Reconstructs @p y ([slice][view][channel]) on @p vol into @p out ([slice][y][x]).
