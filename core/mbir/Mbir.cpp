@@ -199,12 +199,18 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     return solve;
 }
 
+/// The stop rule's relative update: 100 x mean |delta| over the iteration's updates / the mean
+/// |value| (0 without either).
+double relativeUpdate(const PsvIterationStats& stats, double meanValue) {
+    const double meanUpdate = stats.updates ? stats.moved / double(stats.updates) : 0.0;
+    return meanValue > 0 ? 100.0 * meanUpdate / meanValue : 0.0;
+}
+
 /// The relative-update rule (percent of the mean value) or the golden image's HU rule.
 bool converged(const MbirOptions& options, const PsvIterationStats& stats, double meanValue,
                const IterationInfo& last) {
-    const double meanUpdate = stats.updates ? stats.moved / double(stats.updates) : 0.0;
     const bool settled = options.stopThreshold > 0 && meanValue > 0 &&
-                         100.0 * meanUpdate / meanValue < options.stopThreshold;
+                         relativeUpdate(stats, meanValue) < options.stopThreshold;
     const bool golden =
         options.stopHu > 0 && last.error && 1000.0 * *last.error / options.muWater < options.stopHu;
     return settled || golden;
@@ -239,6 +245,7 @@ Status runIterations(const MbirOptions& options, IcdSettings& settings, const Pa
         const double priorCost = mbirPriorCost(x, nx, ny, nz, prior, monitor.inner());
         monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
         transpose(x, std::size_t(nz), flat);
+        report.relativeUpdates.push_back(relativeUpdate(stats, sumAbs / voxels));
         const bool more =
             monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat);
         addHostStep(report.hostSteps, &timeline, "iteration numbers", t0, timelineNow());

@@ -63,6 +63,8 @@ struct MbirReport {
     double matrixSeconds = 0;
     std::size_t matrixBytes = 0;
     double equits = 0;
+    /// Per iteration, the stop rule's relative update in percent (100 x mean |delta| / mean |x|).
+    std::vector<double> relativeUpdates;
     std::vector<std::string> notes;  ///< sigma derivations, matrix source, cache notes
     /// The solve's timeline (issue 27 item 5): the matrix, layout, sinograms and each
     /// iteration's numbers as host work; on a device its uploads, kernels and downloads on its
