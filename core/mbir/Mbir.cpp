@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
+#include <system_error>
 
 #include "core/solvers/SolverSupport.h"
 
@@ -134,10 +136,40 @@ struct DeviceSolve {
     }
 };
 
+/// A layout the cache held (memory or disk), read on a thread of its own beside the matrix,
+/// the sinograms and the start's projection (issue 27 item 4): when and where from.
+struct FoundLayout {
+    std::shared_ptr<const GpuIcdLayout> layout;  ///< null: neither held it (startDevice builds)
+    MbirMatrixSource source = MbirMatrixSource::Built;
+    std::string note;
+    double begin = 0, end = 0;
+};
+
+/// The cache's layout read beside the caller's work; an empty future without a device or a
+/// cache, or when no thread can be started (startDevice then reads or builds it in turn).
+std::future<FoundLayout> findLayoutAside(const MbirSliceGeometry& g, const MbirOptions& options,
+                                         MbirMatrixCache* cache, Timeline& timeline) {
+    if (!options.device || !cache) return {};
+    try {
+        return std::async(std::launch::async, [&g, &options, cache, &timeline] {
+            FoundLayout found;
+            found.begin = timelineNow();
+            found.layout = cache->layouts().find(g, options.gpu, options.memoryBudget,
+                                                 &found.source, &found.note);
+            found.end = timelineNow();
+            timeline.add(TimelineStage::Host, found.begin, found.end);
+            return found;
+        });
+    } catch (const std::system_error&) {
+        return {};
+    }
+}
+
 Result<std::unique_ptr<DeviceSolve>> startDevice(
     const MbirSliceGeometry& g, const MbirMatrix& matrix, const MbirOptions& options,
     const IcdSettings& settings, const std::vector<float>& x, const MbirSinograms& sino,
-    MbirMatrixCache* cache, MbirReport& report, Timeline& timeline, const ExecContext& ctx) {
+    MbirMatrixCache* cache, FoundLayout found, MbirReport& report, Timeline& timeline,
+    const ExecContext& ctx) {
     auto solve = std::make_unique<DeviceSolve>();
     solve->slices = std::size_t(sino.slices());
     const double opened = timelineNow();
@@ -145,10 +177,16 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
     addHostStep(report.hostSteps, &timeline, "device", opened, timelineNow());
     // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
     const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
-    const double start = timelineNow();
+    double start = timelineNow();
     MbirMatrixSource source = MbirMatrixSource::Built;
     std::string cacheNote;
-    if (cache) {
+    const bool aside = found.layout != nullptr;
+    if (aside) {  // read beside the setup (its span is on the timeline already)
+        solve->layout = std::move(found.layout);
+        source = found.source;
+        cacheNote = found.note;
+        start = found.begin;
+    } else if (cache) {
         TOMO_ASSIGN_OR_RETURN(solve->layout, cache->layouts().get(g, matrix, options.gpu, budget,
                                                                   ctx, &source, &cacheNote));
     } else {
@@ -156,8 +194,9 @@ Result<std::unique_ptr<DeviceSolve>> startDevice(
                               GpuIcdLayout::build(g, matrix, options.gpu, budget, ctx));
         solve->layout = std::make_shared<const GpuIcdLayout>(std::move(layout));
     }
-    const double layoutSeconds = timelineNow() - start;
-    addHostStep(report.hostSteps, &timeline, "layout", start, start + layoutSeconds);
+    const double layoutSeconds = (aside ? found.end : timelineNow()) - start;
+    addHostStep(report.hostSteps, aside ? nullptr : &timeline,
+                aside ? "layout (beside the setup)" : "layout", start, start + layoutSeconds);
     solve->device->setTimeline(&timeline);
     if (!cacheNote.empty()) report.notes.push_back(cacheNote);
     GpuIcdOptions gpu = options.gpu;
@@ -298,6 +337,7 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         solveCtx.progress = &solveScope;
     }
     const MbirSliceGeometry g(geom, vol);
+    std::future<FoundLayout> layoutAside = findLayoutAside(g, options, cache, timeline);
     double hostStart = timelineNow();
     TOMO_ASSIGN_OR_RETURN(auto matrix, matrixFor(g, options, cache, report, buildCtx));
     addHostStep(report.hostSteps, &timeline, "matrix", hostStart, hostStart + report.matrixSeconds);
@@ -334,8 +374,14 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
     std::unique_ptr<DeviceSolve> gpu;    // GPU-ICD on a device
     if (options.device) {
         const std::size_t noted = report.notes.size();
-        TOMO_ASSIGN_OR_RETURN(
-            gpu, startDevice(g, *matrix, options, settings, x, sino, cache, report, timeline, ctx));
+        FoundLayout found;
+        if (layoutAside.valid()) {
+            const double waited = timelineNow();
+            found = layoutAside.get();
+            addHostStep(report.hostSteps, &timeline, "layout wait", waited, timelineNow());
+        }
+        TOMO_ASSIGN_OR_RETURN(gpu, startDevice(g, *matrix, options, settings, x, sino, cache,
+                                               std::move(found), report, timeline, ctx));
         for (std::size_t n = noted; onNote && n < report.notes.size(); ++n)
             onNote(report.notes[n]);
     } else {

@@ -234,6 +234,10 @@ TEST(GpuIcd, ALayoutReadFromDiskGivesTheBitsOfABuiltOne) {
     ASSERT_EQ(test::relL2Error(builtAgain.image, built.image), 0.0) << "the order is not fixed";
     EXPECT_TRUE(hasNote(stored, "(layout built in "));
     EXPECT_TRUE(hasNote(loaded, "(layout from disk in "));
+    bool aside = false;  // read on a thread beside the matrix and sinograms (issue 27 item 4)
+    for (const MbirHostStep& step : loaded.report.hostSteps)
+        aside = aside || step.name == "layout (beside the setup)";
+    EXPECT_TRUE(aside);
     EXPECT_EQ(builds, 0u);
     EXPECT_EQ(test::relL2Error(loaded.image, built.image), 0.0);
     EXPECT_EQ(test::relL2Error(stored.image, built.image), 0.0);
