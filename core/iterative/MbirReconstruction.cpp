@@ -54,12 +54,12 @@ ParameterSpec choice(std::string name, std::string label, std::vector<std::strin
 /// MBIR on the grid of half the pixels (twice the voxel size, same centre), started from its
 /// FBP and stopped at the same threshold, at least 0.2 % (at most 20 iterations), then each
 /// coarse pixel copied into its 2 x 2 fine ones: the multi-resolution start. (At ten times the
-/// threshold the 512^2 discs of the defaults study ended at 1.11x the best iterate.) Its steps
-/// and the coarse solve's timeline into @p start.
+/// threshold the 512^2 discs of the defaults study ended at 1.11x the best iterate.) The coarse
+/// solve's report into @p coarseReport, the FBP and the copy as host steps into @p steps.
 Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
                            const VolumeGeometry& vol, const MbirOptions& options,
                            const IterativeRequest& request, const ExecContext& ctx,
-                           MbirReport& start) {
+                           MbirReport& coarseReport, MbirHostSteps& steps) {
     VolumeGeometry coarse = vol;
     coarse.nx = (vol.nx + 1) / 2;
     coarse.ny = (vol.ny + 1) / 2;
@@ -70,7 +70,7 @@ Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
     coarse.offsetY = vol.offsetY + (0.5 * vol.ny - coarse.ny) * vol.voxelSize;
     double t0 = timelineNow();
     TOMO_ASSIGN_OR_RETURN(Volume fbp, fbpStart(sino, geom, coarse, ctx));
-    addHostStep(start.hostSteps, nullptr, "warm start FBP", t0, timelineNow());
+    addHostStep(steps, nullptr, "warm start FBP", t0, timelineNow());
     MbirOptions o = options;
     o.iterations = std::min(options.iterations, 20);
     o.stopThreshold = std::max(options.stopThreshold, 0.2);
@@ -79,11 +79,8 @@ Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
     quiet.progress = nullptr;
     Volume image;
     SolverSummary summary;
-    MbirReport report;
-    TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, coarse, o, &fbp, nullptr, {}, image, summary, report,
-                                   quiet, request.mbirCache));
-    start.timeline = report.timeline;
-    addHostSteps(start.hostSteps, report.hostSteps, "coarse ");
+    TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, coarse, o, &fbp, nullptr, {}, image, summary,
+                                   coarseReport, quiet, request.mbirCache));
     t0 = timelineNow();
     TOMO_ASSIGN_OR_RETURN(
         Volume out, Volume::create(std::size_t(vol.nz), std::size_t(vol.ny), std::size_t(vol.nx)));
@@ -91,7 +88,7 @@ Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
         for (std::size_t iy = 0; iy < out.dim(1); ++iy)
             for (std::size_t ix = 0; ix < out.dim(2); ++ix)
                 out.row(z, iy)[ix] = image.row(z, iy / 2)[ix / 2];
-    addHostStep(start.hostSteps, nullptr, "coarse to fine", t0, timelineNow());
+    addHostStep(steps, nullptr, "coarse to fine", t0, timelineNow());
     return out;
 }
 
@@ -233,27 +230,28 @@ Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
     const Volume* initial = request.initial;
     // The warm start before the solve's own timeline: the coarse solve's stages, and the FBP and
     // the copy to the fine grid as host work (named steps, MbirHostSteps.h).
-    MbirReport start;
+    MbirReport coarse;
+    MbirHostSteps steps;
     const double startBegin = timelineNow();
     if (!initial && params.text("init") != "zero") {
         const bool multires = params.text("init") == "multires";
         if (multires) {
-            TOMO_ASSIGN_OR_RETURN(warm, coarseStart(sino, geom, vol, options, request, ctx, start));
+            TOMO_ASSIGN_OR_RETURN(
+                warm, coarseStart(sino, geom, vol, options, request, ctx, coarse, steps));
             options.minIterations = 3;
         } else {
             TOMO_ASSIGN_OR_RETURN(warm, fbpStart(sino, geom, vol, ctx));
-            addHostStep(start.hostSteps, nullptr, "warm start FBP", startBegin, timelineNow());
+            addHostStep(steps, nullptr, "warm start FBP", startBegin, timelineNow());
         }
         initial = &warm;
         note("MBIR warm start: " +
              std::string(multires ? "MBIR on the half-resolution grid" : "FBP (ramp)"));
     }
-    TimelineReport startTimeline = start.timeline;  // plus the start's own host steps
-    const double ownHost =
-        hostStepsSeconds(start.hostSteps) - startTimeline.busyOf(TimelineStage::Host);
+    TimelineReport startTimeline = coarse.timeline;  // plus the start's own host steps
     startTimeline.wall = timelineNow() - startBegin;
-    startTimeline.busy[std::size_t(TimelineStage::Host)] += ownHost;
-    ++startTimeline.spans[std::size_t(TimelineStage::Host)];
+    startTimeline.busy[std::size_t(TimelineStage::Host)] += hostStepsSeconds(steps);
+    startTimeline.spans[std::size_t(TimelineStage::Host)] += int(steps.size());
+    addHostSteps(steps, coarse.hostSteps, "coarse ");
     MbirReport report;
     TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, vol, options, initial, request.reference,
                                    onIteration, out, summary, report, ctx, request.mbirCache,
@@ -262,9 +260,9 @@ Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
          std::to_string(report.matrixSeconds).substr(0, 5) + " s");
     note("MBIR relative update per iteration: " + relativeUpdatesText(report, options));
     startTimeline += report.timeline;  // issue 27 item 5: as `tomo bench` prints FBP's
-    addHostSteps(start.hostSteps, report.hostSteps, "");
+    addHostSteps(steps, report.hostSteps, "");
     note("MBIR timeline: " + formatTimeline(startTimeline));
-    note("MBIR host: " + formatHostSteps(start.hostSteps, startTimeline));
+    note("MBIR host: " + formatHostSteps(steps, startTimeline));
     return Status::ok();
 }
 
