@@ -1,5 +1,7 @@
 #include "core/iterative/MbirReconstruction.h"
 
+#include <cstdio>
+
 #include "core/iterative/WarmStart.h"
 #include "core/pipeline/Timeline.h"
 
@@ -52,10 +54,12 @@ ParameterSpec choice(std::string name, std::string label, std::vector<std::strin
 /// MBIR on the grid of half the pixels (twice the voxel size, same centre), started from its
 /// FBP and stopped at the same threshold, at least 0.2 % (at most 20 iterations), then each
 /// coarse pixel copied into its 2 x 2 fine ones: the multi-resolution start. (At ten times the
-/// threshold the 512^2 discs of the defaults study ended at 1.11x the best iterate.)
+/// threshold the 512^2 discs of the defaults study ended at 1.11x the best iterate.) The coarse
+/// solve's report into @p coarseReport, the FBP and the copy as host steps into @p steps.
 Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
                            const VolumeGeometry& vol, const MbirOptions& options,
-                           const IterativeRequest& request, const ExecContext& ctx) {
+                           const IterativeRequest& request, const ExecContext& ctx,
+                           MbirReport& coarseReport, MbirHostSteps& steps) {
     VolumeGeometry coarse = vol;
     coarse.nx = (vol.nx + 1) / 2;
     coarse.ny = (vol.ny + 1) / 2;
@@ -64,7 +68,9 @@ Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
     // coarse pixel hangs half a pixel over): its centre is their centre.
     coarse.offsetX = vol.offsetX + (coarse.nx - 0.5 * vol.nx) * vol.voxelSize;
     coarse.offsetY = vol.offsetY + (0.5 * vol.ny - coarse.ny) * vol.voxelSize;
-    TOMO_ASSIGN_OR_RETURN(Volume start, fbpStart(sino, geom, coarse, ctx));
+    double t0 = timelineNow();
+    TOMO_ASSIGN_OR_RETURN(Volume fbp, fbpStart(sino, geom, coarse, ctx));
+    addHostStep(steps, nullptr, "warm start FBP", t0, timelineNow());
     MbirOptions o = options;
     o.iterations = std::min(options.iterations, 20);
     o.stopThreshold = std::max(options.stopThreshold, 0.2);
@@ -73,16 +79,30 @@ Result<Volume> coarseStart(const Sinograms& sino, const ParallelGeometry& geom,
     quiet.progress = nullptr;
     Volume image;
     SolverSummary summary;
-    MbirReport report;
-    TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, coarse, o, &start, nullptr, {}, image, summary,
-                                   report, quiet, request.mbirCache));
+    TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, coarse, o, &fbp, nullptr, {}, image, summary,
+                                   coarseReport, quiet, request.mbirCache));
+    t0 = timelineNow();
     TOMO_ASSIGN_OR_RETURN(
         Volume out, Volume::create(std::size_t(vol.nz), std::size_t(vol.ny), std::size_t(vol.nx)));
     for (std::size_t z = 0; z < out.dim(0); ++z)
         for (std::size_t iy = 0; iy < out.dim(1); ++iy)
             for (std::size_t ix = 0; ix < out.dim(2); ++ix)
                 out.row(z, iy)[ix] = image.row(z, iy / 2)[ix / 2];
+    addHostStep(steps, nullptr, "coarse to fine", t0, timelineNow());
     return out;
+}
+
+/// "3.35 1.85 0.45 % (stop below 0.5 %)": the stop rule's measure per iteration, so that a run
+/// shows why it stopped where it did.
+std::string relativeUpdatesText(const MbirReport& report, const MbirOptions& options) {
+    std::string out;
+    char text[48];
+    for (double value : report.relativeUpdates) {
+        std::snprintf(text, sizeof text, "%s%.3g", out.empty() ? "" : " ", value);
+        out += text;
+    }
+    std::snprintf(text, sizeof text, " %% (stop below %g %%)", options.stopThreshold);
+    return out + (options.stopThreshold > 0 ? text : " % (no threshold)");
 }
 
 }  // namespace
@@ -208,29 +228,41 @@ Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
     };
     Volume warm;
     const Volume* initial = request.initial;
-    TimelineReport startTimeline;  // the warm start: host work before the solve's own timeline
+    // The warm start before the solve's own timeline: the coarse solve's stages, and the FBP and
+    // the copy to the fine grid as host work (named steps, MbirHostSteps.h).
+    MbirReport coarse;
+    MbirHostSteps steps;
     const double startBegin = timelineNow();
     if (!initial && params.text("init") != "zero") {
-        TOMO_ASSIGN_OR_RETURN(warm, params.text("init") == "multires"
-                                        ? coarseStart(sino, geom, vol, options, request, ctx)
-                                        : fbpStart(sino, geom, vol, ctx));
+        const bool multires = params.text("init") == "multires";
+        if (multires) {
+            TOMO_ASSIGN_OR_RETURN(
+                warm, coarseStart(sino, geom, vol, options, request, ctx, coarse, steps));
+            options.minIterations = 3;
+        } else {
+            TOMO_ASSIGN_OR_RETURN(warm, fbpStart(sino, geom, vol, ctx));
+            addHostStep(steps, nullptr, "warm start FBP", startBegin, timelineNow());
+        }
         initial = &warm;
-        if (params.text("init") == "multires") options.minIterations = 3;
-        note("MBIR warm start: " + std::string(params.text("init") == "multires"
-                                                   ? "MBIR on the half-resolution grid"
-                                                   : "FBP (ramp)"));
+        note("MBIR warm start: " +
+             std::string(multires ? "MBIR on the half-resolution grid" : "FBP (ramp)"));
     }
+    TimelineReport startTimeline = coarse.timeline;  // plus the start's own host steps
     startTimeline.wall = timelineNow() - startBegin;
-    startTimeline.busy[std::size_t(TimelineStage::Host)] = startTimeline.wall;
-    startTimeline.spans[std::size_t(TimelineStage::Host)] = 1;
+    startTimeline.busy[std::size_t(TimelineStage::Host)] += hostStepsSeconds(steps);
+    startTimeline.spans[std::size_t(TimelineStage::Host)] += int(steps.size());
+    addHostSteps(steps, coarse.hostSteps, "coarse ");
     MbirReport report;
     TOMO_RETURN_IF_ERROR(solveMbir(sino, geom, vol, options, initial, request.reference,
                                    onIteration, out, summary, report, ctx, request.mbirCache,
                                    [&](const std::string& text) { note("MBIR " + text); }));
     note("MBIR: " + std::to_string(report.equits).substr(0, 5) + " equits, matrix " +
          std::to_string(report.matrixSeconds).substr(0, 5) + " s");
+    note("MBIR relative update per iteration: " + relativeUpdatesText(report, options));
     startTimeline += report.timeline;  // issue 27 item 5: as `tomo bench` prints FBP's
+    addHostSteps(steps, report.hostSteps, "");
     note("MBIR timeline: " + formatTimeline(startTimeline));
+    note("MBIR host: " + formatHostSteps(steps, startTimeline));
     return Status::ok();
 }
 

@@ -54,31 +54,58 @@ void GpuIcdLayoutCache::toDisk(const std::string& id, const GpuIcdLayout& layout
     pruneCacheFiles(m_directory, mbirCacheExtensions(), m_diskBytes, file);
 }
 
-Result<std::shared_ptr<const GpuIcdLayout>> GpuIcdLayoutCache::get(
-    const MbirSliceGeometry& g, const MbirMatrix& a, const GpuIcdOptions& options,
-    std::size_t budget, const ExecContext& ctx, MbirMatrixSource* source, std::string* note) {
-    const std::string id = key(g, options);
-    std::lock_guard lock(m_mutex);
+std::shared_ptr<const GpuIcdLayout> GpuIcdLayoutCache::findLocked(
+    const std::string& id, const MbirSliceGeometry& g, const GpuIcdOptions& options,
+    std::size_t budget, MbirMatrixSource* source, std::string& note) {
     for (auto it = m_recent.begin(); it != m_recent.end(); ++it) {
         if (it->first != id) continue;
         m_recent.splice(m_recent.begin(), m_recent, it);  // most recent first
         if (source) *source = MbirMatrixSource::Memory;
         return m_recent.front().second;
     }
-    std::string why;
-    std::shared_ptr<const GpuIcdLayout> layout = fromDisk(id, g, options, why);
+    std::shared_ptr<const GpuIcdLayout> layout = fromDisk(id, g, options, note);
     if (layout && layout->tiles.size() > budget) layout.reset();  // the build says why
-    if (source) *source = layout ? MbirMatrixSource::Disk : MbirMatrixSource::Built;
+    if (!layout) return nullptr;
+    if (source) *source = MbirMatrixSource::Disk;
+    keep(id, layout);
+    return layout;
+}
+
+void GpuIcdLayoutCache::keep(const std::string& id, std::shared_ptr<const GpuIcdLayout> layout) {
+    m_recent.emplace_front(id, std::move(layout));
+    while (m_recent.size() > m_keep)
+        m_recent.pop_back();
+}
+
+std::shared_ptr<const GpuIcdLayout> GpuIcdLayoutCache::find(const MbirSliceGeometry& g,
+                                                            const GpuIcdOptions& options,
+                                                            std::size_t budget,
+                                                            MbirMatrixSource* source,
+                                                            std::string* note) {
+    const std::string id = key(g, options);
+    std::lock_guard lock(m_mutex);
+    std::string why;
+    auto layout = findLocked(id, g, options, budget, source, why);
+    if (note) *note = why;
+    return layout;
+}
+
+Result<std::shared_ptr<const GpuIcdLayout>> GpuIcdLayoutCache::get(
+    const MbirSliceGeometry& g, const MbirMatrix& a, const GpuIcdOptions& options,
+    std::size_t budget, const ExecContext& ctx, MbirMatrixSource* source, std::string* note) {
+    const std::string id = key(g, options);
+    std::lock_guard lock(m_mutex);
+    std::string why;
+    std::shared_ptr<const GpuIcdLayout> layout = findLocked(id, g, options, budget, source, why);
     if (!layout) {
+        if (source) *source = MbirMatrixSource::Built;
         TOMO_ASSIGN_OR_RETURN(GpuIcdLayout built, GpuIcdLayout::build(g, a, options, budget, ctx));
         ++m_builds;
         layout = std::make_shared<const GpuIcdLayout>(std::move(built));
         toDisk(id, *layout, why);
+        keep(id, layout);
     }
     if (note) *note = why;
-    m_recent.emplace_front(id, layout);
-    while (m_recent.size() > m_keep)
-        m_recent.pop_back();
     return layout;
 }
 

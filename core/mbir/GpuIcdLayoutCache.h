@@ -55,6 +55,14 @@ class GpuIcdLayoutCache {
                                                     MbirMatrixSource* source = nullptr,
                                                     std::string* note = nullptr);
 
+    /// The layout of @p g for @p options when memory or disk holds it (then kept as get keeps
+    /// it), else nullptr; nothing is built. @p source and @p note as get's. GPU-ICD reads a
+    /// layout this way beside the solve's other setup (Mbir.cpp, issue 27 item 4).
+    std::shared_ptr<const GpuIcdLayout> find(const MbirSliceGeometry& g,
+                                             const GpuIcdOptions& options, std::size_t budget,
+                                             MbirMatrixSource* source = nullptr,
+                                             std::string* note = nullptr);
+
     /// Layouts built so far (tests of reuse).
     std::size_t builds() const;
 
@@ -62,6 +70,12 @@ class GpuIcdLayoutCache {
     std::shared_ptr<const GpuIcdLayout> fromDisk(const std::string& id, const MbirSliceGeometry& g,
                                                  const GpuIcdOptions& options, std::string& note);
     void toDisk(const std::string& id, const GpuIcdLayout& layout, std::string& note) const;
+    /// find's work under the lock.
+    std::shared_ptr<const GpuIcdLayout> findLocked(const std::string& id,
+                                                   const MbirSliceGeometry& g,
+                                                   const GpuIcdOptions& options, std::size_t budget,
+                                                   MbirMatrixSource* source, std::string& note);
+    void keep(const std::string& id, std::shared_ptr<const GpuIcdLayout> layout);
 
     std::size_t m_keep;
     std::filesystem::path m_directory;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/mbir/MbirDeviceSolve.h"
 #include "core/solvers/SolverSupport.h"
 
 namespace tomo {
@@ -25,23 +26,23 @@ std::vector<float> toLines(const Volume& v) {
     return out;
 }
 
-/// @p in as a matrix of @p cols columns, transposed into @p out. For nz slices, cols = nz turns
-/// the image's lines [y][x][slice] into planes [slice][y][x] (and the sinograms'
-/// [view][channel][slice] into [slice][view][channel]); cols = elements per slice turns them back.
-void transpose(const std::vector<float>& in, std::size_t cols, std::vector<float>& out) {
-    const std::size_t rows = in.size() / cols;
-    out.resize(in.size());
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < cols; ++c)
-            out[c * rows + r] = in[r * cols + c];
-}
-
 std::vector<float> flatten(const Volume& v) {
     std::vector<float> out;
     out.reserve(v.elementCount());
     for (std::size_t r = 0; r < v.dim(0) * v.dim(1); ++r)
         for (float value : v.rows().row(r))
             out.push_back(value);
+    return out;
+}
+
+/// @p x ([y][x][slice]) as a volume [slice][y][x] of @p vol's shape.
+Result<Volume> planesOf(const std::vector<float>& x, const VolumeGeometry& vol) {
+    const std::size_t nz = std::size_t(vol.nz), ny = std::size_t(vol.ny), nx = std::size_t(vol.nx);
+    TOMO_ASSIGN_OR_RETURN(Volume out, Volume::create(nz, ny, nx));
+    std::vector<float> flat;
+    mbirTranspose(x, nz, flat);
+    for (std::size_t r = 0; r < nz * ny; ++r)
+        std::copy_n(flat.data() + r * nx, nx, out.rows().row(r).data());
     return out;
 }
 
@@ -115,92 +116,18 @@ Status runPasses(const PassFn& onePass, const ExecContext& ctx, double voxels, i
     return Status::ok();
 }
 
-/// GPU-ICD's state for a solve: the layout, the device holding every slice's image and error
-/// sinogram (slice-major planes), the schedule.
-struct DeviceSolve {
-    std::shared_ptr<const GpuIcdLayout> layout;  ///< the cache's, or built for this solve
-    std::unique_ptr<IcdDevice> device;
-    std::unique_ptr<GpuIcdPlan> plan;
-    std::size_t slices = 1;
-    std::vector<float> xPlanes, ePlanes;  ///< a stack's read-back before it is interleaved
-
-    /// The device's images and error sinograms into @p x ([y][x][slice]) and @p sino.
-    Status read(std::vector<float>& x, MbirSinograms& sino) {
-        if (slices == 1) return device->read(x, sino.error());
-        TOMO_RETURN_IF_ERROR(device->read(xPlanes, ePlanes));
-        transpose(xPlanes, xPlanes.size() / slices, x);
-        transpose(ePlanes, ePlanes.size() / slices, sino.error());
-        return Status::ok();
-    }
-};
-
-Result<std::unique_ptr<DeviceSolve>> startDevice(
-    const MbirSliceGeometry& g, const MbirMatrix& matrix, const MbirOptions& options,
-    const IcdSettings& settings, const std::vector<float>& x, const MbirSinograms& sino,
-    MbirMatrixCache* cache, MbirReport& report, Timeline& timeline, const ExecContext& ctx) {
-    auto solve = std::make_unique<DeviceSolve>();
-    solve->slices = std::size_t(sino.slices());
-    TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
-    // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
-    const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
-    const double start = timelineNow();
-    MbirMatrixSource source = MbirMatrixSource::Built;
-    std::string cacheNote;
-    if (cache) {
-        TOMO_ASSIGN_OR_RETURN(solve->layout, cache->layouts().get(g, matrix, options.gpu, budget,
-                                                                  ctx, &source, &cacheNote));
-    } else {
-        TOMO_ASSIGN_OR_RETURN(GpuIcdLayout layout,
-                              GpuIcdLayout::build(g, matrix, options.gpu, budget, ctx));
-        solve->layout = std::make_shared<const GpuIcdLayout>(std::move(layout));
-    }
-    const double layoutSeconds = timelineNow() - start;
-    timeline.add(TimelineStage::Host, start, start + layoutSeconds);
-    solve->device->setTimeline(&timeline);
-    if (!cacheNote.empty()) report.notes.push_back(cacheNote);
-    GpuIcdOptions gpu = options.gpu;
-    if (gpu.batch == 0) gpu.batch = automaticBatch(*solve->layout);
-    const IcdKernelConstants constants =
-        icdKernelConstants(*settings.prior, settings.weights, settings.invSigmaY2,
-                           settings.positivity, options.zeroSkip);
-    const int nz = sino.slices();
-    if (nz == 1) {
-        TOMO_RETURN_IF_ERROR(
-            solve->device->load(*solve->layout, gpu, constants, 1, x, sino.error(), sino.weight()));
-    } else {  // slice-major planes on the device (GpuIcd.h, stacks)
-        std::vector<float> xz, ez, wz;
-        transpose(x, solve->slices, xz);
-        transpose(sino.error(), solve->slices, ez);
-        transpose(sino.weight(), solve->slices, wz);
-        TOMO_RETURN_IF_ERROR(solve->device->load(*solve->layout, gpu, constants, nz, xz, ez, wz));
-    }
-    solve->plan = std::make_unique<GpuIcdPlan>(*solve->layout, gpu, *solve->device, nz);
-    const std::string stack =
-        nz > 1 ? std::to_string(nz) + " slices coupled by the prior, launches of " +
-                     std::to_string(icdLaunchSize(gpu.batch, nz)) + " SVs (" +
-                     std::to_string(gpu.batch) + " per slice" +
-                     (options.gpu.batch == 0 ? ", automatic), " : "), ")
-               : std::to_string(gpu.batch) + (options.gpu.batch == 0 ? " (automatic)" : "") +
-                     " per launch, ";
-    report.notes.push_back(
-        "GPU-ICD on " + solve->device->name() + ": " + std::to_string(solve->layout->svCount()) +
-        " SVs of " + std::to_string(gpu.side) + ", " + stack + std::to_string(gpu.blocksPerSv) +
-        " work-groups of " + std::to_string(gpu.groupSize) + " each, " +
-        std::to_string(solve->layout->deviceBytes(gpu.batch, nz) >> 20) +
-        " MiB on the device (layout " +
-        (source == MbirMatrixSource::Memory
-             ? std::string("from memory)")
-             : std::string(source == MbirMatrixSource::Disk ? "from disk" : "built") + " in " +
-                   std::to_string(layoutSeconds).substr(0, 5) + " s)"));
-    return solve;
+/// The stop rule's relative update: 100 x mean |delta| over the iteration's updates / the mean
+/// |value| (0 without either).
+double relativeUpdate(const PsvIterationStats& stats, double meanValue) {
+    const double meanUpdate = stats.updates ? stats.moved / double(stats.updates) : 0.0;
+    return meanValue > 0 ? 100.0 * meanUpdate / meanValue : 0.0;
 }
 
 /// The relative-update rule (percent of the mean value) or the golden image's HU rule.
 bool converged(const MbirOptions& options, const PsvIterationStats& stats, double meanValue,
                const IterationInfo& last) {
-    const double meanUpdate = stats.updates ? stats.moved / double(stats.updates) : 0.0;
     const bool settled = options.stopThreshold > 0 && meanValue > 0 &&
-                         100.0 * meanUpdate / meanValue < options.stopThreshold;
+                         relativeUpdate(stats, meanValue) < options.stopThreshold;
     const bool golden =
         options.stopHu > 0 && last.error && 1000.0 * *last.error / options.muWater < options.stopHu;
     return settled || golden;
@@ -210,7 +137,7 @@ bool converged(const MbirOptions& options, const PsvIterationStats& stats, doubl
 /// the device (its spans on @p timeline) or PSV-ICD's on the host (Kernels on the host's clock),
 /// then the iteration's numbers on the host (Host).
 Status runIterations(const MbirOptions& options, IcdSettings& settings, const PassFn& onePass,
-                     DeviceSolve* gpu, std::vector<float>& x, MbirSinograms& sino,
+                     MbirDeviceSolve* gpu, std::vector<float>& x, MbirSinograms& sino,
                      const Qggmrf& prior, const VolumeGeometry& vol, IterationMonitor& monitor,
                      SolverSummary& summary, MbirReport& report, Timeline& timeline) {
     const int nx = vol.nx, ny = vol.ny, nz = vol.nz;
@@ -234,10 +161,11 @@ Status runIterations(const MbirOptions& options, IcdSettings& settings, const Pa
         }
         const double priorCost = mbirPriorCost(x, nx, ny, nz, prior, monitor.inner());
         monitor.setNextExtras(0.5 * weighted * settings.invSigmaY2 + priorCost, report.equits);
-        transpose(x, std::size_t(nz), flat);
+        mbirTranspose(x, std::size_t(nz), flat);
+        report.relativeUpdates.push_back(relativeUpdate(stats, sumAbs / voxels));
         const bool more =
             monitor.afterIteration(std::sqrt(plain), std::sqrt(sumSq), priorCost, flat);
-        timeline.add(TimelineStage::Host, t0, timelineNow());
+        addHostStep(report.hostSteps, &timeline, "iteration numbers", t0, timelineNow());
         if (!more) break;
         settings.zeroSkip = options.zeroSkip;
         if (++completed >= options.minIterations &&
@@ -287,11 +215,16 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         solveCtx.progress = &solveScope;
     }
     const MbirSliceGeometry g(geom, vol);
-    const double hostStart = timelineNow();  // matrix, sinograms, the start's projection
+    std::future<MbirFoundLayout> layoutAside = findMbirLayoutAside(g, options, cache, timeline);
+    double hostStart = timelineNow();
     TOMO_ASSIGN_OR_RETURN(auto matrix, matrixFor(g, options, cache, report, buildCtx));
+    addHostStep(report.hostSteps, &timeline, "matrix", hostStart, hostStart + report.matrixSeconds);
+    hostStart = timelineNow();
     TOMO_ASSIGN_OR_RETURN(MbirSinograms sino, MbirSinograms::create(y, g, options.model));
     report.sigmas =
         sino.sigmas(options.model, g, vol.voxelSize, geom.detectorPitch(), sinogramLayout(geom));
+    addHostStep(report.hostSteps, &timeline, "sinograms and sigmas", hostStart, timelineNow());
+    hostStart = timelineNow();
     report.notes.push_back(report.sigmas.sigmaYNote);
     report.notes.push_back(report.sigmas.sigmaXNote);
     if (onNote)
@@ -309,18 +242,18 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         for (float& value : x)
             value = std::max(value, 0.f);
     TOMO_RETURN_IF_ERROR(mbirSubtractProjection(g, *matrix, x, sino, ctx));
-    timeline.add(TimelineStage::Host, hostStart, timelineNow());
+    addHostStep(report.hostSteps, &timeline, "start projection", hostStart, timelineNow());
 
     // Zero skipping waits for the second iteration: from a start with zeros (init=zero, or a
     // clamped FBP's negative patches) the first must be free to move every voxel.
     IcdSettings settings = icdSettings(g, *matrix, prior, options, report.sigmas.sigmaY, nz);
     settings.zeroSkip = false;
-    std::optional<SuperVoxelPlan> plan;  // PSV-ICD on the CPU, or
-    std::unique_ptr<DeviceSolve> gpu;    // GPU-ICD on a device
+    std::optional<SuperVoxelPlan> plan;    // PSV-ICD on the CPU, or
+    std::unique_ptr<MbirDeviceSolve> gpu;  // GPU-ICD on a device
     if (options.device) {
         const std::size_t noted = report.notes.size();
-        TOMO_ASSIGN_OR_RETURN(
-            gpu, startDevice(g, *matrix, options, settings, x, sino, cache, report, timeline, ctx));
+        TOMO_ASSIGN_OR_RETURN(gpu, startMbirDevice(g, *matrix, options, settings, x, sino, cache,
+                                                   layoutAside, report, timeline, ctx));
         for (std::size_t n = noted; onNote && n < report.notes.size(); ++n)
             onNote(report.notes[n]);
     } else {
@@ -341,13 +274,9 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
                                        monitor, summary, report, timeline));
     TOMO_RETURN_IF_ERROR(monitor.finish());
     const double outStart = timelineNow();
-    TOMO_ASSIGN_OR_RETURN(out, Volume::create(std::size_t(nz), std::size_t(ny), std::size_t(nx)));
-    std::vector<float> flat;
-    transpose(x, std::size_t(nz), flat);
-    for (std::size_t r = 0; r < std::size_t(nz) * ny; ++r)
-        std::copy_n(flat.data() + r * nx, nx, out.rows().row(r).data());
+    TOMO_ASSIGN_OR_RETURN(out, planesOf(x, vol));
     const double ended = timelineNow();
-    timeline.add(TimelineStage::Host, outStart, ended);
+    addHostStep(report.hostSteps, &timeline, "output", outStart, ended);
     timeline.setWall(ended - started);
     report.timeline = timeline.report();
     return Status::ok();

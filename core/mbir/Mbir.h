@@ -26,6 +26,7 @@
 #include "core/data/Array.h"
 #include "core/geometry/ParallelGeometry.h"
 #include "core/mbir/GpuIcd.h"
+#include "core/mbir/MbirHostSteps.h"
 #include "core/mbir/MbirMatrixCache.h"
 #include "core/mbir/MbirModel.h"
 #include "core/mbir/SuperVoxels.h"
@@ -62,11 +63,15 @@ struct MbirReport {
     double matrixSeconds = 0;
     std::size_t matrixBytes = 0;
     double equits = 0;
+    /// Per iteration, the stop rule's relative update in percent (100 x mean |delta| / mean |x|).
+    std::vector<double> relativeUpdates;
     std::vector<std::string> notes;  ///< sigma derivations, matrix source, cache notes
     /// The solve's timeline (issue 27 item 5): the matrix, layout, sinograms and each
     /// iteration's numbers as host work; on a device its uploads, kernels and downloads on its
     /// clock, on the CPU PSV-ICD's passes as kernels on the host's.
     TimelineReport timeline;
+    /// Its host spans by name (MbirHostSteps.h): where the host time goes.
+    MbirHostSteps hostSteps;
 };
 
 /// Reconstructs @p y ([slice][view][channel]) on @p vol into @p out ([slice][y][x]).

@@ -4,6 +4,8 @@
 // `keep`; a refused build (over the budget) is an error and leaves nothing behind.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <array>
 
 #include "core/mbir/GpuIcdLayoutCache.h"
@@ -33,6 +35,33 @@ GpuIcdOptions side(int s) {
 }
 
 constexpr std::size_t kBudget = std::size_t(1) << 30;
+
+// Issue 27 item 4: find() gives what memory or disk holds and builds nothing (GPU-ICD reads a
+// layout this way on a thread beside its other setup, then builds only when it gets nothing).
+TEST(GpuIcdLayoutCache, FindGivesWhatMemoryOrDiskHoldsAndBuildsNothing) {
+    const Case c = makeCase(40, 60);
+    const auto dir = std::filesystem::temp_directory_path() / "tomo-gpuicd-layout-find";
+    std::filesystem::remove_all(dir);
+    MbirMatrixSource source{};
+    {
+        GpuIcdLayoutCache cache(2, dir);
+        EXPECT_EQ(cache.find(c.g, side(12), kBudget, &source), nullptr);
+        EXPECT_EQ(cache.builds(), 0u);
+        auto built = cache.get(c.g, c.a, side(12), kBudget, {});
+        ASSERT_TRUE(built.isOk()) << built.status().message();
+        EXPECT_EQ(cache.find(c.g, side(12), kBudget, &source), *built);
+        EXPECT_EQ(source, MbirMatrixSource::Memory);
+    }
+    GpuIcdLayoutCache fresh(2, dir);  // a fresh process
+    const auto read = fresh.find(c.g, side(12), kBudget, &source);
+    ASSERT_NE(read, nullptr);
+    EXPECT_EQ(source, MbirMatrixSource::Disk);
+    EXPECT_EQ(read->tiles, GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value().tiles);
+    EXPECT_EQ(fresh.find(c.g, side(12), 16, &source), read) << "kept in memory once read";
+    EXPECT_EQ(fresh.find(c.g, side(9), kBudget, &source), nullptr);
+    EXPECT_EQ(fresh.builds(), 0u);
+    std::filesystem::remove_all(dir);
+}
 
 TEST(GpuIcdLayoutCache, OneBuildPerGeometryAndSideSharedByLaterSolves) {
     const Case c = makeCase(40, 60);
