@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <future>
 #include <memory>
 #include <optional>
 
+#include "core/base/Parallel.h"
 #include "core/cone/FdkWeightStage.h"
 #include "core/recon/Fbp.h"
 
@@ -130,30 +130,48 @@ int fdkBatch(const ConeGeometry& g, const FdkOptions& o, const ConeBackProjector
     return std::clamp(o.batch > 0 ? o.batch : bp.preferredBatch(), 1, g.viewCount());
 }
 
+Status copyHeldViews(const Array3<float>& held, std::size_t first, View2<float> out, int threads) {
+    const std::size_t nv = held.dim(1);
+    if (nv == 0 || out.rows() % nv != 0 || out.cols() != held.dim(2) ||
+        first + out.rows() / nv > held.dim(0))
+        return internalError("copyHeldViews: the views do not fit the memory held");
+    const View2<const float> src = held.rows().rowRange(first * nv, out.rows());
+    constexpr std::size_t kRowsPerTask = 64;  // 64 rows of 2048 floats: 512 KiB a task
+    const std::size_t tasks = (out.rows() + kRowsPerTask - 1) / kRowsPerTask;
+    return parallelFor(tasks, threads, {}, [&](std::size_t t, int) {
+        const std::size_t end = std::min(out.rows(), (t + 1) * kRowsPerTask);
+        for (std::size_t r = t * kRowsPerTask; r < end; ++r)
+            std::copy_n(src.row(r).data(), out.cols(), out.row(r).data());
+    });
+}
+
 Status FdkFilter::readAndApply(const ConeViewReader& read, int first, int count, Array3<float>& out,
                                FdkTimings& timings, const ExecContext& ctx) const {
+    const DetectorGrid& d = m_weights.geometry().detector();
+    const auto n = static_cast<std::size_t>(count);
+    if (out.dim(0) != n || out.dim(1) != std::size_t(d.nv) || out.dim(2) != std::size_t(d.nu)) {
+        TOMO_ASSIGN_OR_RETURN(out, Array3<float>::create(n, std::size_t(d.nv), std::size_t(d.nu)));
+    }
     auto t0 = Clock::now();
-    TOMO_RETURN_IF_ERROR(read(first, count, out));
+    TOMO_RETURN_IF_ERROR(read(first, count, out.rows()));
     timings.read += since(t0);
-    if (out.dim(0) != static_cast<std::size_t>(count))
-        return internalError("the view reader returned " + std::to_string(out.dim(0)) +
-                             " views for " + std::to_string(count));
     t0 = Clock::now();
-    TOMO_RETURN_IF_ERROR(apply(first, out, ctx));
+    TOMO_RETURN_IF_ERROR(apply(first, out.rows(), ctx));
     timings.filter += since(t0);
     return Status::ok();
 }
 
-void FdkFilter::weigh(int first, Array3<float>& views) const {
-    for (std::size_t p = 0; p < views.dim(0); ++p)
-        m_weights.apply(first + static_cast<int>(p), views.plane(p));
+void FdkFilter::weigh(int first, View2<float> views) const {
+    const auto nv = static_cast<std::size_t>(m_weights.geometry().detector().nv);
+    for (std::size_t p = 0; p * nv < views.rows(); ++p)
+        m_weights.apply(first + static_cast<int>(p), views.rowRange(p * nv, nv));
 }
 
-Status FdkFilter::apply(int first, Array3<float>& views, const ExecContext& ctx) const {
+Status FdkFilter::apply(int first, View2<float> views, const ExecContext& ctx) const {
     weigh(first, views);
     ExecContext inner = ctx;
     inner.progress = nullptr;
-    return m_ramp.apply(views.rows(), inner);
+    return m_ramp.apply(views, inner);
 }
 
 namespace {
@@ -283,23 +301,28 @@ class FdkRun {
         io.items = static_cast<std::size_t>(m_extent.views);
         io.chunkItems = static_cast<std::size_t>(m_plan.batch);
         io.inputBytesPerItem = layout.bytesPerSlice();
-        FdkTimings host;  // read and weights (and the CPU ramp) on the packing thread
+        // The packing thread reads each batch straight into its pinned staging slot (no buffer
+        // of its own, no second copy), then weighs it (and ramp-filters it where the device
+        // has no ramp) there. Its span is the timeline's Read; the weights and ramp on the
+        // device are the Filter spans of the compute queue.
+        io.hostStageKind = TimelineStage::Read;
+        FdkTimings host;
         io.hostStage = [&](const PipelineChunk& c, std::byte* staging) -> Status {
             const int first = m_extent.firstView + static_cast<int>(c.first);
-            Array3<float> views;
+            const View2<float> views(reinterpret_cast<float*>(staging), c.count * d.nv,
+                                     std::size_t(d.nu), pitch);
             auto t0 = Clock::now();
             TOMO_RETURN_IF_ERROR((*m_parts.read)(first, static_cast<int>(c.count), views));
+            if (pitch > std::size_t(d.nu))  // the padding as an Array3's: zeros
+                for (std::size_t r = 0; r < views.rows(); ++r)
+                    std::fill(views.row(r).data() + d.nu, views.row(r).data() + pitch, 0.0f);
             host.read += since(t0);
-            if (views.dim(0) != c.count || views.dim(1) != std::size_t(d.nv) ||
-                views.dim(2) != std::size_t(d.nu))
-                return internalError("the view reader returned views of another shape");
             t0 = Clock::now();
             if (ramp && !weights)
                 m_parts.filter->weigh(first, views);
             else if (!ramp)
                 TOMO_RETURN_IF_ERROR(m_parts.filter->apply(first, views, m_ctx));
             host.filter += since(t0);
-            std::memcpy(staging, views.data(), c.count * io.inputBytesPerItem);
             return Status::ok();
         };
         // A slab reduced on the device's refusal adds slabs: the fractions stay within [0, 1].
@@ -315,7 +338,7 @@ class FdkRun {
         const TimelineReport r = timeline.report();
         FdkTimings& t = m_report.timings;
         t.backProject += since(t0);
-        t.read += host.read;
+        t.read += host.read;  // the host's own weights and ramp, then the device's
         t.filter += host.filter + r.busyOf(TimelineStage::Filter);
         t.device.upload += r.busyOf(TimelineStage::Upload);
         t.device.kernel += r.busyOf(TimelineStage::Kernels);
