@@ -11,7 +11,6 @@
 
 #include <chrono>
 #include <iostream>
-#include <set>
 #include <string>
 #include <thread>
 
@@ -81,7 +80,9 @@ TEST(FdkDeviceWeights, DisplacedDetectorHalfFanWeightsEqualTheHostWeights) {
     expectDeviceWeightsEqualHostWeights(c, "displaced detector");
 }
 
-/// One device run of @p c with a reader that takes 20 ms a batch and notes where it writes.
+/// One device run of @p c with a reader that takes 20 ms a batch and looks at the memory it is
+/// handed: from the third batch on, the staging slot still holds what the batch before last
+/// left there (a buffer made per batch would be zeros).
 void expectReadIntoStagingAndCountedAsRead(ConeCase& c, const std::string& label) {
     c.options.batch = 8;  // 60 views: 8 batches through a ring of two staging slots
     const ConeSymmetry has = c.geometry.symmetry(c.grid);
@@ -90,11 +91,13 @@ void expectReadIntoStagingAndCountedAsRead(ConeCase& c, const std::string& label
         auto bp = test::coneBackendRegistry().create(info.id);
         ASSERT_TRUE(bp.isOk()) << bp.status().message();
         if (!(*bp)->device()) continue;
-        std::set<const float*> places;
-        int batches = 0;
+        int batches = 0, fresh = 0;
         auto read = [&](int first, int, View2<float> out) -> Status {
-            places.insert(out.row(0).data());
-            ++batches;
+            bool held = false;
+            for (std::size_t r = 0; r < out.rows() && !held; ++r)
+                for (float x : out.row(r))
+                    held = held || x != 0.0f;
+            if (batches++ % 8 >= 2 && !held) ++fresh;
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
             return copyHeldViews(c.projections, std::size_t(first), out, 1);
         };
@@ -102,7 +105,7 @@ void expectReadIntoStagingAndCountedAsRead(ConeCase& c, const std::string& label
         auto r = runFdk(c.geometry, c.grid, c.options, **bp, read, sink, {});
         ASSERT_TRUE(r.isOk()) << info.id << ": " << r.status().toString();
         EXPECT_EQ(batches, 8 * r->slabs) << info.id << " on " << label;
-        EXPECT_EQ(places.size(), 2u) << info.id << " on " << label << ": a buffer per batch";
+        EXPECT_EQ(fresh, 0) << info.id << " on " << label << ": a fresh buffer per batch";
         EXPECT_GE(r->timings.read, 0.02 * batches) << info.id << " on " << label;
         EXPECT_LT(r->timings.filter, r->timings.read)
             << info.id << " on " << label << ": the read counted as the filter";
