@@ -11,8 +11,8 @@
 #include "app/cli/ArgParser.h"
 #include "app/cli/BenchTimeline.h"
 #include "app/cli/CliSupport.h"
-#include "app/recon/Preflight.h"
 #include "app/cli/Commands.h"
+#include "app/recon/Preflight.h"
 #include "core/base/Parallel.h"
 #include "core/cone/Fdk.h"
 #include "core/pipeline/LinkBandwidth.h"
@@ -70,8 +70,7 @@ Result<FdkReport> runOnce(const ConeGeometry& g, const ConeVolumeGrid& grid,
         for (std::size_t p = 0; p < std::size_t(count);) {
             const std::size_t from = (std::size_t(first) + p) % held;
             const std::size_t n = std::min(std::size_t(count) - p, held - from);
-            TOMO_RETURN_IF_ERROR(
-                copyHeldViews(views, from, out.rowRange(p * nv, n * nv), threads));
+            TOMO_RETURN_IF_ERROR(copyHeldViews(views, from, out.rowRange(p * nv, n * nv), threads));
             p += n;
         }
         return Status::ok();

@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 
-#include "core/base/Parallel.h"
 #include "core/cone/FdkWeightStage.h"
 #include "core/recon/Fbp.h"
 
@@ -105,73 +104,6 @@ TimelineReport fdkTimeline(const FdkTimings& t) {
     set(TimelineStage::Download, d.download);
     set(TimelineStage::Write, device ? std::max(0.0, t.store - d.download - d.transpose) : t.store);
     return r;
-}
-
-Status FdkOptions::validate() const {
-    TOMO_RETURN_IF_ERROR(filter.validate());
-    TOMO_RETURN_IF_ERROR(weights.validate());
-    if (batch < 0 || batch > 4096) return invalidArgument("FDK batch must be in [0, 4096]");
-    if (slabPlanes < 0) return invalidArgument("FDK slab planes must not be negative");
-    if (memoryBudget < (std::size_t(1) << 20))
-        return invalidArgument("the memory budget must be at least 1 MiB");
-    return Status::ok();
-}
-
-Result<FdkFilter> FdkFilter::create(const ConeGeometry& geometry, const FdkOptions& options) {
-    TOMO_RETURN_IF_ERROR(options.validate());
-    TOMO_ASSIGN_OR_RETURN(FdkWeights weights, FdkWeights::create(geometry, options.weights));
-    TOMO_ASSIGN_OR_RETURN(
-        RampFilter ramp,
-        RampFilter::create(geometry.detector().nu, geometry.detector().pitchU, options.filter));
-    return FdkFilter(std::move(weights), std::move(ramp));
-}
-
-int fdkBatch(const ConeGeometry& g, const FdkOptions& o, const ConeBackProjector& bp) {
-    return std::clamp(o.batch > 0 ? o.batch : bp.preferredBatch(), 1, g.viewCount());
-}
-
-Status copyHeldViews(const Array3<float>& held, std::size_t first, View2<float> out, int threads) {
-    const std::size_t nv = held.dim(1);
-    if (nv == 0 || out.rows() % nv != 0 || out.cols() != held.dim(2) ||
-        first + out.rows() / nv > held.dim(0))
-        return internalError("copyHeldViews: the views do not fit the memory held");
-    const View2<const float> src = held.rows().rowRange(first * nv, out.rows());
-    constexpr std::size_t kRowsPerTask = 64;  // 64 rows of 2048 floats: 512 KiB a task
-    const std::size_t tasks = (out.rows() + kRowsPerTask - 1) / kRowsPerTask;
-    return parallelFor(tasks, threads, {}, [&](std::size_t t, int) {
-        const std::size_t end = std::min(out.rows(), (t + 1) * kRowsPerTask);
-        for (std::size_t r = t * kRowsPerTask; r < end; ++r)
-            std::copy_n(src.row(r).data(), out.cols(), out.row(r).data());
-    });
-}
-
-Status FdkFilter::readAndApply(const ConeViewReader& read, int first, int count, Array3<float>& out,
-                               FdkTimings& timings, const ExecContext& ctx) const {
-    const DetectorGrid& d = m_weights.geometry().detector();
-    const auto n = static_cast<std::size_t>(count);
-    if (out.dim(0) != n || out.dim(1) != std::size_t(d.nv) || out.dim(2) != std::size_t(d.nu)) {
-        TOMO_ASSIGN_OR_RETURN(out, Array3<float>::create(n, std::size_t(d.nv), std::size_t(d.nu)));
-    }
-    auto t0 = Clock::now();
-    TOMO_RETURN_IF_ERROR(read(first, count, out.rows()));
-    timings.read += since(t0);
-    t0 = Clock::now();
-    TOMO_RETURN_IF_ERROR(apply(first, out.rows(), ctx));
-    timings.filter += since(t0);
-    return Status::ok();
-}
-
-void FdkFilter::weigh(int first, View2<float> views) const {
-    const auto nv = static_cast<std::size_t>(m_weights.geometry().detector().nv);
-    for (std::size_t p = 0; p * nv < views.rows(); ++p)
-        m_weights.apply(first + static_cast<int>(p), views.rowRange(p * nv, nv));
-}
-
-Status FdkFilter::apply(int first, View2<float> views, const ExecContext& ctx) const {
-    weigh(first, views);
-    ExecContext inner = ctx;
-    inner.progress = nullptr;
-    return m_ramp.apply(views, inner);
 }
 
 namespace {
@@ -338,8 +270,8 @@ class FdkRun {
         const TimelineReport r = timeline.report();
         FdkTimings& t = m_report.timings;
         t.backProject += since(t0);
-        t.read += host.read;  // the host's own weights and ramp, then the device's
-        t.filter += host.filter + r.busyOf(TimelineStage::Filter);
+        t.read += host.read;
+        t.filter += host.filter + r.busyOf(TimelineStage::Filter);  // the host's, the device's
         t.device.upload += r.busyOf(TimelineStage::Upload);
         t.device.kernel += r.busyOf(TimelineStage::Kernels);
         return Status::ok();
