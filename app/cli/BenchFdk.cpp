@@ -270,8 +270,9 @@ int runBenchFdk(int argc, char** argv) {
                 "128:180:192,256:360:384");
     args.option("repeat", "R", "runs per variant; the median is reported", "3");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
-    args.option("memory-budget", "MiB", "host memory for a slab and its views (FDK's slabs)",
-                "half the memory available now");
+    args.option("memory-budget", "MIB",
+                "host memory for a slab and its views, in MiB, as tomo recon's (default: half of "
+                "the memory available now)");
     args.flag("quick", "a tiny workload (24^3 from 20 views of 32^2), for tests");
     args.flag("json", "print a JSON array");
     return runCommand(args, argc, argv, [&] { return benchFdkBody(args); });
