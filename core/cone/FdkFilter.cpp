@@ -46,7 +46,11 @@ Status copyHeldViews(const Array3<float>& held, std::size_t first, View2<float> 
     const View2<const float> src = held.rows().rowRange(first * nv, out.rows());
     constexpr std::size_t kRowsPerTask = 64;  // 64 rows of 2048 floats: 512 KiB a task
     const std::size_t tasks = (out.rows() + kRowsPerTask - 1) / kRowsPerTask;
-    return parallelFor(tasks, threads, {}, [&](std::size_t t, int) {
+    // A thread per 4 MiB at most: a small batch is copied faster than threads start.
+    const std::size_t bytes = out.rows() * out.cols() * sizeof(float);
+    const int workers = static_cast<int>(
+        std::clamp<std::size_t>(bytes >> 22, 1, static_cast<std::size_t>(resolveThreads(threads))));
+    return parallelFor(tasks, workers, {}, [&](std::size_t t, int) {
         const std::size_t end = std::min(out.rows(), (t + 1) * kRowsPerTask);
         for (std::size_t r = t * kRowsPerTask; r < end; ++r)
             std::copy_n(src.row(r).data(), out.cols(), out.row(r).data());
