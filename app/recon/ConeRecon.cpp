@@ -108,13 +108,9 @@ SlabOutput::Spec coneOutputSpec(const ConeReconRequest& request, const ReconRepo
 }
 
 ConeViewReader coneViewReader(const ConeReconRequest& request, int threads) {
-    return [source = request.source, threads](int first, int count, View2<float> out) -> Status {
-        TOMO_ASSIGN_OR_RETURN(Array3<float> views, source->read(static_cast<std::size_t>(first),
-                                                                static_cast<std::size_t>(count)));
-        if (views.dim(0) != static_cast<std::size_t>(count))
-            return internalError("the projection source returned " + std::to_string(views.dim(0)) +
-                                 " views for " + std::to_string(count));
-        return copyHeldViews(views, 0, out, threads);
+    return [source = request.source, threads](int first, int count, View2<float> out) {
+        return source->readInto(static_cast<std::size_t>(first), static_cast<std::size_t>(count),
+                                out, threads);
     };
 }
 

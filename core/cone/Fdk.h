@@ -88,6 +88,7 @@ using ConeViewReader = std::function<Status(int first, int count, View2<float> o
 /// Copies views [first, first + out.rows() / nv) of @p held (views held in memory) to @p out on
 /// @p threads host threads (0 = all): the reader of projections that are already in memory.
 Status copyHeldViews(const Array3<float>& held, std::size_t first, View2<float> out, int threads);
+
 /// Receives the slab of z planes [first, first + slab.dim(0)).
 using ConeSlabSink = std::function<Status(int first, Volume&& slab)>;
 
