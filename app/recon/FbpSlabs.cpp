@@ -89,6 +89,10 @@ Result<Volume> reconstructFbpSlab(const ReconRequest& request, Resolved& resolve
     report.timings.backProjection += t.backProjection;
     report.timings.total += t.total;
     report.timings.timeline += t.timeline;
+    report.timings.checks += t.checks;
+    report.timings.allocation += t.allocation;
+    report.timings.open += t.open;
+    report.timings.pipeline += t.pipeline;
     return part;
 }
 

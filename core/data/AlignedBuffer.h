@@ -1,6 +1,7 @@
 #pragma once
 /// @file AlignedBuffer.h
-/// @brief Owning, 64-byte aligned, zero-initialised storage for trivially copyable elements.
+/// @brief Owning, 64-byte aligned storage for trivially copyable elements: zero-initialised, or
+/// left uninitialised for a caller that writes every element (AlignedBuffer::tryAllocate).
 
 #include <cstddef>
 #include <cstdlib>
@@ -49,8 +50,10 @@ class AlignedBuffer {
     /// Allocates without throwing; returns false when memory is exhausted. @p hugePages: for
     /// buffers of many MiB walked with large strides (gridrec's grid): aligned to 2 MiB and,
     /// on Linux, advised as transparent huge pages, so first touch and strided access fault and
-    /// miss the TLB once per 2 MiB instead of once per 4 KiB.
-    bool tryAllocate(std::size_t count, bool hugePages = false) noexcept {
+    /// miss the TLB once per 2 MiB instead of once per 4 KiB. @p zero false: the elements are
+    /// left uninitialised (no page is touched here), for a caller that writes every one of them
+    /// before reading any, so that the pages are first touched by its (parallel) writers.
+    bool tryAllocate(std::size_t count, bool hugePages = false, bool zero = true) noexcept {
         m_data.reset();
         m_size = 0;
         if (count == 0) return true;
@@ -60,7 +63,7 @@ class AlignedBuffer {
         void* p = std::aligned_alloc(align, bytes);
         if (!p) return false;
         if (hugePages) adviseHugePages(p, bytes);
-        std::memset(p, 0, bytes);
+        if (zero) std::memset(p, 0, bytes);
         m_data.reset(static_cast<T*>(p));
         m_size = count;
         return true;

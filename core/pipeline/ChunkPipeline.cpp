@@ -294,7 +294,9 @@ Status DeviceRun::joinUnpacker() {
 
 Status DeviceRun::run() {
     if (m_chunks == 0) return Status::ok();
-    TOMO_RETURN_IF_ERROR(allocate());
+    const double t0 = timelineNow();
+    TOMO_RETURN_IF_ERROR(allocate());  // rings and stages: made on a first run, else found
+    if (m_timeline) m_timeline->add(TimelineStage::Setup, t0, timelineNow());
     m_packStatus = pack(0);
     TOMO_RETURN_IF_ERROR(issueUpload(0));
     for (int k = 0; k < m_chunks; ++k) {

@@ -45,7 +45,8 @@ Result<LinkBandwidth> measureLink(DeviceQueues& q, std::size_t bytes, int repeat
 
 double pipelineBound(const TimelineReport& r) {
     using S = TimelineStage;
-    return std::max({r.busyOf(S::Upload), r.busyOf(S::Filter) + r.busyOf(S::Kernels),
+    return r.busyOf(S::Setup) +
+           std::max({r.busyOf(S::Upload), r.busyOf(S::Filter) + r.busyOf(S::Kernels),
                      r.busyOf(S::Download), r.busyOf(S::Host)});
 }
 

@@ -24,8 +24,9 @@ struct LinkBandwidth {
 Result<LinkBandwidth> measureLink(DeviceQueues& queues, std::size_t bytes = std::size_t(256) << 20,
                                   int repeats = 3);
 
-/// The wall time a run could reach with perfect overlap: its busiest resource, the upload queue,
-/// the compute queue (filter and kernels) or the download queue (and on the host, the copies).
+/// The wall time a run could reach with perfect overlap: its setup (serial, before the first
+/// chunk) plus its busiest resource, the upload queue, the compute queue (filter and kernels) or
+/// the download queue (and on the host, the copies).
 double pipelineBound(const TimelineReport& r);
 
 /// "link: H2D 12.3 GB/s, D2H 11.9 GB/s (pinned, 256 MiB)".

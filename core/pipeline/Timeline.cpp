@@ -23,6 +23,8 @@ const char* timelineStageName(TimelineStage stage) {
             return "host";
         case TimelineStage::Write:
             return "write";
+        case TimelineStage::Setup:
+            return "setup";
     }
     return "?";
 }

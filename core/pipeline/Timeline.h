@@ -1,7 +1,8 @@
 #pragma once
 /// @file Timeline.h
 /// @brief One timeline for every reconstruction path (issue 27 item 5): busy intervals of the
-/// stages a chunk goes through (read, upload, filter, kernels, download, host work, write),
+/// stages a chunk goes through (read, upload, filter, kernels, download, host work, write) and
+/// of the setup before the first chunk,
 /// recorded by core's pipeline driver (ChunkPipeline.h) from host clocks and from device events
 /// (DeviceQueues::eventSeconds), and the report `tomo bench` and `scripts/gpu-check` print: the
 /// wall time, each stage's busy time and the overlap efficiency = (sum of busy times) / wall.
@@ -20,10 +21,12 @@
 
 namespace tomo {
 
-enum class TimelineStage : int { Read, Upload, Filter, Kernels, Download, Host, Write };
-inline constexpr int kTimelineStages = 7;
+/// Setup: what a run makes before its first chunk (the output's allocation, the device's queues,
+/// stages, plans and staging rings), so that a call's timeline accounts for its whole wall time.
+enum class TimelineStage : int { Read, Upload, Filter, Kernels, Download, Host, Write, Setup };
+inline constexpr int kTimelineStages = 8;
 
-/// "read", "upload", "filter", "kernels", "download", "host", "write".
+/// "read", "upload", "filter", "kernels", "download", "host", "write", "setup".
 const char* timelineStageName(TimelineStage stage);
 
 /// Clocks a span can be measured on: the host's steady clock, or a device's events.

@@ -41,14 +41,18 @@ PipelineIo stackPipelineIo(const Sinograms& sino, Volume& out, std::size_t chunk
     };
     io.unpack = [&out, nx, ny, pitch](const PipelineChunk& c, std::size_t offset, std::size_t bytes,
                                       const std::byte* src) {
-        // Dense [count][ny][nx] floats from byte offset (a multiple of 4) into padded rows.
+        // Dense [count][ny][nx] floats from byte offset (a multiple of 4) into padded rows; the
+        // padding of each row is zeroed with its last value, so that every element of the
+        // chunk's planes is written (reconstructFbp's output is allocated uninitialised).
         std::size_t e = offset / sizeof(float);
         const std::size_t end = e + bytes / sizeof(float);
         const auto* values = reinterpret_cast<const float*>(src);
         while (e < end) {
             const std::size_t row = e / nx, col = e % nx;
             const std::size_t n = std::min(nx - col, end - e);
-            std::memcpy(out.data() + (c.first * ny + row) * pitch + col, values, n * sizeof(float));
+            float* dst = out.data() + (c.first * ny + row) * pitch + col;
+            std::memcpy(dst, values, n * sizeof(float));
+            if (col + n == nx) std::fill(dst + n, dst + (pitch - col), 0.0f);
             values += n;
             e += n;
         }

@@ -1,6 +1,7 @@
 #include "core/recon/Fbp.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "core/pipeline/ChunkPipeline.h"
@@ -74,8 +75,9 @@ class HostBackProjectionStage final : public ChunkStage {
 /// volume and copied into @p out.
 Status fbpOnHost(const FbpJob& job, const Sinograms& sino, BackProjector& bp, Volume& out,
                  const ExecContext& ctx, Timeline& timeline) {
+    // Every element of the scratch (padding included) is copied in by load() before use.
     TOMO_ASSIGN_OR_RETURN(Sinograms scratch,
-                          Sinograms::create(job.chunk, sino.dim(1), sino.dim(2)));
+                          Sinograms::createUninitialised(job.chunk, sino.dim(1), sino.dim(2)));
     Volume chunkOut;
     HostFilterStage filter(job, scratch);
     HostBackProjectionStage backProjection(job, bp, scratch, chunkOut);
@@ -84,7 +86,8 @@ Status fbpOnHost(const FbpJob& job, const Sinograms& sino, BackProjector& bp, Vo
     io.chunkItems = job.chunk;
     io.load = [&](const PipelineChunk& c) -> Status {
         if (scratch.dim(0) != c.count) {
-            TOMO_ASSIGN_OR_RETURN(scratch, Sinograms::create(c.count, sino.dim(1), sino.dim(2)));
+            TOMO_ASSIGN_OR_RETURN(
+                scratch, Sinograms::createUninitialised(c.count, sino.dim(1), sino.dim(2)));
         }
         std::memcpy(scratch.data(), sino.plane(c.first).data(),
                     c.count * sino.dim(1) * sino.pitch() * sizeof(float));
@@ -124,12 +127,12 @@ Result<DeviceFbp> openDeviceFbp(const FbpJob& job, DeviceBackProjection& device)
     return d;
 }
 
-/// A GPU back-projector: the chunk uploaded once, filtered on the device (or by the CPU on the
-/// packing thread, before its upload), back-projected there and downloaded once.
-Status fbpOnDevice(const FbpJob& job, const Sinograms& sino, DeviceBackProjection& device,
+/// A GPU back-projector on its opened queues and stages @p d: the chunk uploaded once, filtered
+/// on the device (or by the CPU on the packing thread, before its upload), back-projected there
+/// and downloaded once.
+Status fbpOnDevice(const FbpJob& job, const Sinograms& sino, DeviceFbp& d,
                    std::size_t slicesPerPass, Volume& out, const ExecContext& ctx,
                    Timeline& timeline) {
-    TOMO_ASSIGN_OR_RETURN(DeviceFbp d, openDeviceFbp(job, device));
     const std::vector<ChunkStage*> stages = d.stages();
     PipelineIo io = stackPipelineIo(sino, out, job.chunk);
     if (!d.filter)
@@ -172,6 +175,79 @@ Result<FbpSetup> fbpSetup(std::size_t slices, const SinogramChunkLayout& in,
     return FbpSetup{std::move(filter), std::vector<float>(w.begin(), w.end()),
                     fbpChunkSlices(options, backProjector, slices, std::size_t(in.angles),
                                    std::size_t(in.detectors))};
+}
+
+/// Consecutive intervals of one call on the host clock: each lap starts where the previous one
+/// ended, so that the laps tile the call's wall time; setup laps are the timeline's setup spans.
+class Laps {
+  public:
+    explicit Laps(Timeline& timeline) : m_timeline(timeline), m_start(timelineNow()) {
+        m_last = m_start;
+    }
+    /// Seconds since the previous lap; recorded as a setup span when @p setup.
+    double lap(bool setup) {
+        const double now = timelineNow();
+        if (setup) m_timeline.add(TimelineStage::Setup, m_last, now);
+        const double seconds = now - m_last;
+        m_last = now;
+        return seconds;
+    }
+    double total() const { return m_last - m_start; }
+
+  private:
+    Timeline& m_timeline;
+    double m_start, m_last;
+};
+
+/// The arguments of one reconstructFbp call.
+struct FbpCall {
+    const Sinograms& sino;
+    const ParallelGeometry& geom;
+    const VolumeGeometry& vol;
+    BackProjector& backProjector;
+    const FbpOptions& options;
+    Volume& out;
+    const ExecContext& ctx;
+};
+
+/// @p out for the grid @p vol: kept when it has the shape (the pipeline overwrites every
+/// element), else allocated without a zero fill.
+Status prepareOutput(const VolumeGeometry& vol, Volume& out) {
+    const std::array<std::size_t, 3> dims{static_cast<std::size_t>(vol.nz),
+                                          static_cast<std::size_t>(vol.ny),
+                                          static_cast<std::size_t>(vol.nx)};
+    if (out.dims() == dims && out.data() != nullptr) return Status::ok();
+    out = Volume();  // the old storage goes before the new one is mapped
+    TOMO_ASSIGN_OR_RETURN(out, Volume::createUninitialised(dims[0], dims[1], dims[2]));
+    return Status::ok();
+}
+
+/// reconstructFbp's work, each part timed into @p t (checks, allocation, open, pipeline).
+Status runFbp(const FbpCall& call, Timeline& timeline, FbpTimings& t) {
+    Laps laps(timeline);
+    const Sinograms& sino = call.sino;
+    const SinogramChunkLayout in{static_cast<int>(sino.dim(1)), static_cast<int>(sino.dim(2)),
+                                 sino.pitch()};
+    TOMO_ASSIGN_OR_RETURN(FbpSetup setup, fbpSetup(sino.dim(0), in, call.geom, call.vol,
+                                                   call.backProjector, call.options));
+    t.checks = laps.lap(true);
+    TOMO_RETURN_IF_ERROR(prepareOutput(call.vol, call.out));
+    t.allocation = laps.lap(true);
+    const FbpJob job{call.geom,   call.vol, setup.filter, setup.weights, call.options,
+                     setup.chunk, in};
+    if (DeviceBackProjection* device = call.backProjector.device()) {
+        TOMO_ASSIGN_OR_RETURN(DeviceFbp d, openDeviceFbp(job, *device));
+        t.open = laps.lap(true);
+        const auto pass =
+            static_cast<std::size_t>(std::max(1, call.backProjector.info().slicesPerPass));
+        TOMO_RETURN_IF_ERROR(fbpOnDevice(job, sino, d, pass, call.out, call.ctx, timeline));
+    } else {
+        TOMO_RETURN_IF_ERROR(
+            fbpOnHost(job, sino, call.backProjector, call.out, call.ctx, timeline));
+    }
+    t.pipeline = laps.lap(false);
+    t.total = laps.total();
+    return Status::ok();
 }
 
 }  // namespace
@@ -218,27 +294,19 @@ Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                       const VolumeGeometry& vol, BackProjector& backProjector,
                       const FbpOptions& options, Volume& out, const ExecContext& ctx,
                       FbpTimings* timings) {
-    const double t0 = timelineNow();
-    const SinogramChunkLayout in{static_cast<int>(sino.dim(1)), static_cast<int>(sino.dim(2)),
-                                 sino.pitch()};
-    TOMO_ASSIGN_OR_RETURN(FbpSetup setup,
-                          fbpSetup(sino.dim(0), in, geom, vol, backProjector, options));
-    TOMO_ASSIGN_OR_RETURN(
-        out, Volume::create(static_cast<std::size_t>(vol.nz), static_cast<std::size_t>(vol.ny),
-                            static_cast<std::size_t>(vol.nx)));
-    const FbpJob job{geom, vol, setup.filter, setup.weights, options, setup.chunk, in};
+    FbpTimings t;
     Timeline timeline;
-    const std::size_t pass =
-        static_cast<std::size_t>(std::max(1, backProjector.info().slicesPerPass));
-    TOMO_RETURN_IF_ERROR(
-        backProjector.device()
-            ? fbpOnDevice(job, sino, *backProjector.device(), pass, out, ctx, timeline)
-            : fbpOnHost(job, sino, backProjector, out, ctx, timeline));
+    const Status status = runFbp({sino, geom, vol, backProjector, options, out, ctx}, timeline, t);
+    if (!status.isOk()) {
+        out = Volume();  // not every element was written
+        return status;
+    }
     if (timings) {
-        timings->timeline = timeline.report();
-        timings->filtering = timings->timeline.busyOf(TimelineStage::Filter);
-        timings->backProjection = timings->timeline.busyOf(TimelineStage::Kernels);
-        timings->total = timelineNow() - t0;
+        timeline.setWall(t.total);  // the whole call, not the pipeline's run alone
+        t.timeline = timeline.report();
+        t.filtering = t.timeline.busyOf(TimelineStage::Filter);
+        t.backProjection = t.timeline.busyOf(TimelineStage::Kernels);
+        *timings = t;
     }
     return Status::ok();
 }

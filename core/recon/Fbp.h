@@ -72,12 +72,18 @@ struct FbpOptions {
 };
 
 /// Time spent per stage: busy seconds of the filter and back-projection stages (on a GPU their
-/// device time, transfers not included), the wall seconds of the whole call, and the timeline.
+/// device time, transfers not included), the wall seconds of the whole call, and the timeline
+/// of the whole call (its wall = total; its setup stage = checks + allocation + open + the
+/// pipeline's own setup: staging rings and the stages' prepare on a first run).
 struct FbpTimings {
     double filtering = 0;
     double backProjection = 0;
     double total = 0;
     TimelineReport timeline;
+    /// The call's consecutive parts, which add up to total: the checks and the filter's
+    /// response; the output's allocation (none when `out` already had the grid's shape); the
+    /// device's queues and stages (context, modules, plans; 0 on the CPU); the pipeline's wall.
+    double checks = 0, allocation = 0, open = 0, pipeline = 0;
 };
 
 /// Slices per chunk reconstructFbp uses for a stack of @p slices sinograms of @p angles x
@@ -91,6 +97,9 @@ std::size_t fbpChunkSlices(const FbpOptions& options, const BackProjector& backP
 /// Reconstructs @p sino (`[slice][angle][detector]`, left unchanged) on the grid @p vol with
 /// @p backProjector into @p out. Progress: filtering and back-projection each advance ctx.progress
 /// per chunk (setTotal is done here). Stops with Cancelled within one chunk of ctx.stop.
+/// @p out is reused when it already has the grid's shape, else allocated uninitialised: the
+/// pipeline writes every element (padding zero), first touching the pages on its copy threads.
+/// On an error @p out is left empty.
 Status reconstructFbp(const Sinograms& sino, const ParallelGeometry& geom,
                       const VolumeGeometry& vol, BackProjector& backProjector,
                       const FbpOptions& options, Volume& out, const ExecContext& ctx,

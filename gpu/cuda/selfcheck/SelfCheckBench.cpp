@@ -3,10 +3,13 @@
 // pass, then --repeat timed runs; kernel-only GU/s from device events, end-to-end GU/s (host
 // sinograms to host volume) from the wall clock, and the model's prediction (core/selection)
 // for the device; then FBP (core's reconstructFbp through core's pipeline: the cuFFT filter
-// stage, CudaRowFilter.h, and --fbp-variant's back-projection stage on each chunk between its
-// upload and its download) on --fbp-slices slices, host to host, with its timeline (busy time of
-// every stage, overlap efficiency, the busiest queue) and the pinned host-device link measured on
-// the same queues. Correctness is the check mode's (SelfCheckMain.cpp). Prints a table, writes
+// stage, CudaRowFilter.h, and the back-projection stage of --fbp-variant, by default the model's
+// choice for the job as tomo recon makes it, on each chunk between its upload and its download)
+// on --fbp-slices slices: prepared first (prepareFbp: plans and rings, as tomo recon does beside
+// the read), then host to host, with the call's parts (checks, output allocation, device open,
+// pipeline), its timeline (busy time of every stage, setup included, overlap efficiency, the
+// busiest queue), what the timeline leaves out, and the pinned host-device link measured on the
+// same queues. Correctness is the check mode's (SelfCheckMain.cpp). Prints a table, writes
 // JSON. Exit status: 0 all timed, 1 a variant or the FBP failed, 2 no CUDA device.
 #include <algorithm>
 #include <chrono>
@@ -15,12 +18,15 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/pipeline/LinkBandwidth.h"
 #include "core/projectors/CpuBackProjectors.h"
+#include "core/recon/Fbp.h"
 #include "core/selection/DeviceTraits.h"
+#include "core/selection/Selector.h"
 #include "core/selection/VariantCost.h"
 #include "gpu/cuda/CudaBackProjectors.h"
 #include "gpu/cuda/CudaDiscovery.h"
@@ -68,6 +74,94 @@ Status timeVariant(const std::shared_ptr<CudaDeviceContext>& dev, const Options&
     row.kernelGups = updates / kernel[kernel.size() / 2] * 1e-9;
     row.endToEndGups = updates / wall[wall.size() / 2] * 1e-9;
     return Status::ok();
+}
+
+/// The FBP of the bench: the variant, its preparation (plans, rings: what tomo recon makes
+/// beside the read) and the run, host memory to host memory, with its timeline.
+struct FbpBench {
+    std::string variant, why;  ///< the id and how it was chosen
+    double prepare = 0;        ///< prepareFbp's seconds (the first FBP of a shape in a process)
+    double hostToHost = 0;     ///< reconstructFbp's seconds on the bench's clock
+    FbpTimings timings;
+    LinkBandwidth link;
+    Status status;
+};
+
+template <typename Options>
+FbpBench benchFbp(BackProjectorRegistry& registry, const DeviceTraits& traits, const Options& o,
+                  ParallelGeometry::Params params, const Sinograms& sino) {
+    FbpBench b;
+    b.variant = o.fbpVariant;
+    b.why = "--fbp-variant";
+    if (b.variant.empty()) {  // what tomo recon runs for this job without a tune cache
+        b.variant =
+            modelDefault(registry, traits, "cuda", Interpolation::Linear, true, o.fbpSlices);
+        b.why = "the model's default for " + std::to_string(o.fbpSlices) + " slices";
+    }
+    b.status = [&]() -> Status {
+        params.rows = o.fbpSlices;
+        TOMO_ASSIGN_OR_RETURN(ParallelGeometry g, ParallelGeometry::create(params));
+        Sinograms s(static_cast<std::size_t>(o.fbpSlices), sino.dim(1), sino.dim(2));
+        for (std::size_t z = 0; z < s.dim(0); ++z)
+            std::memcpy(&s(z, 0, 0), &sino(z % sino.dim(0), 0, 0),
+                        sizeof(float) * s.dim(1) * s.dim(2));
+        TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(b.variant));
+        auto* cuda = dynamic_cast<CudaBackProjector*>(bp.get());
+        if (cuda == nullptr) return invalidArgument(b.variant + " is not a CUDA variant");
+        FbpOptions options;
+        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->context()));
+        const VolumeGeometry vol = VolumeGeometry::forDetector(g, o.size);
+        const SinogramChunkLayout in{static_cast<int>(s.dim(1)), static_cast<int>(s.dim(2)),
+                                     s.pitch()};
+        double t0 = timelineNow();
+        TOMO_RETURN_IF_ERROR(prepareFbp(s.dim(0), in, g, vol, *bp, options));
+        b.prepare = timelineNow() - t0;
+        Volume out;
+        t0 = timelineNow();
+        TOMO_RETURN_IF_ERROR(reconstructFbp(s, g, vol, *bp, options, out, {}, &b.timings));
+        b.hostToHost = timelineNow() - t0;
+        TOMO_ASSIGN_OR_RETURN(auto queues, CudaQueues::open(cuda->context()));
+        TOMO_ASSIGN_OR_RETURN(b.link, measureLink(*queues));
+        return Status::ok();
+    }();
+    return b;
+}
+
+std::string fbpJson(const FbpBench& b, int slices) {
+    std::ostringstream json;
+    const FbpTimings& t = b.timings;
+    json << "{\"variant\": \"" << b.variant << "\", \"chosen_by\": \"" << b.why
+         << "\", \"slices\": " << slices << ", \"ok\": " << (b.status.isOk() ? "true" : "false")
+         << ", \"prepare_seconds\": " << b.prepare << ", \"total_seconds\": " << b.hostToHost
+         << ", \"timeline_total_seconds\": " << t.total << ", \"checks_seconds\": " << t.checks
+         << ", \"allocation_seconds\": " << t.allocation << ", \"open_seconds\": " << t.open
+         << ", \"pipeline_seconds\": " << t.pipeline
+         << ", \"backprojection_seconds\": " << t.backProjection
+         << ", \"filter_seconds\": " << t.filtering
+         << ", \"timeline\": " << timelineJson(t.timeline)
+         << ", \"bound_seconds\": " << pipelineBound(t.timeline)
+         << ", \"h2d_bytes_per_second\": " << b.link.hostToDevice
+         << ", \"d2h_bytes_per_second\": " << b.link.deviceToHost << "}";
+    return json.str();
+}
+
+void printFbp(const FbpBench& b, int slices, int size, int projections) {
+    if (!b.status.isOk()) {
+        std::printf("FBP %s failed: %s\n", b.variant.c_str(), b.status.message().c_str());
+        return;
+    }
+    const FbpTimings& t = b.timings;
+    std::printf(
+        "FBP %s (%s), %d slices of %d^2 from %d projections: %.2f s host to host "
+        "(cuFFT filter stage %.2f s, back-projection stage %.2f s); prepared before in %.2f s\n",
+        b.variant.c_str(), b.why.c_str(), slices, size, projections, b.hostToHost, t.filtering,
+        t.backProjection, b.prepare);
+    std::printf(
+        "FBP parts: checks %.3f s | output allocation %.3f s | device open %.3f s | "
+        "pipeline %.3f s | outside the timeline %.3f s\n",
+        t.checks, t.allocation, t.open, t.pipeline, b.hostToHost - t.timeline.wall);
+    std::printf("FBP timeline: %s | bound %.2f s\n%s\n", formatTimeline(t.timeline).c_str(),
+                pipelineBound(t.timeline), formatLink(b.link).c_str());
 }
 
 }  // namespace
@@ -126,30 +220,8 @@ int runBench(const SelfCheckOptions& so) {
         std::fprintf(stderr, "  %-34s %s\n", info.id.c_str(), row.status.c_str());
         rows.push_back(row);
     }
-    // The whole FBP (cuFFT filtering + back-projection), host memory to host memory.
-    FbpTimings fbp;
-    LinkBandwidth link;
-    Status fbpStatus = [&]() -> Status {
-        ParallelGeometry::Params fp = params;
-        fp.rows = o.fbpSlices;
-        TOMO_ASSIGN_OR_RETURN(ParallelGeometry g, ParallelGeometry::create(fp));
-        Sinograms s(static_cast<std::size_t>(o.fbpSlices), static_cast<std::size_t>(o.projections),
-                    static_cast<std::size_t>(o.size));
-        for (std::size_t z = 0; z < s.dim(0); ++z)
-            std::memcpy(&s(z, 0, 0), &sino(z % sino.dim(0), 0, 0),
-                        sizeof(float) * s.dim(1) * s.dim(2));
-        Volume out;
-        TOMO_ASSIGN_OR_RETURN(auto bp, registry.make(o.fbpVariant));
-        auto* cuda = dynamic_cast<CudaBackProjector*>(bp.get());
-        if (cuda == nullptr) return invalidArgument(o.fbpVariant + " is not a CUDA variant");
-        FbpOptions options;
-        TOMO_ASSIGN_OR_RETURN(options.rowFilter, makeCufftRowFilter(cuda->context()));
-        TOMO_RETURN_IF_ERROR(reconstructFbp(s, g, VolumeGeometry::forDetector(g, o.size), *bp,
-                                            options, out, {}, &fbp));
-        TOMO_ASSIGN_OR_RETURN(auto queues, CudaQueues::open(cuda->context()));
-        TOMO_ASSIGN_OR_RETURN(link, measureLink(*queues));
-        return Status::ok();
-    }();
+    const FbpBench fbp = benchFbp(registry, traits, o, params, sino);
+    const Status& fbpStatus = fbp.status;
 
     std::ofstream json(o.json);
     json << "{\"device\": \"" << report.device
@@ -165,31 +237,14 @@ int runBench(const SelfCheckOptions& so) {
              << ", \"ok\": " << (r.status == "ok" ? "true" : "false") << "}"
              << (i + 1 < rows.size() ? ",\n" : "\n");
     }
-    json << "], \"fbp\": {\"variant\": \"" << o.fbpVariant << "\", \"slices\": " << o.fbpSlices
-         << ", \"ok\": " << (fbpStatus.isOk() ? "true" : "false")
-         << ", \"total_seconds\": " << fbp.total
-         << ", \"backprojection_seconds\": " << fbp.backProjection
-         << ", \"filter_seconds\": " << fbp.filtering
-         << ", \"timeline\": " << timelineJson(fbp.timeline)
-         << ", \"bound_seconds\": " << pipelineBound(fbp.timeline)
-         << ", \"h2d_bytes_per_second\": " << link.hostToDevice
-         << ", \"d2h_bytes_per_second\": " << link.deviceToHost << "}}\n";
+    json << "], \"fbp\": " << fbpJson(fbp, o.fbpSlices) << "}\n";
 
     std::printf("\n%-34s %10s %-11s %10s %10s  %s\n", "variant", "model GU/s", "bottleneck",
                 "kernel", "end-to-end", "status");
     for (const Row& r : rows)
         std::printf("%-34s %10.0f %-11s %10.0f %10.0f  %s\n", r.info.id.c_str(), r.predicted,
                     r.bottleneck.c_str(), r.kernelGups, r.endToEndGups, r.status.c_str());
-    if (fbpStatus.isOk()) {
-        std::printf(
-            "FBP %s, %d slices of %d^2 from %d projections: %.2f s host to host "
-            "(cuFFT filter stage %.2f s, back-projection stage %.2f s)\n",
-            o.fbpVariant.c_str(), o.fbpSlices, o.size, o.projections, fbp.total, fbp.filtering,
-            fbp.backProjection);
-        std::printf("FBP timeline: %s | bound %.2f s\n%s\n", formatTimeline(fbp.timeline).c_str(),
-                    pipelineBound(fbp.timeline), formatLink(link).c_str());
-    } else
-        std::printf("FBP %s failed: %s\n", o.fbpVariant.c_str(), fbpStatus.message().c_str());
+    printFbp(fbp, o.fbpSlices, o.size, o.projections);
     std::printf("device: %s; JSON: %s\n", report.device.c_str(), o.json.c_str());
     return allGood && fbpStatus.isOk() ? 0 : 1;
 }

@@ -34,7 +34,9 @@ struct SelfCheckOptions {
     std::string cpuCandidate;
     std::string json = "cuda-selfcheck.json";
     int benchSlices = 64, repeat = 3, fbpSlices = 64;
-    std::string fbpVariant = "cuda.alu.acm.lin.1s.64x64";
+    /// The FBP's back-projector; empty: the model's default for --fbp-slices slices on the
+    /// device (core/selection modelDefault(), what `tomo recon` runs without a tune cache).
+    std::string fbpVariant;
 
     int effectiveBandRows() const { return bandRows > 0 ? bandRows : std::max(16, shape.size / 4); }
     int effectiveAngleChunk() const {

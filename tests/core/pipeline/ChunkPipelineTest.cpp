@@ -6,51 +6,22 @@
 
 #include <algorithm>
 #include <cstring>
-#include <random>
 
 #include "core/base/Progress.h"
 #include "core/pipeline/LinkBandwidth.h"
 #include "core/projectors/CpuBackProjectors.h"
 #include "core/recon/Fbp.h"
+#include "tests/core/pipeline/FbpProblem.h"
 #include "tests/core/pipeline/SimulatedFbp.h"
 
 namespace tomo::test {
 namespace {
 
-ParallelGeometry geometry(int slices, int angles, int detectors) {
-    ParallelGeometry::Params p;
-    p.angles = uniformAngles(0.0, kPi, angles);
-    p.detectorCount = detectors;
-    p.rows = slices;
-    return ParallelGeometry::create(p).value();
-}
-
-struct Problem {
-    int slices = 11, angles = 60, detectors = 45, size = 40;
-    ParallelGeometry geom = geometry(slices, angles, detectors);
-    VolumeGeometry vol;
-    Sinograms sino;
-    Problem() {
-        vol = VolumeGeometry::forDetector(geom, size);
-        vol.nz = slices;
-        sino = Sinograms::create(slices, angles, detectors).value();
-        std::mt19937 rng(7);
-        std::uniform_real_distribution<float> u(0.0f, 1.0f);
-        for (std::size_t r = 0; r < sino.dim(0) * sino.dim(1); ++r)
-            for (float& v : sino.rows().row(r))
-                v = u(rng);
-    }
-};
-
-std::unique_ptr<BackProjector> cpuVariant(const std::string& id) {
-    BackProjectorRegistry registry;
-    registerCpuBackProjectors(registry);
-    return registry.make(id).value();
-}
+using Problem = FbpProblem;
 
 /// The CPU pipeline (host mode): the reference every device run must equal bit for bit.
 Volume cpuFbp(const Problem& p, const std::string& id, int chunk) {
-    auto bp = cpuVariant(id);
+    auto bp = cpuBackProjector(id);
     FbpOptions options;
     options.chunkSlices = chunk;
     Volume out;
@@ -86,7 +57,7 @@ struct DeviceFbp {
               std::size_t refuseAbove = 0)
         : sim(std::make_shared<SimulatedQueues>(costs)) {
         sim->refuseAbove = refuseAbove;
-        SimulatedGpuBackProjector bp(cpuVariant(id), sim);
+        SimulatedGpuBackProjector bp(cpuBackProjector(id), sim);
         FbpOptions options;
         options.chunkSlices = chunk;
         if (deviceFilter) options.rowFilter = std::make_shared<SimulatedRowFilter>(sim);
@@ -138,9 +109,9 @@ TEST(ChunkPipeline, BackProjectionOnTheDeviceEqualsTheCpuVariant) {
     const Problem p;
     const std::vector<double> w = p.geom.angularWeights();
     const std::vector<float> weights(w.begin(), w.end());
-    auto cpu = cpuVariant("cpu.simd.lin");
+    auto cpu = cpuBackProjector("cpu.simd.lin");
     auto sim = std::make_shared<SimulatedQueues>();
-    SimulatedGpuBackProjector gpu(cpuVariant("cpu.simd.lin"), sim);
+    SimulatedGpuBackProjector gpu(cpuBackProjector("cpu.simd.lin"), sim);
     gpu.chunkSlices = p.slices;  // one call of the CPU kernel on the whole stack, as below
     Volume a, b;
     ASSERT_TRUE(cpu->backProject(p.sino, p.geom, p.vol, weights, a, {}).isOk());
@@ -255,7 +226,7 @@ TEST(ChunkPipeline, OutOfMemoryFreesTheKeptBuffersThenHalvesTheChunk) {
 TEST(ChunkPipeline, ASecondRunOfTheSameShapeAllocatesNothing) {
     const Problem p;
     auto sim = std::make_shared<SimulatedQueues>();
-    SimulatedGpuBackProjector bp(cpuVariant("cpu.simd.lin"), sim);
+    SimulatedGpuBackProjector bp(cpuBackProjector("cpu.simd.lin"), sim);
     FbpOptions options;
     options.chunkSlices = 3;
     Volume out;

@@ -1,8 +1,10 @@
 // The simulated GPU back-projector and device row filter (SimulatedFbp.h).
 #include "tests/core/pipeline/SimulatedFbp.h"
 
+#include <chrono>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 namespace tomo::test {
 namespace {
@@ -170,6 +172,7 @@ Result<std::unique_ptr<DeviceQueues>> SimulatedGpuBackProjector::openQueues() {
 Result<std::unique_ptr<ChunkStage>> SimulatedGpuBackProjector::stage(
     DeviceQueues&, const SinogramChunkLayout& in, const VolumeChunkLayout& out,
     const ParallelGeometry& geom, const VolumeGeometry& vol, std::span<const float> weights) {
+    if (m_costs.open > 0) std::this_thread::sleep_for(std::chrono::duration<double>(m_costs.open));
     return std::unique_ptr<ChunkStage>(std::make_unique<SimBackProjectionStage>(
         m_sim, *m_cpu, in, out, geom, vol, weights, m_costs));
 }

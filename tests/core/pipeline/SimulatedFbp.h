@@ -16,6 +16,9 @@ struct SimStageCosts {
     double filter = 2e-3;              ///< one chunk's filter
     double read = 1e-4, write = 1e-4;  ///< the back-projection's first and last step
     double backProject = 4e-3;         ///< its middle step
+    /// Real seconds stage() sleeps: what opening a device costs before the first chunk (its
+    /// context, modules, plans), for the accounting of a call's setup.
+    double open = 0;
 };
 
 /// A BackProjector whose device() runs @p cpu's kernel on the simulated device, in three
