@@ -12,6 +12,7 @@
 #include "app/cli/BenchTimeline.h"
 #include "app/cli/CliSupport.h"
 #include "app/cli/Commands.h"
+#include "app/recon/Preflight.h"
 #include "core/base/Parallel.h"
 #include "core/cone/Fdk.h"
 #include "core/pipeline/LinkBandwidth.h"
@@ -31,6 +32,7 @@ struct Row {
     double bpGups = 0;  ///< back-projection stage only
     FdkTimings model;   ///< paper 003's prediction
     double modelTotal = 0;
+    int slabs = 0;  ///< of the median run
 };
 
 Result<std::vector<Workload>> parseWorkloads(const std::string& text) {
@@ -61,12 +63,16 @@ Result<ConeGeometry> geometryFor(const Workload& w) {
 Result<FdkReport> runOnce(const ConeGeometry& g, const ConeVolumeGrid& grid,
                           const Array3<float>& views, ConeBackProjector& bp,
                           const FdkOptions& options, int threads) {
-    auto read = [&](int first, int count, Array3<float>& out) -> Status {
-        TOMO_ASSIGN_OR_RETURN(
-            out, Array3<float>::create(std::size_t(count), views.dim(1), views.dim(2)));
-        for (int p = 0; p < count; ++p)  // a copy, as a reader would hand out
-            std::copy_n(views.plane(std::size_t(first + p) % views.dim(0)).data(),
-                        views.dim(1) * views.pitch(), out.plane(std::size_t(p)).data());
+    // A copy from memory, as a reader of projections held in memory does; the views held
+    // repeat every views.dim(0).
+    auto read = [&](int first, int count, View2<float> out) -> Status {
+        const std::size_t held = views.dim(0), nv = views.dim(1);
+        for (std::size_t p = 0; p < std::size_t(count);) {
+            const std::size_t from = (std::size_t(first) + p) % held;
+            const std::size_t n = std::min(std::size_t(count) - p, held - from);
+            TOMO_RETURN_IF_ERROR(copyHeldViews(views, from, out.rowRange(p * nv, n * nv), threads));
+            p += n;
+        }
         return Status::ok();
     };
     auto sink = [](int, Volume&&) { return Status::ok(); };
@@ -91,7 +97,7 @@ void applyModel(Row& r, const FdkReport& micro, int microViews, bool device) {
 }
 
 Result<Row> benchVariant(const app::Engine& engine, const std::string& id, const Workload& w,
-                         int repeat, int threads) {
+                         int repeat, int threads, std::size_t budget) {
     TOMO_ASSIGN_OR_RETURN(ConeGeometry g, geometryFor(w));
     const ConeVolumeGrid grid = ConeVolumeGrid::centred(w.n, w.n, w.n, 1.0);
     TOMO_ASSIGN_OR_RETURN(Array3<float> views,
@@ -110,6 +116,7 @@ Result<Row> benchVariant(const app::Engine& engine, const std::string& id, const
     // The ramp on the device where the backend filters there (the reconstruction service's
     // choice, app/Backends.h rowFilterStage).
     FdkOptions options;
+    options.memoryBudget = budget;  // slabs as `tomo recon` cuts them on this machine
     options.rowFilter = engine.rowFilter(bp->info().backend);
     TOMO_RETURN_IF_ERROR(runOnce(microG, grid, views, *bp, options, threads).status());
     TOMO_ASSIGN_OR_RETURN(FdkReport micro, runOnce(microG, grid, views, *bp, options, threads));
@@ -123,6 +130,7 @@ Result<Row> benchVariant(const app::Engine& engine, const std::string& id, const
     });
     const FdkReport& median = runs[runs.size() / 2];
     row.t = median.timings;
+    row.slabs = median.slabs;
     const double updates = double(w.n) * w.n * w.n * w.views / 1073741824.0;
     row.gups = updates / std::max(row.t.total, 1e-9);
     row.bpGups = updates / std::max(row.t.backProject, 1e-9);
@@ -170,8 +178,8 @@ void printRows(const std::vector<Row>& rows, bool json) {
         if (d.upload + d.kernel + d.transpose + d.download > 0)
             std::printf(
                 "%-22s device: upload %.3f s, kernels %.3f s, transpose %.3f s, "
-                "download %.3f s\n",
-                "", d.upload, d.kernel, d.transpose, d.download);
+                "download %.3f s; %d slab%s\n",
+                "", d.upload, d.kernel, d.transpose, d.download, r.slabs, r.slabs == 1 ? "" : "s");
         std::printf("%-22s timeline: %s\n", "", formatTimeline(fdkTimeline(r.t)).c_str());
     }
 }
@@ -208,6 +216,9 @@ void printLink(const app::Engine& engine, const std::vector<Row>& rows) {
 Status benchFdkBody(const ArgParser& args) {
     TOMO_ASSIGN_OR_RETURN(int threads, args.getInt("threads", 0, 0, 4096));
     TOMO_ASSIGN_OR_RETURN(int repeat, args.getInt("repeat", 3, 1, 1000));
+    const int defaultMiB =  // as tomo recon: half the memory available now
+        static_cast<int>(std::min<std::size_t>(app::defaultMemoryBudget() >> 20, 1 << 24));
+    TOMO_ASSIGN_OR_RETURN(int budgetMiB, args.getInt("memory-budget", defaultMiB, 1, 1 << 24));
     TOMO_ASSIGN_OR_RETURN(
         std::vector<Workload> workloads,
         parseWorkloads(args.has("quick") ? std::string("24:20:32") : args.getOr("workload", "")));
@@ -224,15 +235,18 @@ Status benchFdkBody(const ArgParser& args) {
         if (!only.empty() && std::find(only.begin(), only.end(), info.id) == only.end()) continue;
         for (const Workload& w : workloads) {
             TOMO_ASSIGN_OR_RETURN(
-                Row r, benchVariant(engine, info.id, w, args.has("quick") ? 1 : repeat, threads));
+                Row r, benchVariant(engine, info.id, w, args.has("quick") ? 1 : repeat, threads,
+                                    std::size_t(budgetMiB) << 20));
             rows.push_back(std::move(r));
         }
     }
     if (rows.empty())
         return notFound("no cone-beam back-projector for backend '" + backend + "' with a device");
     if (!args.has("json"))
-        std::printf("FDK benchmark, %d CPU threads (no file I/O: read = copy from memory)\n",
-                    resolveThreads(threads));
+        std::printf(
+            "FDK benchmark, %d CPU threads, memory budget %d MiB (no file I/O: read = copy from "
+            "memory)\n",
+            resolveThreads(threads), budgetMiB);
     printRows(rows, args.has("json"));
     if (!args.has("json")) printLink(engine, rows);
     return Status::ok();
@@ -256,6 +270,9 @@ int runBenchFdk(int argc, char** argv) {
                 "128:180:192,256:360:384");
     args.option("repeat", "R", "runs per variant; the median is reported", "3");
     args.option("threads", "N", "CPU threads, 0 = all", "0");
+    args.option("memory-budget", "MIB",
+                "host memory for a slab and its views, in MiB, as tomo recon's (default: half of "
+                "the memory available now)");
     args.flag("quick", "a tiny workload (24^3 from 20 views of 32^2), for tests");
     args.flag("json", "print a JSON array");
     return runCommand(args, argc, argv, [&] { return benchFdkBody(args); });

@@ -46,7 +46,7 @@ Status projectionStages(const Array3<float>& projections, const FdkFilter& filte
     Array3<float> weighted = one.clone();
     filter.weights().apply(view, weighted.plane(0));
     out.weighted.push_back(SliceImage::copyOf(weighted.plane(0)));
-    TOMO_RETURN_IF_ERROR(filter.apply(view, one, ctx));
+    TOMO_RETURN_IF_ERROR(filter.apply(view, one.rows(), ctx));
     out.filtered.push_back(SliceImage::copyOf(one.plane(0)));
     return Status::ok();
 }
@@ -101,7 +101,7 @@ Result<ConeTeachingResult> runConeTeachingJob(const Engine& engine,
     TOMO_ASSIGN_OR_RETURN(PlaneData crop, cropToPlane(*data->projections, g, grid, out.plane));
     TOMO_ASSIGN_OR_RETURN(FdkFilter filter, FdkFilter::create(g, options));
     TOMO_ASSIGN_OR_RETURN(FdkFilter planeFilter, FdkFilter::create(crop.geometry, options));
-    TOMO_RETURN_IF_ERROR(planeFilter.apply(0, crop.views, quiet));
+    TOMO_RETURN_IF_ERROR(planeFilter.apply(0, crop.views.rows(), quiet));
     out.variant = planeVariant(engine, spec.backend);
     out.filter = spec.filter;
     TOMO_ASSIGN_OR_RETURN(auto bp, engine.coneRegistry().create(out.variant));

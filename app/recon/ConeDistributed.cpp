@@ -132,7 +132,7 @@ class ConeDistributedRun {
         m_column = m_grid.columnOf(m_world.rank());
         m_planes = coneRowPlanes(m_grid, v.nz, m_row);
         m_columnViews = coneColumnViews(m_grid, m_problem.np, m_batch, m_column);
-        m_read = detail::coneViewReader(m_request);
+        m_read = detail::coneViewReader(m_request, m_ctx.threads);
         if (m_world.rank() != 0) return Status::ok();
         detail::SlabOutput::Spec spec = detail::coneOutputSpec(m_request, m_report);
         spec.options.sharedPlanes = true;

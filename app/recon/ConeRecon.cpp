@@ -107,11 +107,10 @@ SlabOutput::Spec coneOutputSpec(const ConeReconRequest& request, const ReconRepo
                             request.fdk.memoryBudget};
 }
 
-ConeViewReader coneViewReader(const ConeReconRequest& request) {
-    return [source = request.source](int first, int count, Array3<float>& views) -> Status {
-        TOMO_ASSIGN_OR_RETURN(
-            views, source->read(static_cast<std::size_t>(first), static_cast<std::size_t>(count)));
-        return Status::ok();
+ConeViewReader coneViewReader(const ConeReconRequest& request, int threads) {
+    return [source = request.source, threads](int first, int count, View2<float> out) {
+        return source->readInto(static_cast<std::size_t>(first), static_cast<std::size_t>(count),
+                                out, threads);
     };
 }
 
@@ -147,7 +146,7 @@ Result<ReconReport> ReconService::run(const ConeReconRequest& request,
     TOMO_ASSIGN_OR_RETURN(
         detail::SlabOutput out,
         detail::SlabOutput::open(detail::coneOutputSpec(request, report), report));
-    const ConeViewReader read = detail::coneViewReader(request);
+    const ConeViewReader read = detail::coneViewReader(request, ctx.threads);
     auto sink = [&](int first, Volume&& slab) {
         return out.put(static_cast<std::size_t>(first), std::move(slab));
     };

@@ -25,8 +25,8 @@ Result<std::unique_ptr<ConeBackProjector>> prepareCone(const Engine& engine,
 /// The output of @p request as prepared in @p report (its variant and shape).
 SlabOutput::Spec coneOutputSpec(const ConeReconRequest& request, const ReconReport& report);
 
-/// Reads views from the request's source.
-ConeViewReader coneViewReader(const ConeReconRequest& request);
+/// Reads views from the request's source and copies them into the caller's memory on @p threads.
+ConeViewReader coneViewReader(const ConeReconRequest& request, int threads);
 
 /// The FDK run's notes, warnings (as notes), slabs and timings into @p report.
 void takeFdkReport(ReconReport& report, FdkReport fdk, const ReconCallbacks& callbacks);

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "app/data/AcquisitionLoader.h"
+#include "core/cone/Fdk.h"
 
 namespace tomo::app {
 namespace {
@@ -20,6 +21,15 @@ Result<Array3<float>> copyViews(const Array3<float>& all, std::size_t first, std
     return out;
 }
 
+Status copyViewsInto(const Array3<float>& all, std::size_t first, std::size_t count,
+                     View2<float> out, int threads) {
+    if (first > all.dim(0) || count > all.dim(0) - first)
+        return invalidArgument("projections: views " + std::to_string(first) + " + " +
+                               std::to_string(count) + " past the last (" +
+                               std::to_string(all.dim(0)) + ")");
+    return copyHeldViews(all, first, out, threads);
+}
+
 class MemoryProjections final : public ProjectionSource {
   public:
     explicit MemoryProjections(std::shared_ptr<const Array3<float>> v) : m_views(std::move(v)) {}
@@ -28,6 +38,10 @@ class MemoryProjections final : public ProjectionSource {
     }
     Result<Array3<float>> read(std::size_t first, std::size_t count) const override {
         return copyViews(*m_views, first, count);
+    }
+    Status readInto(std::size_t first, std::size_t count, View2<float> out,
+                    int threads) const override {
+        return copyViewsInto(*m_views, first, count, out, threads);
     }
 
   private:
@@ -67,6 +81,10 @@ class WholeProjections final : public ProjectionSource {
     Result<Array3<float>> read(std::size_t first, std::size_t count) const override {
         return copyViews(m_views, first, count);
     }
+    Status readInto(std::size_t first, std::size_t count, View2<float> out,
+                    int threads) const override {
+        return copyViewsInto(m_views, first, count, out, threads);
+    }
     std::optional<VolumeFrame> frame() const override { return m_frame; }
     std::vector<double> angles() const override { return m_angles; }
     std::string preprocessing() const override { return m_preprocessing; }
@@ -97,6 +115,15 @@ Result<std::unique_ptr<ProjectionSource>> openAcquisition(const FormatRegistry& 
 }
 
 }  // namespace
+
+Status ProjectionSource::readInto(std::size_t first, std::size_t count, View2<float> out,
+                                  int threads) const {
+    TOMO_ASSIGN_OR_RETURN(Array3<float> views, read(first, count));
+    if (views.dim(0) != count)
+        return internalError("the projection source returned " + std::to_string(views.dim(0)) +
+                             " views for " + std::to_string(count));
+    return copyHeldViews(views, 0, out, threads);
+}
 
 std::unique_ptr<ProjectionSource> memoryProjections(std::shared_ptr<const Array3<float>> views) {
     return std::make_unique<MemoryProjections>(std::move(views));

@@ -30,6 +30,11 @@ class ProjectionSource {
     virtual std::array<std::size_t, 3> shape() const = 0;
     /// Views [first, first + count).
     virtual Result<Array3<float>> read(std::size_t first, std::size_t count) const = 0;
+    /// Views [first, first + count) into @p out (ConeViewReader's layout: count x rows of
+    /// columns, the caller's memory) on @p threads; sources that hold their views copy them
+    /// straight there, the others read() and copy.
+    virtual Status readInto(std::size_t first, std::size_t count, View2<float> out,
+                            int threads) const;
     /// The file's pixel spacing and origin (MetaImage, NRRD: the detector pitch and position as
     /// RTK writes them), when it stores them.
     virtual std::optional<VolumeFrame> frame() const { return std::nullopt; }

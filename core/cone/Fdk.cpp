@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <future>
 #include <memory>
 #include <optional>
@@ -105,55 +104,6 @@ TimelineReport fdkTimeline(const FdkTimings& t) {
     set(TimelineStage::Download, d.download);
     set(TimelineStage::Write, device ? std::max(0.0, t.store - d.download - d.transpose) : t.store);
     return r;
-}
-
-Status FdkOptions::validate() const {
-    TOMO_RETURN_IF_ERROR(filter.validate());
-    TOMO_RETURN_IF_ERROR(weights.validate());
-    if (batch < 0 || batch > 4096) return invalidArgument("FDK batch must be in [0, 4096]");
-    if (slabPlanes < 0) return invalidArgument("FDK slab planes must not be negative");
-    if (memoryBudget < (std::size_t(1) << 20))
-        return invalidArgument("the memory budget must be at least 1 MiB");
-    return Status::ok();
-}
-
-Result<FdkFilter> FdkFilter::create(const ConeGeometry& geometry, const FdkOptions& options) {
-    TOMO_RETURN_IF_ERROR(options.validate());
-    TOMO_ASSIGN_OR_RETURN(FdkWeights weights, FdkWeights::create(geometry, options.weights));
-    TOMO_ASSIGN_OR_RETURN(
-        RampFilter ramp,
-        RampFilter::create(geometry.detector().nu, geometry.detector().pitchU, options.filter));
-    return FdkFilter(std::move(weights), std::move(ramp));
-}
-
-int fdkBatch(const ConeGeometry& g, const FdkOptions& o, const ConeBackProjector& bp) {
-    return std::clamp(o.batch > 0 ? o.batch : bp.preferredBatch(), 1, g.viewCount());
-}
-
-Status FdkFilter::readAndApply(const ConeViewReader& read, int first, int count, Array3<float>& out,
-                               FdkTimings& timings, const ExecContext& ctx) const {
-    auto t0 = Clock::now();
-    TOMO_RETURN_IF_ERROR(read(first, count, out));
-    timings.read += since(t0);
-    if (out.dim(0) != static_cast<std::size_t>(count))
-        return internalError("the view reader returned " + std::to_string(out.dim(0)) +
-                             " views for " + std::to_string(count));
-    t0 = Clock::now();
-    TOMO_RETURN_IF_ERROR(apply(first, out, ctx));
-    timings.filter += since(t0);
-    return Status::ok();
-}
-
-void FdkFilter::weigh(int first, Array3<float>& views) const {
-    for (std::size_t p = 0; p < views.dim(0); ++p)
-        m_weights.apply(first + static_cast<int>(p), views.plane(p));
-}
-
-Status FdkFilter::apply(int first, Array3<float>& views, const ExecContext& ctx) const {
-    weigh(first, views);
-    ExecContext inner = ctx;
-    inner.progress = nullptr;
-    return m_ramp.apply(views.rows(), inner);
 }
 
 namespace {
@@ -283,23 +233,28 @@ class FdkRun {
         io.items = static_cast<std::size_t>(m_extent.views);
         io.chunkItems = static_cast<std::size_t>(m_plan.batch);
         io.inputBytesPerItem = layout.bytesPerSlice();
-        FdkTimings host;  // read and weights (and the CPU ramp) on the packing thread
+        // The packing thread reads each batch straight into its pinned staging slot (no buffer
+        // of its own, no second copy), then weighs it (and ramp-filters it where the device
+        // has no ramp) there. Its span is the timeline's Read; the weights and ramp on the
+        // device are the Filter spans of the compute queue.
+        io.hostStageKind = TimelineStage::Read;
+        FdkTimings host;
         io.hostStage = [&](const PipelineChunk& c, std::byte* staging) -> Status {
             const int first = m_extent.firstView + static_cast<int>(c.first);
-            Array3<float> views;
+            const View2<float> views(reinterpret_cast<float*>(staging), c.count * d.nv,
+                                     std::size_t(d.nu), pitch);
             auto t0 = Clock::now();
             TOMO_RETURN_IF_ERROR((*m_parts.read)(first, static_cast<int>(c.count), views));
+            if (pitch > std::size_t(d.nu))  // the padding as an Array3's: zeros
+                for (std::size_t r = 0; r < views.rows(); ++r)
+                    std::fill(views.row(r).data() + d.nu, views.row(r).data() + pitch, 0.0f);
             host.read += since(t0);
-            if (views.dim(0) != c.count || views.dim(1) != std::size_t(d.nv) ||
-                views.dim(2) != std::size_t(d.nu))
-                return internalError("the view reader returned views of another shape");
             t0 = Clock::now();
             if (ramp && !weights)
                 m_parts.filter->weigh(first, views);
             else if (!ramp)
                 TOMO_RETURN_IF_ERROR(m_parts.filter->apply(first, views, m_ctx));
             host.filter += since(t0);
-            std::memcpy(staging, views.data(), c.count * io.inputBytesPerItem);
             return Status::ok();
         };
         // A slab reduced on the device's refusal adds slabs: the fractions stay within [0, 1].
@@ -316,7 +271,7 @@ class FdkRun {
         FdkTimings& t = m_report.timings;
         t.backProject += since(t0);
         t.read += host.read;
-        t.filter += host.filter + r.busyOf(TimelineStage::Filter);
+        t.filter += host.filter + r.busyOf(TimelineStage::Filter);  // the host's, the device's
         t.device.upload += r.busyOf(TimelineStage::Upload);
         t.device.kernel += r.busyOf(TimelineStage::Kernels);
         return Status::ok();

@@ -79,8 +79,27 @@ struct FdkReport {
     std::vector<std::string> notes, warnings;
 };
 
-/// Reads views [first, first + count) into @p out ([count][nv][nu], allocated by the reader).
-using ConeViewReader = std::function<Status(int first, int count, Array3<float>& out)>;
+/// Reads views [first, first + count) into @p out: count x nv rows of nu pixels, view after
+/// view, in the caller's memory (on a device the pipeline's pinned staging, reused from batch to
+/// batch, so the views are copied once on their way to the device). The reader writes the nu
+/// pixels of every row; the padding beyond them is the caller's. Called by one thread at a time.
+using ConeViewReader = std::function<Status(int first, int count, View2<float> out)>;
+
+/// Copies views [first, first + out.rows() / nv) of @p held (views held in memory) to @p out on
+/// @p threads host threads (0 = all): the reader of projections that are already in memory.
+Status copyHeldViews(const Array3<float>& held, std::size_t first, View2<float> out, int threads);
+
+/// Sets every stored float of @p v, row padding included, to zero on @p threads host threads
+/// (0 = all; a thread per 4 MiB at most), so that a volume from Volume::createUninitialised has its
+/// pages first touched by several threads instead of by one thread in a serial zero fill.
+Status zeroInParallel(Volume& v, int threads);
+
+/// A slab volume [planes][ny][nx] for a device's download (ConeBackProjector::finish()): allocated
+/// uninitialised and zeroed by zeroInParallel(), so it holds zeros, never garbage, whatever part of
+/// it the download then writes (issue 27: the serial zero fill of a fresh slab, ~20 s at 2048^3).
+Result<Volume> createSlabForDownload(std::size_t planes, std::size_t ny, std::size_t nx,
+                                     int threads);
+
 /// Receives the slab of z planes [first, first + slab.dim(0)).
 using ConeSlabSink = std::function<Status(int first, Volume&& slab)>;
 
@@ -121,14 +140,16 @@ Result<FdkReport> backProjectFiltered(const ConeGeometry& geometry, const ConeVo
 class FdkFilter {
   public:
     static Result<FdkFilter> create(const ConeGeometry& geometry, const FdkOptions& options);
-    Status apply(int first, Array3<float>& views, const ExecContext& ctx) const;
+    /// @p views: count x nv rows of nu pixels, view after view (ConeViewReader's layout).
+    Status apply(int first, View2<float> views, const ExecContext& ctx) const;
     /// The weights alone (the ramp then runs on the device).
-    void weigh(int first, Array3<float>& views) const;
+    void weigh(int first, View2<float> views) const;
     const FdkWeights& weights() const { return m_weights; }
     const RampFilter& ramp() const { return m_ramp; }
 
-    /// Reads views [first, first + count) with @p read and filters them (one batch of runFdk);
-    /// adds the seconds to timings.read and timings.filter.
+    /// Reads views [first, first + count) with @p read into @p out (allocated unless it has
+    /// that shape already) and filters them (one batch of runFdk); adds the seconds to
+    /// timings.read and timings.filter.
     Status readAndApply(const ConeViewReader& read, int first, int count, Array3<float>& out,
                         FdkTimings& timings, const ExecContext& ctx) const;
 

@@ -74,6 +74,7 @@ class FdkWeights {
     /// Multiplies projection k ([nv][nu]) by its weights (computed in double, stored in float).
     void apply(int k, View2<float> projection) const;
 
+    const ConeGeometry& geometry() const { return m_geometry; }
     bool shortScan() const { return m_shortScan; }
     bool displaced() const { return m_displacedHalfWidth > 0; }
     double coverageDeg() const { return m_coverageDeg; }

@@ -44,14 +44,8 @@ TEST(ConeService, TheSameBitsAsCoresFdkWithTheVariantTheGeometryAllows) {
         // Core's pipeline directly, the same variant.
         auto bp = engine.coneRegistry().create(report->variant).value();
         Volume direct = Volume::create(24, 20, 24).value();
-        auto read = [&](int first, int count, Array3<float>& v) -> Status {
-            v = Array3<float>::create(std::size_t(count), 40, 48).value();
-            for (int k = 0; k < count; ++k)
-                for (std::size_t r = 0; r < 40; ++r) {
-                    auto src = c.projections->row(std::size_t(first + k), r);
-                    std::copy(src.begin(), src.end(), v.row(std::size_t(k), r).begin());
-                }
-            return Status::ok();
+        auto read = [&](int first, int, View2<float> v) -> Status {
+            return copyHeldViews(*c.projections, std::size_t(first), v, 1);
         };
         auto sink = [&](int, Volume&& slab) {
             direct = std::move(slab);

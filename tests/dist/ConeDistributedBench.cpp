@@ -62,7 +62,7 @@ Measured measure(Communicator& world, const app::Engine& engine, const ConeGeome
                                      .value();
             std::copy_n(copy.data() + std::size_t(first) * views.dim(1) * views.pitch(),
                         part.dim(0) * part.dim(1) * part.pitch(), part.data());
-            (void)filter.apply(first, part, ctx);
+            (void)filter.apply(first, part.rows(), ctx);
         }
     });
     m.filterPerRank = n / tf;

@@ -98,7 +98,7 @@ TEST(ConeTeachingJob, TheProjectionStagesAreFdksWeightsAndFilter) {
     // The whole stack through FDK's filter stage in one call.
     Array3<float> filtered = l.data->projections->clone();
     FdkFilter filter = FdkFilter::create(l.data->geometry, FdkOptions{}).value();
-    ASSERT_TRUE(filter.apply(0, filtered, ExecContext{}).isOk());
+    ASSERT_TRUE(filter.apply(0, filtered.rows(), ExecContext{}).isOk());
     for (int k : {0, 3}) {
         const int p = r.frameEndView[static_cast<std::size_t>(k)] - 1;
         const auto& raw = r.raw[static_cast<std::size_t>(k)];

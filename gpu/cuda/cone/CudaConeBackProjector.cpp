@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/cone/Fdk.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/internal/CudaQueues.h"
 
@@ -258,11 +259,13 @@ Status CudaConeBackProjector::download(Volume& out, cudaStream_t stream) {
     return cudaCheck(cudaStreamSynchronize(stream), "the download of the cone volume");
 }
 
-Result<Volume> CudaConeBackProjector::finish(const ExecContext&) {
+Result<Volume> CudaConeBackProjector::finish(const ExecContext& ctx) {
     if (!m_geometry) return internalError("ConeBackProjector::finish before begin");
-    TOMO_ASSIGN_OR_RETURN(Volume out, Volume::create(static_cast<std::size_t>(m_planes),
-                                                     static_cast<std::size_t>(m_grid.ny),
-                                                     static_cast<std::size_t>(m_grid.nx)));
+    // Zeroed on several threads (the first touch of its pages), not by one thread.
+    TOMO_ASSIGN_OR_RETURN(Volume out,
+                          createSlabForDownload(static_cast<std::size_t>(m_planes),
+                                                static_cast<std::size_t>(m_grid.ny),
+                                                static_cast<std::size_t>(m_grid.nx), ctx.threads));
     const auto lock = m_device->lockScratch();
     Status status = m_device->activate();
     if (status.isOk()) {

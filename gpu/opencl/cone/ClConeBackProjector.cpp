@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/cone/Fdk.h"
 #include "core/pipeline/Timeline.h"
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/internal/ClQueues.h"
@@ -264,11 +265,13 @@ Status ClConeBackProjector::readSymmetric(Volume& out) {
     return Status::ok();
 }
 
-Result<Volume> ClConeBackProjector::finish(const ExecContext&) {
+Result<Volume> ClConeBackProjector::finish(const ExecContext& ctx) {
     if (!m_geometry) return internalError("ConeBackProjector::finish before begin");
-    TOMO_ASSIGN_OR_RETURN(Volume out, Volume::create(static_cast<std::size_t>(m_planes),
-                                                     static_cast<std::size_t>(m_grid.ny),
-                                                     static_cast<std::size_t>(m_grid.nx)));
+    // Zeroed on several threads (the first touch of its pages), not by one thread.
+    TOMO_ASSIGN_OR_RETURN(Volume out,
+                          createSlabForDownload(static_cast<std::size_t>(m_planes),
+                                                static_cast<std::size_t>(m_grid.ny),
+                                                static_cast<std::size_t>(m_grid.nx), ctx.threads));
     Status read = m_config.symmetric ? readSymmetric(out) : readStandard(out);
     reset();
     TOMO_RETURN_IF_ERROR(read);

@@ -37,15 +37,14 @@ Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPla
     TOMO_ASSIGN_OR_RETURN(Volume out, Volume::create(static_cast<std::size_t>(c.grid.nz),
                                                      static_cast<std::size_t>(c.grid.ny),
                                                      static_cast<std::size_t>(c.grid.nx)));
-    auto read = [&](int first, int count, Array3<float>& views) -> Status {
-        TOMO_ASSIGN_OR_RETURN(
-            views, Array3<float>::create(static_cast<std::size_t>(count), c.projections.dim(1),
-                                         c.projections.dim(2)));
+    auto read = [&](int first, int count, View2<float> views) -> Status {
+        const std::size_t nv = c.projections.dim(1);
+        if (views.rows() != static_cast<std::size_t>(count) * nv) return internalError("rows");
         for (int p = 0; p < count; ++p)
-            for (std::size_t r = 0; r < views.dim(1); ++r) {
+            for (std::size_t r = 0; r < nv; ++r) {
                 auto src = c.projections.row(static_cast<std::size_t>(first + p), r);
                 std::copy(src.begin(), src.end(),
-                          views.row(static_cast<std::size_t>(p), r).begin());
+                          views.row(static_cast<std::size_t>(p) * nv + r).begin());
             }
         return Status::ok();
     };
