@@ -43,6 +43,15 @@ MbirOptions deviceOptions(int iterations) {
     return o;
 }
 
+/// deviceOptions with one work-group per launch (batch 1, one block per SV): the device's order
+/// is fixed, so equal layouts give equal bits on any device.
+MbirOptions fixedOrderOptions(int iterations) {
+    MbirOptions o = deviceOptions(iterations);
+    o.gpu.batch = 1;
+    o.gpu.blocksPerSv = 1;
+    return o;
+}
+
 /// ||y - A x|| of @p image (every slice) recomputed on the CPU with the 8-bit matrix.
 double residualOf(const test::MbirCase& c, const Volume& image) {
     const MbirSliceGeometry g(c.geom, c.vol);
@@ -168,9 +177,7 @@ TEST(GpuIcd, TheLayoutIsBuiltOnceAndReusedByTheNextSolve) {
     std::string why;
     if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
     const test::MbirCase c = test::makeMbirCase(40, 36, 2e4);
-    MbirOptions o = deviceOptions(3);
-    o.gpu.batch = 1;
-    o.gpu.blocksPerSv = 1;
+    MbirOptions o = fixedOrderOptions(3);
     MbirMatrixCache cache;  // memory only
     const MbirRun first = solveCase(c, o, 0, {}, nullptr, &cache);
     const MbirRun second = solveCase(c, o, 0, {}, nullptr, &cache);
@@ -209,9 +216,7 @@ TEST(GpuIcd, ALayoutReadFromDiskGivesTheBitsOfABuiltOne) {
     std::string why;
     if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
     const test::MbirCase c = test::makeMbirCase(40, 36, 2e4);
-    MbirOptions o = deviceOptions(3);
-    o.gpu.batch = 1;
-    o.gpu.blocksPerSv = 1;
+    MbirOptions o = fixedOrderOptions(3);
     const auto dir = std::filesystem::temp_directory_path() / "tomo-gpuicd-layout-disk";
     std::filesystem::remove_all(dir);
     const MbirRun built = solveCase(c, o);
