@@ -17,7 +17,8 @@
 namespace tomo::cuda {
 namespace {
 
-constexpr int kTile = 16;
+constexpr int kTile = 16;  // a multiple of 8: the gather's warps are 8 x 4 points
+static_assert(kTile % 8 == 0 && kTile * kTile <= 1024);
 constexpr std::size_t kMaxChunkSlices = 32;
 constexpr int kMaxGridY = 65535;
 

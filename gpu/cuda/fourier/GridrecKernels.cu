@@ -81,8 +81,12 @@ __global__ void __launch_bounds__(256)
     for (int i = thread; i < n; i += threads)
         coefficients[i] = k.coefficients[i];
     const int q = static_cast<int>(blockIdx.z);
-    const int gx = static_cast<int>(blockIdx.x) * k.tile + static_cast<int>(threadIdx.x);
-    const int gy = static_cast<int>(blockIdx.y) * k.tile + static_cast<int>(threadIdx.y);
+    // A warp's 32 points are 8 x 4 of the tile, not two rows of 16: a line's k ranges differ
+    // less within a squarer warp, so fewer lanes wait on the others' samples (a quarter fewer
+    // warp iterations at 2048^2, docs/cuda.md). The tile's edge is a multiple of 8.
+    const int lane = thread & 31, warp = thread >> 5, across = k.tile / 8;
+    const int gx = static_cast<int>(blockIdx.x) * k.tile + (warp % across) * 8 + (lane & 7);
+    const int gy = static_cast<int>(blockIdx.y) * k.tile + (warp / across) * 4 + (lane >> 3);
     const bool inside = gx < c.gridX && gy < c.gridY;  // every thread stages and syncs
     const bool single = gridrecSingle(c, q);
     GatherGeometry g;
