@@ -56,6 +56,24 @@ TOMO_HOST_DEVICE inline float gatherWeight(const GatherGeometry& g, int i, float
     return w;
 }
 
+/// Narrows [k0, k1] to the integers of [a, b] (a superset: floor, ceil; either order),
+/// after widening both ends by @p slack of their size.
+TOMO_HOST_DEVICE inline void gatherNarrow(double a, double b, double slack, int& k0, int& k1) {
+    if (a > b) {
+        const double t = a;
+        a = b;
+        b = t;
+    }
+    a -= slack * (1.0 + (a < 0 ? -a : a));
+    b += slack * (1.0 + (b < 0 ? -b : b));
+    const double first = k0 - 1.0, last = k1 + 1.0;  // clamped before the integer casts
+    a = a < first ? first : (a > last ? last : a);
+    b = b < first ? first : (b > last ? last : b);
+    const int ka = static_cast<int>(floor(a)), kb = static_cast<int>(ceil(b));
+    k0 = ka > k0 ? ka : k0;
+    k1 = kb < k1 ? kb : k1;
+}
+
 /// The integer range [k0, k1] (a superset) of samples of @p u per k whose position (centre +
 /// k u) may lie in [lo, hi); all k when |u| is tiny and the centre lies there, none otherwise.
 TOMO_HOST_DEVICE inline void gatherRange(double lo, double hi, double centre, double u, int& k0,
@@ -64,18 +82,7 @@ TOMO_HOST_DEVICE inline void gatherRange(double lo, double hi, double centre, do
         if (!(centre >= lo && centre < hi)) k1 = k0 - 1;
         return;
     }
-    double a = (lo - centre) / u, b = (hi - centre) / u;
-    if (a > b) {
-        const double t = a;
-        a = b;
-        b = t;
-    }
-    const double first = k0 - 1.0, last = k1 + 1.0;  // clamped before the integer casts
-    a = a < first ? first : (a > last ? last : a);
-    b = b < first ? first : (b > last ? last : b);
-    const int ka = static_cast<int>(floor(a)), kb = static_cast<int>(ceil(b));
-    k0 = ka > k0 ? ka : k0;
-    k1 = kb < k1 ? kb : k1;
+    gatherNarrow((lo - centre) / u, (hi - centre) / u, 0.0, k0, k1);
 }
 
 /// 1 / u for gatherRangeOf, 0 where gatherRange treats u as zero.
@@ -93,20 +100,7 @@ TOMO_HOST_DEVICE inline void gatherRangeOf(double offset, double width, double r
         if (!(offset <= 0.0 && offset + width > 0.0)) k1 = k0 - 1;
         return;
     }
-    double a = offset * r, b = (offset + width) * r;
-    if (a > b) {
-        const double t = a;
-        a = b;
-        b = t;
-    }
-    a -= 1e-9 * (1.0 + (a < 0 ? -a : a));
-    b += 1e-9 * (1.0 + (b < 0 ? -b : b));
-    const double first = k0 - 1.0, last = k1 + 1.0;  // clamped before the integer casts
-    a = a < first ? first : (a > last ? last : a);
-    b = b < first ? first : (b > last ? last : b);
-    const int ka = static_cast<int>(floor(a)), kb = static_cast<int>(ceil(b));
-    k0 = ka > k0 ? ka : k0;
-    k1 = kb < k1 ? kb : k1;
+    gatherNarrow(offset * r, (offset + width) * r, 1e-9, k0, k1);
 }
 
 /// A segment made ready for the points of its tile (gatherPrepare): its view's steps and their
