@@ -63,8 +63,12 @@ void printTimelines(const std::vector<TimelineRow>& rows, const std::optional<Li
     std::printf(
         "timeline (busy seconds per stage; efficiency = sum of busy / wall; bound = the "
         "busiest queue):\n");
-    for (const TimelineRow& r : rows)
+    for (const TimelineRow& r : rows) {
         std::printf("%s\n", timelineLine(r.variant, r.workload, r.timeline).c_str());
+        // The steps inside the stages, as the stage measured them (a GPU's events: device time).
+        if (!r.timeline.parts.empty())
+            std::printf("    parts: %s\n", formatTimelineParts(r.timeline).c_str());
+    }
     if (link) {
         std::printf("%s\n", formatLink(*link).c_str());
         for (const TimelineRow& r : rows)

@@ -66,6 +66,7 @@ FourierMethodInfo cpuGridrecInfo() {
         std::string(ComplexRowFft::backendName()) + ", threads and SIMD";
     info.sizes = cpuFftSizeRule();
     info.cost = cpuFourierCost();
+    info.parts.assign(kCpuGridrecParts.begin(), kCpuGridrecParts.end());
     return info;
 }
 

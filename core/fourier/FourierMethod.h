@@ -26,6 +26,9 @@ struct FourierMethodInfo {
     FourierCostModel cost;                    ///< its seconds per sample, row, tap, FFT point
     /// Seconds per byte of sinogram and image moved to and from the device (0 on the CPU).
     double secondsPerTransferByte = 0;
+    /// The timeline parts (TimelinePart) each run reports, in order: where its stages' time
+    /// goes (the CPU's host seconds, a GPU's event seconds).
+    std::vector<std::string> parts;
 };
 
 /// What a run did: its stage times and the plan's parameters and error.

@@ -60,7 +60,7 @@ Result<GatherPlan> GatherPlan::create(const FourierPlan& plan, int tile) {
     gp.tilesX = (plan.gridX() + tile - 1) / tile;
     gp.tilesY = (plan.gridY() + tile - 1) / tile;
     for (const FourierPlan::View& v : plan.views())
-        gp.views.push_back({v.ux, v.uy});
+        gp.views.push_back({v.ux, v.uy, gatherReciprocal(v.ux), gatherReciprocal(v.uy)});
     const auto c = plan.kernel().coefficients();
     gp.coefficients.assign(c.begin(), c.end());
     std::vector<std::pair<std::uint32_t, GatherSegment>> found;

@@ -14,12 +14,14 @@ namespace {
 
 /// One of the CPU's stages of a group (GridrecStages.h) as a stage of the pipeline driver:
 /// spectra count as the timeline's Filter, spreading and the transforms as its Kernels. Each
-/// step marks its progress scope done (weights 1, 4, 2, 3: roughly their share of the time).
+/// step marks its progress scope done (weights 1, 4, 2, 3: roughly their share of the time) and
+/// adds its host seconds to the timeline's part of its name (kCpuGridrecParts).
 class GroupStage final : public ChunkStage {
   public:
     enum class Kind { Spectra, Spreading, Transform };
-    GroupStage(Kind kind, detail::GridrecWork& work, const Sinograms& sino, Volume& out)
-        : m_kind(kind), m_work(work), m_sino(sino), m_out(out) {}
+    GroupStage(Kind kind, detail::GridrecWork& work, const Sinograms& sino, Volume& out,
+               Timeline& timeline)
+        : m_kind(kind), m_work(work), m_sino(sino), m_out(out), m_timeline(timeline) {}
     TimelineStage timelineStage() const override {
         return m_kind == Kind::Spectra ? TimelineStage::Filter : TimelineStage::Kernels;
     }
@@ -37,6 +39,7 @@ class GroupStage final : public ChunkStage {
                const ExecContext& ctx) override {
         const detail::GridrecGroup group{&m_sino, c.first, c.count == 2, &m_out};
         const ExecContext inner{ctx.threads, ctx.stop, nullptr, ctx.across};
+        const double begin = timelineNow();
         Status s;
         if (m_kind == Kind::Spectra)
             s = detail::computeSpectra(m_work, group, inner);
@@ -46,7 +49,10 @@ class GroupStage final : public ChunkStage {
             s = detail::transformGridRows(m_work, inner);
         else
             s = detail::transformColumns(m_work, group, inner);
-        if (s.isOk() && ctx.progress) ctx.progress->done();
+        if (!s.isOk()) return s;
+        const int part = m_kind == Kind::Transform ? 2 + step : static_cast<int>(m_kind);
+        m_timeline.addPart(kCpuGridrecParts[static_cast<std::size_t>(part)], timelineNow() - begin);
+        if (ctx.progress) ctx.progress->done();
         return s;
     }
 
@@ -55,6 +61,7 @@ class GroupStage final : public ChunkStage {
     detail::GridrecWork& m_work;
     const Sinograms& m_sino;
     Volume& m_out;
+    Timeline& m_timeline;
 };
 
 Status checkShapes(const Sinograms& sino, const ParallelGeometry& geom, const VolumeGeometry& vol) {
@@ -106,12 +113,12 @@ Status reconstructGridrec(const Sinograms& sino, const ParallelGeometry& geom,
                             static_cast<std::size_t>(vol.nx)));
     const double planEnd = timelineNow();
     Timeline timeline;
-
     // Host mode of the pipeline driver: one group (two slices) per chunk, read from the caller's
     // stack and written into @p out in place (no load or store copies).
     using Kind = GroupStage::Kind;
-    GroupStage spectra(Kind::Spectra, work, sino, out), spreading(Kind::Spreading, work, sino, out),
-        transform(Kind::Transform, work, sino, out);
+    GroupStage spectra(Kind::Spectra, work, sino, out, timeline),
+        spreading(Kind::Spreading, work, sino, out, timeline),
+        transform(Kind::Transform, work, sino, out, timeline);
     PipelineIo io;
     io.items = static_cast<std::size_t>(vol.nz);
     io.chunkItems = 2;

@@ -21,6 +21,8 @@
 /// samples (views x (L + 1) complex; (L/2 + 1) for one slice), the grid (My x (Mx + 16) complex)
 /// and per thread two blocks of 16 rows; no copy of the sinograms.
 
+#include <array>
+
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
 #include "core/data/Array.h"
@@ -37,6 +39,12 @@ struct GridrecTimings {
     double plan = 0, spectra = 0, gridding = 0, total = 0;
     TimelineReport timeline;
 };
+
+/// The timeline's parts (TimelinePart) of the CPU gridrec, host seconds summed over the groups:
+/// the spectra (packing, the rows' transforms and the samples, done per block of views), the
+/// spreading, the grid's row transforms and the columns (gathered, transformed, deapodised).
+inline constexpr std::array<const char*, 4> kCpuGridrecParts{"spectra", "spreading", "grid rows",
+                                                             "columns"};
 
 /// The CPU's FFT size rule (powers of two with the built-in FFT, else even 2-3-5 lengths).
 FftSizeRule cpuFftSizeRule();

@@ -45,8 +45,30 @@ double TimelineReport::bandwidth(TimelineStage s) const {
     return t > 0 ? static_cast<double>(bytes[static_cast<std::size_t>(s)]) / t : 0.0;
 }
 
+namespace {
+
+void addTo(std::vector<TimelinePart>& parts, const std::string& name, double seconds, int count) {
+    for (TimelinePart& p : parts)
+        if (p.name == name) {
+            p.seconds += seconds;
+            p.count += count;
+            return;
+        }
+    parts.push_back({name, seconds, count});
+}
+
+}  // namespace
+
+const TimelinePart* TimelineReport::part(const std::string& name) const {
+    for (const TimelinePart& p : parts)
+        if (p.name == name) return &p;
+    return nullptr;
+}
+
 TimelineReport& TimelineReport::operator+=(const TimelineReport& other) {
     wall += other.wall;
+    for (const TimelinePart& p : other.parts)
+        addTo(parts, p.name, p.seconds, p.count);
     for (std::size_t i = 0; i < busy.size(); ++i) {
         busy[i] += other.busy[i];
         bytes[i] += other.bytes[i];
@@ -58,6 +80,11 @@ TimelineReport& TimelineReport::operator+=(const TimelineReport& other) {
 void Timeline::add(const TimelineSpan& span) {
     std::lock_guard lock(m_mutex);
     m_spans.push_back(span);
+}
+
+void Timeline::addPart(const std::string& name, double seconds) {
+    std::lock_guard lock(m_mutex);
+    addTo(m_parts, name, seconds, 1);
 }
 
 void Timeline::setWall(double seconds) {
@@ -76,6 +103,7 @@ TimelineReport Timeline::report() const {
     {
         std::lock_guard lock(m_mutex);
         r.wall = m_wall;
+        r.parts = m_parts;
     }
     // Union of the intervals of each (stage, clock): sorted by start, merged where they touch.
     std::sort(spans.begin(), spans.end(), [](const TimelineSpan& a, const TimelineSpan& b) {
@@ -138,8 +166,27 @@ std::string timelineJson(const TimelineReport& r) {
                       r.bytes[static_cast<std::size_t>(s)]);
         out += buf;
     }
-    std::snprintf(buf, sizeof buf, ", \"efficiency\": %.4g}", r.efficiency());
-    return out + buf;
+    std::snprintf(buf, sizeof buf, ", \"efficiency\": %.4g", r.efficiency());
+    out += buf;
+    if (!r.parts.empty()) {
+        out += ", \"parts\": {";
+        for (std::size_t i = 0; i < r.parts.size(); ++i) {
+            std::snprintf(buf, sizeof buf, "\": %.6g", r.parts[i].seconds);
+            out += (i ? ", \"" : "\"") + r.parts[i].name + buf;  // the code's names: plain ASCII
+        }
+        out += "}";
+    }
+    return out + "}";
+}
+
+std::string formatTimelineParts(const TimelineReport& r) {
+    std::string out;
+    char buf[48];
+    for (const TimelinePart& p : r.parts) {
+        std::snprintf(buf, sizeof buf, " %.3f s", p.seconds);
+        out += (out.empty() ? "" : " | ") + p.name + buf;
+    }
+    return out;
 }
 
 }  // namespace tomo

@@ -39,12 +39,23 @@ struct TimelineSpan {
     std::size_t bytes = 0;      ///< bytes moved (transfers), else 0
 };
 
+/// A named step inside a stage (gridrec's pack, row FFT, gather, ...): its busy seconds summed
+/// over the chunks, on the clock that ran it (a device's events, or the host's), and how many
+/// times it ran. Steps are measured by the stage that runs them (Timeline::addPart); they say
+/// where a stage's time goes, and are not part of busySum() (their stage is).
+struct TimelinePart {
+    std::string name;
+    double seconds = 0;
+    int count = 0;
+};
+
 /// What a run's timeline adds up to.
 struct TimelineReport {
     double wall = 0;                                   ///< seconds of the whole run (host clock)
     std::array<double, kTimelineStages> busy{};        ///< per stage, seconds (union per clock)
     std::array<std::size_t, kTimelineStages> bytes{};  ///< per stage, bytes moved
     std::array<int, kTimelineStages> spans{};          ///< intervals recorded per stage
+    std::vector<TimelinePart> parts;  ///< steps inside the stages, in the order first added
 
     double busyOf(TimelineStage s) const { return busy[static_cast<std::size_t>(s)]; }
     double busySum() const;
@@ -52,7 +63,9 @@ struct TimelineReport {
     double efficiency() const;
     /// Bytes per second of a transfer stage (0 when it did not run).
     double bandwidth(TimelineStage s) const;
-    /// Adds @p other's times (runs or slabs one after the other).
+    /// The part named @p name, or null.
+    const TimelinePart* part(const std::string& name) const;
+    /// Adds @p other's times (runs or slabs one after the other; parts by name).
     TimelineReport& operator+=(const TimelineReport& other);
 };
 
@@ -64,12 +77,15 @@ class Timeline {
         add(TimelineSpan{stage, TimelineClock::Host, begin, end, bytes});
     }
     void setWall(double seconds);
+    /// Adds @p seconds to the part @p name (made on first use) and counts one run of it.
+    void addPart(const std::string& name, double seconds);
     TimelineReport report() const;
     std::vector<TimelineSpan> spans() const;
 
   private:
     mutable std::mutex m_mutex;
     std::vector<TimelineSpan> m_spans;
+    std::vector<TimelinePart> m_parts;
     double m_wall = 0;
 };
 
@@ -80,7 +96,10 @@ double timelineNow();
 /// host 0.200 s | efficiency 1.57" (stages that did not run are left out; read and write too
 /// when they did not run).
 std::string formatTimeline(const TimelineReport& report);
-/// {"wall": 1.234, "upload": 0.4, ..., "efficiency": 1.57, "upload_bytes": ...}
+/// "pack 0.010 s | row FFT 0.020 s | ..." (empty without parts).
+std::string formatTimelineParts(const TimelineReport& report);
+/// {"wall": 1.234, "upload": 0.4, ..., "efficiency": 1.57, "upload_bytes": ..., "parts":
+/// {"pack": 0.01, ...}} (parts only when there are some)
 std::string timelineJson(const TimelineReport& report);
 
 }  // namespace tomo

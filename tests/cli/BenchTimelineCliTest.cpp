@@ -48,14 +48,16 @@ TEST(BenchTimelineCli, FbpFdkAndSirtPrintEveryStageTheEfficiencyAndOnADeviceTheL
 }
 
 // Gridrec runs through the same pipeline driver (core/fourier/GridrecPipeline.h): `bench --suite
-// gridrec` prints the timeline of both methods' runs (spectra as filter, gridding as kernels);
+// gridrec` prints the timeline of both methods' runs (spectra as filter, gridding as kernels)
+// and under each the steps inside them (parts: the CPU's host seconds, CUDA's device events);
 // on CUDA the link beside them and the host's first-touch rate (skips without a CUDA device,
 // fails so under TOMO_REQUIRE_DEVICE=1).
 TEST(BenchTimelineCli, GridrecPrintsItsStagesAndOnCudaTheLink) {
-    expectHas(runTomo("bench --suite gridrec --quick --repeat 1"),
-              {"timeline (busy seconds per stage", "cpu.gridrec 64x64x64 x3: wall ", "| filter ",
-               "| kernels ", "| efficiency "},
-              Link::Absent);
+    expectHas(
+        runTomo("bench --suite gridrec --quick --repeat 1"),
+        {"timeline (busy seconds per stage", "cpu.gridrec 64x64x64 x3: wall ", "| filter ",
+         "| kernels ", "| efficiency ", "    parts: spectra ", " | spreading ", " | columns "},
+        Link::Absent);
     const CliRun cuda = runTomo("bench --suite gridrec --quick --repeat 1 --backend cuda");
     if (cuda.output.find("cuda.gridrec") == std::string::npos) {
         const char* require = std::getenv("TOMO_REQUIRE_DEVICE");
@@ -63,7 +65,8 @@ TEST(BenchTimelineCli, GridrecPrintsItsStagesAndOnCudaTheLink) {
         GTEST_SKIP() << "no CUDA gridrec: " << cuda.output;
     }
     expectHas(cuda,
-              {"cuda.gridrec 64x64x64 x3: wall ", "| upload ", "| download ",
+              {"cuda.gridrec 64x64x64 x3: wall ", "| upload ", "| download ", "    parts: pack ",
+               " | gather ", " | grid FFT ", " | images ",
                "cuda.gridrec 64x64x64 x3: transfers at the link's rate",
                "host memory: first touch of fresh pages "},
               Link::Present);

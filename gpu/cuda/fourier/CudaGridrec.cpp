@@ -2,6 +2,8 @@
 #include "gpu/cuda/fourier/CudaGridrec.h"
 
 #include <algorithm>
+#include <array>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,9 +17,55 @@
 namespace tomo::cuda {
 namespace {
 
-constexpr int kTile = 16;
+constexpr int kTile = 16;  // a multiple of 8: the gather's warps are 8 x 4 points
+static_assert(kTile % 8 == 0 && kTile * kTile <= 1024);
 constexpr std::size_t kMaxChunkSlices = 32;
 constexpr int kMaxGridY = 65535;
+
+/// The timeline parts of cuda.gridrec (FourierMethodInfo::parts): the Compute stream's steps of
+/// each chunk, in device seconds between events. Spectra: 0-2; gridding: 3-5.
+constexpr std::array<const char*, 6> kParts{"pack",   "row FFT",  "samples",
+                                            "gather", "grid FFT", "images"};
+
+/// Events on the Compute stream between the steps of every chunk, read once the run is over
+/// (reading them per chunk would wait for the device).
+class StepClock {
+  public:
+    /// Records an event on @p stream that ends step @p part of kParts, or that starts a stage's
+    /// steps (@p part < 0).
+    Status mark(cudaStream_t stream, int part) {
+        TOMO_ASSIGN_OR_RETURN(CudaEvent e, createEvent(true));
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(e.get(), stream), "cudaEventRecord"));
+        std::lock_guard lock(m_mutex);
+        m_marks.emplace_back(part, std::move(e));
+        return Status::ok();
+    }
+    /// Adds each step's device seconds to @p timeline's parts (waits for the last event).
+    Status read(Timeline& timeline) const {
+        std::lock_guard lock(m_mutex);
+        if (m_marks.empty()) return Status::ok();
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(m_marks.back().second.get()),
+                                       "cudaEventSynchronize(gridrec steps)"));
+        for (std::size_t i = 1; i < m_marks.size(); ++i) {
+            const int part = m_marks[i].first;
+            if (part < 0) continue;
+            float ms = 0;
+            TOMO_RETURN_IF_ERROR(cudaCheck(
+                cudaEventElapsedTime(&ms, m_marks[i - 1].second.get(), m_marks[i].second.get()),
+                "cudaEventElapsedTime(gridrec steps)"));
+            timeline.addPart(kParts[static_cast<std::size_t>(part)], 1e-3 * ms);
+        }
+        return Status::ok();
+    }
+    void clear() {
+        std::lock_guard lock(m_mutex);
+        m_marks.clear();
+    }
+
+  private:
+    mutable std::mutex m_mutex;
+    std::vector<std::pair<int, CudaEvent>> m_marks;
+};
 
 /// The device copies of a plan's constants (buffers of the context, keys "gridrec.*").
 struct Constants {
@@ -80,6 +128,7 @@ struct DeviceJob {
     Constants constants;
     DeviceBufferRef rows, samples, grids;
     std::shared_ptr<FftPlan> rowPlan, gridPlan;
+    StepClock steps;
 
     /// Buffers, plans and constants for chunks of @p slices within @p budget bytes.
     Status prepare(std::size_t slices, std::size_t budget);
@@ -102,6 +151,7 @@ std::size_t betweenBytes(const GridrecChunk& c, std::size_t slices) {
 Status DeviceJob::prepare(std::size_t slices, std::size_t budget) {
     const GridrecChunk& c = shape;
     const std::size_t groups = (slices + 1) / 2;
+    steps.clear();  // a retry with a smaller chunk starts its steps anew
     if (betweenBytes(c, slices) > budget)
         return outOfMemory("cuda gridrec: " + std::to_string(betweenBytes(c, slices) >> 20) +
                            " MiB of rows, samples and grids for " + std::to_string(slices) +
@@ -119,6 +169,14 @@ Status DeviceJob::prepare(std::size_t slices, std::size_t budget) {
     TOMO_ASSIGN_OR_RETURN(gridPlan, dev.c2cPlan(2, grid, int(groups), 0));
     // After the buffers: a retry that released the scratch uploads them again.
     return constants.upload(dev, plan, gather);
+}
+
+/// The in-place C2C transform of @p plan on @p stream.
+Status execC2C(FftPlan& plan, float2* data, int direction, cudaStream_t stream, const char* what) {
+    TOMO_RETURN_IF_ERROR(cufftCheck(cufftSetStream(plan.get(), stream), "cufftSetStream"));
+    auto* z = reinterpret_cast<cufftComplex*>(data);
+    return cufftCheck(cufftExecC2C(plan.get(), z, z, direction),
+                      std::string("cufftExecC2C(gridrec ") + what + ")");
 }
 
 /// A stage of the chunk on the Compute queue: the spectra (the timeline's Filter: pack, the
@@ -156,24 +214,23 @@ Status DeviceStage::run(const PipelineChunk& chunk, const ChunkBuffers& buffers,
     auto* rows = CudaQueues::ptr<float2>(m_job.rows);
     auto* samples = CudaQueues::ptr<float2>(m_job.samples);
     auto* grids = CudaQueues::ptr<float2>(m_job.grids);
-    auto* cufftRows = reinterpret_cast<cufftComplex*>(rows);
-    auto* cufftGrids = reinterpret_cast<cufftComplex*>(grids);
+    StepClock& clock = m_job.steps;
+    const int first = m_spectra ? 0 : 3;  // kParts
+    TOMO_RETURN_IF_ERROR(clock.mark(stream, -1));
     if (m_spectra) {
         TOMO_RETURN_IF_ERROR(launchGridrecPack(c, buffers.input.handle, rows, stream));
-        TOMO_RETURN_IF_ERROR(
-            cufftCheck(cufftSetStream(m_job.rowPlan->get(), stream), "cufftSetStream"));
-        TOMO_RETURN_IF_ERROR(
-            cufftCheck(cufftExecC2C(m_job.rowPlan->get(), cufftRows, cufftRows, CUFFT_FORWARD),
-                       "cufftExecC2C(gridrec rows)"));
-        return launchGridrecSamples(c, k, rows, samples, stream);
+        TOMO_RETURN_IF_ERROR(clock.mark(stream, first));
+        TOMO_RETURN_IF_ERROR(execC2C(*m_job.rowPlan, rows, CUFFT_FORWARD, stream, "rows"));
+        TOMO_RETURN_IF_ERROR(clock.mark(stream, first + 1));
+        TOMO_RETURN_IF_ERROR(launchGridrecSamples(c, k, rows, samples, stream));
+        return clock.mark(stream, first + 2);
     }
     TOMO_RETURN_IF_ERROR(launchGridrecGather(c, k, samples, grids, stream));
-    TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftSetStream(m_job.gridPlan->get(), stream), "cufftSetStream"));
-    TOMO_RETURN_IF_ERROR(
-        cufftCheck(cufftExecC2C(m_job.gridPlan->get(), cufftGrids, cufftGrids, CUFFT_INVERSE),
-                   "cufftExecC2C(gridrec grids)"));
-    return launchGridrecImages(c, k, grids, buffers.output.handle, stream);
+    TOMO_RETURN_IF_ERROR(clock.mark(stream, first));
+    TOMO_RETURN_IF_ERROR(execC2C(*m_job.gridPlan, grids, CUFFT_INVERSE, stream, "grids"));
+    TOMO_RETURN_IF_ERROR(clock.mark(stream, first + 1));
+    TOMO_RETURN_IF_ERROR(launchGridrecImages(c, k, grids, buffers.output.handle, stream));
+    return clock.mark(stream, first + 2);
 }
 
 class CudaGridrec final : public FourierReconstructor {
@@ -226,8 +283,8 @@ Status CudaGridrec::reconstruct(const Sinograms& sino, const ParallelGeometry& g
     // Written in full by the pipeline's unpacking threads beside the kernels (GridrecPipeline.h):
     // zeroing a 2048^3 image on one thread before the first chunk takes ~25 s in the H200 VM.
     TOMO_ASSIGN_OR_RETURN(out, Volume::createUninitialised(std::size_t(vol.nz), std::size_t(vol.ny),
-                                                          std::size_t(vol.nx)));
-    DeviceJob job{*queues, plan, gather, {}, {}, {}, {}, {}, {}, {}};
+                                                           std::size_t(vol.nx)));
+    DeviceJob job{*queues, plan, gather, {}, {}, {}, {}, {}, {}, {}, {}};
     job.shape = {0,
                  false,
                  static_cast<int>(plan.views().size()),
@@ -252,6 +309,7 @@ Status CudaGridrec::reconstruct(const Sinograms& sino, const ParallelGeometry& g
         out = Volume{};  // slices never unpacked hold garbage: nothing of it is handed back
         return run;
     }
+    TOMO_RETURN_IF_ERROR(job.steps.read(timeline));
     report.timings = gridrecTimings(timeline, t0, planEnd);
     return Status::ok();
 }
@@ -273,6 +331,7 @@ FourierMethodInfo cudaGridrecInfo() {
     info.cost.secondsPerFftPoint = 1e-12;
     info.cost.rowSecondsPerPoint = 1e-12;
     info.secondsPerTransferByte = 1.0 / 25e9;
+    info.parts.assign(kParts.begin(), kParts.end());
     return info;
 }
 

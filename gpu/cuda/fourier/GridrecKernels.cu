@@ -64,19 +64,30 @@ __global__ void gridrecSamples(GridrecChunk c, GridrecConstants k, const float2*
     }
 }
 
-/// One thread per grid point of a tile: the sum over the tile's segments (GatherMath.h).
+/// Segments staged per batch in shared memory (GatherLine: 64 bytes each).
+constexpr int kGatherBatch = 128;
+
+/// One thread per grid point of a tile: the sum over the tile's segments (GatherMath.h). The
+/// block stages its segments in batches as GatherLines in shared memory (each prepared once,
+/// read by every point as a broadcast), so no point waits on a segment's and then its view's
+/// global loads; the points' k ranges are products with the views' reciprocals.
 __global__ void __launch_bounds__(256)
     gridrecGather(GridrecChunk c, GridrecConstants k, const float2* samples, float2* grids) {
     extern __shared__ float coefficients[];
+    __shared__ GatherLine lines[kGatherBatch];
     const int n = (k.degree + 1) * k.width;
+    const int threads = static_cast<int>(blockDim.x * blockDim.y);
     const int thread = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
-    for (int i = thread; i < n; i += static_cast<int>(blockDim.x * blockDim.y))
+    for (int i = thread; i < n; i += threads)
         coefficients[i] = k.coefficients[i];
-    __syncthreads();
     const int q = static_cast<int>(blockIdx.z);
-    const int gx = static_cast<int>(blockIdx.x) * k.tile + static_cast<int>(threadIdx.x);
-    const int gy = static_cast<int>(blockIdx.y) * k.tile + static_cast<int>(threadIdx.y);
-    if (gx >= c.gridX || gy >= c.gridY) return;
+    // A warp's 32 points are 8 x 4 of the tile, not two rows of 16: a line's k ranges differ
+    // less within a squarer warp, so fewer lanes wait on the others' samples (a quarter fewer
+    // warp iterations at 2048^2, docs/cuda.md). The tile's edge is a multiple of 8.
+    const int lane = thread & 31, warp = thread >> 5, across = k.tile / 8;
+    const int gx = static_cast<int>(blockIdx.x) * k.tile + (warp % across) * 8 + (lane & 7);
+    const int gy = static_cast<int>(blockIdx.y) * k.tile + (warp / across) * 4 + (lane >> 3);
+    const bool inside = gx < c.gridX && gy < c.gridY;  // every thread stages and syncs
     const bool single = gridrecSingle(c, q);
     GatherGeometry g;
     g.gridX = c.gridX;
@@ -91,9 +102,18 @@ __global__ void __launch_bounds__(256)
     const float* s = reinterpret_cast<const float*>(samples) +
                      2 * static_cast<size_t>(q) * c.views * c.sampleStride;
     float re = 0.f, im = 0.f;
-    for (std::uint32_t i = k.tileStart[t]; i < k.tileStart[t + 1]; ++i)
-        gatherSegment(g, k.views, s, k.segments[i], gx, gy, re, im);
-    grids[(static_cast<size_t>(q) * c.gridY + gy) * c.gridX + gx] = make_float2(re, im);
+    const std::uint32_t first = k.tileStart[t], last = k.tileStart[t + 1];
+    for (std::uint32_t base = first; base < last; base += kGatherBatch) {
+        const int count = static_cast<int>(min(last - base, std::uint32_t(kGatherBatch)));
+        __syncthreads();  // the previous batch read (and, first, the coefficients written)
+        for (int i = thread; i < count; i += threads)
+            lines[i] = gatherPrepare(g, k.views, k.segments[base + i]);
+        __syncthreads();
+        if (inside)
+            for (int i = 0; i < count; ++i)
+                gatherLine(g, lines[i], s, gx, gy, re, im);
+    }
+    if (inside) grids[(static_cast<size_t>(q) * c.gridY + gy) * c.gridX + gx] = make_float2(re, im);
 }
 
 /// Output pixel (ix, iy) of group q: the deapodised grid value, real part to slice 2q,

@@ -255,7 +255,20 @@ TEST(FourierMethod, RecordsItsStagesOnTheTimeline) {
     EXPECT_EQ(r.wall, t.total);
     for (double busy : r.busy)
         EXPECT_LE(busy, r.wall);
+    // Where the stages' time went: the implementation's parts, each run once per chunk, timed
+    // inside its stage (the CPU's clock, a GPU's events), so together within the stages' time.
+    std::vector<std::string> names;
+    double parts = 0;
+    for (const TimelinePart& p : r.parts) {
+        names.push_back(p.name);
+        EXPECT_GT(p.seconds, 0.0) << p.name;
+        EXPECT_EQ(p.count, r.parts.front().count) << p.name;
+        parts += p.seconds;
+    }
+    EXPECT_EQ(names, method.info().parts);
+    EXPECT_LE(parts, r.busyOf(S::Filter) + r.busyOf(S::Kernels) + 1e-6);
     if (method.info().backend == "cpu") {
+        EXPECT_EQ(r.parts.front().count, 3);  // groups 0-1, 2-3, 4
         // Groups of slices 0-1, 2-3 and 4 alone: one spectra step and three gridding steps
         // (spreading, grid rows, columns) each; no transfers.
         EXPECT_EQ(r.spans[at(S::Filter)], 3);

@@ -3,6 +3,9 @@
 // axis, voxels larger than the pitch (samples wrapping around the grid more than once), tiles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <random>
 
 #include "core/fourier/GatherPlan.h"
@@ -75,6 +78,80 @@ TEST(GatherPlan, GatherEqualsTheCpuScatter) {
                     EXPECT_LT(gatherAgainstScatter(makeCase(voxel, shift), pair, tile), 1e-5)
                         << "voxel " << voxel << " shift " << shift << " pair " << pair << " tile "
                         << tile;
+}
+
+/// Every sample tested against every point, in the order the tiles list their segments (view,
+/// then the periodic shift y, x, then k), with the exact tests of the file comment of
+/// GatherMath.h: the tiles' segments and the points' k ranges (products with reciprocals) may
+/// only skip samples that add nothing, so the sums are the same floats.
+std::vector<float> bruteForceGather(const FourierPlan& plan, const GatherGeometry& g,
+                                    const float* samples) {
+    const int mx = plan.gridX(), my = plan.gridY(), half = plan.rowLength() / 2;
+    const double h = 0.5 * g.width, cx = 0.5 * mx, cy = 0.5 * my;
+    // Per sample (p, k): the first grid point its kernel covers and its offsets z (GatherMath.h).
+    struct At {
+        double fx, fy;
+        float zx, zy;
+    };
+    std::vector<At> at;
+    double reach = 0;
+    for (const FourierPlan::View& v : plan.views())
+        for (int k = g.kMin; k <= half; ++k) {
+            const double x = cx + k * v.ux, y = cy + k * v.uy;
+            const double fx = std::floor(x - h), fy = std::floor(y - h);
+            at.push_back(
+                {fx, fy, 2.f * float(fx + 1 - x + h) - 1.f, 2.f * float(fy + 1 - y + h) - 1.f});
+            reach = std::max({reach, std::abs(x - cx) + h, std::abs(y - cy) + h});
+        }
+    const int shifts = int(std::ceil(reach / std::min(mx, my))) + 1;  // every wrap and one more
+    const std::size_t perView = std::size_t(half - g.kMin + 1);
+    std::vector<float> grid(2 * std::size_t(mx) * my);
+    for (int gy = 0; gy < my; ++gy)
+        for (int gx = 0; gx < mx; ++gx) {
+            float re = 0, im = 0;
+            for (std::size_t p = 0; p < plan.views().size(); ++p)
+                for (int sy = -shifts; sy <= shifts; ++sy)
+                    for (int sx = -shifts; sx <= shifts; ++sx)
+                        for (std::size_t n = 0; n < perView; ++n) {
+                            const At& a = at[p * perView + n];
+                            const int i = int(gx + double(sx) * mx - a.fx) - 1;
+                            const int j = int(gy + double(sy) * my - a.fy) - 1;
+                            if (i < 0 || i >= g.width || j < 0 || j >= g.width) continue;
+                            const float w = gatherWeight(g, i, a.zx) * gatherWeight(g, j, a.zy);
+                            const float* z = samples + 2 * (p * g.stride + n);
+                            re += w * z[0];
+                            im += w * z[1];
+                        }
+            grid[2 * (std::size_t(gy) * mx + gx)] = re;
+            grid[2 * (std::size_t(gy) * mx + gx) + 1] = im;
+        }
+    return grid;
+}
+
+TEST(GatherPlan, GatherIsTheSumOverEverySampleBitForBit) {
+    for (double voxel : {1.0, 2.3})
+        for (bool pair : {true, false}) {
+            const Case c = makeCase(voxel, -3.6);
+            GridrecOptions options;
+            options.kernelWidth = 5;
+            options.oversampling = 1.5;
+            const FourierPlan plan = *FourierPlan::create(c.geom, c.vol, options, cpuFftSizeRule());
+            const GatherPlan gather = *GatherPlan::create(plan, 8);
+            const int kMin = pair ? -plan.rowLength() / 2 : 0, stride = plan.rowLength() + 1;
+            std::vector<float> samples(2 * plan.views().size() * std::size_t(stride));
+            std::mt19937 rng(5);
+            std::uniform_real_distribution<float> value(-1.f, 1.f);
+            for (float& v : samples)
+                v = value(rng);
+            const GatherGeometry g = gather.geometry(plan, kMin, kMin, stride);
+            std::vector<float> grid(2 * std::size_t(plan.gridX()) * plan.gridY());
+            gather.gatherAll(plan, g, samples.data(), grid.data());
+            const std::vector<float> expected = bruteForceGather(plan, g, samples.data());
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < grid.size(); ++i)
+                differ += std::memcmp(&grid[i], &expected[i], sizeof(float)) != 0;
+            EXPECT_EQ(differ, 0u) << "voxel " << voxel << " pair " << pair;
+        }
 }
 
 TEST(GatherPlan, TilesListTheirSegmentsInViewOrder) {

@@ -34,6 +34,36 @@ TEST(Timeline, BusyTimeIsTheUnionOfAStagesIntervalsOnEachClock) {
     sum += r;
     EXPECT_DOUBLE_EQ(sum.wall, 8.0);
     EXPECT_DOUBLE_EQ(sum.efficiency(), r.efficiency());
+    EXPECT_TRUE(sum.parts.empty());
+    EXPECT_EQ(json.find("parts"), std::string::npos);
+}
+
+TEST(Timeline, PartsSumPerNameInTheOrderFirstAddedAndMergeByName) {
+    Timeline t;
+    t.add(TimelineStage::Kernels, 0.0, 1.0);
+    t.addPart("gather", 0.5);
+    t.addPart("grid FFT", 0.25);
+    t.addPart("gather", 0.125);
+    const TimelineReport r = t.report();
+    ASSERT_EQ(r.parts.size(), 2u);
+    EXPECT_EQ(r.parts[0].name, "gather");
+    EXPECT_DOUBLE_EQ(r.parts[0].seconds, 0.625);
+    EXPECT_EQ(r.parts[0].count, 2);
+    EXPECT_EQ(r.part("grid FFT")->count, 1);
+    EXPECT_EQ(r.part("pack"), nullptr);
+    EXPECT_DOUBLE_EQ(r.busySum(), 1.0);  // parts are inside their stage, not added to it
+    EXPECT_EQ(formatTimelineParts(r), "gather 0.625 s | grid FFT 0.250 s");
+    const std::string json = timelineJson(r);
+    EXPECT_NE(json.find(", \"parts\": {\"gather\": 0.625, \"grid FFT\": 0.25}}"), std::string::npos)
+        << json;
+    TimelineReport other;
+    other.parts = {{"pack", 1.0, 1}, {"gather", 1.0, 1}};
+    TimelineReport sum = r;
+    sum += other;
+    ASSERT_EQ(sum.parts.size(), 3u);
+    EXPECT_DOUBLE_EQ(sum.part("gather")->seconds, 1.625);
+    EXPECT_EQ(sum.part("gather")->count, 3);
+    EXPECT_EQ(sum.parts[2].name, "pack");
 }
 
 }  // namespace
