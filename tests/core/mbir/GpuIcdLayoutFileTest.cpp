@@ -69,16 +69,24 @@ void flipBit(const std::filesystem::path& file, std::uintmax_t at) {
     f.put(char(c ^ 0x10));
 }
 
+/// @p layout of @p g for @p o written to @p file (its folder made) and read back.
+Result<GpuIcdLayout> writtenAndRead(const GpuIcdLayout& layout, const MbirSliceGeometry& g,
+                                    const GpuIcdOptions& o, const std::filesystem::path& file) {
+    std::filesystem::create_directories(file.parent_path());
+    const std::string key = GpuIcdLayoutCache::key(g, o);
+    const Status saved = saveGpuIcdLayout(layout, file, key);
+    if (!saved) return saved;
+    return loadGpuIcdLayout(file, key, g, o);
+}
+
 TEST(GpuIcdLayoutFile, ALayoutReadBackEqualsAFreshBuildMemberByMember) {
     const MbirSliceGeometry g = geometry(40, 60);
     const MbirMatrix a = MbirMatrix::build(g, MbirEntryType::Uint8, {}).value();
     const GpuIcdLayout built = GpuIcdLayout::build(g, a, side(12), kBudget, {}).value();
     const auto dir = folder("roundtrip");
-    std::filesystem::create_directories(dir);
     const auto file = dir / "l.icdl";
     const std::string key = GpuIcdLayoutCache::key(g, side(12));
-    ASSERT_TRUE(saveGpuIcdLayout(built, file, key).isOk());
-    auto loaded = loadGpuIcdLayout(file, key, g, side(12));
+    auto loaded = writtenAndRead(built, g, side(12), file);
     ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
     expectEqualLayouts(*loaded, GpuIcdLayout::build(g, a, side(12), kBudget, {}).value());
     EXPECT_NE(loaded->id, 0u);
@@ -251,15 +259,12 @@ TEST(GpuIcdLayoutFile, ALayoutOfSeveralBlocksReadsBackBitForBit) {
     one.threads = 1;  // the build's row fills on one thread give the same tiles
     EXPECT_EQ(GpuIcdLayout::build(g, a, side(33), kBudget, one).value().tiles, built.tiles);
     const auto dir = folder("blocks");
-    std::filesystem::create_directories(dir);
     const auto file = dir / "l.icdl";
-    const std::string key = GpuIcdLayoutCache::key(g, side(33));
-    ASSERT_TRUE(saveGpuIcdLayout(built, file, key).isOk());
-    auto loaded = loadGpuIcdLayout(file, key, g, side(33));
+    auto loaded = writtenAndRead(built, g, side(33), file);
     ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
     expectEqualLayouts(*loaded, built);
     flipBit(file, std::filesystem::file_size(file) - 4 * built.scale.size() - 8 - 3);
-    auto flipped = loadGpuIcdLayout(file, key, g, side(33));
+    auto flipped = loadGpuIcdLayout(file, GpuIcdLayoutCache::key(g, side(33)), g, side(33));
     ASSERT_FALSE(flipped.isOk());
     EXPECT_NE(flipped.status().message().find("checksum"), std::string::npos);
     std::filesystem::remove_all(dir);
