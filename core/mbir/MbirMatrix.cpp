@@ -161,8 +161,9 @@ Result<MbirMatrix> MbirMatrix::build(const MbirSliceGeometry& g, MbirEntryType t
     m.m_columnSize = g.columnSize();
     const std::size_t n = g.voxels() * g.columnSize();
     try {
-        if (type == MbirEntryType::Uint8) {  // every column is written below, on its row's thread;
-                                             // padding: 4-byte gathers
+        // Uninitialised: every column is written below, on its row's thread; the padding
+        // (4-byte gathers at the end) is zeroed here.
+        if (type == MbirEntryType::Uint8) {
             m.m_codes.resize(n + kCodePadding);
             std::fill_n(m.m_codes.data() + n, kCodePadding, std::uint8_t(0));
         } else
