@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <fstream>
 #include <utility>
+
+#include "core/base/Parallel.h"
 
 namespace tomo {
 
@@ -84,6 +87,36 @@ std::uint64_t Checksum64::value() const {
     if (end.m_pendingBytes > 0) end.word(end.m_pending);
     end.word(m_total);
     return end.m_h;
+}
+
+bool readFileInBlocks(const std::filesystem::path& path, std::uint64_t offset, void* dest,
+                      std::size_t bytes, int threads) {
+    auto* out = static_cast<char*>(dest);
+    std::atomic<bool> ok{true};
+    const std::size_t blocks = (bytes + kCacheBlockBytes - 1) / kCacheBlockBytes;
+    (void)parallelFor(blocks, threads, {}, [&](std::size_t b, int) {
+        const std::size_t n = std::min(kCacheBlockBytes, bytes - b * kCacheBlockBytes);
+        std::ifstream in(path, std::ios::binary);
+        in.seekg(std::streamoff(offset + b * kCacheBlockBytes));
+        in.read(out + b * kCacheBlockBytes, std::streamsize(n));
+        if (!in || std::size_t(in.gcount()) != n) ok = false;
+    });
+    return ok;
+}
+
+std::uint64_t blockChecksum64(const void* data, std::size_t bytes, int threads) {
+    const auto* in = static_cast<const std::uint8_t*>(data);
+    const std::size_t blocks = (bytes + kCacheBlockBytes - 1) / kCacheBlockBytes;
+    std::vector<std::uint64_t> sums(blocks);
+    (void)parallelFor(blocks, threads, {}, [&](std::size_t b, int) {
+        Checksum64 sum;
+        sum.add(in + b * kCacheBlockBytes,
+                std::min(kCacheBlockBytes, bytes - b * kCacheBlockBytes));
+        sums[b] = sum.value();
+    });
+    Checksum64 all;
+    all.add(sums.data(), sums.size() * sizeof(std::uint64_t));
+    return all.value();
 }
 
 }  // namespace tomo

@@ -188,9 +188,19 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
     if (tileBytes > budget || tileRows >= (std::size_t(1) << 32))
         return outOfMemory("GPU-ICD: the chunked matrix needs " + std::to_string(tileBytes >> 20) +
                            " MiB, over the budget of " + std::to_string(budget >> 20) + " MiB");
-    l.tiles.assign(tileBytes, 0);
+    l.tiles.resize(tileBytes);  // uninitialised: each image row zeroes its own tiles below
+    const std::size_t rowMeta = 2 * std::size_t(g.nx()) * std::size_t(l.chunks);
     TOMO_RETURN_IF_ERROR(
         parallelFor(std::size_t(g.ny()), ctx.threads, ctx.stop, [&](std::size_t iy, int) {
+            // The row's tiles are contiguous (numbered voxel after voxel): zeroed here, on this
+            // thread, so that the fresh pages are touched in parallel and once before the fill.
+            const std::size_t begin = std::size_t(l.chunkMeta[iy * rowMeta]) * kIcdChunkViews;
+            const std::size_t end =
+                iy + 1 < std::size_t(g.ny())
+                    ? std::size_t(l.chunkMeta[(iy + 1) * rowMeta]) * kIcdChunkViews
+                    : tileBytes;
+            std::fill(l.tiles.begin() + std::ptrdiff_t(begin),
+                      l.tiles.begin() + std::ptrdiff_t(end), std::uint8_t(0));
             std::vector<std::int32_t> scratch;
             for (int ix = 0; ix < g.nx(); ++ix)
                 fillTiles(g, a, l, ix, int(iy), scratch);

@@ -53,6 +53,7 @@
 
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
+#include "core/base/UninitializedVector.h"
 #include "core/mbir/MbirMatrix.h"
 #include "core/mbir/Qggmrf.h"
 #include "core/mbir/SuperVoxels.h"
@@ -88,8 +89,10 @@ struct GpuIcdLayout {
     /// Per voxel and chunk, two words: the tile's first row (in rows of 32 bytes), and
     /// rowStart | rowCount << 16.
     std::vector<std::uint32_t> chunkMeta;
-    std::vector<std::uint8_t> tiles;  ///< 32 bytes per tile row
-    std::vector<float> scale;         ///< per voxel: the 8-bit entries' scale
+    /// 32 bytes per tile row (uninitialised on resize: build() and the file's reader fill it on
+    /// several threads, each touching its own pages first).
+    UninitializedVector<std::uint8_t> tiles;
+    std::vector<float> scale;  ///< per voxel: the 8-bit entries' scale
     /// This build's identity, unique in the process (build() numbers them from 1): devices that
     /// keep a layout's buffers between solves compare it (IcdResidentLayout).
     std::uint64_t id = 0;

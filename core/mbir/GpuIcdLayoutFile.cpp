@@ -12,7 +12,7 @@ namespace tomo {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'O', 'M', 'O', 'I', 'C', 'D', 'L'};
-constexpr std::uint64_t kVersion = 1;
+constexpr std::uint64_t kVersion = 2;
 constexpr std::size_t kMaxKey = 4096;
 
 /// The header's words (file comment of GpuIcdLayoutFile.h).
@@ -105,7 +105,7 @@ std::uint64_t fileBytes(const Header& h) {
 
 template <typename T>
 void put(std::ostream& out, Checksum64& sum, const std::vector<T>& v) {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 1);
+    static_assert(sizeof(T) == 4);
     sum.add(v.data(), v.size() * sizeof(T));
     out.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(T)));
 }
@@ -157,7 +157,10 @@ Status saveGpuIcdLayout(const GpuIcdLayout& layout, const std::filesystem::path&
         put(out, sum, layout.svSize);
         put(out, sum, layout.order);
         put(out, sum, layout.chunkMeta);
-        put(out, sum, layout.tiles);
+        const std::uint64_t tiles = blockChecksum64(layout.tiles.data(), layout.tiles.size());
+        sum.add(&tiles, sizeof tiles);
+        out.write(reinterpret_cast<const char*>(layout.tiles.data()),
+                  std::streamsize(layout.tiles.size()));
         put(out, sum, layout.scale);
         const std::uint64_t value = sum.value();
         out.write(reinterpret_cast<const char*>(&value), sizeof value);
@@ -203,8 +206,17 @@ Result<GpuIcdLayout> loadGpuIcdLayout(const std::filesystem::path& path, const s
     std::vector<std::int32_t> colours;
     bool ok = get(in, sum, colours, h[kColours]) && get(in, sum, l.svBase, h[kSvBases]) &&
               get(in, sum, l.svFirst, h[kSvFirsts]) && get(in, sum, l.svSize, h[kSvSizes]) &&
-              get(in, sum, l.order, h[kOrders]) && get(in, sum, l.chunkMeta, h[kChunkMetas]) &&
-              get(in, sum, l.tiles, h[kTiles]) && get(in, sum, l.scale, h[kScales]);
+              get(in, sum, l.order, h[kOrders]) && get(in, sum, l.chunkMeta, h[kChunkMetas]);
+    // The tiles (most of the file) in blocks on several threads, then the scales after them.
+    const std::uint64_t tilesAt = ok ? std::uint64_t(in.tellg()) : 0;
+    if (ok) l.tiles.resize(std::size_t(h[kTiles]));  // uninitialised: the reading threads touch it
+    ok = ok && readFileInBlocks(path, tilesAt, l.tiles.data(), l.tiles.size());
+    if (ok) {
+        const std::uint64_t tiles = blockChecksum64(l.tiles.data(), l.tiles.size());
+        sum.add(&tiles, sizeof tiles);
+        in.seekg(std::streamoff(tilesAt + h[kTiles]));
+        ok = get(in, sum, l.scale, h[kScales]);
+    }
     std::uint64_t stamp = 0;
     ok = ok && in.read(reinterpret_cast<char*>(&stamp), sizeof stamp);
     if (!ok) return invalidData(what + "truncated");

@@ -161,9 +161,12 @@ Result<MbirMatrix> MbirMatrix::build(const MbirSliceGeometry& g, MbirEntryType t
     m.m_columnSize = g.columnSize();
     const std::size_t n = g.voxels() * g.columnSize();
     try {
-        if (type == MbirEntryType::Uint8)
-            m.m_codes.assign(n + kCodePadding, 0);  // padding: 4-byte gathers at the end
-        else
+        // Uninitialised: every column is written below, on its row's thread; the padding
+        // (4-byte gathers at the end) is zeroed here.
+        if (type == MbirEntryType::Uint8) {
+            m.m_codes.resize(n + kCodePadding);
+            std::fill_n(m.m_codes.data() + n, kCodePadding, std::uint8_t(0));
+        } else
             m.m_floats.assign(n, 0.f);
         m.m_scale.assign(g.voxels(), 1.f);
     } catch (const std::bad_alloc&) {
@@ -237,19 +240,29 @@ Result<MbirMatrix> MbirMatrix::load(const std::string& path, const std::string& 
     MbirMatrix m;
     m.m_type = type;
     m.m_columnSize = header[2];
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec || header[3] > size / sizeof(float))  // bounded before it is allocated
+        return invalidData(path + ": truncated or too long");
     m.m_scale.resize(header[3]);
     in.read(reinterpret_cast<char*>(m.m_scale.data()),
             std::streamsize(m.m_scale.size() * sizeof(float)));
     const std::size_t n = m.m_columnSize * m.m_scale.size();
-    if (type == MbirEntryType::Uint8) {
-        m.m_codes.assign(n + kCodePadding, 0);
-        in.read(reinterpret_cast<char*>(m.m_codes.data()), std::streamsize(n));
+    const std::size_t entryBytes = type == MbirEntryType::Uint8 ? 1 : sizeof(float);
+    const std::uint64_t at = in ? std::uint64_t(in.tellg()) : 0;
+    if (!in || m.m_columnSize == 0 || n / m.m_columnSize != m.m_scale.size() ||
+        n > size / entryBytes || at + n * entryBytes != size)
+        return invalidData(path + ": truncated or too long");
+    bool read = false;
+    if (type == MbirEntryType::Uint8) {  // blocks on several threads (CacheFiles.h)
+        m.m_codes.resize(n + kCodePadding);
+        std::fill_n(m.m_codes.data() + n, kCodePadding, std::uint8_t(0));
+        read = readFileInBlocks(path, at, m.m_codes.data(), n);
     } else {
         m.m_floats.resize(n);
-        in.read(reinterpret_cast<char*>(m.m_floats.data()), std::streamsize(n * sizeof(float)));
+        read = readFileInBlocks(path, at, m.m_floats.data(), n * sizeof(float));
     }
-    if (!in || in.peek() != std::char_traits<char>::eof())
-        return invalidData(path + ": truncated or too long");
+    if (!read) return invalidData(path + ": truncated or too long");
     return m;
 }
 

@@ -27,6 +27,7 @@
 
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
+#include "core/base/UninitializedVector.h"
 #include "core/geometry/ParallelGeometry.h"
 
 namespace tomo {
@@ -111,7 +112,9 @@ class MbirMatrix {
   private:
     MbirEntryType m_type = MbirEntryType::Uint8;
     std::size_t m_columnSize = 0;
-    std::vector<std::uint8_t> m_codes;
+    /// Uninitialised on resize: build() writes every column on its threads, load() reads them
+    /// in blocks on several (issue 27 item 4); the padding is zeroed by both.
+    UninitializedVector<std::uint8_t> m_codes;
     std::vector<float> m_floats;
     std::vector<float> m_scale;
 };

@@ -69,16 +69,24 @@ void flipBit(const std::filesystem::path& file, std::uintmax_t at) {
     f.put(char(c ^ 0x10));
 }
 
+/// @p layout of @p g for @p o written to @p file (its folder made) and read back.
+Result<GpuIcdLayout> writtenAndRead(const GpuIcdLayout& layout, const MbirSliceGeometry& g,
+                                    const GpuIcdOptions& o, const std::filesystem::path& file) {
+    std::filesystem::create_directories(file.parent_path());
+    const std::string key = GpuIcdLayoutCache::key(g, o);
+    const Status saved = saveGpuIcdLayout(layout, file, key);
+    if (!saved) return saved;
+    return loadGpuIcdLayout(file, key, g, o);
+}
+
 TEST(GpuIcdLayoutFile, ALayoutReadBackEqualsAFreshBuildMemberByMember) {
     const MbirSliceGeometry g = geometry(40, 60);
     const MbirMatrix a = MbirMatrix::build(g, MbirEntryType::Uint8, {}).value();
     const GpuIcdLayout built = GpuIcdLayout::build(g, a, side(12), kBudget, {}).value();
     const auto dir = folder("roundtrip");
-    std::filesystem::create_directories(dir);
     const auto file = dir / "l.icdl";
     const std::string key = GpuIcdLayoutCache::key(g, side(12));
-    ASSERT_TRUE(saveGpuIcdLayout(built, file, key).isOk());
-    auto loaded = loadGpuIcdLayout(file, key, g, side(12));
+    auto loaded = writtenAndRead(built, g, side(12), file);
     ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
     expectEqualLayouts(*loaded, GpuIcdLayout::build(g, a, side(12), kBudget, {}).value());
     EXPECT_NE(loaded->id, 0u);
@@ -236,6 +244,69 @@ TEST(GpuIcdLayoutFile, LayoutsAndMatricesShareOneDiskBudgetOldestFirst) {
     ASSERT_TRUE(cache.layouts().get(g, *a, side(12), kBudget, {}).isOk());
     EXPECT_FALSE(std::filesystem::exists(dir / matrixFile));
     EXPECT_TRUE(std::filesystem::exists(dir / (GpuIcdLayoutCache::key(g, side(12)) + ".icdl")));
+    std::filesystem::remove_all(dir);
+}
+
+// Issue 27 item 4: the tiles are read and checksummed in 8 MiB blocks on several threads. A
+// layout of more than two blocks (160^2 x 360 views: 12 MiB of tiles) reads back bit for bit,
+// on one thread and on three, and a bit flipped in its last block is a checksum mismatch.
+TEST(GpuIcdLayoutFile, ALayoutOfSeveralBlocksReadsBackBitForBit) {
+    const MbirSliceGeometry g = geometry(160, 360);
+    const MbirMatrix a = MbirMatrix::build(g, MbirEntryType::Uint8, {}).value();
+    const GpuIcdLayout built = GpuIcdLayout::build(g, a, side(33), kBudget, {}).value();
+    ASSERT_GT(built.tiles.size(), kCacheBlockBytes + kCacheBlockBytes / 4);
+    ExecContext one;
+    one.threads = 1;  // the build's row fills on one thread give the same tiles
+    EXPECT_EQ(GpuIcdLayout::build(g, a, side(33), kBudget, one).value().tiles, built.tiles);
+    const auto dir = folder("blocks");
+    const auto file = dir / "l.icdl";
+    auto loaded = writtenAndRead(built, g, side(33), file);
+    ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
+    expectEqualLayouts(*loaded, built);
+    flipBit(file, std::filesystem::file_size(file) - 4 * built.scale.size() - 8 - 3);
+    auto flipped = loadGpuIcdLayout(file, GpuIcdLayoutCache::key(g, side(33)), g, side(33));
+    ASSERT_FALSE(flipped.isOk());
+    EXPECT_NE(flipped.status().message().find("checksum"), std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+// The block reader and digest the layout and matrix files use (CacheFiles.h).
+TEST(CacheFiles, BlocksReadOnSeveralThreadsAreTheFileAndTheDigestSeesEveryBlock) {
+    const std::size_t prefix = 37, n = 2 * kCacheBlockBytes + 1001;
+    std::vector<unsigned char> data(n);
+    for (std::size_t i = 0; i < n; ++i)
+        data[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+    const auto dir = folder("cachefiles");
+    std::filesystem::create_directories(dir);
+    const auto file = dir / "blocks.bin";
+    {
+        std::ofstream out(file, std::ios::binary);
+        out << std::string(prefix, 'h');
+        out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(n));
+    }
+    for (int threads : {1, 3}) {
+        std::vector<unsigned char> read(n, 0);
+        ASSERT_TRUE(readFileInBlocks(file, prefix, read.data(), n, threads));
+        EXPECT_EQ(read, data) << threads << " threads";
+    }
+    std::vector<unsigned char> past(n + 1);
+    EXPECT_FALSE(readFileInBlocks(file, prefix, past.data(), n + 1));  // one byte short
+    // The digest: Checksum64 of the blocks' Checksum64s, the same on any number of threads.
+    std::vector<std::uint64_t> sums;
+    for (std::size_t at = 0; at < n; at += kCacheBlockBytes) {
+        Checksum64 block;
+        block.add(data.data() + at, std::min(kCacheBlockBytes, n - at));
+        sums.push_back(block.value());
+    }
+    Checksum64 all;
+    all.add(sums.data(), sums.size() * sizeof(std::uint64_t));
+    EXPECT_EQ(blockChecksum64(data.data(), n, 1), all.value());
+    EXPECT_EQ(blockChecksum64(data.data(), n, 3), all.value());
+    for (std::size_t at : {std::size_t(0), kCacheBlockBytes + 5, n - 1}) {
+        std::vector<unsigned char> changed = data;
+        changed[at] ^= 1;
+        EXPECT_NE(blockChecksum64(changed.data(), n), all.value()) << "byte " << at;
+    }
     std::filesystem::remove_all(dir);
 }
 

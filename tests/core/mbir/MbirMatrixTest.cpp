@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
+#include "core/base/CacheFiles.h"
 #include "core/mbir/MbirMatrix.h"
 #include "core/mbir/MbirMatrixCache.h"
 
@@ -150,6 +152,39 @@ TEST(MbirMatrix, SavedMatricesLoadOnlyForTheirGeometryAndTheCacheReusesThem) {
     std::filesystem::resize_file(file, std::filesystem::file_size(file) - 3);
     EXPECT_EQ(MbirMatrix::load(file, g.key(), MbirEntryType::Uint8).status().code(),
               ErrorCode::InvalidData);
+    std::filesystem::remove_all(dir);
+}
+
+// Issue 27 item 4: the codes are read in 8 MiB blocks on several threads. A matrix of more
+// than one block reads back bit for bit (8-bit and float), and a file cut short or grown is
+// refused.
+TEST(MbirMatrix, AMatrixOfSeveralBlocksReadsBackBitForBit) {
+    const auto dir = std::filesystem::temp_directory_path() / "tomo-mbir-blocks-test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const MbirSliceGeometry g(geometry(360, 140), {100, 100, 1, 1.0});
+    for (MbirEntryType type : {MbirEntryType::Uint8, MbirEntryType::Float}) {
+        const MbirMatrix built = MbirMatrix::build(g, type, {}).value();
+        const std::size_t entryBytes = type == MbirEntryType::Uint8 ? 1 : 4;
+        ASSERT_GT(g.voxels() * g.columnSize() * entryBytes, kCacheBlockBytes);
+        const std::string file = (dir / "m.amat").string();
+        ASSERT_TRUE(built.save(file, g.key()).isOk());
+        auto loaded = MbirMatrix::load(file, g.key(), type);
+        ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
+        for (std::size_t j = 0; j < g.voxels(); ++j) {
+            ASSERT_EQ(loaded->scale(j), built.scale(j));
+            const bool same =
+                type == MbirEntryType::Uint8
+                    ? std::equal(built.codes(j), built.codes(j) + g.columnSize(), loaded->codes(j))
+                    : std::equal(built.floats(j), built.floats(j) + g.columnSize(),
+                                 loaded->floats(j));
+            ASSERT_TRUE(same) << "voxel " << j;
+        }
+        std::ofstream(file, std::ios::binary | std::ios::app) << 'x';  // one byte too many
+        EXPECT_EQ(MbirMatrix::load(file, g.key(), type).status().code(), ErrorCode::InvalidData);
+        std::filesystem::resize_file(file, std::filesystem::file_size(file) - 2);
+        EXPECT_EQ(MbirMatrix::load(file, g.key(), type).status().code(), ErrorCode::InvalidData);
+    }
     std::filesystem::remove_all(dir);
 }
 
