@@ -55,6 +55,14 @@ Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t n
 /// for a cancel. A memset of hundreds of MiB on one thread kept a cancel waiting (mpirun gives
 /// its ranks one second after SIGTERM); calloc's lazy zero pages alone moved the page faults
 /// into the back-projection's scattered first touches (its stage 1.4x slower at 256^3).
+/// InvalidArgument unless @p out has the dims of a slab of @p planes planes of @p grid
+/// (ConeBackProjector::finishInto()).
+Status checkFinishInto(const ConeBackProjectorInfo& info, const Volume& out, int planes,
+                       const ConeVolumeGrid& grid);
+/// A device variant's finish(): its finishInto() a new, uninitialised volume of the slab's dims.
+Result<Volume> finishIntoNew(ConeBackProjector& bp, int planes, const ConeVolumeGrid& grid,
+                             const ExecContext& ctx);
+
 class ZeroSlab {
   public:
     /// @p count zeros; OutOfMemory naming the slab's MiB when the machine refuses, Cancelled
