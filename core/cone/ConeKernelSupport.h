@@ -51,10 +51,6 @@ Result<ConeSymmetry> checkBegin(const ConeBackProjectorInfo& info, const ConeGeo
 Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t need,
                     std::size_t budget, const std::string& device);
 
-/// A CPU slab accumulator of zeros, cleared by the call's threads a MiB at a time between checks
-/// for a cancel. A memset of hundreds of MiB on one thread kept a cancel waiting (mpirun gives
-/// its ranks one second after SIGTERM); calloc's lazy zero pages alone moved the page faults
-/// into the back-projection's scattered first touches (its stage 1.4x slower at 256^3).
 /// InvalidArgument unless @p out has the dims of a slab of @p planes planes of @p grid
 /// (ConeBackProjector::finishInto()).
 Status checkFinishInto(const ConeBackProjectorInfo& info, const Volume& out, int planes,
@@ -63,6 +59,10 @@ Status checkFinishInto(const ConeBackProjectorInfo& info, const Volume& out, int
 Result<Volume> finishIntoNew(ConeBackProjector& bp, int planes, const ConeVolumeGrid& grid,
                              const ExecContext& ctx);
 
+/// A CPU slab accumulator of zeros, cleared by the call's threads a MiB at a time between checks
+/// for a cancel. A memset of hundreds of MiB on one thread kept a cancel waiting (mpirun gives
+/// its ranks one second after SIGTERM); calloc's lazy zero pages alone moved the page faults
+/// into the back-projection's scattered first touches (its stage 1.4x slower at 256^3).
 class ZeroSlab {
   public:
     /// @p count zeros; OutOfMemory naming the slab's MiB when the machine refuses, Cancelled
