@@ -128,6 +128,15 @@ void storeRows(const float* src, std::size_t srcPitch, std::size_t first, std::s
     });
 }
 
+SlabDownloadPlan rowsAsTheyLie(DeviceBufferRef buffer, std::size_t nx, std::size_t chunkFloats) {
+    SlabDownloadPlan plan;
+    plan.chunkRows = std::max<std::size_t>(1, chunkFloats / std::max<std::size_t>(1, nx));
+    plan.prepare = [buffer, nx](std::size_t first, std::size_t, int) -> Result<DeviceRows> {
+        return DeviceRows{buffer, first * nx};
+    };
+    return plan;
+}
+
 Result<SlabDownloadTimes> downloadSlab(DeviceQueues& queues, const SlabDownloadPlan& plan,
                                        Volume& out, int threads) {
     if (out.dim(0) * out.dim(1) == 0 || out.dim(2) == 0) return SlabDownloadTimes{};

@@ -42,6 +42,10 @@ struct SlabDownloadPlan {
     std::function<Result<DeviceRows>(std::size_t first, std::size_t count, int slot)> prepare;
 };
 
+/// The plan of rows that lie dense on the device as they are ([rows][nx] floats in @p buffer):
+/// chunks of about @p chunkFloats floats (at least a row), no prepare step.
+SlabDownloadPlan rowsAsTheyLie(DeviceBufferRef buffer, std::size_t nx, std::size_t chunkFloats);
+
 /// Device seconds of the prepare steps and of the downloads, host seconds of the storing.
 struct SlabDownloadTimes {
     double prepare = 0, download = 0, store = 0;

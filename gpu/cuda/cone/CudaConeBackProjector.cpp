@@ -196,11 +196,8 @@ Status CudaConeBackProjector::download(Volume& out, int threads) {
     // A ring of two transpose stagings in the memory bytesFor() counts for one.
     std::vector<DeviceBuffer> staging;
     if (!m_config.symmetric) {
-        plan.chunkRows = std::max<std::size_t>(1, kTransposeFloats / 2 / nx);
         const DeviceBufferRef acc{m_acc.get(), out.dim(0) * plane * sizeof(float)};
-        plan.prepare = [acc, nx](std::size_t first, std::size_t, int) -> Result<DeviceRows> {
-            return DeviceRows{acc, first * nx};
-        };
+        plan = rowsAsTheyLie(acc, nx, kTransposeFloats / 2);
     } else {
         const std::size_t chunk = std::clamp<std::size_t>(
             kTransposeFloats / 2 / plane, 1, static_cast<std::size_t>(std::min(m_planes, 65535)));

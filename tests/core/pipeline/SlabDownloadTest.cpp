@@ -69,12 +69,8 @@ TEST(SlabDownload, RowsAsTheyLieFillEveryStoredFloatOnce) {
         SimulatedQueues sim;
         const std::vector<float> values = slabValues(s);
         const DeviceBufferRef acc = uploaded(sim, values);
-        SlabDownloadPlan plan;
-        plan.chunkRows = s.chunkRows;
-        // Offsets are in floats: row first starts at first * nx.
-        plan.prepare = [acc, nx = s.nx](std::size_t first, std::size_t, int) -> Result<DeviceRows> {
-            return DeviceRows{acc, first * nx};
-        };
+        const SlabDownloadPlan plan = rowsAsTheyLie(acc, s.nx, s.chunkRows * s.nx);
+        ASSERT_EQ(plan.chunkRows, s.chunkRows);
         for (int threads : {1, 3}) {
             Volume out = nanFilled(s);
             auto times = downloadSlab(sim, plan, out, threads);
