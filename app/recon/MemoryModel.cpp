@@ -94,6 +94,7 @@ StepMemory fbpStepMemory(const ReconRequest& request, std::size_t batch) {
     // A slab holds its input and its output; reconstructFbp adds per batch a filtered copy,
     // the back-projector's packed copy and the batch's output.
     s.perSlice = sinogram + slice + request.source->readOverheadPerSlice();
+    s.inputPerSlice = sinogram;
     s.fixed = s.granule * (2 * sinogram + slice);
     return s;
 }
@@ -127,6 +128,7 @@ Result<StepMemory> iterativeStepMemory(const ReconRequest& request, const Resolv
     s.granule = 1;
     s.perSlice =
         (common.m + own.m) * m + (common.n + own.n) * n + request.source->readOverheadPerSlice();
+    s.inputPerSlice = m;  // the slab read (commonVectors)
     TOMO_ASSIGN_OR_RETURN(s.fixed, matrixBytes(request, resolved));
     return s;
 }
@@ -134,6 +136,13 @@ Result<StepMemory> iterativeStepMemory(const ReconRequest& request, const Resolv
 std::size_t heldInputBytes(const ReconRequest& request) {
     const Sinograms* whole = request.source->whole();
     return whole ? whole->dim(0) * plane(whole->dim(1), whole->dim(2)) : 0;
+}
+
+std::size_t stepPeakBytes(const StepMemory& step, std::size_t slabSlices, std::size_t slices,
+                          std::size_t held) {
+    const std::size_t own = step.bytes(slabSlices);
+    if (held == 0 || slabSlices < slices) return held + own;
+    return held + own - std::min(own, std::min(held, slabSlices * step.inputPerSlice));
 }
 
 SlabChoice chooseSlab(const StepMemory& step, std::size_t slices, std::size_t budget,
@@ -145,7 +154,7 @@ SlabChoice chooseSlab(const StepMemory& step, std::size_t slices, std::size_t bu
         return c;
     }
     std::size_t slab = g;
-    if (held + step.bytes(g) > budget) {
+    if (stepPeakBytes(step, g, slices, held) > budget) {
         // Even the minimum is over: the fixed part (a system matrix, a batch's scratch) is paid
         // once per step whatever its slices, so the budget bounds the part that grows with them.
         while (slab < slices && (slab + g) * step.perSlice <= budget)
@@ -154,7 +163,7 @@ SlabChoice chooseSlab(const StepMemory& step, std::size_t slices, std::size_t bu
         c.overBudget = true;
         return c;
     }
-    while (slab < slices && held + step.bytes(slab + g) <= budget)
+    while (slab < slices && stepPeakBytes(step, slab + g, slices, held) <= budget)
         slab += g;
     c.slices = std::min(slices, slab);
     return c;

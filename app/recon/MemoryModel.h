@@ -26,8 +26,18 @@ struct StepMemory {
     std::size_t perSlice = 0;
     std::size_t granule = 1;
     std::string what;  ///< "FBP batch", "sirt solve", ... for messages
+    /// The part of perSlice that is the step's input as read from the source (a copy of the
+    /// slab's sinograms). A step over every slice of an input held whole in memory reads that
+    /// input in place instead (FbpSlabs.cpp, IterativeSlabs.cpp): no copy to count.
+    std::size_t inputPerSlice = 0;
     std::size_t bytes(std::size_t slices) const { return fixed + slices * perSlice; }
 };
+
+/// The memory a run holds during a step of @p slabSlices of its @p slices slices: @p held (an
+/// input held whole) and the step, whose input is that held stack itself, not a copy, when the
+/// step covers every slice (the held input counted once).
+std::size_t stepPeakBytes(const StepMemory& step, std::size_t slabSlices, std::size_t slices,
+                          std::size_t held);
 
 /// An FBP slab of @p request in batches of @p batch slices.
 StepMemory fbpStepMemory(const ReconRequest& request, std::size_t batch);

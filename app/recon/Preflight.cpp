@@ -174,16 +174,18 @@ Result<PreflightReport> preflight(const ReconRequest& request, Resolved& resolve
         failures.push_back(ioError(request.output.path.string() + ": the output needs " +
                                    formatSize(double(p.outputFileBytes)) + " but its disk has " +
                                    formatSize(double(*p.diskFree)) + " free"));
-    const std::size_t held = p.heldInputBytes + p.heldOutputBytes;
     const std::size_t available = machine.availableMemory;
     const std::string job = shapeText(p.slices, request.grid.ny, request.grid.nx);
-    if (available > 0 && held + p.minimumBytes > available) {
+    // The held input counted once: a step over every slice reads it in place (stepPeakBytes).
+    const std::size_t minimumPeak =
+        stepPeakBytes(step, p.minimumSlices, p.slices, p.heldInputBytes) + p.heldOutputBytes;
+    if (available > 0 && minimumPeak > available) {
         std::string what = "one " + step.what + " of " + to_string(p.minimumSlices) +
                            " slice(s) needs " + formatSize(double(p.minimumBytes));
         if (p.heldOutputBytes > 0)
             what +=
                 " and the result, held whole in memory, " + formatSize(double(p.heldOutputBytes));
-        if (p.heldInputBytes > 0)
+        if (p.heldInputBytes > 0 && p.minimumSlices < p.slices)  // else the step's input
             what +=
                 " besides the input held in memory (" + formatSize(double(p.heldInputBytes)) + ")";
         failures.push_back(outOfMemory(
@@ -214,7 +216,7 @@ Result<PreflightReport> preflight(const ReconRequest& request, Resolved& resolve
     p.slabSlices = choice.slices;
     p.slabs = (p.slices + p.slabSlices - 1) / std::max<std::size_t>(1, p.slabSlices);
     p.slabBytes = step.bytes(p.slabSlices);
-    p.peakBytes = held + p.slabBytes;
+    p.peakBytes = stepPeakBytes(step, p.slabSlices, p.slices, p.heldInputBytes) + p.heldOutputBytes;
     if (choice.overBudget)
         p.notes.push_back("one " + step.what + " of " + to_string(p.minimumSlices) +
                           " slice(s) needs " +

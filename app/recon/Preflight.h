@@ -55,7 +55,7 @@ struct PreflightReport {
     std::size_t slabBytes = 0;           ///< one step's working set as planned
     std::size_t heldInputBytes = 0;      ///< an input held whole in memory
     std::size_t heldOutputBytes = 0;     ///< an output held whole (in memory, or written whole)
-    std::size_t peakBytes = 0;           ///< held input + one step + held output
+    std::size_t peakBytes = 0;           ///< held input + one step + held output (stepPeakBytes)
     std::uintmax_t outputFileBytes = 0;  ///< the output file (0: kept in memory)
     std::optional<std::uintmax_t> diskFree;  ///< where the output goes, when known
     std::size_t availableMemory = 0;         ///< the machine's, when known (else 0)

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/dataset/ProjectionData.h"
+#include "core/pipeline/SlabDownload.h"
 #include "core/preprocess/SinogramPreprocess.h"
 
 namespace tomo::app {
@@ -20,12 +21,14 @@ Status checkRange(std::size_t first, std::size_t count, std::size_t slices) {
     return Status::ok();
 }
 
-/// Slices [first, first + count) of a stack, copied.
-Result<Sinograms> copySlices(const Sinograms& all, std::size_t first, std::size_t count) {
-    TOMO_ASSIGN_OR_RETURN(Sinograms part, Sinograms::create(count, all.dim(1), all.dim(2)));
-    // Same rows and columns, so the same row pitch: the planes are one contiguous block.
-    const std::size_t plane = all.dim(1) * all.pitch();
-    std::memcpy(part.data(), all.data() + first * plane, count * plane * sizeof(float));
+/// Slices [first, first + count) of a stack, copied into uninitialised memory on @p threads
+/// threads: each stored float written once, padding zeroed (storeRows).
+Result<Sinograms> copySlices(const Sinograms& all, std::size_t first, std::size_t count,
+                             int threads) {
+    TOMO_ASSIGN_OR_RETURN(Sinograms part,
+                          Sinograms::createUninitialised(count, all.dim(1), all.dim(2)));
+    const std::size_t rows = all.dim(1);
+    storeRows(all.data() + first * rows * all.pitch(), all.pitch(), 0, count * rows, part, threads);
     return part;
 }
 
@@ -34,9 +37,9 @@ class MemorySource final : public SinogramSource {
     explicit MemorySource(std::shared_ptr<const Sinograms> s) : m_sino(std::move(s)) {}
     std::array<std::size_t, 3> shape() const override { return m_sino->dims(); }
     Result<Sinograms> read(std::size_t first, std::size_t count,
-                           const ExecContext&) const override {
+                           const ExecContext& ctx) const override {
         TOMO_RETURN_IF_ERROR(checkRange(first, count, m_sino->dim(0)));
-        return copySlices(*m_sino, first, count);
+        return copySlices(*m_sino, first, count, ctx.threads);
     }
     const Sinograms* whole() const override { return m_sino.get(); }
 

@@ -1,11 +1,14 @@
 // The output of a reconstruction a slab at a time: streamed to a file, held and written whole,
 // or kept in memory; with slice 0's copy and metrics (ReconSteps.h).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "app/data/DataFormats.h"
 #include "app/recon/ReconSteps.h"
+#include "core/pipeline/SlabDownload.h"
 
 namespace tomo::app::detail {
 namespace {
@@ -62,18 +65,34 @@ struct SlabOutput::State {
     WriteOptions options;
     std::unique_ptr<VolumeWriter> writer;  ///< streamed
     Volume whole;                          ///< otherwise
+    std::vector<char> written;             ///< per plane of whole: stored by put()
     std::shared_ptr<const Volume> reference;
     ReconReport* report = nullptr;  ///< outlives the output (ReconService::run)
 };
 
 namespace {
 
-/// The held volume, allocated (zeros) on first use.
+/// The held volume, allocated on first use and uninitialised: put() stores its slabs' planes
+/// and commit() zeroes the planes no slab wrote (zeroUnwrittenPlanes), each on several
+/// threads (the pages' first touch), so that no plane is written twice and no serial fill runs.
 Status ensureWhole(SlabOutput::State& s) {
     if (!s.whole.empty()) return Status::ok();
-    TOMO_ASSIGN_OR_RETURN(s.whole, Volume::create(s.shape[0], s.shape[1], s.shape[2]));
-    s.whole.fill(0.f);
+    TOMO_ASSIGN_OR_RETURN(s.whole, Volume::createUninitialised(s.shape[0], s.shape[1], s.shape[2]));
+    s.written.assign(s.shape[0], 0);
     return Status::ok();
+}
+
+/// Zeros in every plane of the held volume that no put() stored (a run's empty planes).
+void zeroUnwrittenPlanes(SlabOutput::State& s) {
+    const std::size_t planes = s.written.size(), ny = s.shape[1];
+    for (std::size_t z = 0; z < planes;) {
+        std::size_t end = z;
+        while (end < planes && !s.written[end])
+            ++end;
+        if (end > z) storeRows(nullptr, 0, z * ny, (end - z) * ny, s.whole, 0);
+        z = std::max(end, z + 1);
+    }
+    s.written.assign(planes, 1);
 }
 
 /// Slice 0's copy and its metrics against reference slice 0 (same rows and columns). PSNR and
@@ -151,18 +170,20 @@ Status SlabOutput::put(std::size_t first, Volume&& slab) {
     if (s.writer) return s.writer->writeSlab(first, slab);
     if (first == 0 && slab.dim(0) == s.shape[0]) {
         s.whole = std::move(slab);  // one slab: no copy
+        s.written.assign(s.shape[0], 1);
         return Status::ok();
     }
     TOMO_RETURN_IF_ERROR(ensureWhole(s));
-    // Same rows and columns, so the same row pitch: the planes are one contiguous block.
-    const std::size_t plane = s.shape[1] * slab.pitch();
-    std::memcpy(s.whole.data() + first * plane, slab.data(), slab.dim(0) * plane * sizeof(float));
+    const std::size_t ny = s.shape[1];
+    storeRows(slab.data(), slab.pitch(), first * ny, slab.dim(0) * ny, s.whole, 0);
+    std::fill(s.written.begin() + std::ptrdiff_t(first),
+              s.written.begin() + std::ptrdiff_t(first + slab.dim(0)), 1);
     return Status::ok();
 }
 
 Status SlabOutput::zeros(std::size_t first, std::size_t count) {
     State& s = *m_state;
-    if (!s.writer) return ensureWhole(s);  // the held volume starts at zero
+    if (!s.writer) return ensureWhole(s);  // zeroed at commit(), unless a slab comes
     constexpr std::size_t kPlanesPerWrite = 16;
     for (std::size_t z = first; z < first + count; z += kPlanesPerWrite) {
         const std::size_t n = std::min(kPlanesPerWrite, first + count - z);
@@ -186,6 +207,7 @@ Status SlabOutput::commit(ReconReport& report) {
     State& s = *m_state;
     if (s.writer) return s.writer->commit();
     TOMO_RETURN_IF_ERROR(ensureWhole(s));
+    zeroUnwrittenPlanes(s);
     if (s.path.empty()) {
         report.image = std::move(s.whole);
         return Status::ok();

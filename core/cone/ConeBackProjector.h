@@ -93,6 +93,12 @@ class ConeBackProjector {
     virtual Status add(int first, const Array3<float>& views, const ExecContext& ctx) = 0;
     /// The slab's volume [nz][ny][nx]; the object can begin() again afterwards.
     virtual Result<Volume> finish(const ExecContext& ctx) = 0;
+    /// As finish(), into @p out of the slab's dims and any content (memory from
+    /// Volume::createUninitialised, a caller's buffer): every stored float is written once,
+    /// row padding zeroed. GPU variants download into it (core/pipeline/SlabDownload.h; their
+    /// finish() is this into a new volume); the CPU's default copies finish()'s volume.
+    /// InvalidArgument for other dims (the slab is then dropped, as after finish()).
+    virtual Status finishInto(Volume& out, const ExecContext& ctx);
     /// Bytes a slab of @p voxels voxels and a batch of @p batchPixels projection pixels take on
     /// the variant's device (the memory inequality of paper 003: 4 (Nvol + Nproj batch)).
     virtual std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const {

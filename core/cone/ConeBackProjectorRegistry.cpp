@@ -2,7 +2,17 @@
 
 #include <algorithm>
 
+#include "core/pipeline/SlabDownload.h"
+
 namespace tomo {
+
+Status ConeBackProjector::finishInto(Volume& out, const ExecContext& ctx) {
+    TOMO_ASSIGN_OR_RETURN(const Volume slab, finish(ctx));
+    if (slab.dims() != out.dims())
+        return invalidArgument(info().id + ": the volume to finish into has other dims");
+    storeRows(slab.data(), slab.pitch(), 0, slab.dim(0) * slab.dim(1), out, ctx.threads);
+    return Status::ok();
+}
 
 void ConeBackProjectorRegistry::add(ConeBackProjectorInfo info, Factory factory) {
     m_infos.push_back(std::move(info));

@@ -62,6 +62,30 @@ Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t n
                        ", its budget is " + std::to_string(budget >> 20) + " MiB");
 }
 
+Status checkFinishInto(const ConeBackProjectorInfo& info, const Volume& out, int planes,
+                       const ConeVolumeGrid& grid) {
+    if (out.dim(0) == std::size_t(planes) && out.dim(1) == std::size_t(grid.ny) &&
+        out.dim(2) == std::size_t(grid.nx))
+        return Status::ok();
+    return invalidArgument(info.id + ": the slab is " + std::to_string(planes) + " x " +
+                           std::to_string(grid.ny) + " x " + std::to_string(grid.nx) +
+                           ", the volume to finish into " + std::to_string(out.dim(0)) + " x " +
+                           std::to_string(out.dim(1)) + " x " + std::to_string(out.dim(2)));
+}
+
+Result<Volume> finishIntoNew(ConeBackProjector& bp, int planes, const ConeVolumeGrid& grid,
+                             const ExecContext& ctx) {
+    Result<Volume> out = Volume::createUninitialised(std::size_t(planes), std::size_t(grid.ny),
+                                                     std::size_t(grid.nx));
+    if (!out.isOk()) {
+        Volume none;
+        (void)bp.finishInto(none, ctx);  // drops the slab, as finish() does on every outcome
+        return out.status();
+    }
+    TOMO_RETURN_IF_ERROR(bp.finishInto(*out, ctx));
+    return out;
+}
+
 Status ZeroSlab::allocate(std::size_t count, const ExecContext& ctx) {
     m_data.reset(static_cast<float*>(std::malloc(count * sizeof(float))));
     m_size = m_data ? count : 0;

@@ -51,6 +51,14 @@ Result<ConeSymmetry> checkBegin(const ConeBackProjectorInfo& info, const ConeGeo
 Status slabTooLarge(const ConeBackProjectorInfo& info, int planes, std::size_t need,
                     std::size_t budget, const std::string& device);
 
+/// InvalidArgument unless @p out has the dims of a slab of @p planes planes of @p grid
+/// (ConeBackProjector::finishInto()).
+Status checkFinishInto(const ConeBackProjectorInfo& info, const Volume& out, int planes,
+                       const ConeVolumeGrid& grid);
+/// A device variant's finish(): its finishInto() a new, uninitialised volume of the slab's dims.
+Result<Volume> finishIntoNew(ConeBackProjector& bp, int planes, const ConeVolumeGrid& grid,
+                             const ExecContext& ctx);
+
 /// A CPU slab accumulator of zeros, cleared by the call's threads a MiB at a time between checks
 /// for a cancel. A memset of hundreds of MiB on one thread kept a cancel waiting (mpirun gives
 /// its ranks one second after SIGTERM); calloc's lazy zero pages alone moved the page faults

@@ -89,17 +89,6 @@ using ConeViewReader = std::function<Status(int first, int count, View2<float> o
 /// @p threads host threads (0 = all): the reader of projections that are already in memory.
 Status copyHeldViews(const Array3<float>& held, std::size_t first, View2<float> out, int threads);
 
-/// Sets every stored float of @p v, row padding included, to zero on @p threads host threads
-/// (0 = all; a thread per 4 MiB at most), so that a volume from Volume::createUninitialised has its
-/// pages first touched by several threads instead of by one thread in a serial zero fill.
-Status zeroInParallel(Volume& v, int threads);
-
-/// A slab volume [planes][ny][nx] for a device's download (ConeBackProjector::finish()): allocated
-/// uninitialised and zeroed by zeroInParallel(), so it holds zeros, never garbage, whatever part of
-/// it the download then writes (issue 27: the serial zero fill of a fresh slab, ~20 s at 2048^3).
-Result<Volume> createSlabForDownload(std::size_t planes, std::size_t ny, std::size_t nx,
-                                     int threads);
-
 /// Receives the slab of z planes [first, first + slab.dim(0)).
 using ConeSlabSink = std::function<Status(int first, Volume&& slab)>;
 

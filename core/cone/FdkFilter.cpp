@@ -57,28 +57,6 @@ Status copyHeldViews(const Array3<float>& held, std::size_t first, View2<float> 
     });
 }
 
-Status zeroInParallel(Volume& v, int threads) {
-    const std::size_t rows = v.dim(0) * v.dim(1), pitch = v.pitch();
-    if (rows == 0 || pitch == 0) return Status::ok();
-    constexpr std::size_t kRowsPerTask = 64;
-    const std::size_t tasks = (rows + kRowsPerTask - 1) / kRowsPerTask;
-    const std::size_t bytes = rows * pitch * sizeof(float);
-    const int workers = static_cast<int>(
-        std::clamp<std::size_t>(bytes >> 22, 1, static_cast<std::size_t>(resolveThreads(threads))));
-    float* data = v.data();
-    return parallelFor(tasks, workers, {}, [&](std::size_t t, int) {
-        const std::size_t begin = t * kRowsPerTask, end = std::min(rows, begin + kRowsPerTask);
-        std::fill(data + begin * pitch, data + end * pitch, 0.0f);
-    });
-}
-
-Result<Volume> createSlabForDownload(std::size_t planes, std::size_t ny, std::size_t nx,
-                                     int threads) {
-    TOMO_ASSIGN_OR_RETURN(Volume out, Volume::createUninitialised(planes, ny, nx));
-    TOMO_RETURN_IF_ERROR(zeroInParallel(out, threads));
-    return out;
-}
-
 Status FdkFilter::readAndApply(const ConeViewReader& read, int first, int count, Array3<float>& out,
                                FdkTimings& timings, const ExecContext& ctx) const {
     const DetectorGrid& d = m_weights.geometry().detector();

@@ -194,6 +194,40 @@ TEST_F(Preflight, IterativeSolvesAreCutWithinTheBudget) {
     EXPECT_TRUE(told);
 }
 
+// Issue 27: a stack held in memory and reconstructed in one step is read in place (FbpSlabs,
+// IterativeSlabs), so it is counted once: as the held input, not again as the step's input copy.
+// A machine with room for the step and half the stack besides admits an FBP job that the double
+// count refused, and a budget that fits one step of every slice, once, plans one solve.
+TEST_F(Preflight, AStackHeldInMemoryIsCountedOnce) {
+    const app::Engine engine;
+    const app::ReconService service(engine);
+    app::ReconRequest fbp = request(8, 64);  // one FBP batch covers all 8 slices
+    auto big = service.preflight(fbp, machine(8 * kGiB, std::nullopt));
+    ASSERT_TRUE(big.isOk()) << big.status().message();
+    ASSERT_EQ(big->minimumSlices, 8u);
+    ASSERT_GT(big->heldInputBytes, 0u);
+    EXPECT_EQ(big->peakBytes, big->minimumBytes + big->heldOutputBytes);
+    const std::size_t room = big->minimumBytes + big->heldOutputBytes;
+    auto fits = service.preflight(fbp, machine(room + big->heldInputBytes / 2, std::nullopt));
+    EXPECT_TRUE(fits.isOk()) << fits.status().message();
+    auto refused = service.preflight(fbp, machine(room - 1, std::nullopt));
+    EXPECT_FALSE(refused.isOk());
+
+    app::ReconRequest sirt = request(20, 64, "sirt");
+    sirt.parameters["iterations"] = "2";
+    auto whole = service.preflight(sirt, machine(8 * kGiB, std::nullopt));
+    ASSERT_TRUE(whole.isOk()) << whole.status().message();
+    ASSERT_EQ(whole->slabSlices, 20u);
+    sirt.memoryBudget = whole->slabBytes + whole->heldInputBytes / 2;
+    auto once = service.preflight(sirt, machine(8 * kGiB, std::nullopt));
+    ASSERT_TRUE(once.isOk()) << once.status().message();
+    EXPECT_EQ(once->slabSlices, 20u);
+    EXPECT_LE(once->peakBytes - once->heldOutputBytes, sirt.memoryBudget);
+    auto run = service.run(sirt, {}, {});
+    ASSERT_TRUE(run.isOk()) << run.status().message();
+    EXPECT_EQ(run->slabs, 1u);
+}
+
 // Issue 27: `tomo recon --backend cuda --algo mbir` without a GPU fell back to the CPU without
 // a word. Every algorithm the front door serves, asked for a compiled device backend that has
 // no device here (or an exactly matched pair the device does not have), runs on the CPU and
@@ -207,7 +241,7 @@ TEST(FrontDoorFallback, EveryFallbackToTheCpuIsSaid) {
         for (const AlgorithmSpec& spec : algorithmSpecs()) {
             app::ReconRequest r = request(1, 32, spec.id);
             r.backend = backend;
-            if (spec.iterative) r.parameters["iterations"] = "1";
+            if (spec.iterative) r.parameters.insert_or_assign("iterations", std::string("1"));
             auto report = service.run(r, {}, {});
             ASSERT_TRUE(report.isOk()) << spec.id << ": " << report.status().message();
             EXPECT_EQ(report->backend, "cpu") << spec.id;

@@ -9,8 +9,11 @@
 // backend: the variants come from coneBackendRegistry(). Skips at run time without a device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -156,6 +159,51 @@ TEST(GpuCone, SlabsGiveTheSameBitsAsOneVolume) {
             EXPECT_TRUE(!whole.empty() && sameBits(whole, slabs)) << info.id << " " << offsetY;
         }
     }
+}
+
+// Issue 27: the slab leaves the device written once, straight from the download's staging
+// into the volume (core/pipeline/SlabDownload.h). Into NaN-filled memory (what uninitialised
+// memory may hold), on a grid whose rows have padding, finishInto() writes every stored float:
+// the bits of finish() and zeros in the padding, whatever the slab's place in the grid; a
+// volume of other dims is refused and the object stays usable.
+TEST(GpuCone, FinishIntoNanFilledMemoryWritesEveryStoredFloat) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    const ConeCase c = test::coneCase("ellipsoids:6:3", 360, 60);
+    const ConeVolumeGrid grid = ConeVolumeGrid::centred(45, 41, 48, 1.0);  // pitch 48
+    const int first = 5, planes = 37;
+    const ConeSymmetry has = c.geometry.symmetry(grid);
+    int checked = 0;
+    for (const ConeBackProjectorInfo& info : coneVariants()) {
+        if (!handles(info.needs, has)) continue;
+        auto bp = test::coneBackendRegistry().create(info.id).value();
+        const ExecContext ctx;
+        ASSERT_TRUE(bp->begin(c.geometry, grid, first, planes, ctx).isOk()) << info.id;
+        ASSERT_TRUE(bp->add(0, c.projections, ctx).isOk()) << info.id;
+        auto fresh = bp->finish(ctx);
+        ASSERT_TRUE(fresh.isOk()) << info.id << ": " << fresh.status().message();
+        Volume wrong = Volume::create(planes, 41, 44).value();
+        ASSERT_TRUE(bp->begin(c.geometry, grid, first, planes, ctx).isOk()) << info.id;
+        EXPECT_EQ(bp->finishInto(wrong, ctx).code(), ErrorCode::InvalidArgument) << info.id;
+        Volume into = Volume::createUninitialised(planes, 41, 45).value();
+        const std::size_t stored = std::size_t(planes) * 41 * into.pitch();
+        ASSERT_GT(into.pitch(), 45u);
+        std::fill(into.data(), into.data() + stored, std::numeric_limits<float>::quiet_NaN());
+        ASSERT_TRUE(bp->begin(c.geometry, grid, first, planes, ctx).isOk()) << info.id;
+        ASSERT_TRUE(bp->add(0, c.projections, ctx).isOk()) << info.id;
+        const Status done = bp->finishInto(into, ctx);
+        ASSERT_TRUE(done.isOk()) << info.id << ": " << done.message();
+        EXPECT_TRUE(sameBits(*fresh, into)) << info.id;
+        std::size_t bad = 0;
+        for (std::size_t r = 0; r < std::size_t(planes) * 41; ++r)
+            for (std::size_t x = 0; x < into.pitch(); ++x) {
+                const float v = into.data()[r * into.pitch() + x];
+                bad += x < 45 ? std::isnan(v) : (v != 0.0f || std::signbit(v));
+                bad += x >= 45 && fresh->data()[r * into.pitch() + x] != 0.0f;
+            }
+        EXPECT_EQ(bad, 0u) << info.id;
+        ++checked;
+    }
+    EXPECT_GE(checked, 2);
 }
 
 TEST(GpuCone, TheSymmetricKernelsEqualTheStandardOne) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/cone/Fdk.h"
+#include "core/pipeline/SlabDownload.h"
 #include "gpu/cuda/cone/CudaConeBackProjectors.h"
 #include "gpu/cuda/internal/CudaQueues.h"
 
@@ -16,39 +17,6 @@ namespace tomo::cuda {
 namespace {
 
 constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of the transpose
-
-/// Waits for @p stream when leaving a call, so that nothing enqueued outlives host buffers.
-struct SyncStream {
-    cudaStream_t stream;
-    ~SyncStream() { cudaStreamSynchronize(stream); }
-};
-
-/// Seconds between marks on one stream, from a pair of timing events: start(), then each lap()
-/// waits for the stream to reach it and returns the seconds since the previous mark.
-class StageClock {
-  public:
-    static Result<StageClock> create() {
-        StageClock c;
-        TOMO_ASSIGN_OR_RETURN(c.m_from, createEvent(true));
-        TOMO_ASSIGN_OR_RETURN(c.m_to, createEvent(true));
-        return c;
-    }
-    Status start(cudaStream_t stream) {
-        return cudaCheck(cudaEventRecord(m_from.get(), stream), "cudaEventRecord");
-    }
-    Result<double> lap(cudaStream_t stream) {
-        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventRecord(m_to.get(), stream), "cudaEventRecord"));
-        TOMO_RETURN_IF_ERROR(cudaCheck(cudaEventSynchronize(m_to.get()), "cudaEventSynchronize"));
-        float ms = 0;
-        TOMO_RETURN_IF_ERROR(
-            cudaCheck(cudaEventElapsedTime(&ms, m_from.get(), m_to.get()), "cudaEventElapsedTime"));
-        std::swap(m_from, m_to);  // the next lap starts here
-        return ms * 1e-3;
-    }
-
-  private:
-    CudaEvent m_from, m_to;
-};
 
 Result<CudaArray> createLayeredArray(int width, int height, int layers) {
     const cudaChannelFormatDesc desc =
@@ -221,61 +189,51 @@ Status CudaConeBackProjector::add(int first, const Array3<float>& views, const E
     return Status::ok();
 }
 
-Status CudaConeBackProjector::download(Volume& out, cudaStream_t stream) {
-    const std::size_t nx = static_cast<std::size_t>(m_grid.nx), ny = m_grid.ny;
-    const std::size_t hostPitch = out.pitch() * sizeof(float), rowBytes = nx * sizeof(float);
-    TOMO_ASSIGN_OR_RETURN(StageClock clock, StageClock::create());
-    TOMO_RETURN_IF_ERROR(clock.start(stream));
+Status CudaConeBackProjector::download(Volume& out, int threads) {
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<CudaQueues> queues, CudaQueues::open(m_device));
+    const std::size_t nx = static_cast<std::size_t>(m_grid.nx), ny = m_grid.ny, plane = nx * ny;
+    SlabDownloadPlan plan;
+    // A ring of two transpose stagings in the memory bytesFor() counts for one.
+    std::vector<DeviceBuffer> staging;
     if (!m_config.symmetric) {
-        TOMO_RETURN_IF_ERROR(
-            cudaCheck(cudaMemcpy2DAsync(out.data(), hostPitch, m_acc.get(), rowBytes, rowBytes,
-                                        ny * m_planes, cudaMemcpyDeviceToHost, stream),
-                      "cudaMemcpy2DAsync(cone volume)"));
-        TOMO_ASSIGN_OR_RETURN(const double copied, clock.lap(stream));
-        m_times.download += copied;
-        return Status::ok();
+        const DeviceBufferRef acc{m_acc.get(), out.dim(0) * plane * sizeof(float)};
+        plan = rowsAsTheyLie(acc, nx, kTransposeFloats / 2);
+    } else {
+        const std::size_t chunk = std::clamp<std::size_t>(
+            kTransposeFloats / 2 / plane, 1, static_cast<std::size_t>(std::min(m_planes, 65535)));
+        plan.chunkRows = chunk * ny;
+        for (std::size_t s = 0; s < std::min<std::size_t>(2, (m_planes + chunk - 1) / chunk); ++s) {
+            TOMO_ASSIGN_OR_RETURN(
+                DeviceBuffer b,
+                DeviceBuffer::create(plane * chunk * sizeof(float), "cone transpose"));
+            staging.push_back(std::move(b));
+        }
+        plan.prepare = [&](std::size_t first, std::size_t count, int slot) -> Result<DeviceRows> {
+            DeviceBuffer& dst = staging[std::size_t(slot)];
+            TOMO_RETURN_IF_ERROR(
+                launchConeTranspose(m_acc.as<const float>(), dst.as<float>(), m_grid.nx, m_grid.ny,
+                                    static_cast<int>(first / ny), static_cast<int>(count / ny),
+                                    queues->computeStream()));
+            return DeviceRows{DeviceBufferRef{dst.get(), plane * chunk * sizeof(float)}, 0};
+        };
     }
-    const std::size_t plane = nx * ny;
-    const int chunk = static_cast<int>(std::clamp<std::size_t>(
-        kTransposeFloats / plane, 1, static_cast<std::size_t>(std::min(m_planes, 65535))));
-    TOMO_ASSIGN_OR_RETURN(DeviceBuffer staging,
-                          DeviceBuffer::create(plane * chunk * sizeof(float), "cone transpose"));
-    SyncStream sync{stream};  // before staging is freed, also on an early return
-    for (int k0 = 0; k0 < m_planes; k0 += chunk) {
-        const int count = std::min(chunk, m_planes - k0);
-        TOMO_RETURN_IF_ERROR(launchConeTranspose(m_acc.as<const float>(), staging.as<float>(),
-                                                 m_grid.nx, m_grid.ny, k0, count, stream));
-        TOMO_ASSIGN_OR_RETURN(const double transposed, clock.lap(stream));
-        float* dst = out.data() + static_cast<std::size_t>(k0) * ny * out.pitch();
-        TOMO_RETURN_IF_ERROR(
-            cudaCheck(cudaMemcpy2DAsync(dst, hostPitch, staging.get(), rowBytes, rowBytes,
-                                        ny * count, cudaMemcpyDeviceToHost, stream),
-                      "cudaMemcpy2DAsync(cone volume)"));
-        TOMO_ASSIGN_OR_RETURN(const double copied, clock.lap(stream));
-        m_times.transpose += transposed;
-        m_times.download += copied;
-        // The staging buffer is reused by the next chunk (stream order; the laps wait anyway).
-    }
-    return cudaCheck(cudaStreamSynchronize(stream), "the download of the cone volume");
+    // The stagings are freed after downloadSlab drained or synchronised the queues.
+    TOMO_ASSIGN_OR_RETURN(const SlabDownloadTimes t, downloadSlab(*queues, plan, out, threads));
+    if (m_config.symmetric) m_times.transpose += t.prepare;  // else an empty step
+    m_times.download += t.download;
+    return Status::ok();
+}
+
+Status CudaConeBackProjector::finishInto(Volume& out, const ExecContext& ctx) {
+    if (!m_geometry) return internalError("ConeBackProjector::finish before begin");
+    Status status = cone::checkFinishInto(m_info, out, m_planes, m_grid);
+    if (status.isOk()) status = download(out, ctx.threads);
+    reset();
+    return status;
 }
 
 Result<Volume> CudaConeBackProjector::finish(const ExecContext& ctx) {
-    if (!m_geometry) return internalError("ConeBackProjector::finish before begin");
-    // Zeroed on several threads (the first touch of its pages), not by one thread.
-    TOMO_ASSIGN_OR_RETURN(Volume out,
-                          createSlabForDownload(static_cast<std::size_t>(m_planes),
-                                                static_cast<std::size_t>(m_grid.ny),
-                                                static_cast<std::size_t>(m_grid.nx), ctx.threads));
-    const auto lock = m_device->lockScratch();
-    Status status = m_device->activate();
-    if (status.isOk()) {
-        const cudaStream_t stream = m_device->stream(0);
-        SyncStream sync{stream};
-        status = download(out, stream);
-    }
-    reset();
-    TOMO_RETURN_IF_ERROR(status);
-    return out;
+    return cone::finishIntoNew(*this, m_planes, m_grid, ctx);
 }
 
 Result<std::unique_ptr<DeviceQueues>> CudaConeBackProjector::openQueues() {

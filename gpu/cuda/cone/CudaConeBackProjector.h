@@ -49,6 +49,7 @@ class CudaConeBackProjector final : public ConeBackProjector, public ConeDeviceB
                  int planes, const ExecContext& ctx) override;
     Status add(int first, const Array3<float>& views, const ExecContext& ctx) override;
     Result<Volume> finish(const ExecContext& ctx) override;
+    Status finishInto(Volume& out, const ExecContext& ctx) override;
     std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
     int preferredBatch() const override { return kConeBatch; }
     /// The slab's uploads, kernels, transposes and downloads, timed with CUDA events.
@@ -64,7 +65,8 @@ class CudaConeBackProjector final : public ConeBackProjector, public ConeDeviceB
     friend class CudaConeStage;
     Status allocateViews(const DetectorGrid& d);
     Status launch(const float* matrices, int count, cudaStream_t stream);
-    Status download(Volume& out, cudaStream_t stream);
+    /// The slab into @p out (any content), every stored float written once (SlabDownload.h).
+    Status download(Volume& out, int threads);
     void reset();
 
     ConeBackProjectorInfo m_info;

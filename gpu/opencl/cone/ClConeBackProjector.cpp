@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/cone/Fdk.h"
-#include "core/pipeline/Timeline.h"
+#include "core/pipeline/SlabDownload.h"
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
 #include "gpu/opencl/internal/ClQueues.h"
 #include "gpu/opencl/internal/KernelSources.h"
@@ -32,32 +32,6 @@ Status enqueue3d(cl_command_queue queue, const ClKernel& kernel, const std::size
     return clCheck(clEnqueueNDRangeKernel(queue, kernel.get(), 3, nullptr, global, local, 0,
                                           nullptr, done.out()),
                    std::string("clEnqueueNDRangeKernel(") + name + ")");
-}
-
-/// Seconds between the start and the end of a completed, profiled command (0 when the device
-/// does not say).
-double eventSeconds(const ClEvent& e) {
-    cl_ulong begin = 0, end = 0;
-    if (clGetEventProfilingInfo(e.get(), CL_PROFILING_COMMAND_START, sizeof begin, &begin,
-                                nullptr) != CL_SUCCESS ||
-        clGetEventProfilingInfo(e.get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
-            CL_SUCCESS)
-        return 0.0;
-    return end > begin ? static_cast<double>(end - begin) * 1e-9 : 0.0;
-}
-
-/// Reads @p rows rows of @p nx floats (dense on the device from @p offset floats) into
-/// @p out's rows from @p firstRow (pitched on the host).
-Status readRows(cl_command_queue queue, cl_mem buffer, std::size_t offset, Volume& out,
-                std::size_t firstRow, std::size_t rows) {
-    const std::size_t nx = out.dim(2);
-    const std::size_t bufferOrigin[3] = {offset * sizeof(float), 0, 0};
-    const std::size_t hostOrigin[3] = {0, firstRow, 0};
-    const std::size_t region[3] = {nx * sizeof(float), rows, 1};
-    return clCheck(clEnqueueReadBufferRect(queue, buffer, CL_TRUE, bufferOrigin, hostOrigin, region,
-                                           nx * sizeof(float), 0, out.pitch() * sizeof(float), 0,
-                                           out.data(), 0, nullptr, nullptr),
-                   "clEnqueueReadBufferRect(cone volume)");
 }
 
 }  // namespace
@@ -229,53 +203,54 @@ Status ClConeBackProjector::add(int first, const Array3<float>& views, const Exe
     return Status::ok();
 }
 
-Status ClConeBackProjector::readStandard(Volume& out) {
-    const double t0 = timelineNow();
-    TOMO_RETURN_IF_ERROR(readRows(m_device->queue(1), m_acc.get(), 0, out, 0,
-                                  static_cast<std::size_t>(m_planes) * m_grid.ny));
-    m_times.download += timelineNow() - t0;
+Status ClConeBackProjector::download(Volume& out, int threads) {
+    TOMO_ASSIGN_OR_RETURN(std::unique_ptr<DeviceQueues> opened, openQueues());
+    auto& queues = static_cast<ClQueues&>(*opened);
+    const std::size_t nx = m_grid.nx, ny = m_grid.ny, plane = nx * ny;
+    SlabDownloadPlan plan;
+    // A ring of two transpose stagings in the memory bytesFor() counts for one.
+    std::vector<ClMem> staging;
+    if (!m_config.symmetric) {
+        const DeviceBufferRef acc{m_acc.get(), out.dim(0) * plane * sizeof(float)};
+        plan = rowsAsTheyLie(acc, nx, kTransposeFloats / 2);
+    } else {
+        const std::size_t chunk =
+            std::clamp<std::size_t>(kTransposeFloats / 2 / plane, 1, std::size_t(m_planes));
+        plan.chunkRows = chunk * ny;
+        for (std::size_t s = 0; s < std::min<std::size_t>(2, (m_planes + chunk - 1) / chunk); ++s) {
+            TOMO_ASSIGN_OR_RETURN(
+                ClMem mem, m_device->createBuffer(CL_MEM_READ_WRITE, plane * chunk * sizeof(float),
+                                                  "cone transpose staging"));
+            staging.push_back(std::move(mem));
+        }
+        plan.prepare = [&](std::size_t first, std::size_t count, int slot) -> Result<DeviceRows> {
+            const cl_mem cols = m_acc.get(), dst = staging[std::size_t(slot)].get();
+            const int k0 = static_cast<int>(first / ny);
+            TOMO_RETURN_IF_ERROR(setKernelArgs(m_transpose, cols, dst, m_grid.nx, m_grid.ny, k0));
+            const std::size_t global[3] = {roundUp(ny, 16), roundUp(nx, 16), count / ny};
+            const std::size_t local[3] = {16, 16, 1};
+            ClEvent done;
+            TOMO_RETURN_IF_ERROR(enqueue3d(queues.computeQueue(), m_transpose, global, local, done,
+                                           "coneColumnsToVolume"));
+            return DeviceRows{DeviceBufferRef{dst, plane * chunk * sizeof(float)}, 0};
+        };
+    }
+    TOMO_ASSIGN_OR_RETURN(const SlabDownloadTimes t, downloadSlab(queues, plan, out, threads));
+    if (m_config.symmetric) m_times.transpose += t.prepare;  // else an empty step
+    m_times.download += t.download;
     return Status::ok();
 }
 
-Status ClConeBackProjector::readSymmetric(Volume& out) {
-    const std::size_t plane = static_cast<std::size_t>(m_grid.nx) * m_grid.ny;
-    const int chunk = static_cast<int>(
-        std::clamp<std::size_t>(kTransposeFloats / plane, 1, static_cast<std::size_t>(m_planes)));
-    TOMO_ASSIGN_OR_RETURN(ClMem staging,
-                          m_device->createBuffer(CL_MEM_READ_WRITE, plane * chunk * sizeof(float),
-                                                 "cone transpose staging"));
-    const cl_mem cols = m_acc.get(), dst = staging.get();
-    for (int k0 = 0; k0 < m_planes; k0 += chunk) {
-        const int count = std::min(chunk, m_planes - k0);
-        TOMO_RETURN_IF_ERROR(setKernelArgs(m_transpose, cols, dst, m_grid.nx, m_grid.ny, k0));
-        const std::size_t global[3] = {roundUp(m_grid.ny, 16), roundUp(m_grid.nx, 16),
-                                       static_cast<std::size_t>(count)};
-        const std::size_t local[3] = {16, 16, 1};
-        ClEvent done;
-        TOMO_RETURN_IF_ERROR(
-            enqueue3d(m_device->queue(1), m_transpose, global, local, done, "coneColumnsToVolume"));
-        TOMO_RETURN_IF_ERROR(waitFor(done, "the cone transpose"));
-        m_times.transpose += eventSeconds(done);
-        const double t0 = timelineNow();
-        TOMO_RETURN_IF_ERROR(readRows(m_device->queue(1), dst, 0, out,
-                                      static_cast<std::size_t>(k0) * m_grid.ny,
-                                      static_cast<std::size_t>(count) * m_grid.ny));
-        m_times.download += timelineNow() - t0;
-    }
-    return Status::ok();
+Status ClConeBackProjector::finishInto(Volume& out, const ExecContext& ctx) {
+    if (!m_geometry) return internalError("ConeBackProjector::finish before begin");
+    Status status = cone::checkFinishInto(m_info, out, m_planes, m_grid);
+    if (status.isOk()) status = download(out, ctx.threads);
+    reset();
+    return status;
 }
 
 Result<Volume> ClConeBackProjector::finish(const ExecContext& ctx) {
-    if (!m_geometry) return internalError("ConeBackProjector::finish before begin");
-    // Zeroed on several threads (the first touch of its pages), not by one thread.
-    TOMO_ASSIGN_OR_RETURN(Volume out,
-                          createSlabForDownload(static_cast<std::size_t>(m_planes),
-                                                static_cast<std::size_t>(m_grid.ny),
-                                                static_cast<std::size_t>(m_grid.nx), ctx.threads));
-    Status read = m_config.symmetric ? readSymmetric(out) : readStandard(out);
-    reset();
-    TOMO_RETURN_IF_ERROR(read);
-    return out;
+    return cone::finishIntoNew(*this, m_planes, m_grid, ctx);
 }
 
 Result<std::unique_ptr<DeviceQueues>> ClConeBackProjector::openQueues() {

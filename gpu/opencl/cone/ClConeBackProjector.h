@@ -51,6 +51,7 @@ class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBac
                  int planes, const ExecContext& ctx) override;
     Status add(int first, const Array3<float>& views, const ExecContext& ctx) override;
     Result<Volume> finish(const ExecContext& ctx) override;
+    Status finishInto(Volume& out, const ExecContext& ctx) override;
     std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
     int preferredBatch() const override { return kBatch; }
     /// add()'s uploads and kernels (the pipeline's events), finish()'s transposes (their
@@ -73,8 +74,8 @@ class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBac
     Status allocateBatch(int views);
     std::size_t imageSize() const;  ///< floats per padded projection
     Status enqueueBackProjection(int views, ClEvent& done);
-    Status readStandard(Volume& out);
-    Status readSymmetric(Volume& out);
+    /// The slab into @p out (any content), every stored float written once (SlabDownload.h).
+    Status download(Volume& out, int threads);
     void reset();
 
     ConeBackProjectorInfo m_info;
