@@ -23,8 +23,9 @@ TEST(CudaCone, CompiledVariantsAreListedWithoutADevice) {
             << info.id;
         EXPECT_FALSE(info.description.empty());
     }
-    EXPECT_EQ(ids, (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex",
-                                          "cuda.fdk.shfl.ldg", "cuda.fdk.shfl.ldg.column"}));
+    EXPECT_EQ(ids,
+              (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex", "cuda.fdk.shfl.ldg",
+                                     "cuda.fdk.shfl.ldg.column", "cuda.fdk.tile"}));
     ConeBackProjectorRegistry registry;
     cuda::registerCudaConeBackProjectors(registry, nullptr);  // no device: nothing
     EXPECT_TRUE(registry.list().empty());

@@ -165,9 +165,11 @@ Status CudaConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolu
     m_grid = grid;
     m_first = firstPlane;
     m_planes = planes;
-    m_kernel = !m_config.symmetric                              ? ConeKernel::Standard
-               : m_config.mirror && has == ConeSymmetry::Mirror ? ConeKernel::ShflMirror
-                                                                : ConeKernel::ShflColumn;
+    const bool pairs = m_config.mirror && has == ConeSymmetry::Mirror;
+    m_kernel = !m_config.symmetric ? ConeKernel::Standard
+               : m_config.tile     ? (pairs ? ConeKernel::TileMirror : ConeKernel::TileColumn)
+               : pairs             ? ConeKernel::ShflMirror
+                                   : ConeKernel::ShflColumn;
     return Status::ok();
 }
 
@@ -319,6 +321,14 @@ std::vector<ConeSpec> coneSpecs() {
                    "transposed projections by __ldg",
                    5),
          {true, false, ConeFetch::Ldg}},
+        // Below shfl.ldg until a GPU run measures it faster (docs/cone-beam.md, "The CUDA
+        // kernels against paper 003").
+        {symmetric("cuda.fdk.tile",
+                   "CUDA iFDK tile: shflBP with every column term shuffled once per view (v = "
+                   "v0 + j dv), 4 voxel pairs per thread, blocks walked in (x, z) patches for L2 "
+                   "reuse, transposed projections by __ldg",
+                   15),
+         {true, true, ConeFetch::Ldg, true}},
     };
 }
 

@@ -31,6 +31,7 @@ struct CudaConeConfig {
     bool symmetric = false;  ///< the shfl kernels (else the standard kernel)
     bool mirror = true;      ///< shfl: the pair kernel on Mirror geometries (false: columns)
     ConeFetch fetch = ConeFetch::Texture;
+    bool tile = false;  ///< shfl with Ldg: the tile kernels (ConeKernels.h)
 };
 
 struct ArrayDeleter {

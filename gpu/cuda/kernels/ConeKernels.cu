@@ -113,6 +113,119 @@ __global__ void __launch_bounds__(256) shflKernel(ConeLaunchArgs a, int planeOff
     if (pair) column[a.ny - 1 - j] += msum;
 }
 
+// The tile kernel (cuda.fdk.tile): shflKernel's column sharing carried further (paper 003,
+// Algorithm 4 and Listing 1). A thread owns kTileVoxels voxels (pairs) of its column, 32 apart
+// (so a warp's reads and writes stay coalesced), and lane L computes every column term of view
+// L once per launch: 1/h2, the weight, the fraction of u and the offset of padded column
+// floor(u) + 1, and v's column part v0 and slope dv (v = v0 + j dv: no dot product per voxel).
+// The shuffled terms serve 2 kTileVoxels updates. Blocks are 8 columns of one plane; they are
+// walked y chunks first, then strips of kTileStrip column blocks across x plane by plane
+// (tileBlock), so the blocks resident at one time cover a compact patch of the (x, z) plane
+// whose projection footprint stays in L2 (the grid order x, then planes, streams whole
+// projections through L2 for every plane).
+constexpr int kTileVoxels = 4;  // keep in step with cone.cl's TILE_VOXELS
+constexpr int kTileStrip = 8;   // and TILE_STRIP
+
+/// Block @p b of the walk: (y chunk, block of 8 columns along x, plane of the launch).
+__device__ __forceinline__ int3 tileBlock(int b, int jBlocks, int iBlocks, int planes) {
+    const int jb = b % jBlocks;
+    int r = b / jBlocks;
+    const int full = iBlocks / kTileStrip, perStrip = kTileStrip * planes;
+    int strip = full, width = iBlocks - full * kTileStrip;
+    if (r < full * perStrip) {
+        strip = r / perStrip;
+        width = kTileStrip;
+    }
+    r -= strip * perStrip;
+    return make_int3(jb, strip * kTileStrip + r % width, r / width);
+}
+
+/// Bilinear sample of a transposed padded image: @p col is padded column floor(u) + 1.
+__device__ __forceinline__ float tileSample(const float* col, int stride, float fu, float v,
+                                            float maxV) {
+    v = clampf(v, -1.0f, maxV);
+    const float fv0 = floorf(v);
+    const float fv = v - fv0;
+    const float* t = col + (static_cast<int>(fv0) + kPadBefore);
+    const float a0 = __ldg(t), a1 = __ldg(t + 1), b0 = __ldg(t + stride),
+                b1 = __ldg(t + stride + 1);
+    const float top = a0 + fu * (b0 - a0);
+    const float bottom = a1 + fu * (b1 - a1);
+    return top + fv * (bottom - top);
+}
+
+// Block (32, 8): lane = voxel (pair) j0 + lane + 32 t of column (i, kk), threadIdx.y picks i.
+// 1D grid of jBlocks x iBlocks x planes blocks from plane planeOffset on.
+template <bool MIRROR>
+__global__ void __launch_bounds__(256, 4)
+    tileKernel(ConeLaunchArgs a, int planeOffset, int planes, int jBlocks, int iBlocks) {
+    const int3 blk = tileBlock(static_cast<int>(blockIdx.x), jBlocks, iBlocks, planes);
+    const int lane = static_cast<int>(threadIdx.x);
+    const int i = blk.y * kRowsPerBlock + static_cast<int>(threadIdx.y);
+    if (i >= a.nx) return;  // the whole warp: no lane is left out of a shuffle
+    const int kk = blk.z + planeOffset;
+    const int j0 = blk.x * (32 * kTileVoxels) + lane;
+    const float fi = static_cast<float>(i), fk = static_cast<float>(kk + a.firstPlane);
+    int laneCol = 0;
+    float laneFu = 0.0f, laneV0 = 0.0f, laneDv = 0.0f, laneW = 0.0f;
+    if (lane < a.views) {
+        const float4 r0 = cMats[lane][0], r1 = cMats[lane][1], r2 = cMats[lane][2];
+        const float f = 1.0f / (r2.x * fi + r2.z * fk + r2.w);
+        const float u = clampf((r0.x * fi + r0.z * fk + r0.w) * f, -1.0f, a.maxU);
+        const float fu0 = floorf(u);
+        laneFu = u - fu0;
+        laneCol = (static_cast<int>(fu0) + kPadBefore) * a.stride;
+        laneV0 = (r1.x * fi + r1.z * fk + r1.w) * f;
+        laneDv = r1.y * f;
+        laneW = f * f;
+    }
+    float sum[kTileVoxels], msum[kTileVoxels];
+#pragma unroll
+    for (int t = 0; t < kTileVoxels; ++t)
+        sum[t] = msum[t] = 0.0f;
+    const float fj0 = static_cast<float>(j0);
+    for (int s = 0; s < a.views; ++s) {
+        const int colOffset = __shfl_sync(0xffffffffu, laneCol, s);
+        const float fu = __shfl_sync(0xffffffffu, laneFu, s);
+        const float v0 = __shfl_sync(0xffffffffu, laneV0, s);
+        const float dv = __shfl_sync(0xffffffffu, laneDv, s);
+        const float w = __shfl_sync(0xffffffffu, laneW, s);
+        const float* col = a.proj + static_cast<size_t>(s) * a.image + colOffset;
+#pragma unroll
+        for (int t = 0; t < kTileVoxels; ++t) {  // voxels past the column read clamped rows
+            const float v = v0 + (fj0 + 32.0f * static_cast<float>(t)) * dv;
+            sum[t] += w * tileSample(col, a.stride, fu, v, a.maxV);
+            if constexpr (MIRROR) msum[t] += w * tileSample(col, a.stride, fu, a.nv1 - v, a.maxV);
+        }
+    }
+    const int jcount = MIRROR ? (a.ny + 1) / 2 : a.ny;
+    float* column = a.acc + (static_cast<size_t>(kk) * a.nx + i) * a.ny;
+#pragma unroll
+    for (int t = 0; t < kTileVoxels; ++t) {
+        const int j = j0 + 32 * t;
+        if (j >= jcount) break;
+        column[j] += sum[t];
+        if (MIRROR && a.ny - 1 - j > j) column[a.ny - 1 - j] += msum[t];
+    }
+}
+
+template <bool MIRROR>
+Status launchTile(const ConeLaunchArgs& a, cudaStream_t stream) {
+    const int jcount = MIRROR ? (a.ny + 1) / 2 : a.ny;
+    const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
+    const int iBlocks = (a.nx + kRowsPerBlock - 1) / kRowsPerBlock;
+    const long long perPlane = static_cast<long long>(jBlocks) * iBlocks;
+    const int chunk = static_cast<int>(std::min<long long>(a.planes, 0x7fffffffLL / perPlane));
+    for (int k0 = 0; k0 < a.planes; k0 += chunk) {
+        const int planes = std::min(chunk, a.planes - k0);
+        tileKernel<MIRROR>
+            <<<static_cast<unsigned>(perPlane * planes), dim3(32, kRowsPerBlock), 0, stream>>>(
+                a, k0, planes, jBlocks, iBlocks);
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaGetLastError(), "launch of cone tile"));
+    }
+    return Status::ok();
+}
+
 // Block (32, 8) over (i, j); grid z = planes of this launch.
 __global__ void __launch_bounds__(256) standardKernel(ConeLaunchArgs a, int planeOffset) {
     const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -214,6 +327,12 @@ Status launchConeBackProjection(const ConeLaunchArgs& a, const float* matrices,
         cudaMemcpyToSymbolAsync(cMats, matrices, static_cast<size_t>(a.views) * 12 * sizeof(float),
                                 0, cudaMemcpyHostToDevice, stream),
         "cudaMemcpyToSymbolAsync(cone matrices)"));
+    if (a.kernel == ConeKernel::TileMirror || a.kernel == ConeKernel::TileColumn) {
+        if (a.fetch != ConeFetch::Ldg)
+            return unsupported("the cone tile kernel reads by __ldg only");
+        return a.kernel == ConeKernel::TileMirror ? launchTile<true>(a, stream)
+                                                  : launchTile<false>(a, stream);
+    }
     if (a.kernel == ConeKernel::Standard)
         return launchPlanes(standardKernel, a, dim3(blocks(a.nx, 32), blocks(a.ny, kRowsPerBlock)),
                             stream, "cone standard");

@@ -22,7 +22,11 @@
 ///  - ShflColumn: the same without the mirror, one thread per voxel j (Column geometries);
 ///  both read transposed [u][v] images through a layered texture (Texture, point sampling) or
 ///  __ldg from device memory (Ldg, "L1-Tran"), and accumulate into a y-contiguous volume
-///  [plane][x][y], which launchConeTranspose() turns into [plane][y][x].
+///  [plane][x][y], which launchConeTranspose() turns into [plane][y][x];
+///  - TileMirror / TileColumn (Ldg only): ShflMirror / ShflColumn with every column term of a
+///    view shuffled once (1/h2^2, u's fraction and column offset, v = v0 + j dv: no dot
+///    product per voxel), 4 voxels (pairs) per thread 32 apart, and blocks walked in compact
+///    patches of the (x, z) plane so that a batch's projection footprint stays in L2.
 ///
 /// The matrices live in one __constant__ bank per device: launchConeBackProjection() copies
 /// them with cudaMemcpyToSymbolAsync on @p stream, stream-ordered with the kernels; callers on a
@@ -39,7 +43,7 @@ namespace tomo::cuda {
 
 inline constexpr int kConeBatch = 32;  ///< views per launch: the lanes of a warp
 
-enum class ConeKernel { Standard, ShflMirror, ShflColumn };
+enum class ConeKernel { Standard, ShflMirror, ShflColumn, TileMirror, TileColumn };
 enum class ConeFetch { Texture, Ldg };
 
 struct ConeLaunchArgs {

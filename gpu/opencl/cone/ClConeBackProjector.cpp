@@ -17,6 +17,8 @@ namespace {
 constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of the transpose
 constexpr std::size_t kStandardGroup[2] = {32, 4};
 constexpr int kLaunchViewsMax = 256;  ///< views per launch (matrices in __constant memory)
+constexpr int kTileVoxels = 4;        ///< cone.cl's TILE_VOXELS
+constexpr int kTileRows = 8;          ///< and TILE_ROWS: coneTile's work-groups are 32 x 8
 
 std::size_t roundUp(std::size_t n, std::size_t m) {
     return (n + m - 1) / m * m;
@@ -96,8 +98,10 @@ Status ClConeBackProjector::prepare() {
         return prepare();
     }
     TOMO_ASSIGN_OR_RETURN(ClProgram program, std::move(built));
-    TOMO_ASSIGN_OR_RETURN(
-        m_kernel, m_device->kernel(program, m_config.symmetric ? "coneSymmetric" : "coneStandard"));
+    const char* name = !m_config.symmetric ? "coneStandard"
+                       : m_config.tile     ? "coneTile"
+                                           : "coneSymmetric";
+    TOMO_ASSIGN_OR_RETURN(m_kernel, m_device->kernel(program, name));
     if (m_config.symmetric) {
         TOMO_ASSIGN_OR_RETURN(m_transpose, m_device->kernel(program, "coneColumnsToVolume"));
     }
@@ -191,6 +195,7 @@ Status ClConeBackProjector::enqueueBackProjection(int views, ClEvent& done) {
     }
     const float nv1 = static_cast<float>(d.nv - 1);
     const int mirror = m_mirror ? 1 : 0;
+    if (m_config.tile) return enqueueTile(views, done);
     TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, proj, mats, views, stride, image, maxU, maxV, nv1,
                                        acc, nx, ny, m_first, mirror));
     const int jcount = m_mirror ? (ny + 1) / 2 : ny;
@@ -199,6 +204,28 @@ Status ClConeBackProjector::enqueueBackProjection(int views, ClEvent& done) {
                                    static_cast<std::size_t>(m_planes)};
     const std::size_t local[3] = {group, 1, 1};
     return enqueue3d(m_device->queue(1), m_kernel, global, local, done, "coneSymmetric");
+}
+
+Status ClConeBackProjector::enqueueTile(int views, ClEvent& done) {
+    const DetectorGrid& d = m_geometry->detector();
+    const int stride = m_fast + cone::kPadBefore + cone::kPadAfter;
+    const int image = static_cast<int>(imageSize());
+    const float maxU = static_cast<float>(d.nu), maxV = static_cast<float>(d.nv);
+    const float nv1 = static_cast<float>(d.nv - 1);
+    const int nx = m_grid.nx, ny = m_grid.ny, mirror = m_mirror ? 1 : 0;
+    const int jcount = m_mirror ? (ny + 1) / 2 : ny;
+    const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
+    const int iBlocks = (nx + kTileRows - 1) / kTileRows;
+    if (static_cast<long long>(jBlocks) * iBlocks * m_planes > 0x7fffffffLL)
+        return unsupported(m_info.id + ": a slab of " + std::to_string(m_planes) +
+                           " planes needs more than 2^31 work-groups");
+    TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, m_proj.get(), m_mats.get(), views, stride, image,
+                                       maxU, maxV, nv1, m_acc.get(), nx, ny, m_first, mirror,
+                                       m_planes, jBlocks, iBlocks));
+    const std::size_t groups = static_cast<std::size_t>(jBlocks) * iBlocks * m_planes;
+    const std::size_t global[3] = {32 * groups, kTileRows, 1};
+    const std::size_t local[3] = {32, kTileRows, 1};
+    return enqueue3d(m_device->queue(1), m_kernel, global, local, done, "coneTile");
 }
 
 Status ClConeBackProjector::add(int first, const Array3<float>& views, const ExecContext& ctx) {
@@ -335,6 +362,16 @@ void registerOpenClConeBackProjectors(ConeBackProjectorRegistry& registry,
                  "), transposed projections",
              10},
             symmetric);
+    // Below opencl.fdk.symmetric until a GPU measures it faster (docs/cone-beam.md).
+    if (t.maxWorkGroupSize >= 32 * kTileRows && t.localMemBytes >= 5 * 4 * 32 * kTileRows)
+        addCone(registry, device,
+                {"opencl.fdk.tile", "opencl", "symmetric", ConeSymmetry::Column,
+                 "OpenCL" + on +
+                     ", iFDK tile (CUDA's cuda.fdk.tile): column terms per view once per "
+                     "work-group row (v = v0 + j dv), 4 voxel pairs per work-item, groups walked "
+                     "in (x, z) patches, transposed projections",
+                 5},
+                {true, ClConeShare::Local, false, true});
 }
 
 }  // namespace tomo::opencl

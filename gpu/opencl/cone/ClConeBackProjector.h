@@ -38,6 +38,8 @@ struct ClConeConfig {
     ClConeShare share = ClConeShare::Local;  ///< symmetric kernel only
     /// Local sharing: a barrier after every view (cone.cl's LOOP_BARRIER; CPU devices).
     bool barrierPerView = false;
+    /// coneTile in place of coneSymmetric (symmetric only; CUDA's cuda.fdk.tile, its twin).
+    bool tile = false;
 };
 
 class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBackProjection {
@@ -73,6 +75,7 @@ class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBac
     Status allocateBatch(int views);
     std::size_t imageSize() const;  ///< floats per padded projection
     Status enqueueBackProjection(int views, ClEvent& done);
+    Status enqueueTile(int views, ClEvent& done);
     Status readStandard(Volume& out);
     Status readSymmetric(Volume& out);
     void reset();

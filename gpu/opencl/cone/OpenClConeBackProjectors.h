@@ -11,8 +11,11 @@
 ///    cl_khr_subgroups or cl_intel_subgroups, else through local memory (on CPU devices such as
 ///    PoCL with a barrier after every view, measured faster there: ClConeBackProjector.cpp);
 ///    transposed projections, a y-contiguous volume transposed back on the device. Needs
-///    ConeSymmetry::Column.
-/// Both reproduce core/cone/ConeBackProjector.h's arithmetic in float.
+///    ConeSymmetry::Column;
+///  - opencl.fdk.tile: the twin of CUDA's cuda.fdk.tile (column terms once per view and column,
+///    v = v0 + j dv, 4 voxel pairs per work-item, groups walked in (x, z) patches), through local
+///    memory; below opencl.fdk.symmetric in the automatic choice. Needs ConeSymmetry::Column.
+/// All reproduce core/cone/ConeBackProjector.h's arithmetic in float.
 
 #include <memory>
 

@@ -15,6 +15,9 @@
 //    u and 1/h2 depend on (i, k) only (Theorems 2, 3): each is computed once per column and view
 //    and shared across the work-group (SHARE). Projections transposed ([u][v], v contiguous),
 //    volume y-contiguous [plane][x][y].
+//  - coneTile: coneSymmetric with every column term of a view computed once per work-group
+//    row (v = v0 + j dv: no dot product per voxel), TILE_VOXELS voxels (pairs) per work-item and
+//    groups walked in (x, z) patches (CUDA's cuda.fdk.tile, its twin here).
 //  - coneColumnsToVolume: [plane][x][y] -> [plane][y][x] through 16x16 local tiles.
 //
 // Build options (-D):
@@ -170,6 +173,94 @@ __kernel void coneSymmetric(__global const float* proj, __constant float4* mats,
     __global float* column = acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny;
     column[j] += sum;
     if (pair) column[ny - 1 - j] += msum;
+}
+
+// coneTile: CUDA's tile kernel (kernels/ConeKernels.cu, cuda.fdk.tile) with local memory in
+// place of the shuffles. Work-group (32, TILE_ROWS): row r is column i = block * TILE_ROWS + r
+// of plane kk, work-item (lane, r) owns voxels (pairs) j0 + lane + 32 t, t < TILE_VOXELS, and
+// computes the column terms of view c + lane of each chunk of 32 views: the offset of padded
+// column floor(u) + 1, u's fraction, v0 and dv (v = v0 + j dv) and 1/h2^2. Groups are walked
+// y chunks first, then strips of TILE_STRIP column blocks across x plane by plane (tileBlock).
+#define TILE_VOXELS 4
+#define TILE_STRIP 8
+#define TILE_ROWS 8
+
+/// Group @p b of the walk: (y chunk, block of TILE_ROWS columns along x, plane).
+inline int3 tileBlock(int b, int jBlocks, int iBlocks, int planes) {
+    const int jb = b % jBlocks;
+    int r = b / jBlocks;
+    const int full = iBlocks / TILE_STRIP, perStrip = TILE_STRIP * planes;
+    int strip = full, width = iBlocks - full * TILE_STRIP;
+    if (r < full * perStrip) {
+        strip = r / perStrip;
+        width = TILE_STRIP;
+    }
+    r -= strip * perStrip;
+    return (int3)(jb, strip * TILE_STRIP + r % width, r / width);
+}
+
+/// Bilinear sample of a transposed padded image: @p col is padded column floor(u) + 1.
+inline float tileSample(__global const float* col, int stride, float fu, float v, float maxV) {
+    v = clamp(v, -1.0f, maxV);
+    const float fv0 = floor(v);
+    const float fv = v - fv0;
+    __global const float* t = col + ((int)fv0 + PAD_BEFORE);
+    const float top = t[0] + fu * (t[stride] - t[0]);
+    const float bottom = t[1] + fu * (t[stride + 1] - t[1]);
+    return top + fv * (bottom - top);
+}
+
+__kernel __attribute__((reqd_work_group_size(32, TILE_ROWS, 1))) void coneTile(
+    __global const float* proj, __constant float4* mats, int views, int stride, int image,
+    float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
+    int mirror, int planes, int jBlocks, int iBlocks) {
+    __local int tCol[TILE_ROWS][32];
+    __local float tFu[TILE_ROWS][32], tV0[TILE_ROWS][32], tDv[TILE_ROWS][32], tW[TILE_ROWS][32];
+    const int lane = (int)get_local_id(0), row = (int)get_local_id(1);
+    const int3 blk = tileBlock((int)get_group_id(0), jBlocks, iBlocks, planes);
+    const int i = blk.y * TILE_ROWS + row, kk = blk.z;
+    const int live = i < nx;  // rows past nx still meet the barriers
+    const int j0 = blk.x * (32 * TILE_VOXELS) + lane;
+    const float fi = (float)i, fk = (float)(kk + firstPlane), fj0 = (float)j0;
+    float sum[TILE_VOXELS], msum[TILE_VOXELS];
+    for (int t = 0; t < TILE_VOXELS; ++t)
+        sum[t] = msum[t] = 0.0f;
+    for (int c = 0; c < views; c += 32) {
+        const int n = min(32, views - c);
+        barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
+        if (lane < n) {
+            __constant float4* m = mats + 3 * (c + lane);
+            const float f = 1.0f / (m[2].x * fi + m[2].z * fk + m[2].w);
+            const float u = clamp((m[0].x * fi + m[0].z * fk + m[0].w) * f, -1.0f, maxU);
+            const float fu0 = floor(u);
+            tFu[row][lane] = u - fu0;
+            tCol[row][lane] = ((int)fu0 + PAD_BEFORE) * stride;
+            tV0[row][lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
+            tDv[row][lane] = m[1].y * f;
+            tW[row][lane] = f * f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (live)
+            for (int p = 0; p < n; ++p) {
+                __global const float* col =
+                    proj + (size_t)(c + p) * (size_t)image + (size_t)tCol[row][p];
+                const float fu = tFu[row][p], v0 = tV0[row][p], dv = tDv[row][p], w = tW[row][p];
+                for (int t = 0; t < TILE_VOXELS; ++t) {  // past the column: clamped rows
+                    const float v = v0 + (fj0 + 32.0f * (float)t) * dv;
+                    sum[t] += w * tileSample(col, stride, fu, v, maxV);
+                    if (mirror) msum[t] += w * tileSample(col, stride, fu, nv1 - v, maxV);
+                }
+            }
+    }
+    if (!live) return;
+    const int jcount = mirror ? (ny + 1) / 2 : ny;
+    __global float* column = acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny;
+    for (int t = 0; t < TILE_VOXELS; ++t) {
+        const int j = j0 + 32 * t;
+        if (j >= jcount) break;
+        column[j] += sum[t];
+        if (mirror && ny - 1 - j > j) column[ny - 1 - j] += msum[t];
+    }
 }
 
 // Plane kBegin + kk of cols [plane][x][y] -> plane kk of out [plane][y][x]. Work-groups 16x16:
