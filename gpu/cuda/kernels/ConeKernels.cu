@@ -118,19 +118,23 @@ __global__ void __launch_bounds__(256) shflKernel(ConeLaunchArgs a, int planeOff
 // (so a warp's reads and writes stay coalesced), and lane L computes every column term of view
 // L once per launch: 1/h2, the weight, the fraction of u and the offset of padded column
 // floor(u) + 1, and v's column part v0 and slope dv (v = v0 + j dv: no dot product per voxel).
-// The shuffled terms serve 2 kTileVoxels updates. Blocks are 8 columns of one plane; they are
-// walked y chunks first, then strips of kTileStrip column blocks across x plane by plane
-// (tileBlock), so the blocks resident at one time cover a compact patch of the (x, z) plane
-// whose projection footprint stays in L2 (the grid order x, then planes, streams whole
-// projections through L2 for every plane).
-constexpr int kTileVoxels = 4;  // keep in step with cone.cl's TILE_VOXELS
-constexpr int kTileStrip = 8;   // and TILE_STRIP
+// The shuffled terms serve 2 kTileVoxels updates. A block is a patch of kTileCols x
+// kTilePlanes columns (x, z), a warp per column: its columns' detector columns overlap more
+// than those of 8 columns in a row, so more of its reads hit L1. Blocks are walked y chunks
+// first, then strips of kTileStrip patches across x, patch row by patch row (tileBlock), so the
+// blocks resident at one time cover a compact region of the (x, z) plane whose projection
+// footprint stays in L2 (the grid order x, then planes, streams whole projections through L2
+// for every plane).
+constexpr int kTileVoxels = 4;                          // keep in step with cone.cl's TILE_VOXELS
+constexpr int kTileStrip = 16;                          // and TILE_STRIP
+constexpr int kTileCols = 4;                            // and TILE_COLS: columns along x per block
+constexpr int kTilePlanes = kRowsPerBlock / kTileCols;  // planes per block
 
-/// Block @p b of the walk: (y chunk, block of 8 columns along x, plane of the launch).
-__device__ __forceinline__ int3 tileBlock(int b, int jBlocks, int iBlocks, int planes) {
+/// Block @p b of the walk: (y chunk, patch column along x, patch row along the planes).
+__device__ __forceinline__ int3 tileBlock(int b, int jBlocks, int iBlocks, int kBlocks) {
     const int jb = b % jBlocks;
     int r = b / jBlocks;
-    const int full = iBlocks / kTileStrip, perStrip = kTileStrip * planes;
+    const int full = iBlocks / kTileStrip, perStrip = kTileStrip * kBlocks;
     int strip = full, width = iBlocks - full * kTileStrip;
     if (r < full * perStrip) {
         strip = r / perStrip;
@@ -154,16 +158,17 @@ __device__ __forceinline__ float tileSample(const float* col, int stride, float 
     return top + fv * (bottom - top);
 }
 
-// Block (32, 8): lane = voxel (pair) j0 + lane + 32 t of column (i, kk), threadIdx.y picks i.
-// 1D grid of jBlocks x iBlocks x planes blocks from plane planeOffset on.
+// Block (32, 8): lane = voxel (pair) j0 + lane + 32 t of column (i, kk), threadIdx.y picks
+// the column of the patch. 1D grid of jBlocks x iBlocks x kBlocks blocks over the launch's
+// planes, from plane planeOffset on.
 template <bool MIRROR>
-__global__ void __launch_bounds__(256, 4)
-    tileKernel(ConeLaunchArgs a, int planeOffset, int planes, int jBlocks, int iBlocks) {
-    const int3 blk = tileBlock(static_cast<int>(blockIdx.x), jBlocks, iBlocks, planes);
-    const int lane = static_cast<int>(threadIdx.x);
-    const int i = blk.y * kRowsPerBlock + static_cast<int>(threadIdx.y);
-    if (i >= a.nx) return;  // the whole warp: no lane is left out of a shuffle
-    const int kk = blk.z + planeOffset;
+__global__ void __launch_bounds__(256, 4) tileKernel(ConeLaunchArgs a, int planeOffset, int planes,
+                                                     int jBlocks, int iBlocks, int kBlocks) {
+    const int3 blk = tileBlock(static_cast<int>(blockIdx.x), jBlocks, iBlocks, kBlocks);
+    const int lane = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
+    const int i = blk.y * kTileCols + y % kTileCols, dk = blk.z * kTilePlanes + y / kTileCols;
+    if (i >= a.nx || dk >= planes) return;  // the whole warp: no lane misses a shuffle
+    const int kk = dk + planeOffset;
     const int j0 = blk.x * (32 * kTileVoxels) + lane;
     const float fi = static_cast<float>(i), fk = static_cast<float>(kk + a.firstPlane);
     int laneCol = 0;
@@ -213,14 +218,16 @@ template <bool MIRROR>
 Status launchTile(const ConeLaunchArgs& a, cudaStream_t stream) {
     const int jcount = MIRROR ? (a.ny + 1) / 2 : a.ny;
     const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
-    const int iBlocks = (a.nx + kRowsPerBlock - 1) / kRowsPerBlock;
-    const long long perPlane = static_cast<long long>(jBlocks) * iBlocks;
-    const int chunk = static_cast<int>(std::min<long long>(a.planes, 0x7fffffffLL / perPlane));
+    const int iBlocks = (a.nx + kTileCols - 1) / kTileCols;
+    const long long perRow = static_cast<long long>(jBlocks) * iBlocks;  // blocks per patch row
+    const int chunk =
+        static_cast<int>(std::min<long long>(a.planes, 0x7fffffffLL / perRow * kTilePlanes));
     for (int k0 = 0; k0 < a.planes; k0 += chunk) {
         const int planes = std::min(chunk, a.planes - k0);
+        const int kBlocks = (planes + kTilePlanes - 1) / kTilePlanes;
         tileKernel<MIRROR>
-            <<<static_cast<unsigned>(perPlane * planes), dim3(32, kRowsPerBlock), 0, stream>>>(
-                a, k0, planes, jBlocks, iBlocks);
+            <<<static_cast<unsigned>(perRow * kBlocks), dim3(32, kRowsPerBlock), 0, stream>>>(
+                a, k0, planes, jBlocks, iBlocks, kBlocks);
         TOMO_RETURN_IF_ERROR(cudaCheck(cudaGetLastError(), "launch of cone tile"));
     }
     return Status::ok();

@@ -19,6 +19,7 @@ constexpr std::size_t kStandardGroup[2] = {32, 4};
 constexpr int kLaunchViewsMax = 256;  ///< views per launch (matrices in __constant memory)
 constexpr int kTileVoxels = 4;        ///< cone.cl's TILE_VOXELS
 constexpr int kTileRows = 8;          ///< and TILE_ROWS: coneTile's work-groups are 32 x 8
+constexpr int kTileCols = 4;          ///< and TILE_COLS: patches of 4 x 2 columns
 
 std::size_t roundUp(std::size_t n, std::size_t m) {
     return (n + m - 1) / m * m;
@@ -215,14 +216,15 @@ Status ClConeBackProjector::enqueueTile(int views, ClEvent& done) {
     const int nx = m_grid.nx, ny = m_grid.ny, mirror = m_mirror ? 1 : 0;
     const int jcount = m_mirror ? (ny + 1) / 2 : ny;
     const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
-    const int iBlocks = (nx + kTileRows - 1) / kTileRows;
-    if (static_cast<long long>(jBlocks) * iBlocks * m_planes > 0x7fffffffLL)
+    const int iBlocks = (nx + kTileCols - 1) / kTileCols;
+    const int kPlanes = kTileRows / kTileCols, kBlocks = (m_planes + kPlanes - 1) / kPlanes;
+    if (static_cast<long long>(jBlocks) * iBlocks * kBlocks > 0x7fffffffLL)
         return unsupported(m_info.id + ": a slab of " + std::to_string(m_planes) +
                            " planes needs more than 2^31 work-groups");
     TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, m_proj.get(), m_mats.get(), views, stride, image,
                                        maxU, maxV, nv1, m_acc.get(), nx, ny, m_first, mirror,
-                                       m_planes, jBlocks, iBlocks));
-    const std::size_t groups = static_cast<std::size_t>(jBlocks) * iBlocks * m_planes;
+                                       m_planes, jBlocks, iBlocks, kBlocks));
+    const std::size_t groups = static_cast<std::size_t>(jBlocks) * iBlocks * kBlocks;
     const std::size_t global[3] = {32 * groups, kTileRows, 1};
     const std::size_t local[3] = {32, kTileRows, 1};
     return enqueue3d(m_device->queue(1), m_kernel, global, local, done, "coneTile");

@@ -176,20 +176,23 @@ __kernel void coneSymmetric(__global const float* proj, __constant float4* mats,
 }
 
 // coneTile: CUDA's tile kernel (kernels/ConeKernels.cu, cuda.fdk.tile) with local memory in
-// place of the shuffles. Work-group (32, TILE_ROWS): row r is column i = block * TILE_ROWS + r
-// of plane kk, work-item (lane, r) owns voxels (pairs) j0 + lane + 32 t, t < TILE_VOXELS, and
-// computes the column terms of view c + lane of each chunk of 32 views: the offset of padded
-// column floor(u) + 1, u's fraction, v0 and dv (v = v0 + j dv) and 1/h2^2. Groups are walked
-// y chunks first, then strips of TILE_STRIP column blocks across x plane by plane (tileBlock).
+// place of the shuffles. Work-group (32, TILE_ROWS): a patch of TILE_COLS x (TILE_ROWS /
+// TILE_COLS) columns (x, z), row r is column (r % TILE_COLS, r / TILE_COLS) of the patch;
+// work-item (lane, r) owns voxels (pairs) j0 + lane + 32 t, t < TILE_VOXELS, and computes the
+// column terms of view c + lane of each chunk of 32 views: the offset of padded column
+// floor(u) + 1, u's fraction, v0 and dv (v = v0 + j dv) and 1/h2^2. Groups are walked y chunks
+// first, then strips of TILE_STRIP patches across x, patch row by patch row (tileBlock).
 #define TILE_VOXELS 4
-#define TILE_STRIP 8
+#define TILE_STRIP 16
 #define TILE_ROWS 8
+#define TILE_COLS 4
+#define TILE_PLANES (TILE_ROWS / TILE_COLS)
 
-/// Group @p b of the walk: (y chunk, block of TILE_ROWS columns along x, plane).
-inline int3 tileBlock(int b, int jBlocks, int iBlocks, int planes) {
+/// Group @p b of the walk: (y chunk, patch column along x, patch row along the planes).
+inline int3 tileBlock(int b, int jBlocks, int iBlocks, int kBlocks) {
     const int jb = b % jBlocks;
     int r = b / jBlocks;
-    const int full = iBlocks / TILE_STRIP, perStrip = TILE_STRIP * planes;
+    const int full = iBlocks / TILE_STRIP, perStrip = TILE_STRIP * kBlocks;
     int strip = full, width = iBlocks - full * TILE_STRIP;
     if (r < full * perStrip) {
         strip = r / perStrip;
@@ -213,13 +216,13 @@ inline float tileSample(__global const float* col, int stride, float fu, float v
 __kernel __attribute__((reqd_work_group_size(32, TILE_ROWS, 1))) void coneTile(
     __global const float* proj, __constant float4* mats, int views, int stride, int image,
     float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
-    int mirror, int planes, int jBlocks, int iBlocks) {
+    int mirror, int planes, int jBlocks, int iBlocks, int kBlocks) {
     __local int tCol[TILE_ROWS][32];
     __local float tFu[TILE_ROWS][32], tV0[TILE_ROWS][32], tDv[TILE_ROWS][32], tW[TILE_ROWS][32];
     const int lane = (int)get_local_id(0), row = (int)get_local_id(1);
-    const int3 blk = tileBlock((int)get_group_id(0), jBlocks, iBlocks, planes);
-    const int i = blk.y * TILE_ROWS + row, kk = blk.z;
-    const int live = i < nx;  // rows past nx still meet the barriers
+    const int3 blk = tileBlock((int)get_group_id(0), jBlocks, iBlocks, kBlocks);
+    const int i = blk.y * TILE_COLS + row % TILE_COLS, kk = blk.z * TILE_PLANES + row / TILE_COLS;
+    const int live = i < nx && kk < planes;  // the other rows still meet the barriers
     const int j0 = blk.x * (32 * TILE_VOXELS) + lane;
     const float fi = (float)i, fk = (float)(kk + firstPlane), fj0 = (float)j0;
     float sum[TILE_VOXELS], msum[TILE_VOXELS];
