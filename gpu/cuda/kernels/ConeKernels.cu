@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/cone/ConeTileWalk.h"
 #include "gpu/cuda/internal/CudaHandles.h"
 #include "gpu/cuda/kernels/ConeKernels.h"
 
@@ -121,28 +122,13 @@ __global__ void __launch_bounds__(256) shflKernel(ConeLaunchArgs a, int planeOff
 // The shuffled terms serve 2 kTileVoxels updates. A block is a patch of kTileCols x
 // kTilePlanes columns (x, z), a warp per column: its columns' detector columns overlap more
 // than those of 8 columns in a row, so more of its reads hit L1. Blocks are walked y chunks
-// first, then strips of kTileStrip patches across x, patch row by patch row (tileBlock), so the
+// first, then strips of patches across x, patch row by patch row (tomoTileBlock), so the
 // blocks resident at one time cover a compact region of the (x, z) plane whose projection
 // footprint stays in L2 (the grid order x, then planes, streams whole projections through L2
 // for every plane).
-constexpr int kTileVoxels = 4;                          // keep in step with cone.cl's TILE_VOXELS
-constexpr int kTileStrip = 16;                          // and TILE_STRIP
-constexpr int kTileCols = 4;                            // and TILE_COLS: columns along x per block
-constexpr int kTilePlanes = kRowsPerBlock / kTileCols;  // planes per block
-
-/// Block @p b of the walk: (y chunk, patch column along x, patch row along the planes).
-__device__ __forceinline__ int3 tileBlock(int b, int jBlocks, int iBlocks, int kBlocks) {
-    const int jb = b % jBlocks;
-    int r = b / jBlocks;
-    const int full = iBlocks / kTileStrip, perStrip = kTileStrip * kBlocks;
-    int strip = full, width = iBlocks - full * kTileStrip;
-    if (r < full * perStrip) {
-        strip = r / perStrip;
-        width = kTileStrip;
-    }
-    r -= strip * perStrip;
-    return make_int3(jb, strip * kTileStrip + r % width, r / width);
-}
+constexpr int kTileVoxels = TOMO_TILE_VOXELS;  // core/cone/ConeTileWalk.h
+constexpr int kTileCols = TOMO_TILE_COLS, kTilePlanes = TOMO_TILE_PLANES;
+static_assert(TOMO_TILE_ROWS == kRowsPerBlock);
 
 /// Bilinear sample of a transposed padded image: @p col is padded column floor(u) + 1.
 __device__ __forceinline__ float tileSample(const float* col, int stride, float fu, float v,
@@ -164,7 +150,7 @@ __device__ __forceinline__ float tileSample(const float* col, int stride, float 
 template <bool MIRROR>
 __global__ void __launch_bounds__(256, 4) tileKernel(ConeLaunchArgs a, int planeOffset, int planes,
                                                      int jBlocks, int iBlocks, int kBlocks) {
-    const int3 blk = tileBlock(static_cast<int>(blockIdx.x), jBlocks, iBlocks, kBlocks);
+    const int3 blk = tomoTileBlock(static_cast<int>(blockIdx.x), jBlocks, iBlocks, kBlocks);
     const int lane = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
     const int i = blk.y * kTileCols + y % kTileCols, dk = blk.z * kTilePlanes + y / kTileCols;
     if (i >= a.nx || dk >= planes) return;  // the whole warp: no lane misses a shuffle

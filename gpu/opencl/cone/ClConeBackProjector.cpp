@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/cone/ConeTileWalk.h"
 #include "core/cone/Fdk.h"
 #include "core/pipeline/Timeline.h"
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
@@ -16,10 +17,9 @@ namespace {
 
 constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of the transpose
 constexpr std::size_t kStandardGroup[2] = {32, 4};
-constexpr int kLaunchViewsMax = 256;  ///< views per launch (matrices in __constant memory)
-constexpr int kTileVoxels = 4;        ///< cone.cl's TILE_VOXELS
-constexpr int kTileRows = 8;          ///< and TILE_ROWS: coneTile's work-groups are 32 x 8
-constexpr int kTileCols = 4;          ///< and TILE_COLS: patches of 4 x 2 columns
+constexpr int kLaunchViewsMax = 256;           ///< views per launch (matrices in __constant memory)
+constexpr int kTileVoxels = TOMO_TILE_VOXELS;  ///< core/cone/ConeTileWalk.h
+constexpr int kTileRows = TOMO_TILE_ROWS, kTileCols = TOMO_TILE_COLS;
 
 std::size_t roundUp(std::size_t n, std::size_t m) {
     return (n + m - 1) / m * m;
@@ -92,7 +92,9 @@ Status ClConeBackProjector::prepare() {
     if (m_config.share == ClConeShare::SubGroup &&
         !m_device->traits().hasExtension("cl_intel_subgroups"))
         options += " -cl-std=CL2.0";  // cl_khr_subgroups' built-ins are OpenCL C 2.0
-    Result<ClProgram> built = m_device->program("cone.cl", kernelSource("cone.cl"), options);
+    const std::string source =
+        std::string(kernelSource("ConeTileWalk.h")) + "\n" + std::string(kernelSource("cone.cl"));
+    Result<ClProgram> built = m_device->program("cone.cl", source, options);
     if (!built.isOk() && m_config.share == ClConeShare::SubGroup) {
         // A driver that lists the extension but does not compile its built-ins: local memory.
         m_config.share = ClConeShare::Local;
@@ -217,7 +219,7 @@ Status ClConeBackProjector::enqueueTile(int views, ClEvent& done) {
     const int jcount = m_mirror ? (ny + 1) / 2 : ny;
     const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
     const int iBlocks = (nx + kTileCols - 1) / kTileCols;
-    const int kPlanes = kTileRows / kTileCols, kBlocks = (m_planes + kPlanes - 1) / kPlanes;
+    const int kBlocks = (m_planes + TOMO_TILE_PLANES - 1) / TOMO_TILE_PLANES;
     if (static_cast<long long>(jBlocks) * iBlocks * kBlocks > 0x7fffffffLL)
         return unsupported(m_info.id + ": a slab of " + std::to_string(m_planes) +
                            " planes needs more than 2^31 work-groups");

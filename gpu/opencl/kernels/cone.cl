@@ -16,8 +16,8 @@
 //    and shared across the work-group (SHARE). Projections transposed ([u][v], v contiguous),
 //    volume y-contiguous [plane][x][y].
 //  - coneTile: coneSymmetric with every column term of a view computed once per work-group
-//    row (v = v0 + j dv: no dot product per voxel), TILE_VOXELS voxels (pairs) per work-item and
-//    groups walked in (x, z) patches (CUDA's cuda.fdk.tile, its twin here).
+//    row (v = v0 + j dv: no dot product per voxel), TOMO_TILE_VOXELS voxels (pairs) per
+//    work-item, groups walked in (x, z) patches (CUDA's cuda.fdk.tile, its twin here).
 //  - coneColumnsToVolume: [plane][x][y] -> [plane][y][x] through 16x16 local tiles.
 //
 // Build options (-D):
@@ -176,31 +176,13 @@ __kernel void coneSymmetric(__global const float* proj, __constant float4* mats,
 }
 
 // coneTile: CUDA's tile kernel (kernels/ConeKernels.cu, cuda.fdk.tile) with local memory in
-// place of the shuffles. Work-group (32, TILE_ROWS): a patch of TILE_COLS x (TILE_ROWS /
-// TILE_COLS) columns (x, z), row r is column (r % TILE_COLS, r / TILE_COLS) of the patch;
-// work-item (lane, r) owns voxels (pairs) j0 + lane + 32 t, t < TILE_VOXELS, and computes the
-// column terms of view c + lane of each chunk of 32 views: the offset of padded column
-// floor(u) + 1, u's fraction, v0 and dv (v = v0 + j dv) and 1/h2^2. Groups are walked y chunks
-// first, then strips of TILE_STRIP patches across x, patch row by patch row (tileBlock).
-#define TILE_VOXELS 4
-#define TILE_STRIP 16
-#define TILE_ROWS 8
-#define TILE_COLS 4
-#define TILE_PLANES (TILE_ROWS / TILE_COLS)
-
-/// Group @p b of the walk: (y chunk, patch column along x, patch row along the planes).
-inline int3 tileBlock(int b, int jBlocks, int iBlocks, int kBlocks) {
-    const int jb = b % jBlocks;
-    int r = b / jBlocks;
-    const int full = iBlocks / TILE_STRIP, perStrip = TILE_STRIP * kBlocks;
-    int strip = full, width = iBlocks - full * TILE_STRIP;
-    if (r < full * perStrip) {
-        strip = r / perStrip;
-        width = TILE_STRIP;
-    }
-    r -= strip * perStrip;
-    return (int3)(jb, strip * TILE_STRIP + r % width, r / width);
-}
+// place of the shuffles; its shape and block walk are core/cone/ConeTileWalk.h's (TOMO_TILE_*,
+// tomoTileBlock), whose text the program carries before this one. Work-group (32,
+// TOMO_TILE_ROWS): a patch of TOMO_TILE_COLS x TOMO_TILE_PLANES columns (x, z), row r is column
+// (r % TOMO_TILE_COLS, r / TOMO_TILE_COLS) of the patch; work-item (lane, r) owns voxels (pairs)
+// j0 + lane + 32 t, t < TOMO_TILE_VOXELS, and computes the column terms of view c + lane of each
+// chunk of 32 views: the offset of padded column floor(u) + 1, u's fraction, v0 and dv
+// (v = v0 + j dv) and 1/h2^2.
 
 /// Bilinear sample of a transposed padded image: @p col is padded column floor(u) + 1.
 inline float tileSample(__global const float* col, int stride, float fu, float v, float maxV) {
@@ -213,20 +195,22 @@ inline float tileSample(__global const float* col, int stride, float fu, float v
     return top + fv * (bottom - top);
 }
 
-__kernel __attribute__((reqd_work_group_size(32, TILE_ROWS, 1))) void coneTile(
+__kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneTile(
     __global const float* proj, __constant float4* mats, int views, int stride, int image,
     float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
     int mirror, int planes, int jBlocks, int iBlocks, int kBlocks) {
-    __local int tCol[TILE_ROWS][32];
-    __local float tFu[TILE_ROWS][32], tV0[TILE_ROWS][32], tDv[TILE_ROWS][32], tW[TILE_ROWS][32];
+    __local int tCol[TOMO_TILE_ROWS][32];
+    __local float tFu[TOMO_TILE_ROWS][32], tV0[TOMO_TILE_ROWS][32], tDv[TOMO_TILE_ROWS][32],
+        tW[TOMO_TILE_ROWS][32];
     const int lane = (int)get_local_id(0), row = (int)get_local_id(1);
-    const int3 blk = tileBlock((int)get_group_id(0), jBlocks, iBlocks, kBlocks);
-    const int i = blk.y * TILE_COLS + row % TILE_COLS, kk = blk.z * TILE_PLANES + row / TILE_COLS;
+    const int3 blk = tomoTileBlock((int)get_group_id(0), jBlocks, iBlocks, kBlocks);
+    const int i = blk.y * TOMO_TILE_COLS + row % TOMO_TILE_COLS;
+    const int kk = blk.z * TOMO_TILE_PLANES + row / TOMO_TILE_COLS;
     const int live = i < nx && kk < planes;  // the other rows still meet the barriers
-    const int j0 = blk.x * (32 * TILE_VOXELS) + lane;
+    const int j0 = blk.x * (32 * TOMO_TILE_VOXELS) + lane;
     const float fi = (float)i, fk = (float)(kk + firstPlane), fj0 = (float)j0;
-    float sum[TILE_VOXELS], msum[TILE_VOXELS];
-    for (int t = 0; t < TILE_VOXELS; ++t)
+    float sum[TOMO_TILE_VOXELS], msum[TOMO_TILE_VOXELS];
+    for (int t = 0; t < TOMO_TILE_VOXELS; ++t)
         sum[t] = msum[t] = 0.0f;
     for (int c = 0; c < views; c += 32) {
         const int n = min(32, views - c);
@@ -248,7 +232,7 @@ __kernel __attribute__((reqd_work_group_size(32, TILE_ROWS, 1))) void coneTile(
                 __global const float* col =
                     proj + (size_t)(c + p) * (size_t)image + (size_t)tCol[row][p];
                 const float fu = tFu[row][p], v0 = tV0[row][p], dv = tDv[row][p], w = tW[row][p];
-                for (int t = 0; t < TILE_VOXELS; ++t) {  // past the column: clamped rows
+                for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {  // past the column: clamped rows
                     const float v = v0 + (fj0 + 32.0f * (float)t) * dv;
                     sum[t] += w * tileSample(col, stride, fu, v, maxV);
                     if (mirror) msum[t] += w * tileSample(col, stride, fu, nv1 - v, maxV);
@@ -258,7 +242,7 @@ __kernel __attribute__((reqd_work_group_size(32, TILE_ROWS, 1))) void coneTile(
     if (!live) return;
     const int jcount = mirror ? (ny + 1) / 2 : ny;
     __global float* column = acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny;
-    for (int t = 0; t < TILE_VOXELS; ++t) {
+    for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {
         const int j = j0 + 32 * t;
         if (j >= jcount) break;
         column[j] += sum[t];
