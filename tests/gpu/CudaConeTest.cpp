@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "ConeTestSupport.h"
 #include "GpuTestSupport.h"
@@ -23,9 +24,9 @@ TEST(CudaCone, CompiledVariantsAreListedWithoutADevice) {
             << info.id;
         EXPECT_FALSE(info.description.empty());
     }
-    EXPECT_EQ(ids,
-              (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex", "cuda.fdk.shfl.ldg",
-                                     "cuda.fdk.shfl.ldg.column", "cuda.fdk.tile"}));
+    EXPECT_EQ(ids, (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex",
+                                          "cuda.fdk.shfl.ldg", "cuda.fdk.shfl.ldg.column",
+                                          "cuda.fdk.tile", "cuda.fdk.tile.pair"}));
     ConeBackProjectorRegistry registry;
     cuda::registerCudaConeBackProjectors(registry, nullptr);  // no device: nothing
     EXPECT_TRUE(registry.list().empty());
@@ -52,6 +53,12 @@ TEST(CudaCone, TheSlabBudgetCountsEveryCopyOfABatch) {
     EXPECT_EQ(bytes(true, ConeFetch::Ldg, voxels), 4 * (2 * voxels + batch));
     EXPECT_EQ(bytes(true, ConeFetch::Texture, voxels),
               bytes(true, ConeFetch::Ldg, voxels) + 4 * batch);
+    // Column-pair images (cuda.fdk.tile.pair) hold a batch in twice the floats.
+    cuda::CudaConeConfig pairs{true, true, ConeFetch::Ldg, true, true};
+    EXPECT_EQ(cuda::CudaConeBackProjector(ConeBackProjectorInfo{}, nullptr, pairs)
+                  .bytesFor(voxels, batch),
+              bytes(true, ConeFetch::Ldg, voxels) + 4 * batch);
+    EXPECT_EQ(pairs.imageFloats(768, 512), std::size_t(2) * 771 * 515);
     // The transpose staging is capped at 16 Mi floats.
     const std::size_t big = std::size_t(2048) * 2048 * 512;
     EXPECT_EQ(bytes(true, ConeFetch::Ldg, big), 4 * (big + batch + (std::size_t(16) << 20)));
@@ -67,6 +74,25 @@ TEST(CudaCone, TextureAndLdgFetchesGiveTheSameBits) {
             test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.shfl.ldg").value());
         ASSERT_TRUE(tex.isOk() && ldg.isOk());
         EXPECT_EQ(test::relativeRmse(*tex, *ldg), 0.0) << offsetY;
+    }
+}
+
+// The tile kernel reads the same taps from column-pair images (two per 8-byte load) and does
+// the same arithmetic: the same bits, on mirror, column and tall geometries.
+TEST(CudaCone, TileScalarAndPairImagesGiveTheSameBits) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    std::vector<test::ConeCase> cases;
+    cases.push_back(test::coneCase("ellipsoids:6:3", 360, 60));
+    cases.push_back(test::coneCase("ellipsoids:6:3", 360, 60, 6.0));
+    cases.push_back(test::coneCase("ellipsoids:6:3", 360, 60));
+    cases.back().grid = ConeVolumeGrid::centred(10, 301, 8, 0.2);
+    for (const test::ConeCase& c : cases) {
+        auto scalar =
+            test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.tile").value());
+        auto pairs =
+            test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.tile.pair").value());
+        ASSERT_TRUE(scalar.isOk() && pairs.isOk());
+        EXPECT_EQ(test::relativeRmse(*scalar, *pairs), 0.0) << c.grid.ny;
     }
 }
 

@@ -95,8 +95,9 @@ std::size_t CudaConeBackProjector::deviceBudget() const {
 
 std::size_t CudaConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
     // The texture path pads a batch into a scratch buffer ("cone.packed", CudaConeStage.cpp) and
-    // copies it into the layered array: two copies of a batch; __ldg reads the padded buffer.
-    const std::size_t batches = m_config.fetch == ConeFetch::Texture ? 2 : 1;
+    // copies it into the layered array: two copies of a batch; __ldg reads the padded buffer,
+    // column-pair images take twice the floats.
+    const std::size_t batches = m_config.fetch == ConeFetch::Texture || m_config.pairs ? 2 : 1;
     const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
     return 4 * (voxels + batches * batchPixels + transpose);
 }
@@ -116,8 +117,8 @@ Status CudaConeBackProjector::allocateViews(const DetectorGrid& d) {
     const int width = fast + cone::kPadBefore + cone::kPadAfter;
     const int height = slow + cone::kPadBefore + cone::kPadAfter;
     if (m_config.fetch == ConeFetch::Ldg) {
-        TOMO_ASSIGN_OR_RETURN(m_proj, DeviceBuffer::create(static_cast<std::size_t>(width) *
-                                                               height * kConeBatch * sizeof(float),
+        TOMO_ASSIGN_OR_RETURN(m_proj, DeviceBuffer::create(m_config.imageFloats(slow, fast) *
+                                                               kConeBatch * sizeof(float),
                                                            "cone projections"));
     } else {
         int maxWidth = 0, maxHeight = 0;
@@ -182,8 +183,8 @@ Status CudaConeBackProjector::launch(const float* matrices, int count, cudaStrea
     a.texture = m_texture.get();
     a.views = count;
     a.stride = m_fast + cone::kPadBefore + cone::kPadAfter;
-    a.image = static_cast<std::size_t>(a.stride) *
-              static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter);
+    a.image = m_config.imageFloats(m_slow, m_fast);
+    a.pairs = m_config.pairs;
     a.maxU = static_cast<float>(d.nu);
     a.maxV = static_cast<float>(d.nv);
     a.nv1 = static_cast<float>(d.nv - 1);
@@ -329,6 +330,12 @@ std::vector<ConeSpec> coneSpecs() {
                    "reuse, transposed projections by __ldg",
                    15),
          {true, true, ConeFetch::Ldg, true}},
+        {symmetric("cuda.fdk.tile.pair",
+                   "CUDA iFDK tile from column-pair images: the tile kernel with detector columns "
+                   "u and u+1 interleaved, two taps per 8-byte __ldg (fewer L1 wavefronts, twice "
+                   "the projection memory)",
+                   14),
+         {true, true, ConeFetch::Ldg, true, true}},
     };
 }
 

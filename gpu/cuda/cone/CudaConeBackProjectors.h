@@ -18,7 +18,9 @@
 ///  - cuda.fdk.tile: shfl.ldg with every column term of a view shuffled once (1/h2^2, u's
 ///    fraction and column, v = v0 + j dv), 4 voxel pairs per thread and blocks walked in (x, z)
 ///    patches so that a batch's projections stay in L2 (docs/cone-beam.md); preference below
-///    shfl.ldg until a GPU run measures it.
+///    shfl.ldg until a GPU run measures it;
+///  - cuda.fdk.tile.pair: the tile kernel from column-pair images (detector columns u and u+1
+///    interleaved): two taps per 8-byte load, the same bits as cuda.fdk.tile.
 /// All accumulate in plain device memory (the shfl kernels y-contiguous, transposed on the
 /// device before the download) and reproduce core/cone/ConeBackProjector.h's arithmetic.
 

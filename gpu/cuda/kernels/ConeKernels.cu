@@ -144,10 +144,31 @@ __device__ __forceinline__ float tileSample(const float* col, int stride, float 
     return top + fv * (bottom - top);
 }
 
+/// The same from a column-pair image (ConeLaunchArgs::pairs): @p col holds float2 (column
+/// floor(u) + 1, column floor(u) + 2) per row, so one 8-byte load fetches two taps. The same
+/// taps and arithmetic as tileSample: the same bits.
+__device__ __forceinline__ float tilePairSample(const float* col, float fu, float v, float maxV) {
+    v = clampf(v, -1.0f, maxV);
+    const float fv0 = floorf(v);
+    const float fv = v - fv0;
+    const float2* t = reinterpret_cast<const float2*>(col) + (static_cast<int>(fv0) + kPadBefore);
+    const float2 p0 = __ldg(t), p1 = __ldg(t + 1);  // (a0, b0), (a1, b1)
+    const float top = p0.x + fu * (p0.y - p0.x);
+    const float bottom = p1.x + fu * (p1.y - p1.x);
+    return top + fv * (bottom - top);
+}
+
+template <bool PAIRS>
+__device__ __forceinline__ float tileTap(const float* col, int stride, float fu, float v,
+                                         float maxV) {
+    if constexpr (PAIRS) return tilePairSample(col, fu, v, maxV);
+    return tileSample(col, stride, fu, v, maxV);
+}
+
 // Block (32, 8): lane = voxel (pair) j0 + lane + 32 t of column (i, kk), threadIdx.y picks
 // the column of the patch. 1D grid of jBlocks x iBlocks x kBlocks blocks over the launch's
 // planes, from plane planeOffset on.
-template <bool MIRROR>
+template <bool MIRROR, bool PAIRS>
 __global__ void __launch_bounds__(256, 4) tileKernel(ConeLaunchArgs a, int planeOffset, int planes,
                                                      int jBlocks, int iBlocks, int kBlocks) {
     const int3 blk = tomoTileBlock(static_cast<int>(blockIdx.x), jBlocks, iBlocks, kBlocks);
@@ -165,7 +186,7 @@ __global__ void __launch_bounds__(256, 4) tileKernel(ConeLaunchArgs a, int plane
         const float u = clampf((r0.x * fi + r0.z * fk + r0.w) * f, -1.0f, a.maxU);
         const float fu0 = floorf(u);
         laneFu = u - fu0;
-        laneCol = (static_cast<int>(fu0) + kPadBefore) * a.stride;
+        laneCol = (static_cast<int>(fu0) + kPadBefore) * a.stride * (PAIRS ? 2 : 1);
         laneV0 = (r1.x * fi + r1.z * fk + r1.w) * f;
         laneDv = r1.y * f;
         laneW = f * f;
@@ -185,8 +206,9 @@ __global__ void __launch_bounds__(256, 4) tileKernel(ConeLaunchArgs a, int plane
 #pragma unroll
         for (int t = 0; t < kTileVoxels; ++t) {  // voxels past the column read clamped rows
             const float v = v0 + (fj0 + 32.0f * static_cast<float>(t)) * dv;
-            sum[t] += w * tileSample(col, a.stride, fu, v, a.maxV);
-            if constexpr (MIRROR) msum[t] += w * tileSample(col, a.stride, fu, a.nv1 - v, a.maxV);
+            sum[t] += w * tileTap<PAIRS>(col, a.stride, fu, v, a.maxV);
+            if constexpr (MIRROR)
+                msum[t] += w * tileTap<PAIRS>(col, a.stride, fu, a.nv1 - v, a.maxV);
         }
     }
     const int jcount = MIRROR ? (a.ny + 1) / 2 : a.ny;
@@ -200,7 +222,7 @@ __global__ void __launch_bounds__(256, 4) tileKernel(ConeLaunchArgs a, int plane
     }
 }
 
-template <bool MIRROR>
+template <bool MIRROR, bool PAIRS>
 Status launchTile(const ConeLaunchArgs& a, cudaStream_t stream) {
     const int jcount = MIRROR ? (a.ny + 1) / 2 : a.ny;
     const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
@@ -211,7 +233,7 @@ Status launchTile(const ConeLaunchArgs& a, cudaStream_t stream) {
     for (int k0 = 0; k0 < a.planes; k0 += chunk) {
         const int planes = std::min(chunk, a.planes - k0);
         const int kBlocks = (planes + kTilePlanes - 1) / kTilePlanes;
-        tileKernel<MIRROR>
+        tileKernel<MIRROR, PAIRS>
             <<<static_cast<unsigned>(perRow * kBlocks), dim3(32, kRowsPerBlock), 0, stream>>>(
                 a, k0, planes, jBlocks, iBlocks, kBlocks);
         TOMO_RETURN_IF_ERROR(cudaCheck(cudaGetLastError(), "launch of cone tile"));
@@ -277,16 +299,20 @@ namespace kernels {
 namespace {
 
 /// core/cone/ConeKernelSupport.h's packViews on the device: view p's rows ([nv][pitch]) into a
-/// padded image of (slow + 3) x stride floats, transposed (slow = u) or not (slow = v).
+/// padded image of (slow + 3) x stride floats, transposed (slow = u) or not (slow = v); with
+/// @p pairs (transposed only) element e of that image becomes floats 2e, 2e + 1: its own value
+/// and the next column's (the tile kernels' column-pair images).
 __global__ void padKernel(const float* rows, size_t pitch, int nu, int nv, bool transposed,
-                          float* out, int stride, size_t image) {
+                          bool pairs, float* out, int stride, size_t image) {
     const int p = blockIdx.y;
     const float* view = rows + static_cast<size_t>(p) * nv * pitch;
     float* dst = out + static_cast<size_t>(p) * image;
     const int slow = transposed ? nu : nv, fast = transposed ? nv : nu;
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < image;
          i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-        const int s = static_cast<int>(i / stride) - 1, f = static_cast<int>(i % stride) - 1;
+        const size_t e = pairs ? i / 2 : i;
+        const int s = static_cast<int>(e / stride) - 1 + (pairs ? static_cast<int>(i % 2) : 0);
+        const int f = static_cast<int>(e % stride) - 1;
         float v = 0.0f;
         if (s >= 0 && s < slow && f >= 0 && f < fast)
             v = transposed ? view[static_cast<size_t>(f) * pitch + s]
@@ -304,7 +330,7 @@ Status launchConePad(const ConePadArgs& a, cudaStream_t stream) {
     const unsigned perImage =
         static_cast<unsigned>(std::min<std::size_t>((a.image + 255) / 256, 1024));
     kernels::padKernel<<<dim3(perImage, static_cast<unsigned>(a.views)), 256, 0, stream>>>(
-        a.rows, a.pitch, a.nu, a.nv, a.transposed, a.out, a.stride, a.image);
+        a.rows, a.pitch, a.nu, a.nv, a.transposed, a.pairs, a.out, a.stride, a.image);
     return cudaCheck(cudaGetLastError(), "launch of the cone padding");
 }
 
@@ -323,8 +349,9 @@ Status launchConeBackProjection(const ConeLaunchArgs& a, const float* matrices,
     if (a.kernel == ConeKernel::TileMirror || a.kernel == ConeKernel::TileColumn) {
         if (a.fetch != ConeFetch::Ldg)
             return unsupported("the cone tile kernel reads by __ldg only");
-        return a.kernel == ConeKernel::TileMirror ? launchTile<true>(a, stream)
-                                                  : launchTile<false>(a, stream);
+        if (a.kernel == ConeKernel::TileMirror)
+            return a.pairs ? launchTile<true, true>(a, stream) : launchTile<true, false>(a, stream);
+        return a.pairs ? launchTile<false, true>(a, stream) : launchTile<false, false>(a, stream);
     }
     if (a.kernel == ConeKernel::Standard)
         return launchPlanes(standardKernel, a, dim3(blocks(a.nx, 32), blocks(a.ny, kRowsPerBlock)),

@@ -118,7 +118,8 @@ std::size_t ClConeBackProjector::deviceBudget() const {
 
 std::size_t ClConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
     const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
-    return 4 * (voxels + batchPixels + transpose) + 48 * kLaunchViewsMax;
+    const std::size_t batch = batchPixels * (m_config.pairs ? 2 : 1);
+    return 4 * (voxels + batch + transpose) + 48 * kLaunchViewsMax;
 }
 
 void ClConeBackProjector::reset() {
@@ -216,6 +217,7 @@ Status ClConeBackProjector::enqueueTile(int views, ClEvent& done) {
     const float maxU = static_cast<float>(d.nu), maxV = static_cast<float>(d.nv);
     const float nv1 = static_cast<float>(d.nv - 1);
     const int nx = m_grid.nx, ny = m_grid.ny, mirror = m_mirror ? 1 : 0;
+    const int pairs = m_config.pairs ? 1 : 0;
     const int jcount = m_mirror ? (ny + 1) / 2 : ny;
     const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
     const int iBlocks = (nx + kTileCols - 1) / kTileCols;
@@ -224,7 +226,7 @@ Status ClConeBackProjector::enqueueTile(int views, ClEvent& done) {
         return unsupported(m_info.id + ": a slab of " + std::to_string(m_planes) +
                            " planes needs more than 2^31 work-groups");
     TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, m_proj.get(), m_mats.get(), views, stride, image,
-                                       maxU, maxV, nv1, m_acc.get(), nx, ny, m_first, mirror,
+                                       maxU, maxV, nv1, m_acc.get(), nx, ny, m_first, mirror, pairs,
                                        m_planes, jBlocks, iBlocks, kBlocks));
     const std::size_t groups = static_cast<std::size_t>(jBlocks) * iBlocks * kBlocks;
     const std::size_t global[3] = {32 * groups, kTileRows, 1};
@@ -315,7 +317,8 @@ Result<std::unique_ptr<DeviceQueues>> ClConeBackProjector::openQueues() {
 
 std::size_t ClConeBackProjector::imageSize() const {
     return static_cast<std::size_t>(m_fast + cone::kPadBefore + cone::kPadAfter) *
-           static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter);
+           static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter) *
+           (m_config.pairs ? 2 : 1);
 }
 
 // Registration (OpenClConeBackProjectors.h).
@@ -376,6 +379,14 @@ void registerOpenClConeBackProjectors(ConeBackProjectorRegistry& registry,
                      "in (x, z) patches, transposed projections",
                  5},
                 {true, ClConeShare::Local, false, true});
+    if (t.maxWorkGroupSize >= 32 * kTileRows && t.localMemBytes >= 5 * 4 * 32 * kTileRows)
+        addCone(registry, device,
+                {"opencl.fdk.tile.pair", "opencl", "symmetric", ConeSymmetry::Column,
+                 "OpenCL" + on +
+                     ", iFDK tile from column-pair images (CUDA's cuda.fdk.tile.pair): detector "
+                     "columns u and u+1 interleaved, two taps per 8-byte load",
+                 4},
+                {true, ClConeShare::Local, false, true, true});
 }
 
 }  // namespace tomo::opencl

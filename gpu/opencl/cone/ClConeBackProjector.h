@@ -40,6 +40,8 @@ struct ClConeConfig {
     bool barrierPerView = false;
     /// coneTile in place of coneSymmetric (symmetric only; CUDA's cuda.fdk.tile, its twin).
     bool tile = false;
+    /// coneTile from column-pair images (two taps per 8-byte load; twice a batch's memory).
+    bool pairs = false;
 };
 
 class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBackProjection {

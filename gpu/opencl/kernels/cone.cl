@@ -195,10 +195,28 @@ inline float tileSample(__global const float* col, int stride, float fu, float v
     return top + fv * (bottom - top);
 }
 
+/// The same from a column-pair image (pairs != 0): @p col holds (column floor(u) + 1, column
+/// floor(u) + 2) per row, two taps per 8-byte load; the same taps and arithmetic.
+inline float tilePairSample(__global const float* col, float fu, float v, float maxV) {
+    v = clamp(v, -1.0f, maxV);
+    const float fv0 = floor(v);
+    const float fv = v - fv0;
+    const int r = (int)fv0 + PAD_BEFORE;
+    const float2 p0 = vload2(r, col), p1 = vload2(r + 1, col);  // (a0, b0), (a1, b1)
+    const float top = p0.x + fu * (p0.y - p0.x);
+    const float bottom = p1.x + fu * (p1.y - p1.x);
+    return top + fv * (bottom - top);
+}
+
+inline float tileTap(__global const float* col, int pairs, int stride, float fu, float v,
+                     float maxV) {
+    return pairs ? tilePairSample(col, fu, v, maxV) : tileSample(col, stride, fu, v, maxV);
+}
+
 __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneTile(
     __global const float* proj, __constant float4* mats, int views, int stride, int image,
     float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
-    int mirror, int planes, int jBlocks, int iBlocks, int kBlocks) {
+    int mirror, int pairs, int planes, int jBlocks, int iBlocks, int kBlocks) {
     __local int tCol[TOMO_TILE_ROWS][32];
     __local float tFu[TOMO_TILE_ROWS][32], tV0[TOMO_TILE_ROWS][32], tDv[TOMO_TILE_ROWS][32],
         tW[TOMO_TILE_ROWS][32];
@@ -221,7 +239,7 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
             const float u = clamp((m[0].x * fi + m[0].z * fk + m[0].w) * f, -1.0f, maxU);
             const float fu0 = floor(u);
             tFu[row][lane] = u - fu0;
-            tCol[row][lane] = ((int)fu0 + PAD_BEFORE) * stride;
+            tCol[row][lane] = ((int)fu0 + PAD_BEFORE) * stride * (pairs ? 2 : 1);
             tV0[row][lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
             tDv[row][lane] = m[1].y * f;
             tW[row][lane] = f * f;
@@ -234,8 +252,8 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
                 const float fu = tFu[row][p], v0 = tV0[row][p], dv = tDv[row][p], w = tW[row][p];
                 for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {  // past the column: clamped rows
                     const float v = v0 + (fj0 + 32.0f * (float)t) * dv;
-                    sum[t] += w * tileSample(col, stride, fu, v, maxV);
-                    if (mirror) msum[t] += w * tileSample(col, stride, fu, nv1 - v, maxV);
+                    sum[t] += w * tileTap(col, pairs, stride, fu, v, maxV);
+                    if (mirror) msum[t] += w * tileTap(col, pairs, stride, fu, nv1 - v, maxV);
                 }
             }
     }
@@ -268,13 +286,16 @@ __kernel void coneColumnsToVolume(__global const float* cols, __global float* ou
 
 // A batch of filtered views ([views][nv][pitch] floats, from `first`) padded into the images
 // the kernels read (core/cone/ConeKernelSupport.h packViews: 1 zero row/column before, 2 after;
-// transposed to [u][v] for coneSymmetric): image p has (slow + 3) rows of `stride` floats.
+// transposed to [u][v] for coneSymmetric): image p has (slow + 3) rows of `stride` floats. With
+// `pairs` (transposed only) element e becomes floats 2e, 2e + 1: its own value and the next
+// column's (coneTile's column-pair images).
 __kernel void conePad(__global const float* rows, int pitch, int first, int nu, int nv,
-                      int transposed, __global float* out, int stride, int image) {
+                      int transposed, int pairs, __global float* out, int stride, int image) {
     const int i = get_global_id(0), p = get_global_id(1);
     if (i >= image) return;
     const int slow = transposed ? nu : nv, fast = transposed ? nv : nu;
-    const int s = i / stride - 1, f = i % stride - 1;
+    const int e = pairs ? i / 2 : i;
+    const int s = e / stride - 1 + (pairs ? i % 2 : 0), f = e % stride - 1;
     __global const float* view = rows + (size_t)(first + p) * nv * pitch;
     float v = 0.0f;
     if (s >= 0 && s < slow && f >= 0 && f < fast)
