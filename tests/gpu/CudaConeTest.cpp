@@ -81,12 +81,7 @@ TEST(CudaCone, TextureAndLdgFetchesGiveTheSameBits) {
 // the same arithmetic: the same bits, on mirror, column and tall geometries.
 TEST(CudaCone, TileScalarAndPairImagesGiveTheSameBits) {
     TOMO_SKIP_WITHOUT_BACKEND();
-    std::vector<test::ConeCase> cases;
-    cases.push_back(test::coneCase("ellipsoids:6:3", 360, 60));
-    cases.push_back(test::coneCase("ellipsoids:6:3", 360, 60, 6.0));
-    cases.push_back(test::coneCase("ellipsoids:6:3", 360, 60));
-    cases.back().grid = ConeVolumeGrid::centred(10, 301, 8, 0.2);
-    for (const test::ConeCase& c : cases) {
+    for (const test::ConeCase& c : test::symmetricCases("ellipsoids:6:3")) {
         auto scalar =
             test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.tile").value());
         auto pairs =
