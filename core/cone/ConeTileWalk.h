@@ -18,6 +18,14 @@
 #define TOMO_TILE_COLS 4
 #define TOMO_TILE_PLANES (TOMO_TILE_ROWS / TOMO_TILE_COLS)
 #define TOMO_TILE_STRIP 16
+/// The staged (shared / local memory) tile kernels (cuda.fdk.tile.shared, opencl.fdk.tile.shared):
+/// per view, the detector patch the block's taps read, at most TOMO_TILE_STAGE_COLS padded
+/// columns by TOMO_TILE_STAGE_ROWS rows per row window (one window, and one more for the
+/// mirror's rows), TOMO_TILE_STAGE_VIEWS views staged per barrier pair; a view whose patch is
+/// larger is read from global memory.
+#define TOMO_TILE_STAGE_COLS TOMO_TILE_ROWS
+#define TOMO_TILE_STAGE_ROWS 256
+#define TOMO_TILE_STAGE_VIEWS 2
 
 #if defined(__OPENCL_VERSION__) || defined(__CUDACC__)
 #if defined(__OPENCL_VERSION__)

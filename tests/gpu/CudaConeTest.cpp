@@ -24,9 +24,10 @@ TEST(CudaCone, CompiledVariantsAreListedWithoutADevice) {
             << info.id;
         EXPECT_FALSE(info.description.empty());
     }
-    EXPECT_EQ(ids, (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex",
-                                          "cuda.fdk.shfl.ldg", "cuda.fdk.shfl.ldg.column",
-                                          "cuda.fdk.tile", "cuda.fdk.tile.pair"}));
+    EXPECT_EQ(ids,
+              (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex", "cuda.fdk.shfl.ldg",
+                                     "cuda.fdk.shfl.ldg.column", "cuda.fdk.tile",
+                                     "cuda.fdk.tile.pair", "cuda.fdk.tile.shared"}));
     ConeBackProjectorRegistry registry;
     cuda::registerCudaConeBackProjectors(registry, nullptr);  // no device: nothing
     EXPECT_TRUE(registry.list().empty());
@@ -77,17 +78,20 @@ TEST(CudaCone, TextureAndLdgFetchesGiveTheSameBits) {
     }
 }
 
-// The tile kernel reads the same taps from column-pair images (two per 8-byte load) and does
-// the same arithmetic: the same bits, on mirror, column and tall geometries.
-TEST(CudaCone, TileScalarAndPairImagesGiveTheSameBits) {
+// The tile kernel reads the same taps from column-pair images (two per 8-byte load) and from
+// the patch staged in shared memory (global taps where it does not fit) and does the same
+// arithmetic: the same bits, on mirror, column, tall and coarse geometries.
+TEST(CudaCone, TheTileVariantsGiveTheSameBits) {
     TOMO_SKIP_WITHOUT_BACKEND();
     for (const test::ConeCase& c : test::symmetricCases("ellipsoids:6:3")) {
-        auto scalar =
+        auto tile =
             test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.tile").value());
-        auto pairs =
-            test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.tile.pair").value());
-        ASSERT_TRUE(scalar.isOk() && pairs.isOk());
-        EXPECT_EQ(test::relativeRmse(*scalar, *pairs), 0.0) << c.grid.ny;
+        ASSERT_TRUE(tile.isOk());
+        for (const char* id : {"cuda.fdk.tile.pair", "cuda.fdk.tile.shared"}) {
+            auto other = test::runToVolume(c, *test::coneBackendRegistry().create(id).value());
+            ASSERT_TRUE(other.isOk()) << id;
+            EXPECT_EQ(test::relativeRmse(*other, *tile), 0.0) << id << " " << c.grid.ny;
+        }
     }
 }
 

@@ -70,17 +70,23 @@ TEST(OpenClCone, EverySharingModeGivesTheSameVolume) {
     }
 }
 
-// coneTile reads the same taps from column-pair images (two per vload2) and does the same
-// arithmetic as from the scalar images: the same bits, on mirror, column and tall geometries.
-TEST(OpenClCone, TileScalarAndPairImagesGiveTheSameBits) {
+// coneTile reads the same taps from column-pair images (two per vload2), coneTileStaged from
+// the patch staged in local memory (global taps where it does not fit), with the same
+// arithmetic: the same bits, on mirror, column, tall and coarse geometries.
+TEST(OpenClCone, TheTileVariantsGiveTheSameBits) {
     TOMO_SKIP_WITHOUT_OPENCL();
-    auto scalar = test::coneBackendRegistry().create("opencl.fdk.tile");
-    auto pairs = test::coneBackendRegistry().create("opencl.fdk.tile.pair");
-    ASSERT_TRUE(scalar.isOk() && pairs.isOk());
+    auto tile = test::coneBackendRegistry().create("opencl.fdk.tile");
+    ASSERT_TRUE(tile.isOk());
     for (const test::ConeCase& c : test::symmetricCases("ellipsoids:6:3")) {
-        auto a = test::runToVolume(c, **scalar), b = test::runToVolume(c, **pairs);
-        ASSERT_TRUE(a.isOk() && b.isOk());
-        EXPECT_EQ(test::relativeRmse(*a, *b), 0.0) << c.grid.ny;
+        auto a = test::runToVolume(c, **tile);
+        ASSERT_TRUE(a.isOk());
+        for (const char* id : {"opencl.fdk.tile.pair", "opencl.fdk.tile.shared"}) {
+            auto other = test::coneBackendRegistry().create(id);
+            ASSERT_TRUE(other.isOk()) << id;
+            auto b = test::runToVolume(c, **other);
+            ASSERT_TRUE(b.isOk()) << id;
+            EXPECT_EQ(test::relativeRmse(*b, *a), 0.0) << id << " " << c.grid.ny;
+        }
     }
 }
 

@@ -185,6 +185,7 @@ Status CudaConeBackProjector::launch(const float* matrices, int count, cudaStrea
     a.stride = m_fast + cone::kPadBefore + cone::kPadAfter;
     a.image = m_config.imageFloats(m_slow, m_fast);
     a.pairs = m_config.pairs;
+    a.staged = m_config.staged;
     a.maxU = static_cast<float>(d.nu);
     a.maxV = static_cast<float>(d.nv);
     a.nv1 = static_cast<float>(d.nv - 1);
@@ -336,6 +337,12 @@ std::vector<ConeSpec> coneSpecs() {
                    "the projection memory)",
                    14),
          {true, true, ConeFetch::Ldg, true, true}},
+        {symmetric("cuda.fdk.tile.shared",
+                   "CUDA iFDK tile from shared memory: the tile kernel with each view's detector "
+                   "patch staged by coalesced __ldg and the taps read from shared memory (global "
+                   "taps for a view whose patch exceeds 8 columns x 256 rows)",
+                   13),
+         {true, true, ConeFetch::Ldg, true, false, true}},
     };
 }
 

@@ -33,6 +33,7 @@ struct CudaConeConfig {
     ConeFetch fetch = ConeFetch::Texture;
     bool tile = false;   ///< shfl with Ldg: the tile kernels (ConeKernels.h)
     bool pairs = false;  ///< tile: column-pair images (twice the memory of a batch)
+    bool staged = false;  ///< tile: the detector patch staged in shared memory
     /// Floats of one padded image of @p slow x @p fast pixels in this configuration's layout.
     std::size_t imageFloats(int slow, int fast) const {
         return static_cast<std::size_t>(fast + cone::kPadBefore + cone::kPadAfter) *

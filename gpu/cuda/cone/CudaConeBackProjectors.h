@@ -20,7 +20,10 @@
 ///    patches so that a batch's projections stay in L2 (docs/cone-beam.md); preference below
 ///    shfl.ldg until a GPU run measures it;
 ///  - cuda.fdk.tile.pair: the tile kernel from column-pair images (detector columns u and u+1
-///    interleaved): two taps per 8-byte load, the same bits as cuda.fdk.tile.
+///    interleaved): two taps per 8-byte load, the same bits as cuda.fdk.tile;
+///  - cuda.fdk.tile.shared: the tile kernel with each view's detector patch staged in shared
+///    memory (coalesced loads, then shared-memory taps; global taps where a patch exceeds the
+///    stage), the same bits as cuda.fdk.tile.
 /// All accumulate in plain device memory (the shfl kernels y-contiguous, transposed on the
 /// device before the download) and reproduce core/cone/ConeBackProjector.h's arithmetic.
 

@@ -27,7 +27,8 @@
 ///    view shuffled once (1/h2^2, u's fraction and column offset, v = v0 + j dv: no dot
 ///    product per voxel), 4 voxels (pairs) per thread 32 apart, and blocks walked in compact
 ///    patches of the (x, z) plane so that a batch's projection footprint stays in L2; with
-///    `pairs`, from column-pair images: two taps per 8-byte load (the same bits).
+///    `pairs`, from column-pair images: two taps per 8-byte load (the same bits); with
+///    `staged`, the taps from the block's detector patch staged in shared memory (the same bits).
 ///
 /// The matrices live in one __constant__ bank per device: launchConeBackProjection() copies
 /// them with cudaMemcpyToSymbolAsync on @p stream, stream-ordered with the kernels; callers on a
@@ -59,6 +60,9 @@ struct ConeLaunchArgs {
     float nv1 = 0;                         ///< nv - 1: the mirror of v is nv1 - v
     /// Tile only: column-pair images (ConePadArgs::pairs; image counts their floats).
     bool pairs = false;
+    /// Tile only, not with pairs: each view's detector patch staged in shared memory
+    /// (cuda.fdk.tile.shared; views whose patch does not fit read by __ldg): the same bits.
+    bool staged = false;
     float* acc = nullptr;  ///< the slab's accumulator
     int nx = 0, ny = 0, planes = 0, firstPlane = 0;
 };

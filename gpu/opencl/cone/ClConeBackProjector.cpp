@@ -102,6 +102,7 @@ Status ClConeBackProjector::prepare() {
     }
     TOMO_ASSIGN_OR_RETURN(ClProgram program, std::move(built));
     const char* name = !m_config.symmetric ? "coneStandard"
+                       : m_config.staged   ? "coneTileStaged"
                        : m_config.tile     ? "coneTile"
                                            : "coneSymmetric";
     TOMO_ASSIGN_OR_RETURN(m_kernel, m_device->kernel(program, name));
@@ -387,6 +388,18 @@ void registerOpenClConeBackProjectors(ConeBackProjectorRegistry& registry,
                      "columns u and u+1 interleaved, two taps per 8-byte load",
                  4},
                 {true, ClConeShare::Local, false, true, true});
+    // coneTileStaged's local memory: the stage, the column terms and the patches.
+    const std::size_t stagedBytes =
+        4 * (TOMO_TILE_STAGE_VIEWS * 2 * TOMO_TILE_STAGE_COLS * TOMO_TILE_STAGE_ROWS +
+             5 * 32 * kTileRows + 6 * 32);
+    if (t.maxWorkGroupSize >= 32 * kTileRows && t.localMemBytes >= stagedBytes)
+        addCone(registry, device,
+                {"opencl.fdk.tile.shared", "opencl", "symmetric", ConeSymmetry::Column,
+                 "OpenCL" + on +
+                     ", iFDK tile from local memory (CUDA's cuda.fdk.tile.shared): each view's "
+                     "detector patch staged by the work-group, then the taps from local memory",
+                 3},
+                {true, ClConeShare::Local, false, true, false, true});
 }
 
 }  // namespace tomo::opencl

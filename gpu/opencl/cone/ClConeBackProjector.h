@@ -42,6 +42,8 @@ struct ClConeConfig {
     bool tile = false;
     /// coneTile from column-pair images (two taps per 8-byte load; twice a batch's memory).
     bool pairs = false;
+    /// coneTileStaged: coneTile with each view's detector patch staged in local memory.
+    bool staged = false;
 };
 
 class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBackProjection {

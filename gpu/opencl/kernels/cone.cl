@@ -18,6 +18,8 @@
 //  - coneTile: coneSymmetric with every column term of a view computed once per work-group
 //    row (v = v0 + j dv: no dot product per voxel), TOMO_TILE_VOXELS voxels (pairs) per
 //    work-item, groups walked in (x, z) patches (CUDA's cuda.fdk.tile, its twin here).
+//  - coneTileStaged: coneTile with each view's detector patch staged in local memory
+//    (CUDA's cuda.fdk.tile.shared, its twin).
 //  - coneColumnsToVolume: [plane][x][y] -> [plane][y][x] through 16x16 local tiles.
 //
 // Build options (-D):
@@ -28,8 +30,8 @@
 //   CHUNK  views per local-memory chunk (SHARE 1; default 32)
 //   LOOP_BARRIER  SHARE 1: 1 = a barrier after every view (default 0). For CPU devices: PoCL runs
 //          a work-group as loops over its work-items between barriers, so the barrier puts the
-//          work-item loop inside the view loop, where it vectorises (3-30% faster on PoCL 3.1 in four noisy runs);
-//          on GPUs it would only cost a synchronisation per view
+//          work-item loop inside the view loop, where it vectorises (3-30% faster on PoCL 3.1 in
+//          four noisy runs); on GPUs it would only cost a synchronisation per view
 // Every float constant carries the f suffix; no double.
 
 #ifndef SHARE
@@ -142,15 +144,15 @@ __kernel void coneSymmetric(__global const float* proj, __constant float4* mats,
 #if LOOP_BARRIER
         for (int p = 0; p < n; ++p) {
             if (active)
-                addView(proj, mats, c + p, uf[p], stride, image, maxV, nv1, fi, fj, fk, pair,
-                        &sum, &msum);
+                addView(proj, mats, c + p, uf[p], stride, image, maxV, nv1, fi, fj, fk, pair, &sum,
+                        &msum);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
 #else
         if (active)
             for (int p = 0; p < n; ++p)
-                addView(proj, mats, c + p, uf[p], stride, image, maxV, nv1, fi, fj, fk, pair,
-                        &sum, &msum);
+                addView(proj, mats, c + p, uf[p], stride, image, maxV, nv1, fi, fj, fk, pair, &sum,
+                        &msum);
 #endif
     }
 #else
@@ -256,6 +258,140 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
                     if (mirror) msum[t] += w * tileTap(col, pairs, stride, fu, nv1 - v, maxV);
                 }
             }
+    }
+    if (!live) return;
+    const int jcount = mirror ? (ny + 1) / 2 : ny;
+    __global float* column = acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny;
+    for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {
+        const int j = j0 + 32 * t;
+        if (j >= jcount) break;
+        column[j] += sum[t];
+        if (mirror && ny - 1 - j > j) column[ny - 1 - j] += msum[t];
+    }
+}
+
+// coneTileStaged: coneTile with the taps read from local memory (CUDA's tileStagedKernel,
+// cuda.fdk.tile.shared, its twin). Per view, the work-group's detector patch (the padded columns
+// its 8 columns' taps read, by the rows their 4 x 32 voxels (pairs) read, one row window and one
+// more for the mirror) is loaded column by column, a work-group row per column,
+// TOMO_TILE_STAGE_VIEWS views per barrier pair; a view whose patch is larger than the stage is
+// read from global memory as coneTile reads it. The same taps and arithmetic: the same bits.
+
+/// Rows (x, y) of a padded column that taps of v between va and vb read (clamped as the taps
+/// clamp v), one spare row each side against rounding.
+inline int2 tapRows(float va, float vb, float maxV) {
+    const float lo = clamp(fmin(va, vb), -1.0f, maxV), hi = clamp(fmax(va, vb), -1.0f, maxV);
+    return (int2)((int)floor(lo) + PAD_BEFORE - 1, (int)floor(hi) + PAD_BEFORE + 2);
+}
+
+/// Bilinear sample of a staged patch: @p col is padded column floor(u) + 1, rows at their index.
+inline float tileStagedSample(__local const float* col, float fu, float v, float maxV) {
+    v = clamp(v, -1.0f, maxV);
+    const float fv0 = floor(v);
+    const float fv = v - fv0;
+    __local const float* t = col + ((int)fv0 + PAD_BEFORE);
+    const float top = t[0] + fu * (t[TOMO_TILE_STAGE_ROWS] - t[0]);
+    const float bottom = t[1] + fu * (t[TOMO_TILE_STAGE_ROWS + 1] - t[1]);
+    return top + fv * (bottom - top);
+}
+
+__kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneTileStaged(
+    __global const float* proj, __constant float4* mats, int views, int stride, int image,
+    float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
+    int mirror, int pairs, int planes, int jBlocks, int iBlocks, int kBlocks) {
+    __local float stage[TOMO_TILE_STAGE_VIEWS][2][TOMO_TILE_STAGE_COLS * TOMO_TILE_STAGE_ROWS];
+    __local int tCol[TOMO_TILE_ROWS][32], pColLo[32], pCols[32], pRowLo[2][32], pRows[2][32];
+    __local float tFu[TOMO_TILE_ROWS][32], tV0[TOMO_TILE_ROWS][32], tDv[TOMO_TILE_ROWS][32],
+        tW[TOMO_TILE_ROWS][32];
+    const int lane = (int)get_local_id(0), row = (int)get_local_id(1);
+    const int3 blk = tomoTileBlock((int)get_group_id(0), jBlocks, iBlocks, kBlocks);
+    const int i = blk.y * TOMO_TILE_COLS + row % TOMO_TILE_COLS;
+    const int kk = blk.z * TOMO_TILE_PLANES + row / TOMO_TILE_COLS;
+    const int live = i < nx && kk < planes;  // the other rows still stage and meet the barriers
+    const int windows = mirror ? 2 : 1;
+    const int j0 = blk.x * (32 * TOMO_TILE_VOXELS) + lane;
+    const float fi = (float)i, fk = (float)(kk + firstPlane), fj0 = (float)j0;
+    const float jA = (float)(blk.x * (32 * TOMO_TILE_VOXELS)),
+                jB = jA + (32 * TOMO_TILE_VOXELS - 1);
+    float sum[TOMO_TILE_VOXELS], msum[TOMO_TILE_VOXELS];
+    for (int t = 0; t < TOMO_TILE_VOXELS; ++t)
+        sum[t] = msum[t] = 0.0f;
+    for (int c = 0; c < views; c += 32) {
+        const int n = min(32, views - c);
+        barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
+        tCol[row][lane] = -1;
+        if (lane < n && live) {
+            __constant float4* m = mats + 3 * (c + lane);
+            const float f = 1.0f / (m[2].x * fi + m[2].z * fk + m[2].w);
+            const float u = clamp((m[0].x * fi + m[0].z * fk + m[0].w) * f, -1.0f, maxU);
+            const float fu0 = floor(u);
+            tFu[row][lane] = u - fu0;
+            tCol[row][lane] = (int)fu0 + PAD_BEFORE;
+            tV0[row][lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
+            tDv[row][lane] = m[1].y * f;
+            tW[row][lane] = f * f;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (row == 0 && lane < n) {  // view c + lane's patch
+            int cLo = 0x7fffffff, cHi = -1;
+            int2 rows[2] = {(int2)(0x7fffffff, -1), (int2)(0x7fffffff, -1)};
+            for (int r = 0; r < TOMO_TILE_ROWS; ++r) {
+                if (tCol[r][lane] < 0) continue;
+                cLo = min(cLo, tCol[r][lane]);
+                cHi = max(cHi, tCol[r][lane]);
+                const float va = tV0[r][lane] + jA * tDv[r][lane];
+                const float vb = tV0[r][lane] + jB * tDv[r][lane];
+                for (int w = 0; w < windows; ++w) {
+                    const int2 t =
+                        w == 0 ? tapRows(va, vb, maxV) : tapRows(nv1 - va, nv1 - vb, maxV);
+                    rows[w] = (int2)(min(rows[w].x, t.x), max(rows[w].y, t.y));
+                }
+            }
+            int cols = cHi - cLo + 2;  // the taps read columns c and c + 1
+            for (int w = 0; w < windows; ++w) {
+                pRowLo[w][lane] = max(rows[w].x, 0);
+                pRows[w][lane] = min(rows[w].y, stride - 1) - pRowLo[w][lane] + 1;
+                if (pRows[w][lane] > TOMO_TILE_STAGE_ROWS) cols = 0;
+            }
+            pColLo[lane] = cLo;
+            pCols[lane] = cHi < 0 || cols > TOMO_TILE_STAGE_COLS ? 0 : cols;
+        }
+        for (int p0 = 0; p0 < n; p0 += TOMO_TILE_STAGE_VIEWS) {
+            const int m = min(TOMO_TILE_STAGE_VIEWS, n - p0);
+            barrier(CLK_LOCAL_MEM_FENCE);  // the patches are known; the last views' readers done
+            for (int q = 0; q < m; ++q) {
+                const int p = p0 + q;
+                if (row >= pCols[p]) continue;  // a work-group row per column
+                __global const float* src =
+                    proj + (size_t)(c + p) * (size_t)image + (size_t)(pColLo[p] + row) * stride;
+                for (int w = 0; w < windows; ++w)
+                    for (int r = lane; r < pRows[w][p]; r += 32)
+                        stage[q][w][row * TOMO_TILE_STAGE_ROWS + r] = src[pRowLo[w][p] + r];
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (live)
+                for (int q = 0; q < m; ++q) {
+                    const int p = p0 + q, colIdx = tCol[row][p];
+                    const float fu = tFu[row][p], v0 = tV0[row][p], dv = tDv[row][p],
+                                w = tW[row][p];
+                    const int at = (colIdx - pColLo[p]) * TOMO_TILE_STAGE_ROWS;
+                    __global const float* col =
+                        proj + (size_t)(c + p) * (size_t)image + (size_t)colIdx * stride;
+                    for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {  // past the column: clamped rows
+                        const float v = v0 + (fj0 + 32.0f * (float)t) * dv;
+                        if (pCols[p] == 0) {  // the patch does not fit: coneTile's global taps
+                            sum[t] += w * tileSample(col, stride, fu, v, maxV);
+                            if (mirror) msum[t] += w * tileSample(col, stride, fu, nv1 - v, maxV);
+                            continue;
+                        }
+                        sum[t] +=
+                            w * tileStagedSample(&stage[q][0][at] - pRowLo[0][p], fu, v, maxV);
+                        if (mirror)
+                            msum[t] += w * tileStagedSample(&stage[q][1][at] - pRowLo[1][p], fu,
+                                                            nv1 - v, maxV);
+                    }
+                }
+        }
     }
     if (!live) return;
     const int jcount = mirror ? (ny + 1) / 2 : ny;

@@ -36,6 +36,12 @@ std::vector<ConeCase> symmetricCases(const std::string& phantom) {
     cases.push_back(coneCase(phantom, 360, 60, 6.0));
     cases.push_back(coneCase(phantom, 360, 60));
     cases.back().grid = ConeVolumeGrid::centred(10, 301, 8, 0.2);
+    // Coarse voxels (1.8 and 4 mm): a 4 x 2 patch of columns spans more detector columns than
+    // the tile.shared kernels stage in some views, not in others (both paths run).
+    cases.push_back(coneCase(phantom, 360, 60));
+    cases.back().grid = ConeVolumeGrid::centred(16, 40, 16, 1.8);
+    cases.push_back(coneCase(phantom, 360, 60, 6.0));
+    cases.back().grid = ConeVolumeGrid::centred(12, 12, 12, 4.0);
     return cases;
 }
 

@@ -27,8 +27,9 @@ ConeCase coneCase(const std::string& phantom, double arcDeg, int views, double p
                   std::vector<double> angles = {});
 
 /// @p phantom from 60 views over 360 degrees on a mirror geometry, a column one (vertical
-/// detector offset of 6 mm) and tall columns (10 x 301 x 8 voxels of 0.2 mm): every path of the
-/// symmetric kernels, for comparisons of two variants.
+/// detector offset of 6 mm), tall columns (10 x 301 x 8 voxels of 0.2 mm) and coarse voxels
+/// (1.8 mm mirror, 4 mm column: detector patches larger than tile.shared's stage): every path of
+/// the symmetric kernels, for comparisons of two variants.
 std::vector<ConeCase> symmetricCases(const std::string& phantom);
 
 /// FDK of @p c through runFdk with @p bp into one volume.
