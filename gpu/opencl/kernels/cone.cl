@@ -215,6 +215,29 @@ inline float tileTap(__global const float* col, int pairs, int stride, float fu,
     return pairs ? tilePairSample(col, fu, v, maxV) : tileSample(col, stride, fu, v, maxV);
 }
 
+/// Adds a work-item's sums to voxels (pairs) j0 + 32 t of @p column.
+inline void tileStore(__global float* column, const float* sum, const float* msum, int j0, int ny,
+                      int mirror) {
+    const int jcount = mirror ? (ny + 1) / 2 : ny;
+    for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {
+        const int j = j0 + 32 * t;
+        if (j >= jcount) break;
+        column[j] += sum[t];
+        if (mirror && ny - 1 - j > j) column[ny - 1 - j] += msum[t];
+    }
+}
+
+/// The terms of view @p m (its matrix) for column (fi, fk): 1/h2, returned, and u clamped,
+/// whose floor and fraction go to @p fu0 and @p fu.
+inline float tileColumnTerms(__constant float4* m, float fi, float fk, float maxU, float* fu0,
+                             float* fu) {
+    const float f = 1.0f / (m[2].x * fi + m[2].z * fk + m[2].w);
+    const float u = clamp((m[0].x * fi + m[0].z * fk + m[0].w) * f, -1.0f, maxU);
+    *fu0 = floor(u);
+    *fu = u - *fu0;
+    return f;
+}
+
 __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneTile(
     __global const float* proj, __constant float4* mats, int views, int stride, int image,
     float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
@@ -237,10 +260,9 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
         barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
         if (lane < n) {
             __constant float4* m = mats + 3 * (c + lane);
-            const float f = 1.0f / (m[2].x * fi + m[2].z * fk + m[2].w);
-            const float u = clamp((m[0].x * fi + m[0].z * fk + m[0].w) * f, -1.0f, maxU);
-            const float fu0 = floor(u);
-            tFu[row][lane] = u - fu0;
+            float fu0, fu;
+            const float f = tileColumnTerms(m, fi, fk, maxU, &fu0, &fu);
+            tFu[row][lane] = fu;
             tCol[row][lane] = ((int)fu0 + PAD_BEFORE) * stride * (pairs ? 2 : 1);
             tV0[row][lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
             tDv[row][lane] = m[1].y * f;
@@ -259,15 +281,9 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
                 }
             }
     }
-    if (!live) return;
-    const int jcount = mirror ? (ny + 1) / 2 : ny;
-    __global float* column = acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny;
-    for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {
-        const int j = j0 + 32 * t;
-        if (j >= jcount) break;
-        column[j] += sum[t];
-        if (mirror && ny - 1 - j > j) column[ny - 1 - j] += msum[t];
-    }
+    if (live)
+        tileStore(acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny, sum, msum, j0, ny,
+                  mirror);
 }
 
 // coneTileStaged: coneTile with the taps read from local memory (CUDA's tileStagedKernel,
@@ -322,10 +338,9 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
         tCol[row][lane] = -1;
         if (lane < n && live) {
             __constant float4* m = mats + 3 * (c + lane);
-            const float f = 1.0f / (m[2].x * fi + m[2].z * fk + m[2].w);
-            const float u = clamp((m[0].x * fi + m[0].z * fk + m[0].w) * f, -1.0f, maxU);
-            const float fu0 = floor(u);
-            tFu[row][lane] = u - fu0;
+            float fu0, fu;
+            const float f = tileColumnTerms(m, fi, fk, maxU, &fu0, &fu);
+            tFu[row][lane] = fu;
             tCol[row][lane] = (int)fu0 + PAD_BEFORE;
             tV0[row][lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
             tDv[row][lane] = m[1].y * f;
@@ -393,15 +408,9 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
                 }
         }
     }
-    if (!live) return;
-    const int jcount = mirror ? (ny + 1) / 2 : ny;
-    __global float* column = acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny;
-    for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {
-        const int j = j0 + 32 * t;
-        if (j >= jcount) break;
-        column[j] += sum[t];
-        if (mirror && ny - 1 - j > j) column[ny - 1 - j] += msum[t];
-    }
+    if (live)
+        tileStore(acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny, sum, msum, j0, ny,
+                  mirror);
 }
 
 // Plane kBegin + kk of cols [plane][x][y] -> plane kk of out [plane][y][x]. Work-groups 16x16:
