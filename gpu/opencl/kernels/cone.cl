@@ -186,28 +186,35 @@ __kernel void coneSymmetric(__global const float* proj, __constant float4* mats,
 // chunk of 32 views: the offset of padded column floor(u) + 1, u's fraction, v0 and dv
 // (v = v0 + j dv) and 1/h2^2.
 
-/// Bilinear sample of a transposed padded image: @p col is padded column floor(u) + 1.
-inline float tileSample(__global const float* col, int stride, float fu, float v, float maxV) {
+/// v clamped as every tap clamps it: the padded row of its floor, returned, and its fraction.
+inline int tileRow(float v, float maxV, float* fv) {
     v = clamp(v, -1.0f, maxV);
     const float fv0 = floor(v);
-    const float fv = v - fv0;
-    __global const float* t = col + ((int)fv0 + PAD_BEFORE);
-    const float top = t[0] + fu * (t[stride] - t[0]);
-    const float bottom = t[1] + fu * (t[stride + 1] - t[1]);
+    *fv = v - fv0;
+    return (int)fv0 + PAD_BEFORE;
+}
+
+/// Bilinear blend of rows (0, 1) of column floor(u) + 1 (a) and the next column (b), u first.
+inline float tileBlend(float a0, float a1, float b0, float b1, float fu, float fv) {
+    const float top = a0 + fu * (b0 - a0);
+    const float bottom = a1 + fu * (b1 - a1);
     return top + fv * (bottom - top);
+}
+
+/// Bilinear sample of a transposed padded image: @p col is padded column floor(u) + 1.
+inline float tileSample(__global const float* col, int stride, float fu, float v, float maxV) {
+    float fv;
+    __global const float* t = col + tileRow(v, maxV, &fv);
+    return tileBlend(t[0], t[1], t[stride], t[stride + 1], fu, fv);
 }
 
 /// The same from a column-pair image (pairs != 0): @p col holds (column floor(u) + 1, column
 /// floor(u) + 2) per row, two taps per 8-byte load; the same taps and arithmetic.
 inline float tilePairSample(__global const float* col, float fu, float v, float maxV) {
-    v = clamp(v, -1.0f, maxV);
-    const float fv0 = floor(v);
-    const float fv = v - fv0;
-    const int r = (int)fv0 + PAD_BEFORE;
+    float fv;
+    const int r = tileRow(v, maxV, &fv);
     const float2 p0 = vload2(r, col), p1 = vload2(r + 1, col);  // (a0, b0), (a1, b1)
-    const float top = p0.x + fu * (p0.y - p0.x);
-    const float bottom = p1.x + fu * (p1.y - p1.x);
-    return top + fv * (bottom - top);
+    return tileBlend(p0.x, p1.x, p0.y, p1.y, fu, fv);
 }
 
 inline float tileTap(__global const float* col, int pairs, int stride, float fu, float v,
@@ -302,13 +309,9 @@ inline int2 tapRows(float va, float vb, float maxV) {
 
 /// Bilinear sample of a staged patch: @p col is padded column floor(u) + 1, rows at their index.
 inline float tileStagedSample(__local const float* col, float fu, float v, float maxV) {
-    v = clamp(v, -1.0f, maxV);
-    const float fv0 = floor(v);
-    const float fv = v - fv0;
-    __local const float* t = col + ((int)fv0 + PAD_BEFORE);
-    const float top = t[0] + fu * (t[TOMO_TILE_STAGE_ROWS] - t[0]);
-    const float bottom = t[1] + fu * (t[TOMO_TILE_STAGE_ROWS + 1] - t[1]);
-    return top + fv * (bottom - top);
+    float fv;
+    __local const float* t = col + tileRow(v, maxV, &fv);
+    return tileBlend(t[0], t[1], t[TOMO_TILE_STAGE_ROWS], t[TOMO_TILE_STAGE_ROWS + 1], fu, fv);
 }
 
 __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneTileStaged(
