@@ -109,6 +109,16 @@ TEST(GpuCone, EveryVariantMatchesTheDoublePrecisionReference) {
     const ConeCase column = test::coneCase("shepp-logan", 360, 60, 6.0);
     ASSERT_EQ(column.geometry.symmetry(column.grid), ConeSymmetry::Column);
     expectAllMatchReference(column, "column");
+    // Tall columns (301 and 300 voxels along y): several voxels per thread or work-item of the
+    // tile kernels and several y chunks; 10 x 8 columns: a part-filled block of 8 columns.
+    ConeCase tall = test::coneCase("shepp-logan", 360, 60);
+    tall.grid = ConeVolumeGrid::centred(10, 301, 8, 0.2);
+    ASSERT_EQ(tall.geometry.symmetry(tall.grid), ConeSymmetry::Mirror);
+    expectAllMatchReference(tall, "tall mirror");
+    ConeCase tallColumn = test::coneCase("shepp-logan", 360, 60, 6.0);
+    tallColumn.grid = ConeVolumeGrid::centred(10, 300, 8, 0.2);
+    ASSERT_EQ(tallColumn.geometry.symmetry(tallColumn.grid), ConeSymmetry::Column);
+    expectAllMatchReference(tallColumn, "tall column");
 }
 
 TEST(GpuCone, PartialAndLongBatchesMatchTheReference) {
@@ -210,10 +220,13 @@ TEST(GpuCone, TheSymmetricKernelsEqualTheStandardOne) {
     TOMO_SKIP_WITHOUT_BACKEND();
     ConeCase odd = test::coneCase("ellipsoids:6:3", 360, 60);
     odd.grid = ConeVolumeGrid::centred(48, 47, 48, 1.0);  // a middle voxel without a mirror
+    ConeCase tall = test::coneCase("ellipsoids:6:3", 360, 60);
+    tall.grid = ConeVolumeGrid::centred(10, 301, 8, 0.2);  // several voxels per tile thread
     std::vector<std::pair<std::string, ConeCase>> cases;
     cases.emplace_back("mirror", test::coneCase("ellipsoids:6:3", 360, 60));
     cases.emplace_back("column", test::coneCase("ellipsoids:6:3", 360, 60, 6.0));
     cases.emplace_back("mirror, odd ny", std::move(odd));
+    cases.emplace_back("mirror, tall odd ny", std::move(tall));
     for (const auto& [label, c] : cases) {
         ASSERT_NE(c.geometry.symmetry(c.grid), ConeSymmetry::General);
         const Volume standard = run(c, backend() + ".fdk.standard");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "ConeTestSupport.h"
 #include "GpuTestSupport.h"
@@ -23,8 +24,10 @@ TEST(CudaCone, CompiledVariantsAreListedWithoutADevice) {
             << info.id;
         EXPECT_FALSE(info.description.empty());
     }
-    EXPECT_EQ(ids, (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex",
-                                          "cuda.fdk.shfl.ldg", "cuda.fdk.shfl.ldg.column"}));
+    EXPECT_EQ(ids,
+              (std::set<std::string>{"cuda.fdk.standard", "cuda.fdk.shfl.tex", "cuda.fdk.shfl.ldg",
+                                     "cuda.fdk.shfl.ldg.column", "cuda.fdk.tile",
+                                     "cuda.fdk.tile.pair", "cuda.fdk.tile.shared"}));
     ConeBackProjectorRegistry registry;
     cuda::registerCudaConeBackProjectors(registry, nullptr);  // no device: nothing
     EXPECT_TRUE(registry.list().empty());
@@ -51,6 +54,12 @@ TEST(CudaCone, TheSlabBudgetCountsEveryCopyOfABatch) {
     EXPECT_EQ(bytes(true, ConeFetch::Ldg, voxels), 4 * (2 * voxels + batch));
     EXPECT_EQ(bytes(true, ConeFetch::Texture, voxels),
               bytes(true, ConeFetch::Ldg, voxels) + 4 * batch);
+    // Column-pair images (cuda.fdk.tile.pair) hold a batch in twice the floats.
+    cuda::CudaConeConfig pairs{true, true, ConeFetch::Ldg, true, true};
+    EXPECT_EQ(cuda::CudaConeBackProjector(ConeBackProjectorInfo{}, nullptr, pairs)
+                  .bytesFor(voxels, batch),
+              bytes(true, ConeFetch::Ldg, voxels) + 4 * batch);
+    EXPECT_EQ(pairs.imageFloats(768, 512), std::size_t(2) * 771 * 515);
     // The transpose staging is capped at 16 Mi floats.
     const std::size_t big = std::size_t(2048) * 2048 * 512;
     EXPECT_EQ(bytes(true, ConeFetch::Ldg, big), 4 * (big + batch + (std::size_t(16) << 20)));
@@ -66,6 +75,23 @@ TEST(CudaCone, TextureAndLdgFetchesGiveTheSameBits) {
             test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.shfl.ldg").value());
         ASSERT_TRUE(tex.isOk() && ldg.isOk());
         EXPECT_EQ(test::relativeRmse(*tex, *ldg), 0.0) << offsetY;
+    }
+}
+
+// The tile kernel reads the same taps from column-pair images (two per 8-byte load) and from
+// the patch staged in shared memory (global taps where it does not fit) and does the same
+// arithmetic: the same bits, on mirror, column, tall and coarse geometries.
+TEST(CudaCone, TheTileVariantsGiveTheSameBits) {
+    TOMO_SKIP_WITHOUT_BACKEND();
+    for (const test::ConeCase& c : test::symmetricCases("ellipsoids:6:3")) {
+        auto tile =
+            test::runToVolume(c, *test::coneBackendRegistry().create("cuda.fdk.tile").value());
+        ASSERT_TRUE(tile.isOk());
+        for (const char* id : {"cuda.fdk.tile.pair", "cuda.fdk.tile.shared"}) {
+            auto other = test::runToVolume(c, *test::coneBackendRegistry().create(id).value());
+            ASSERT_TRUE(other.isOk()) << id;
+            EXPECT_EQ(test::relativeRmse(*other, *tile), 0.0) << id << " " << c.grid.ny;
+        }
     }
 }
 

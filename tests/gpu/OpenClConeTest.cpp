@@ -70,6 +70,26 @@ TEST(OpenClCone, EverySharingModeGivesTheSameVolume) {
     }
 }
 
+// coneTile reads the same taps from column-pair images (two per vload2), coneTileStaged from
+// the patch staged in local memory (global taps where it does not fit), with the same
+// arithmetic: the same bits, on mirror, column, tall and coarse geometries.
+TEST(OpenClCone, TheTileVariantsGiveTheSameBits) {
+    TOMO_SKIP_WITHOUT_OPENCL();
+    auto tile = test::coneBackendRegistry().create("opencl.fdk.tile");
+    ASSERT_TRUE(tile.isOk());
+    for (const test::ConeCase& c : test::symmetricCases("ellipsoids:6:3")) {
+        auto a = test::runToVolume(c, **tile);
+        ASSERT_TRUE(a.isOk());
+        for (const char* id : {"opencl.fdk.tile.pair", "opencl.fdk.tile.shared"}) {
+            auto other = test::coneBackendRegistry().create(id);
+            ASSERT_TRUE(other.isOk()) << id;
+            auto b = test::runToVolume(c, **other);
+            ASSERT_TRUE(b.isOk()) << id;
+            EXPECT_EQ(test::relativeRmse(*b, *a), 0.0) << id << " " << c.grid.ny;
+        }
+    }
+}
+
 struct Seconds {
     double wall = 0, cpu = 0;  ///< cpu: of the whole process (PoCL's threads included)
 };

@@ -63,8 +63,9 @@ std::size_t CudaConeBackProjector::deviceBudget() const {
 
 std::size_t CudaConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
     // The texture path pads a batch into a scratch buffer ("cone.packed", CudaConeStage.cpp) and
-    // copies it into the layered array: two copies of a batch; __ldg reads the padded buffer.
-    const std::size_t batches = m_config.fetch == ConeFetch::Texture ? 2 : 1;
+    // copies it into the layered array: two copies of a batch; __ldg reads the padded buffer,
+    // column-pair images take twice the floats.
+    const std::size_t batches = m_config.fetch == ConeFetch::Texture || m_config.pairs ? 2 : 1;
     const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
     return 4 * (voxels + batches * batchPixels + transpose);
 }
@@ -84,8 +85,8 @@ Status CudaConeBackProjector::allocateViews(const DetectorGrid& d) {
     const int width = fast + cone::kPadBefore + cone::kPadAfter;
     const int height = slow + cone::kPadBefore + cone::kPadAfter;
     if (m_config.fetch == ConeFetch::Ldg) {
-        TOMO_ASSIGN_OR_RETURN(m_proj, DeviceBuffer::create(static_cast<std::size_t>(width) *
-                                                               height * kConeBatch * sizeof(float),
+        TOMO_ASSIGN_OR_RETURN(m_proj, DeviceBuffer::create(m_config.imageFloats(slow, fast) *
+                                                               kConeBatch * sizeof(float),
                                                            "cone projections"));
     } else {
         int maxWidth = 0, maxHeight = 0;
@@ -133,9 +134,11 @@ Status CudaConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolu
     m_grid = grid;
     m_first = firstPlane;
     m_planes = planes;
-    m_kernel = !m_config.symmetric                              ? ConeKernel::Standard
-               : m_config.mirror && has == ConeSymmetry::Mirror ? ConeKernel::ShflMirror
-                                                                : ConeKernel::ShflColumn;
+    const bool pairs = m_config.mirror && has == ConeSymmetry::Mirror;
+    m_kernel = !m_config.symmetric ? ConeKernel::Standard
+               : m_config.tile     ? (pairs ? ConeKernel::TileMirror : ConeKernel::TileColumn)
+               : pairs             ? ConeKernel::ShflMirror
+                                   : ConeKernel::ShflColumn;
     return Status::ok();
 }
 
@@ -148,8 +151,9 @@ Status CudaConeBackProjector::launch(const float* matrices, int count, cudaStrea
     a.texture = m_texture.get();
     a.views = count;
     a.stride = m_fast + cone::kPadBefore + cone::kPadAfter;
-    a.image = static_cast<std::size_t>(a.stride) *
-              static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter);
+    a.image = m_config.imageFloats(m_slow, m_fast);
+    a.pairs = m_config.pairs;
+    a.staged = m_config.staged;
     a.maxU = static_cast<float>(d.nu);
     a.maxV = static_cast<float>(d.nv);
     a.nv1 = static_cast<float>(d.nv - 1);
@@ -277,6 +281,26 @@ std::vector<ConeSpec> coneSpecs() {
                    "transposed projections by __ldg",
                    5),
          {true, false, ConeFetch::Ldg}},
+        // Below shfl.ldg until a GPU run measures it faster (docs/cone-beam.md, "The CUDA
+        // kernels against paper 003").
+        {symmetric("cuda.fdk.tile",
+                   "CUDA iFDK tile: shflBP with every column term shuffled once per view (v = "
+                   "v0 + j dv), 4 voxel pairs per thread, blocks walked in (x, z) patches for L2 "
+                   "reuse, transposed projections by __ldg",
+                   15),
+         {true, true, ConeFetch::Ldg, true}},
+        {symmetric("cuda.fdk.tile.pair",
+                   "CUDA iFDK tile from column-pair images: the tile kernel with detector columns "
+                   "u and u+1 interleaved, two taps per 8-byte __ldg (fewer L1 wavefronts, twice "
+                   "the projection memory)",
+                   14),
+         {true, true, ConeFetch::Ldg, true, true}},
+        {symmetric("cuda.fdk.tile.shared",
+                   "CUDA iFDK tile from shared memory: the tile kernel with each view's detector "
+                   "patch staged by coalesced __ldg and the taps read from shared memory (global "
+                   "taps for a view whose patch exceeds 8 columns x 256 rows)",
+                   13),
+         {true, true, ConeFetch::Ldg, true, false, true}},
     };
 }
 

@@ -31,6 +31,15 @@ struct CudaConeConfig {
     bool symmetric = false;  ///< the shfl kernels (else the standard kernel)
     bool mirror = true;      ///< shfl: the pair kernel on Mirror geometries (false: columns)
     ConeFetch fetch = ConeFetch::Texture;
+    bool tile = false;   ///< shfl with Ldg: the tile kernels (ConeKernels.h)
+    bool pairs = false;  ///< tile: column-pair images (twice the memory of a batch)
+    bool staged = false;  ///< tile: the detector patch staged in shared memory
+    /// Floats of one padded image of @p slow x @p fast pixels in this configuration's layout.
+    std::size_t imageFloats(int slow, int fast) const {
+        return static_cast<std::size_t>(fast + cone::kPadBefore + cone::kPadAfter) *
+               static_cast<std::size_t>(slow + cone::kPadBefore + cone::kPadAfter) *
+               (pairs ? 2 : 1);
+    }
 };
 
 struct ArrayDeleter {

@@ -14,7 +14,16 @@
 ///    the paper's proposed kernel; the default on a Column or Mirror geometry);
 ///  - cuda.fdk.shfl.ldg.column: shfl.ldg without the mirror (one thread per voxel of every
 ///    column) even on mirror geometries, for comparison; the shfl variants run this column
-///    kernel themselves on Column geometries (vertical detector offset).
+///    kernel themselves on Column geometries (vertical detector offset);
+///  - cuda.fdk.tile: shfl.ldg with every column term of a view shuffled once (1/h2^2, u's
+///    fraction and column, v = v0 + j dv), 4 voxel pairs per thread and blocks walked in (x, z)
+///    patches so that a batch's projections stay in L2 (docs/cone-beam.md); preference below
+///    shfl.ldg until a GPU run measures it;
+///  - cuda.fdk.tile.pair: the tile kernel from column-pair images (detector columns u and u+1
+///    interleaved): two taps per 8-byte load, the same bits as cuda.fdk.tile;
+///  - cuda.fdk.tile.shared: the tile kernel with each view's detector patch staged in shared
+///    memory (coalesced loads, then shared-memory taps; global taps where a patch exceeds the
+///    stage), the same bits as cuda.fdk.tile.
 /// All accumulate in plain device memory (the shfl kernels y-contiguous, transposed on the
 /// device before the download) and reproduce core/cone/ConeBackProjector.h's arithmetic.
 

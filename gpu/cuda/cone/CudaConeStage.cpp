@@ -25,8 +25,7 @@ class CudaConeStage final : public ChunkStage {
         const DetectorGrid& d = m_bp.m_geometry->detector();
         TOMO_RETURN_IF_ERROR(m_bp.allocateViews(d));
         m_stride = m_bp.m_fast + cone::kPadBefore + cone::kPadAfter;
-        m_image = static_cast<std::size_t>(m_stride) *
-                  static_cast<std::size_t>(m_bp.m_slow + cone::kPadBefore + cone::kPadAfter);
+        m_image = m_bp.m_config.imageFloats(m_bp.m_slow, m_bp.m_fast);
         if (m_bp.m_config.fetch == ConeFetch::Texture) {
             TOMO_ASSIGN_OR_RETURN(
                 m_packed, m_q.deviceBuffer("cone.packed", m_image * kConeBatch * sizeof(float)));
@@ -60,6 +59,7 @@ class CudaConeStage final : public ChunkStage {
         pad.nv = d.nv;
         pad.views = n;
         pad.transposed = m_bp.m_config.symmetric;
+        pad.pairs = m_bp.m_config.pairs;
         pad.out = m_bp.m_config.fetch == ConeFetch::Ldg ? m_bp.m_proj.as<float>()
                                                         : CudaQueues::ptr<float>(m_packed);
         pad.stride = m_stride;

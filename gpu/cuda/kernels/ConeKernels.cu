@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/cone/ConeTileWalk.h"
 #include "gpu/cuda/internal/CudaHandles.h"
 #include "gpu/cuda/kernels/ConeKernels.h"
 
@@ -113,6 +114,165 @@ __global__ void __launch_bounds__(256) shflKernel(ConeLaunchArgs a, int planeOff
     if (pair) column[a.ny - 1 - j] += msum;
 }
 
+// The tile kernel (cuda.fdk.tile): shflKernel's column sharing carried further (paper 003,
+// Algorithm 4 and Listing 1). A thread owns kTileVoxels voxels (pairs) of its column, 32 apart
+// (so a warp's reads and writes stay coalesced), and lane L computes every column term of view
+// L once per launch: 1/h2, the weight, the fraction of u and the offset of padded column
+// floor(u) + 1, and v's column part v0 and slope dv (v = v0 + j dv: no dot product per voxel).
+// The shuffled terms serve 2 kTileVoxels updates. A block is a patch of kTileCols x
+// kTilePlanes columns (x, z), a warp per column: its columns' detector columns overlap more
+// than those of 8 columns in a row, so more of its reads hit L1. Blocks are walked y chunks
+// first, then strips of patches across x, patch row by patch row (tomoTileBlock), so the
+// blocks resident at one time cover a compact region of the (x, z) plane whose projection
+// footprint stays in L2 (the grid order x, then planes, streams whole projections through L2
+// for every plane).
+constexpr int kTileVoxels = TOMO_TILE_VOXELS;  // core/cone/ConeTileWalk.h
+constexpr int kTileCols = TOMO_TILE_COLS, kTilePlanes = TOMO_TILE_PLANES;
+static_assert(TOMO_TILE_ROWS == kRowsPerBlock);
+
+/// Bilinear sample of a transposed padded image: @p col is padded column floor(u) + 1 (STAGED:
+/// in a shared-memory patch whose columns are @p stride floats apart).
+template <bool STAGED = false>
+__device__ __forceinline__ float tileSample(const float* col, int stride, float fu, float v,
+                                            float maxV) {
+    v = clampf(v, -1.0f, maxV);
+    const float fv0 = floorf(v);
+    const float fv = v - fv0;
+    const float* t = col + (static_cast<int>(fv0) + kPadBefore);
+    float a0, a1, b0, b1;
+    if constexpr (STAGED) {
+        a0 = t[0], a1 = t[1], b0 = t[stride], b1 = t[stride + 1];
+    } else {
+        a0 = __ldg(t), a1 = __ldg(t + 1), b0 = __ldg(t + stride), b1 = __ldg(t + stride + 1);
+    }
+    const float top = a0 + fu * (b0 - a0);
+    const float bottom = a1 + fu * (b1 - a1);
+    return top + fv * (bottom - top);
+}
+
+/// The same from a column-pair image (ConeLaunchArgs::pairs): @p col holds float2 (column
+/// floor(u) + 1, column floor(u) + 2) per row, so one 8-byte load fetches two taps. The same
+/// taps and arithmetic as tileSample: the same bits.
+__device__ __forceinline__ float tilePairSample(const float* col, float fu, float v, float maxV) {
+    v = clampf(v, -1.0f, maxV);
+    const float fv0 = floorf(v);
+    const float fv = v - fv0;
+    const float2* t = reinterpret_cast<const float2*>(col) + (static_cast<int>(fv0) + kPadBefore);
+    const float2 p0 = __ldg(t), p1 = __ldg(t + 1);  // (a0, b0), (a1, b1)
+    const float top = p0.x + fu * (p0.y - p0.x);
+    const float bottom = p1.x + fu * (p1.y - p1.x);
+    return top + fv * (bottom - top);
+}
+
+template <bool PAIRS>
+__device__ __forceinline__ float tileTap(const float* col, int stride, float fu, float v,
+                                         float maxV) {
+    if constexpr (PAIRS) return tilePairSample(col, fu, v, maxV);
+    return tileSample(col, stride, fu, v, maxV);
+}
+
+/// Adds a thread's sums to voxels (pairs) j0 + 32 t of column (i, kk).
+template <bool MIRROR>
+__device__ __forceinline__ void storeTile(const ConeLaunchArgs& a, int kk, int i, int j0,
+                                          const float* sum, const float* msum) {
+    const int jcount = MIRROR ? (a.ny + 1) / 2 : a.ny;
+    float* column = a.acc + (static_cast<size_t>(kk) * a.nx + i) * a.ny;
+#pragma unroll
+    for (int t = 0; t < kTileVoxels; ++t) {
+        const int j = j0 + 32 * t;
+        if (j >= jcount) break;
+        column[j] += sum[t];
+        if (MIRROR && a.ny - 1 - j > j) column[a.ny - 1 - j] += msum[t];
+    }
+}
+
+/// View @p s's terms of column (fi, fk): 1/h2 and u, clamped, whose floor and fraction it
+/// returns in @p fu0 and @p fu.
+__device__ __forceinline__ float tileColumnTerms(const ConeLaunchArgs& a, int s, float fi, float fk,
+                                                 float& fu0, float& fu) {
+    const float4 r0 = cMats[s][0], r2 = cMats[s][2];
+    const float f = 1.0f / (r2.x * fi + r2.z * fk + r2.w);
+    const float u = clampf((r0.x * fi + r0.z * fk + r0.w) * f, -1.0f, a.maxU);
+    fu0 = floorf(u);
+    fu = u - fu0;
+    return f;
+}
+
+// Block (32, 8): lane = voxel (pair) j0 + lane + 32 t of column (i, kk), threadIdx.y picks
+// the column of the patch. 1D grid of jBlocks x iBlocks x kBlocks blocks over the launch's
+// planes, from plane planeOffset on.
+template <bool MIRROR, bool PAIRS>
+__global__ void __launch_bounds__(256, 4) tileKernel(ConeLaunchArgs a, int planeOffset, int planes,
+                                                     int jBlocks, int iBlocks, int kBlocks) {
+    const int3 blk = tomoTileBlock(static_cast<int>(blockIdx.x), jBlocks, iBlocks, kBlocks);
+    const int lane = static_cast<int>(threadIdx.x), y = static_cast<int>(threadIdx.y);
+    const int i = blk.y * kTileCols + y % kTileCols, dk = blk.z * kTilePlanes + y / kTileCols;
+    if (i >= a.nx || dk >= planes) return;  // the whole warp: no lane misses a shuffle
+    const int kk = dk + planeOffset;
+    const int j0 = blk.x * (32 * kTileVoxels) + lane;
+    const float fi = static_cast<float>(i), fk = static_cast<float>(kk + a.firstPlane);
+    int laneCol = 0;
+    float laneFu = 0.0f, laneV0 = 0.0f, laneDv = 0.0f, laneW = 0.0f;
+    if (lane < a.views) {
+        const float4 r1 = cMats[lane][1];
+        float fu0;
+        const float f = tileColumnTerms(a, lane, fi, fk, fu0, laneFu);
+        laneCol = (static_cast<int>(fu0) + kPadBefore) * a.stride * (PAIRS ? 2 : 1);
+        laneV0 = (r1.x * fi + r1.z * fk + r1.w) * f;
+        laneDv = r1.y * f;
+        laneW = f * f;
+    }
+    float sum[kTileVoxels], msum[kTileVoxels];
+#pragma unroll
+    for (int t = 0; t < kTileVoxels; ++t)
+        sum[t] = msum[t] = 0.0f;
+    const float fj0 = static_cast<float>(j0);
+    for (int s = 0; s < a.views; ++s) {
+        const int colOffset = __shfl_sync(0xffffffffu, laneCol, s);
+        const float fu = __shfl_sync(0xffffffffu, laneFu, s);
+        const float v0 = __shfl_sync(0xffffffffu, laneV0, s);
+        const float dv = __shfl_sync(0xffffffffu, laneDv, s);
+        const float w = __shfl_sync(0xffffffffu, laneW, s);
+        const float* col = a.proj + static_cast<size_t>(s) * a.image + colOffset;
+#pragma unroll
+        for (int t = 0; t < kTileVoxels; ++t) {  // voxels past the column read clamped rows
+            const float v = v0 + (fj0 + 32.0f * static_cast<float>(t)) * dv;
+            sum[t] += w * tileTap<PAIRS>(col, a.stride, fu, v, a.maxV);
+            if constexpr (MIRROR)
+                msum[t] += w * tileTap<PAIRS>(col, a.stride, fu, a.nv1 - v, a.maxV);
+        }
+    }
+    storeTile<MIRROR>(a, kk, i, j0, sum, msum);
+}
+
+using TileKernel = void (*)(ConeLaunchArgs, int, int, int, int, int);
+
+/// @p kernel over the slab in 1D grids of at most 2^31 - 1 blocks (tomoTileBlock's walk).
+Status launchTileGrid(TileKernel kernel, bool mirror, const ConeLaunchArgs& a, cudaStream_t stream,
+                      const char* what) {
+    const int jcount = mirror ? (a.ny + 1) / 2 : a.ny;
+    const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
+    const int iBlocks = (a.nx + kTileCols - 1) / kTileCols;
+    const long long perRow = static_cast<long long>(jBlocks) * iBlocks;  // blocks per patch row
+    const int chunk =
+        static_cast<int>(std::min<long long>(a.planes, 0x7fffffffLL / perRow * kTilePlanes));
+    for (int k0 = 0; k0 < a.planes; k0 += chunk) {
+        const int planes = std::min(chunk, a.planes - k0);
+        const int kBlocks = (planes + kTilePlanes - 1) / kTilePlanes;
+        kernel<<<static_cast<unsigned>(perRow * kBlocks), dim3(32, kRowsPerBlock), 0, stream>>>(
+            a, k0, planes, jBlocks, iBlocks, kBlocks);
+        TOMO_RETURN_IF_ERROR(cudaCheck(cudaGetLastError(), what));
+    }
+    return Status::ok();
+}
+
+template <bool MIRROR, bool PAIRS>
+Status launchTile(const ConeLaunchArgs& a, cudaStream_t stream) {
+    return launchTileGrid(tileKernel<MIRROR, PAIRS>, MIRROR, a, stream, "launch of cone tile");
+}
+
+#include "gpu/cuda/kernels/ConeTileStagedKernel.cuh"  // cuda.fdk.tile.shared
+
 // Block (32, 8) over (i, j); grid z = planes of this launch.
 __global__ void __launch_bounds__(256) standardKernel(ConeLaunchArgs a, int planeOffset) {
     const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
@@ -171,16 +331,20 @@ namespace kernels {
 namespace {
 
 /// core/cone/ConeKernelSupport.h's packViews on the device: view p's rows ([nv][pitch]) into a
-/// padded image of (slow + 3) x stride floats, transposed (slow = u) or not (slow = v).
+/// padded image of (slow + 3) x stride floats, transposed (slow = u) or not (slow = v); with
+/// @p pairs (transposed only) element e of that image becomes floats 2e, 2e + 1: its own value
+/// and the next column's (the tile kernels' column-pair images).
 __global__ void padKernel(const float* rows, size_t pitch, int nu, int nv, bool transposed,
-                          float* out, int stride, size_t image) {
+                          bool pairs, float* out, int stride, size_t image) {
     const int p = blockIdx.y;
     const float* view = rows + static_cast<size_t>(p) * nv * pitch;
     float* dst = out + static_cast<size_t>(p) * image;
     const int slow = transposed ? nu : nv, fast = transposed ? nv : nu;
     for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < image;
          i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-        const int s = static_cast<int>(i / stride) - 1, f = static_cast<int>(i % stride) - 1;
+        const size_t e = pairs ? i / 2 : i;
+        const int s = static_cast<int>(e / stride) - 1 + (pairs ? static_cast<int>(i % 2) : 0);
+        const int f = static_cast<int>(e % stride) - 1;
         float v = 0.0f;
         if (s >= 0 && s < slow && f >= 0 && f < fast)
             v = transposed ? view[static_cast<size_t>(f) * pitch + s]
@@ -198,7 +362,7 @@ Status launchConePad(const ConePadArgs& a, cudaStream_t stream) {
     const unsigned perImage =
         static_cast<unsigned>(std::min<std::size_t>((a.image + 255) / 256, 1024));
     kernels::padKernel<<<dim3(perImage, static_cast<unsigned>(a.views)), 256, 0, stream>>>(
-        a.rows, a.pitch, a.nu, a.nv, a.transposed, a.out, a.stride, a.image);
+        a.rows, a.pitch, a.nu, a.nv, a.transposed, a.pairs, a.out, a.stride, a.image);
     return cudaCheck(cudaGetLastError(), "launch of the cone padding");
 }
 
@@ -214,6 +378,17 @@ Status launchConeBackProjection(const ConeLaunchArgs& a, const float* matrices,
         cudaMemcpyToSymbolAsync(cMats, matrices, static_cast<size_t>(a.views) * 12 * sizeof(float),
                                 0, cudaMemcpyHostToDevice, stream),
         "cudaMemcpyToSymbolAsync(cone matrices)"));
+    if (a.kernel == ConeKernel::TileMirror || a.kernel == ConeKernel::TileColumn) {
+        if (a.fetch != ConeFetch::Ldg)
+            return unsupported("the cone tile kernel reads by __ldg only");
+        if (a.staged && a.pairs) return unsupported("a staged cone tile from column-pair images");
+        if (a.staged)
+            return a.kernel == ConeKernel::TileMirror ? launchTileStaged<true>(a, stream)
+                                                      : launchTileStaged<false>(a, stream);
+        if (a.kernel == ConeKernel::TileMirror)
+            return a.pairs ? launchTile<true, true>(a, stream) : launchTile<true, false>(a, stream);
+        return a.pairs ? launchTile<false, true>(a, stream) : launchTile<false, false>(a, stream);
+    }
     if (a.kernel == ConeKernel::Standard)
         return launchPlanes(standardKernel, a, dim3(blocks(a.nx, 32), blocks(a.ny, kRowsPerBlock)),
                             stream, "cone standard");

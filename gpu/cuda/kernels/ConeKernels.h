@@ -22,7 +22,13 @@
 ///  - ShflColumn: the same without the mirror, one thread per voxel j (Column geometries);
 ///  both read transposed [u][v] images through a layered texture (Texture, point sampling) or
 ///  __ldg from device memory (Ldg, "L1-Tran"), and accumulate into a y-contiguous volume
-///  [plane][x][y], which launchConeTranspose() turns into [plane][y][x].
+///  [plane][x][y], which launchConeTranspose() turns into [plane][y][x];
+///  - TileMirror / TileColumn (Ldg only): ShflMirror / ShflColumn with every column term of a
+///    view shuffled once (1/h2^2, u's fraction and column offset, v = v0 + j dv: no dot
+///    product per voxel), 4 voxels (pairs) per thread 32 apart, and blocks walked in compact
+///    patches of the (x, z) plane so that a batch's projection footprint stays in L2; with
+///    `pairs`, from column-pair images: two taps per 8-byte load (the same bits); with
+///    `staged`, the taps from the block's detector patch staged in shared memory (the same bits).
 ///
 /// The matrices live in one __constant__ bank per device: launchConeBackProjection() copies
 /// them with cudaMemcpyToSymbolAsync on @p stream, stream-ordered with the kernels; callers on a
@@ -39,7 +45,7 @@ namespace tomo::cuda {
 
 inline constexpr int kConeBatch = 32;  ///< views per launch: the lanes of a warp
 
-enum class ConeKernel { Standard, ShflMirror, ShflColumn };
+enum class ConeKernel { Standard, ShflMirror, ShflColumn, TileMirror, TileColumn };
 enum class ConeFetch { Texture, Ldg };
 
 struct ConeLaunchArgs {
@@ -52,7 +58,12 @@ struct ConeLaunchArgs {
     std::size_t image = 0;                 ///< floats per padded image
     float maxU = 0, maxV = 0;              ///< nu, nv: the upper clamps
     float nv1 = 0;                         ///< nv - 1: the mirror of v is nv1 - v
-    float* acc = nullptr;                  ///< the slab's accumulator
+    /// Tile only: column-pair images (ConePadArgs::pairs; image counts their floats).
+    bool pairs = false;
+    /// Tile only, not with pairs: each view's detector patch staged in shared memory
+    /// (cuda.fdk.tile.shared; views whose patch does not fit read by __ldg): the same bits.
+    bool staged = false;
+    float* acc = nullptr;  ///< the slab's accumulator
     int nx = 0, ny = 0, planes = 0, firstPlane = 0;
 };
 
@@ -70,6 +81,9 @@ struct ConePadArgs {
     std::size_t pitch = 0;  ///< floats per detector row
     int nu = 0, nv = 0, views = 0;
     bool transposed = false;
+    /// Transposed only: each element followed by the next column's ((u, v), (u + 1, v)), so
+    /// the image has 2 x stride x (slow + 3) floats (cuda.fdk.tile.pair).
+    bool pairs = false;
     float* out = nullptr;
     int stride = 0;         ///< floats per padded row
     std::size_t image = 0;  ///< floats per padded image

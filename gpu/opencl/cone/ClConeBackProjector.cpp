@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/cone/ConeTileWalk.h"
 #include "core/cone/Fdk.h"
 #include "core/pipeline/SlabDownload.h"
 #include "gpu/opencl/cone/OpenClConeBackProjectors.h"
@@ -16,7 +17,9 @@ namespace {
 
 constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of the transpose
 constexpr std::size_t kStandardGroup[2] = {32, 4};
-constexpr int kLaunchViewsMax = 256;  ///< views per launch (matrices in __constant memory)
+constexpr int kLaunchViewsMax = 256;           ///< views per launch (matrices in __constant memory)
+constexpr int kTileVoxels = TOMO_TILE_VOXELS;  ///< core/cone/ConeTileWalk.h
+constexpr int kTileRows = TOMO_TILE_ROWS, kTileCols = TOMO_TILE_COLS;
 
 std::size_t roundUp(std::size_t n, std::size_t m) {
     return (n + m - 1) / m * m;
@@ -63,15 +66,20 @@ Status ClConeBackProjector::prepare() {
     if (m_config.share == ClConeShare::SubGroup &&
         !m_device->traits().hasExtension("cl_intel_subgroups"))
         options += " -cl-std=CL2.0";  // cl_khr_subgroups' built-ins are OpenCL C 2.0
-    Result<ClProgram> built = m_device->program("cone.cl", kernelSource("cone.cl"), options);
+    const std::string source =
+        std::string(kernelSource("ConeTileWalk.h")) + "\n" + std::string(kernelSource("cone.cl"));
+    Result<ClProgram> built = m_device->program("cone.cl", source, options);
     if (!built.isOk() && m_config.share == ClConeShare::SubGroup) {
         // A driver that lists the extension but does not compile its built-ins: local memory.
         m_config.share = ClConeShare::Local;
         return prepare();
     }
     TOMO_ASSIGN_OR_RETURN(ClProgram program, std::move(built));
-    TOMO_ASSIGN_OR_RETURN(
-        m_kernel, m_device->kernel(program, m_config.symmetric ? "coneSymmetric" : "coneStandard"));
+    const char* name = !m_config.symmetric ? "coneStandard"
+                       : m_config.staged   ? "coneTileStaged"
+                       : m_config.tile     ? "coneTile"
+                                           : "coneSymmetric";
+    TOMO_ASSIGN_OR_RETURN(m_kernel, m_device->kernel(program, name));
     if (m_config.symmetric) {
         TOMO_ASSIGN_OR_RETURN(m_transpose, m_device->kernel(program, "coneColumnsToVolume"));
     }
@@ -85,7 +93,8 @@ std::size_t ClConeBackProjector::deviceBudget() const {
 
 std::size_t ClConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
     const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
-    return 4 * (voxels + batchPixels + transpose) + 48 * kLaunchViewsMax;
+    const std::size_t batch = batchPixels * (m_config.pairs ? 2 : 1);
+    return 4 * (voxels + batch + transpose) + 48 * kLaunchViewsMax;
 }
 
 void ClConeBackProjector::reset() {
@@ -165,6 +174,7 @@ Status ClConeBackProjector::enqueueBackProjection(int views, ClEvent& done) {
     }
     const float nv1 = static_cast<float>(d.nv - 1);
     const int mirror = m_mirror ? 1 : 0;
+    if (m_config.tile) return enqueueTile(views, done);
     TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, proj, mats, views, stride, image, maxU, maxV, nv1,
                                        acc, nx, ny, m_first, mirror));
     const int jcount = m_mirror ? (ny + 1) / 2 : ny;
@@ -173,6 +183,30 @@ Status ClConeBackProjector::enqueueBackProjection(int views, ClEvent& done) {
                                    static_cast<std::size_t>(m_planes)};
     const std::size_t local[3] = {group, 1, 1};
     return enqueue3d(m_device->queue(1), m_kernel, global, local, done, "coneSymmetric");
+}
+
+Status ClConeBackProjector::enqueueTile(int views, ClEvent& done) {
+    const DetectorGrid& d = m_geometry->detector();
+    const int stride = m_fast + cone::kPadBefore + cone::kPadAfter;
+    const int image = static_cast<int>(imageSize());
+    const float maxU = static_cast<float>(d.nu), maxV = static_cast<float>(d.nv);
+    const float nv1 = static_cast<float>(d.nv - 1);
+    const int nx = m_grid.nx, ny = m_grid.ny, mirror = m_mirror ? 1 : 0;
+    const int pairs = m_config.pairs ? 1 : 0;
+    const int jcount = m_mirror ? (ny + 1) / 2 : ny;
+    const int jBlocks = (jcount + 32 * kTileVoxels - 1) / (32 * kTileVoxels);
+    const int iBlocks = (nx + kTileCols - 1) / kTileCols;
+    const int kBlocks = (m_planes + TOMO_TILE_PLANES - 1) / TOMO_TILE_PLANES;
+    if (static_cast<long long>(jBlocks) * iBlocks * kBlocks > 0x7fffffffLL)
+        return unsupported(m_info.id + ": a slab of " + std::to_string(m_planes) +
+                           " planes needs more than 2^31 work-groups");
+    TOMO_RETURN_IF_ERROR(setKernelArgs(m_kernel, m_proj.get(), m_mats.get(), views, stride, image,
+                                       maxU, maxV, nv1, m_acc.get(), nx, ny, m_first, mirror, pairs,
+                                       m_planes, jBlocks, iBlocks, kBlocks));
+    const std::size_t groups = static_cast<std::size_t>(jBlocks) * iBlocks * kBlocks;
+    const std::size_t global[3] = {32 * groups, kTileRows, 1};
+    const std::size_t local[3] = {32, kTileRows, 1};
+    return enqueue3d(m_device->queue(1), m_kernel, global, local, done, "coneTile");
 }
 
 Status ClConeBackProjector::add(int first, const Array3<float>& views, const ExecContext& ctx) {
@@ -259,7 +293,8 @@ Result<std::unique_ptr<DeviceQueues>> ClConeBackProjector::openQueues() {
 
 std::size_t ClConeBackProjector::imageSize() const {
     return static_cast<std::size_t>(m_fast + cone::kPadBefore + cone::kPadAfter) *
-           static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter);
+           static_cast<std::size_t>(m_slow + cone::kPadBefore + cone::kPadAfter) *
+           (m_config.pairs ? 2 : 1);
 }
 
 // Registration (OpenClConeBackProjectors.h).
@@ -310,6 +345,36 @@ void registerOpenClConeBackProjectors(ConeBackProjectorRegistry& registry,
                  "), transposed projections",
              10},
             symmetric);
+    // Below opencl.fdk.symmetric until a GPU measures it faster (docs/cone-beam.md).
+    if (t.maxWorkGroupSize >= 32 * kTileRows && t.localMemBytes >= 5 * 4 * 32 * kTileRows)
+        addCone(registry, device,
+                {"opencl.fdk.tile", "opencl", "symmetric", ConeSymmetry::Column,
+                 "OpenCL" + on +
+                     ", iFDK tile (CUDA's cuda.fdk.tile): column terms per view once per "
+                     "work-group row (v = v0 + j dv), 4 voxel pairs per work-item, groups walked "
+                     "in (x, z) patches, transposed projections",
+                 5},
+                {true, ClConeShare::Local, false, true});
+    if (t.maxWorkGroupSize >= 32 * kTileRows && t.localMemBytes >= 5 * 4 * 32 * kTileRows)
+        addCone(registry, device,
+                {"opencl.fdk.tile.pair", "opencl", "symmetric", ConeSymmetry::Column,
+                 "OpenCL" + on +
+                     ", iFDK tile from column-pair images (CUDA's cuda.fdk.tile.pair): detector "
+                     "columns u and u+1 interleaved, two taps per 8-byte load",
+                 4},
+                {true, ClConeShare::Local, false, true, true});
+    // coneTileStaged's local memory: the stage, the column terms and the patches.
+    const std::size_t stagedBytes =
+        4 * (TOMO_TILE_STAGE_VIEWS * 2 * TOMO_TILE_STAGE_COLS * TOMO_TILE_STAGE_ROWS +
+             5 * 32 * kTileRows + 6 * 32);
+    if (t.maxWorkGroupSize >= 32 * kTileRows && t.localMemBytes >= stagedBytes)
+        addCone(registry, device,
+                {"opencl.fdk.tile.shared", "opencl", "symmetric", ConeSymmetry::Column,
+                 "OpenCL" + on +
+                     ", iFDK tile from local memory (CUDA's cuda.fdk.tile.shared): each view's "
+                     "detector patch staged by the work-group, then the taps from local memory",
+                 3},
+                {true, ClConeShare::Local, false, true, false, true});
 }
 
 }  // namespace tomo::opencl

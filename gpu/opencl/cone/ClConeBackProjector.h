@@ -38,6 +38,12 @@ struct ClConeConfig {
     ClConeShare share = ClConeShare::Local;  ///< symmetric kernel only
     /// Local sharing: a barrier after every view (cone.cl's LOOP_BARRIER; CPU devices).
     bool barrierPerView = false;
+    /// coneTile in place of coneSymmetric (symmetric only; CUDA's cuda.fdk.tile, its twin).
+    bool tile = false;
+    /// coneTile from column-pair images (two taps per 8-byte load; twice a batch's memory).
+    bool pairs = false;
+    /// coneTileStaged: coneTile with each view's detector patch staged in local memory.
+    bool staged = false;
 };
 
 class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBackProjection {
@@ -76,6 +82,7 @@ class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBac
     Status enqueueBackProjection(int views, ClEvent& done);
     /// The slab into @p out (any content), every stored float written once (SlabDownload.h).
     Status download(Volume& out, int threads);
+    Status enqueueTile(int views, ClEvent& done);
     void reset();
 
     ConeBackProjectorInfo m_info;

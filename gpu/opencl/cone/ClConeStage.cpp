@@ -45,9 +45,10 @@ class ClConeStage final : public ChunkStage {
         const cl_int stride = m_bp.m_fast + cone::kPadBefore + cone::kPadAfter;
         const cl_int image = static_cast<cl_int>(m_bp.imageSize());
         const cl_mem rows = ClQueues::mem(b.input), proj = m_bp.m_proj.get();
-        TOMO_RETURN_IF_ERROR(setKernelArgs(
-            m_bp.m_pad, rows, cl_int(m_pitch), cl_int(first), cl_int(d.nu), cl_int(d.nv),
-            cl_int(m_bp.m_config.symmetric ? 1 : 0), proj, stride, image));
+        TOMO_RETURN_IF_ERROR(
+            setKernelArgs(m_bp.m_pad, rows, cl_int(m_pitch), cl_int(first), cl_int(d.nu),
+                          cl_int(d.nv), cl_int(m_bp.m_config.symmetric ? 1 : 0),
+                          cl_int(m_bp.m_config.pairs ? 1 : 0), proj, stride, image));
         ClEvent padded;
         TOMO_RETURN_IF_ERROR(enqueueKernel2d(
             m_q.computeQueue(), m_bp.m_pad, roundUp(static_cast<std::size_t>(image), 64),

@@ -11,8 +11,14 @@
 ///    cl_khr_subgroups or cl_intel_subgroups, else through local memory (on CPU devices such as
 ///    PoCL with a barrier after every view, measured faster there: ClConeBackProjector.cpp);
 ///    transposed projections, a y-contiguous volume transposed back on the device. Needs
-///    ConeSymmetry::Column.
-/// Both reproduce core/cone/ConeBackProjector.h's arithmetic in float.
+///    ConeSymmetry::Column;
+///  - opencl.fdk.tile: the twin of CUDA's cuda.fdk.tile (column terms once per view and column,
+///    v = v0 + j dv, 4 voxel pairs per work-item, groups walked in (x, z) patches), through local
+///    memory; below opencl.fdk.symmetric in the automatic choice. Needs ConeSymmetry::Column;
+///  - opencl.fdk.tile.pair / opencl.fdk.tile.shared: the twins of cuda.fdk.tile.pair and
+///    cuda.fdk.tile.shared (column-pair images; each view's detector patch staged in local
+///    memory), the same bits as opencl.fdk.tile.
+/// All reproduce core/cone/ConeBackProjector.h's arithmetic in float.
 
 #include <memory>
 

@@ -30,6 +30,21 @@ ConeCase coneCase(const std::string& phantom, double arcDeg, int views, double p
     return {std::move(g), grid, std::move(proj), std::move(truth), FdkOptions{}};
 }
 
+std::vector<ConeCase> symmetricCases(const std::string& phantom) {
+    std::vector<ConeCase> cases;
+    cases.push_back(coneCase(phantom, 360, 60));
+    cases.push_back(coneCase(phantom, 360, 60, 6.0));
+    cases.push_back(coneCase(phantom, 360, 60));
+    cases.back().grid = ConeVolumeGrid::centred(10, 301, 8, 0.2);
+    // Coarse voxels (1.8 and 4 mm): a 4 x 2 patch of columns spans more detector columns than
+    // the tile.shared kernels stage in some views, not in others (both paths run).
+    cases.push_back(coneCase(phantom, 360, 60));
+    cases.back().grid = ConeVolumeGrid::centred(16, 40, 16, 1.8);
+    cases.push_back(coneCase(phantom, 360, 60, 6.0));
+    cases.back().grid = ConeVolumeGrid::centred(12, 12, 12, 4.0);
+    return cases;
+}
+
 Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPlanes,
                            FdkReport* report) {
     FdkOptions o = c.options;

@@ -3,6 +3,7 @@
 // and error measures.
 
 #include <string>
+#include <vector>
 
 #include "core/cone/ConeBackProjector.h"
 #include "core/cone/ConeGeometry.h"
@@ -24,6 +25,12 @@ struct ConeCase {
 ConeCase coneCase(const std::string& phantom, double arcDeg, int views, double projOffsetY = 0,
                   double outOfPlaneRad = 0, double projOffsetX = 0, int nu = 96,
                   std::vector<double> angles = {});
+
+/// @p phantom from 60 views over 360 degrees on a mirror geometry, a column one (vertical
+/// detector offset of 6 mm), tall columns (10 x 301 x 8 voxels of 0.2 mm) and coarse voxels
+/// (1.8 mm mirror, 4 mm column: detector patches larger than tile.shared's stage): every path of
+/// the symmetric kernels, for comparisons of two variants.
+std::vector<ConeCase> symmetricCases(const std::string& phantom);
 
 /// FDK of @p c through runFdk with @p bp into one volume.
 Result<Volume> runToVolume(const ConeCase& c, ConeBackProjector& bp, int slabPlanes = 0,
