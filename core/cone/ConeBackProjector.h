@@ -99,10 +99,12 @@ class ConeBackProjector {
     /// finish() is this into a new volume); the CPU's default copies finish()'s volume.
     /// InvalidArgument for other dims (the slab is then dropped, as after finish()).
     virtual Status finishInto(Volume& out, const ExecContext& ctx);
-    /// Bytes a slab of @p voxels voxels and a batch of @p batchPixels projection pixels take on
-    /// the variant's device (the memory inequality of paper 003: 4 (Nvol + Nproj batch)).
-    virtual std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const {
-        return 4 * (voxels + batchPixels);
+    /// Bytes a slab of @p planes planes of @p plane voxels and a batch of @p batchPixels
+    /// projection pixels take on the variant's device (the memory inequality of paper 003:
+    /// 4 (Nvol + Nproj batch), plus what the variant's download stages).
+    virtual std::size_t bytesFor(std::size_t plane, std::size_t planes,
+                                 std::size_t batchPixels) const {
+        return 4 * (plane * planes + batchPixels);
     }
     /// Bytes the variant's device allows a run (core/pipeline/DeviceMemory.h); 0 on the CPU.
     /// runFdk sizes its slabs so that bytesFor() and the pipeline's rings fit it.

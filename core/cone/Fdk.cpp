@@ -41,7 +41,7 @@ int devicePlanes(const ConeBackProjector& bp, std::size_t plane, std::size_t bat
                  std::size_t rings, int most) {
     const std::size_t budget = bp.deviceBudget();
     auto fits = [&](int planes) {
-        return bp.bytesFor(plane * static_cast<std::size_t>(planes), batchPixels) + rings <= budget;
+        return bp.bytesFor(plane, static_cast<std::size_t>(planes), batchPixels) + rings <= budget;
     };
     if (budget == 0 || fits(most)) return most;
     int lo = 1, hi = most;  // bytesFor grows with the voxels

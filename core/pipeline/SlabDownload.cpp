@@ -128,6 +128,13 @@ void storeRows(const float* src, std::size_t srcPitch, std::size_t first, std::s
     });
 }
 
+StagingRing stagingRing(std::size_t plane, std::size_t planes, std::size_t maxChunkPlanes) {
+    if (plane == 0 || planes == 0) return {};
+    const std::size_t most = std::max<std::size_t>(1, std::min(maxChunkPlanes, planes));
+    const std::size_t chunk = std::clamp<std::size_t>(kStagingRingFloats / 2 / plane, 1, most);
+    return {chunk, std::min<std::size_t>(2, (planes + chunk - 1) / chunk)};
+}
+
 SlabDownloadPlan rowsAsTheyLie(DeviceBufferRef buffer, std::size_t nx, std::size_t chunkFloats) {
     SlabDownloadPlan plan;
     plan.chunkRows = std::max<std::size_t>(1, chunkFloats / std::max<std::size_t>(1, nx));

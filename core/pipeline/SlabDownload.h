@@ -46,6 +46,22 @@ struct SlabDownloadPlan {
 /// chunks of about @p chunkFloats floats (at least a row), no prepare step.
 SlabDownloadPlan rowsAsTheyLie(DeviceBufferRef buffer, std::size_t nx, std::size_t chunkFloats);
 
+/// Floats of device staging a variant that must rearrange its slab before the download (the
+/// symmetric FDK kernels' column-major accumulator) gives its ring of two chunks: 16 Mi.
+inline constexpr std::size_t kStagingRingFloats = std::size_t(1) << 24;
+
+/// The ring of device stagings in which such a variant prepares whole planes for the download:
+/// chunks of @p chunkPlanes planes (as many as half of kStagingRingFloats holds, at least one,
+/// at most @p maxChunkPlanes and the slab's planes), in @p slots buffers (two, or one where one
+/// chunk takes the slab). One count for download(), which allocates it, and bytesFor(), which
+/// the slab planner sizes slabs by: a plane above kStagingRingFloats / 2 floats (8 Mi, 2897^2
+/// and up) takes two whole planes, more than kStagingRingFloats.
+struct StagingRing {
+    std::size_t chunkPlanes = 0, slots = 0;
+    std::size_t floats(std::size_t plane) const { return slots * chunkPlanes * plane; }
+};
+StagingRing stagingRing(std::size_t plane, std::size_t planes, std::size_t maxChunkPlanes);
+
 /// Device seconds of the prepare steps and of the downloads, host seconds of the storing.
 struct SlabDownloadTimes {
     double prepare = 0, download = 0, store = 0;

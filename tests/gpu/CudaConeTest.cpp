@@ -44,10 +44,11 @@ TEST(CudaCone, CompiledVariantsAreListedWithoutADevice) {
 // their transpose staging. Arithmetic only: no device needed.
 TEST(CudaCone, TheSlabBudgetCountsEveryCopyOfABatch) {
     const std::size_t voxels = 512 * 512 * 64, batch = std::size_t(771) * 771 * cuda::kConeBatch;
+    const std::size_t plane = 512 * 512;
     auto bytes = [&](bool symmetric, cuda::ConeFetch fetch, std::size_t v) {
         cuda::CudaConeBackProjector bp(ConeBackProjectorInfo{}, nullptr,
                                        cuda::CudaConeConfig{symmetric, true, fetch});
-        return bp.bytesFor(v, batch);
+        return bp.bytesFor(plane, v / plane, batch);
     };
     using cuda::ConeFetch;
     EXPECT_EQ(bytes(false, ConeFetch::Texture, voxels), 4 * (voxels + 2 * batch));
@@ -57,12 +58,20 @@ TEST(CudaCone, TheSlabBudgetCountsEveryCopyOfABatch) {
     // Column-pair images (cuda.fdk.tile.pair) hold a batch in twice the floats.
     cuda::CudaConeConfig pairs{true, true, ConeFetch::Ldg, true, true};
     EXPECT_EQ(cuda::CudaConeBackProjector(ConeBackProjectorInfo{}, nullptr, pairs)
-                  .bytesFor(voxels, batch),
+                  .bytesFor(plane, voxels / plane, batch),
               bytes(true, ConeFetch::Ldg, voxels) + 4 * batch);
     EXPECT_EQ(pairs.imageFloats(768, 512), std::size_t(2) * 771 * 515);
-    // The transpose staging is capped at 16 Mi floats.
+    // The transpose staging is a ring of two chunks within 16 Mi floats...
     const std::size_t big = std::size_t(2048) * 2048 * 512;
-    EXPECT_EQ(bytes(true, ConeFetch::Ldg, big), 4 * (big + batch + (std::size_t(16) << 20)));
+    auto at = [&](std::size_t side, std::size_t planes) {
+        return cuda::CudaConeBackProjector(ConeBackProjectorInfo{}, nullptr,
+                                           cuda::CudaConeConfig{true, true, ConeFetch::Ldg})
+            .bytesFor(side * side, planes, batch);
+    };
+    EXPECT_EQ(at(2048, 512), 4 * (big + batch + (std::size_t(16) << 20)));
+    // ...or of two whole planes where a plane takes more than half of it (4096^2: 128 MiB).
+    const std::size_t plane4k = std::size_t(4096) * 4096;
+    EXPECT_EQ(at(4096, 64), 4 * (64 * plane4k + batch + 2 * plane4k));
 }
 
 TEST(CudaCone, TextureAndLdgFetchesGiveTheSameBits) {

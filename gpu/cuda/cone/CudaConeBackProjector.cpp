@@ -16,7 +16,7 @@
 namespace tomo::cuda {
 namespace {
 
-constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of the transpose
+constexpr std::size_t kTransposeChunkMax = 65535;  ///< planes per transpose launch (grid z)
 
 Result<CudaArray> createLayeredArray(int width, int height, int layers) {
     const cudaChannelFormatDesc desc =
@@ -61,13 +61,16 @@ std::size_t CudaConeBackProjector::deviceBudget() const {
     return m_device->memoryBudget();
 }
 
-std::size_t CudaConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
+std::size_t CudaConeBackProjector::bytesFor(std::size_t plane, std::size_t planes,
+                                            std::size_t batchPixels) const {
     // The texture path pads a batch into a scratch buffer ("cone.packed", CudaConeStage.cpp) and
     // copies it into the layered array: two copies of a batch; __ldg reads the padded buffer,
     // column-pair images take twice the floats.
     const std::size_t batches = m_config.fetch == ConeFetch::Texture || m_config.pairs ? 2 : 1;
-    const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
-    return 4 * (voxels + batches * batchPixels + transpose);
+    // download()'s ring of transpose stagings.
+    const std::size_t transpose =
+        m_config.symmetric ? stagingRing(plane, planes, kTransposeChunkMax).floats(plane) : 0;
+    return 4 * (plane * planes + batches * batchPixels + transpose);
 }
 
 void CudaConeBackProjector::reset() {
@@ -115,7 +118,8 @@ Status CudaConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolu
     const DetectorGrid& d = geometry.detector();
     const std::size_t voxels = grid.slab(firstPlane, planes).voxels();
     const std::size_t image = static_cast<std::size_t>(d.nu + 3) * (d.nv + 3);
-    const std::size_t need = bytesFor(voxels, image * kConeBatch);
+    const std::size_t need =
+        bytesFor(voxels / std::size_t(planes), std::size_t(planes), image * kConeBatch);
     if (need > m_device->memoryBudget())
         return cone::slabTooLarge(m_info, planes, need, m_device->memoryBudget(),
                                   m_device->traits().name);
@@ -197,16 +201,16 @@ Status CudaConeBackProjector::download(Volume& out, int threads) {
     TOMO_ASSIGN_OR_RETURN(std::unique_ptr<CudaQueues> queues, CudaQueues::open(m_device));
     const std::size_t nx = static_cast<std::size_t>(m_grid.nx), ny = m_grid.ny, plane = nx * ny;
     SlabDownloadPlan plan;
-    // A ring of two transpose stagings in the memory bytesFor() counts for one.
+    // The ring of transpose stagings that bytesFor() counts.
     std::vector<DeviceBuffer> staging;
     if (!m_config.symmetric) {
         const DeviceBufferRef acc{m_acc.get(), out.dim(0) * plane * sizeof(float)};
-        plan = rowsAsTheyLie(acc, nx, kTransposeFloats / 2);
+        plan = rowsAsTheyLie(acc, nx, kStagingRingFloats / 2);
     } else {
-        const std::size_t chunk = std::clamp<std::size_t>(
-            kTransposeFloats / 2 / plane, 1, static_cast<std::size_t>(std::min(m_planes, 65535)));
+        const StagingRing ring = stagingRing(plane, std::size_t(m_planes), kTransposeChunkMax);
+        const std::size_t chunk = ring.chunkPlanes;
         plan.chunkRows = chunk * ny;
-        for (std::size_t s = 0; s < std::min<std::size_t>(2, (m_planes + chunk - 1) / chunk); ++s) {
+        for (std::size_t s = 0; s < ring.slots; ++s) {
             TOMO_ASSIGN_OR_RETURN(
                 DeviceBuffer b,
                 DeviceBuffer::create(plane * chunk * sizeof(float), "cone transpose"));

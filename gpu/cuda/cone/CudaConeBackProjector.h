@@ -31,8 +31,8 @@ struct CudaConeConfig {
     bool symmetric = false;  ///< the shfl kernels (else the standard kernel)
     bool mirror = true;      ///< shfl: the pair kernel on Mirror geometries (false: columns)
     ConeFetch fetch = ConeFetch::Texture;
-    bool tile = false;   ///< shfl with Ldg: the tile kernels (ConeKernels.h)
-    bool pairs = false;  ///< tile: column-pair images (twice the memory of a batch)
+    bool tile = false;    ///< shfl with Ldg: the tile kernels (ConeKernels.h)
+    bool pairs = false;   ///< tile: column-pair images (twice the memory of a batch)
     bool staged = false;  ///< tile: the detector patch staged in shared memory
     /// Floats of one padded image of @p slow x @p fast pixels in this configuration's layout.
     std::size_t imageFloats(int slow, int fast) const {
@@ -59,7 +59,8 @@ class CudaConeBackProjector final : public ConeBackProjector, public ConeDeviceB
     Status add(int first, const Array3<float>& views, const ExecContext& ctx) override;
     Result<Volume> finish(const ExecContext& ctx) override;
     Status finishInto(Volume& out, const ExecContext& ctx) override;
-    std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
+    std::size_t bytesFor(std::size_t plane, std::size_t planes,
+                         std::size_t batchPixels) const override;
     int preferredBatch() const override { return kConeBatch; }
     /// The slab's uploads, kernels, transposes and downloads, timed with CUDA events.
     ConeDeviceTimes deviceTimes() const override { return m_times; }

@@ -15,7 +15,6 @@
 namespace tomo::opencl {
 namespace {
 
-constexpr std::size_t kTransposeFloats = std::size_t(1) << 24;  ///< staging of the transpose
 constexpr std::size_t kStandardGroup[2] = {32, 4};
 constexpr int kLaunchViewsMax = 256;           ///< views per launch (matrices in __constant memory)
 constexpr int kTileVoxels = TOMO_TILE_VOXELS;  ///< core/cone/ConeTileWalk.h
@@ -91,10 +90,13 @@ std::size_t ClConeBackProjector::deviceBudget() const {
     return m_device->memoryBudget();
 }
 
-std::size_t ClConeBackProjector::bytesFor(std::size_t voxels, std::size_t batchPixels) const {
-    const std::size_t transpose = m_config.symmetric ? std::min(voxels, kTransposeFloats) : 0;
+std::size_t ClConeBackProjector::bytesFor(std::size_t plane, std::size_t planes,
+                                          std::size_t batchPixels) const {
+    // download()'s ring of transpose stagings.
+    const std::size_t transpose =
+        m_config.symmetric ? stagingRing(plane, planes, planes).floats(plane) : 0;
     const std::size_t batch = batchPixels * (m_config.pairs ? 2 : 1);
-    return 4 * (voxels + batch + transpose) + 48 * kLaunchViewsMax;
+    return 4 * (plane * planes + batch + transpose) + 48 * kLaunchViewsMax;
 }
 
 void ClConeBackProjector::reset() {
@@ -112,7 +114,8 @@ Status ClConeBackProjector::begin(const ConeGeometry& geometry, const ConeVolume
     const DetectorGrid& d = geometry.detector();
     const std::size_t voxels = grid.slab(firstPlane, planes).voxels();
     const std::size_t image = static_cast<std::size_t>(d.nu + 3) * (d.nv + 3);
-    const std::size_t need = bytesFor(voxels, image * kBatch);
+    const std::size_t need =
+        bytesFor(voxels / std::size_t(planes), std::size_t(planes), image * kBatch);
     if (need > m_device->memoryBudget())
         return cone::slabTooLarge(m_info, planes, need, m_device->memoryBudget(),
                                   m_device->traits().name);
@@ -242,16 +245,16 @@ Status ClConeBackProjector::download(Volume& out, int threads) {
     auto& queues = static_cast<ClQueues&>(*opened);
     const std::size_t nx = m_grid.nx, ny = m_grid.ny, plane = nx * ny;
     SlabDownloadPlan plan;
-    // A ring of two transpose stagings in the memory bytesFor() counts for one.
+    // The ring of transpose stagings that bytesFor() counts.
     std::vector<ClMem> staging;
     if (!m_config.symmetric) {
         const DeviceBufferRef acc{m_acc.get(), out.dim(0) * plane * sizeof(float)};
-        plan = rowsAsTheyLie(acc, nx, kTransposeFloats / 2);
+        plan = rowsAsTheyLie(acc, nx, kStagingRingFloats / 2);
     } else {
-        const std::size_t chunk =
-            std::clamp<std::size_t>(kTransposeFloats / 2 / plane, 1, std::size_t(m_planes));
+        const StagingRing ring = stagingRing(plane, std::size_t(m_planes), std::size_t(m_planes));
+        const std::size_t chunk = ring.chunkPlanes;
         plan.chunkRows = chunk * ny;
-        for (std::size_t s = 0; s < std::min<std::size_t>(2, (m_planes + chunk - 1) / chunk); ++s) {
+        for (std::size_t s = 0; s < ring.slots; ++s) {
             TOMO_ASSIGN_OR_RETURN(
                 ClMem mem, m_device->createBuffer(CL_MEM_READ_WRITE, plane * chunk * sizeof(float),
                                                   "cone transpose staging"));

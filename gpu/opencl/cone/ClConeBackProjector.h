@@ -58,7 +58,8 @@ class ClConeBackProjector final : public ConeBackProjector, public ConeDeviceBac
     Status add(int first, const Array3<float>& views, const ExecContext& ctx) override;
     Result<Volume> finish(const ExecContext& ctx) override;
     Status finishInto(Volume& out, const ExecContext& ctx) override;
-    std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override;
+    std::size_t bytesFor(std::size_t plane, std::size_t planes,
+                         std::size_t batchPixels) const override;
     int preferredBatch() const override { return kBatch; }
     /// add()'s uploads and kernels (the pipeline's events), finish()'s transposes (their
     /// events) and read-back (host clock, blocking reads).

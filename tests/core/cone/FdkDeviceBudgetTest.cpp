@@ -29,8 +29,9 @@ class DeviceSized final : public ConeBackProjector {
         return m_cpu->add(first, views, ctx);
     }
     Result<Volume> finish(const ExecContext& ctx) override { return m_cpu->finish(ctx); }
-    std::size_t bytesFor(std::size_t voxels, std::size_t batchPixels) const override {
-        return m_cpu->bytesFor(voxels, batchPixels);
+    std::size_t bytesFor(std::size_t plane, std::size_t planes,
+                         std::size_t batchPixels) const override {
+        return m_cpu->bytesFor(plane, planes, batchPixels);
     }
     int preferredBatch() const override { return m_cpu->preferredBatch(); }
     std::size_t deviceBudget() const override { return m_budget; }
@@ -56,7 +57,7 @@ TEST(FdkDeviceBudget, SlabsFitTheDevicesMemoryAndGiveTheSameBits) {
     const DetectorGrid& d = c.geometry.detector();
     const std::size_t batchPixels = std::size_t(batch) * d.nu * d.nv;
     const std::size_t plane = std::size_t(c.grid.nx) * c.grid.ny;
-    DeviceSized small(huge.bytesFor(10 * plane, batchPixels) + 8 * batchPixels);
+    DeviceSized small(huge.bytesFor(plane, 10, batchPixels) + 8 * batchPixels);
     FdkReport cut;
     const Volume slabs = test::runToVolume(c, small, 0, &cut).value();
     EXPECT_EQ(cut.slabPlanes, 10);

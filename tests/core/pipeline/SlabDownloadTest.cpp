@@ -139,6 +139,39 @@ TEST(SlabDownload, RowsTransposedThroughAStagingRingFillEveryStoredFloatOnce) {
     }
 }
 
+// The ring that the symmetric FDK variants' download() allocates and their bytesFor() counts
+// (one function for both): up to 8 Mi voxels a plane, two chunks within 16 Mi floats; above, two
+// whole planes (32 Mi floats = 128 MiB at 4096^2, which a cap at 16 Mi floats missed by 64 MiB).
+TEST(SlabDownload, TheStagingRingCountsWhatItHolds) {
+    const std::size_t half = kStagingRingFloats / 2;
+    struct Case {
+        std::size_t plane, planes, maxChunk, chunk, slots;
+    };
+    const Case cases[] = {
+        {2048 * 2048, 512, 1000, 2, 2},  // 2 planes a chunk: 16 Mi floats in all
+        {2048 * 2048, 1, 1000, 1, 1},    // one plane: one buffer of it
+        {2048 * 2048, 3, 1000, 2, 2},    // 3 planes: two chunks of 2 (4 planes' staging)
+        {4096 * 4096, 64, 1000, 1, 2},   // a plane above half the ring: two whole planes
+        {8192 * 8192, 2, 1000, 1, 2},      {512 * 512, 16, 1000, 16, 1},  // the slab fits one chunk
+        {512 * 512, 1000, 1000, 32, 2},     // 32 planes of 512^2 = half the ring
+        {64 * 64, 100000, 65535, 2048, 2},  // capped by half the ring before the grid limit
+        {8, 100000, 65535, 65535, 2},       // tiny planes: the launch limit caps the chunk
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(testing::Message() << c.plane << " x " << c.planes);
+        const StagingRing ring = stagingRing(c.plane, c.planes, c.maxChunk);
+        EXPECT_EQ(ring.chunkPlanes, c.chunk);
+        EXPECT_EQ(ring.slots, c.slots);
+        EXPECT_EQ(ring.floats(c.plane), c.slots * c.chunk * c.plane);
+        if (c.plane <= half) {
+            EXPECT_LE(ring.floats(c.plane), kStagingRingFloats);
+        }
+    }
+    EXPECT_EQ(stagingRing(4096 * 4096, 64, 1000).floats(4096 * 4096),
+              std::size_t(32) << 20);  // 128 MiB: 64 MiB above the old 16 Mi floats cap
+    EXPECT_EQ(stagingRing(0, 4, 4).floats(0), 0u);
+}
+
 TEST(SlabDownload, StoreRowsWritesEveryStoredFloatFromPitchedRowsOrZeros) {
     // Rows around the 64-row task, widths with and without padding, sizes over 4 MiB.
     for (const Shape& s : shapes()) {
