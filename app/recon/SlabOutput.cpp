@@ -184,14 +184,24 @@ Status SlabOutput::put(std::size_t first, Volume&& slab) {
 Status SlabOutput::zeros(std::size_t first, std::size_t count) {
     State& s = *m_state;
     if (!s.writer) return ensureWhole(s);  // zeroed at commit(), unless a slab comes
+    // One block of zero planes, zeroed once on several threads (storeRows: the pages' first
+    // touch) and written as often as needed; a shorter last block the same way.
     constexpr std::size_t kPlanesPerWrite = 16;
-    for (std::size_t z = first; z < first + count; z += kPlanesPerWrite) {
-        const std::size_t n = std::min(kPlanesPerWrite, first + count - z);
-        TOMO_ASSIGN_OR_RETURN(Volume zero, Volume::create(n, s.shape[1], s.shape[2]));
-        zero.fill(0.f);
-        TOMO_RETURN_IF_ERROR(s.writer->writeSlab(z, zero));
+    const std::size_t ny = s.shape[1], nx = s.shape[2];
+    auto zeroBlock = [&](std::size_t planes) -> Result<Volume> {
+        TOMO_ASSIGN_OR_RETURN(Volume zero, Volume::createUninitialised(planes, ny, nx));
+        storeRows(nullptr, 0, 0, planes * ny, zero, 0);
+        return zero;
+    };
+    const std::size_t whole = count / kPlanesPerWrite * kPlanesPerWrite;
+    if (whole > 0) {
+        TOMO_ASSIGN_OR_RETURN(const Volume zero, zeroBlock(kPlanesPerWrite));
+        for (std::size_t z = first; z < first + whole; z += kPlanesPerWrite)
+            TOMO_RETURN_IF_ERROR(s.writer->writeSlab(z, zero));
     }
-    return Status::ok();
+    if (whole == count) return Status::ok();
+    TOMO_ASSIGN_OR_RETURN(const Volume rest, zeroBlock(count - whole));
+    return s.writer->writeSlab(first + whole, rest);
 }
 
 std::optional<PlaneFileLayout> SlabOutput::planeLayout() const {

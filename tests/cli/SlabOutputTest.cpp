@@ -7,9 +7,18 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 
-#include <cmath>
-#include <cstring>
+#include <sys/resource.h>
 
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <vector>
+
+#include "app/data/DataFormats.h"
 #include "app/recon/ReconService.h"
 #include "app/recon/ReconSteps.h"
 #include "app/recon/SinogramSource.h"
@@ -64,6 +73,86 @@ TEST(SlabOutputHeld, SlabsAreStoredOnceAndUnwrittenPlanesAreZero) {
         const bool held = (z >= 2 && z < 5) || (z >= 7 && z < 9);
         EXPECT_EQ(wrongFloats(v, all, z, held), 0u) << "plane " << z;
     }
+}
+
+// A streamed file: the planes a stopped run never reached are written as blocks of zero planes
+// (one 16-plane block zeroed once and written again, a shorter last block), between slabs.
+TEST(SlabOutputStreamed, UnreachedPlanesAreZeroInTheFile) {
+    const std::size_t nz = 45, ny = 9, nx = 17;
+    const Volume all = ramp(nz, ny, nx);
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "slab-zeros";
+    std::filesystem::create_directories(dir);
+    for (const std::string ext : {".raw", ".h5"}) {
+        SCOPED_TRACE(ext);
+        const std::filesystem::path file = dir / ("zeros" + ext);
+        std::filesystem::remove(file);
+        app::ReconReport report;
+        auto out =
+            app::detail::SlabOutput::open({file, {nz, ny, nx}, {}, nullptr, 1u << 30}, report);
+        ASSERT_TRUE(out.isOk()) << out.status().message();
+        ASSERT_TRUE(report.streamed);
+        {
+            const GarbageHeap garbage;
+            ASSERT_TRUE(out->put(0, ramp(3, ny, nx)).isOk());
+            ASSERT_TRUE(out->zeros(3, 37).isOk());  // two 16-plane blocks and one of 5
+            ASSERT_TRUE(out->put(40, ramp(5, ny, nx, 40)).isOk());
+        }
+        ASSERT_TRUE(out->commit(report).isOk());
+        auto formats = app::makeFormatRegistry();
+        ASSERT_TRUE(formats.isOk());
+        ReadOptions options;
+        options.shape = std::array<std::size_t, 3>{nz, ny, nx};
+        auto v = formats->readVolume(file, options);
+        ASSERT_TRUE(v.isOk()) << v.status().message();
+        ASSERT_EQ(v->dims(), all.dims());
+        for (std::size_t z = 0; z < nz; ++z)
+            EXPECT_EQ(wrongFloats(*v, all, z, z < 3 || z >= 40), 0u) << "plane " << z;
+        if (ext == ".raw") {  // the file is the floats themselves, nothing else
+            EXPECT_EQ(std::filesystem::file_size(file), nz * ny * nx * sizeof(float));
+            std::vector<float> bytes(nz * ny * nx);
+            std::ifstream(file, std::ios::binary)
+                .read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size() * 4));
+            std::size_t bad = 0;
+            for (std::size_t z = 0; z < nz; ++z)
+                for (std::size_t y = 0; y < ny; ++y)
+                    for (std::size_t x = 0; x < nx; ++x) {
+                        const float want = z < 3 || z >= 40 ? all(z, y, x) : 0.0f;
+                        bad += std::memcmp(&bytes[(z * ny + y) * nx + x], &want, 4) != 0;
+                    }
+            EXPECT_EQ(bad, 0u);
+        }
+    }
+}
+
+// The cost of zeros() on a streamed .raw file: 128 planes of 1024^2 (512 MiB) into
+// $TOMO_ZEROS_DIR (default the test's temp folder; /dev/shm leaves the disk out). Prints wall
+// and process CPU seconds; disabled (run with --gtest_also_run_disabled_tests
+// --gtest_filter='SlabOutputStreamed.DISABLED_*').
+TEST(SlabOutputStreamed, DISABLED_ZerosCost) {
+    const std::size_t nz = 128, n = 1024;
+    const char* where = std::getenv("TOMO_ZEROS_DIR");
+    const std::filesystem::path file =
+        std::filesystem::path(where ? where : ::testing::TempDir()) / "zeros-cost.raw";
+    std::filesystem::remove(file);
+    app::ReconReport report;
+    auto out = app::detail::SlabOutput::open({file, {nz, n, n}, {}, nullptr, 1u << 30}, report);
+    ASSERT_TRUE(out.isOk()) << out.status().message();
+    const auto cpu = [] {
+        rusage u{};
+        getrusage(RUSAGE_SELF, &u);
+        return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+               1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+    };
+    const double cpu0 = cpu();
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(out->zeros(0, nz).isOk());
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double used = cpu() - cpu0;
+    ASSERT_TRUE(out->commit(report).isOk());
+    std::cout << "zeros(0, " << nz << ") of " << n << "^2 planes: " << wall << " s wall, " << used
+              << " s CPU\n";
+    std::filesystem::remove(file);
 }
 
 TEST(SlabOutputHeld, AStackInMemoryIsReadAsSlicesWithZeroPadding) {
