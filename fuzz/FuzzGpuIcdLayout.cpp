@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!folder.ok()) return 0;
     static const tomo::fuzz::LayoutCase c = tomo::fuzz::layoutCase();
     const auto path = folder.write("l.icdl", data, size);
-    auto layout = tomo::loadGpuIcdLayout(path, c.key, c.geometry, c.options);
+    auto layout = tomo::loadGpuIcdLayout(path, c.key, c.geometry, c.options, 1);
     if (!layout) return 0;
     const tomo::GpuIcdLayout& l = *layout;
     unsigned sum = 0;

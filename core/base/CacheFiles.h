@@ -45,19 +45,20 @@ class Checksum64 {
     std::uint64_t m_total = 0;
 };
 
-/// Large cache entries are read and checksummed in blocks of this size on several threads
-/// (issue 27 item 4: one thread took 1.1 s for a 1 GiB GPU-ICD layout on an H200's host).
+/// Large cache entries are read and checksummed in blocks of this size on the caller's
+/// threads (issue 27 item 4: one thread took 1.1 s for a 1 GiB GPU-ICD layout on an H200's host).
 inline constexpr std::size_t kCacheBlockBytes = std::size_t(8) << 20;
 
 /// Reads @p bytes at @p offset of @p path into @p dest, in blocks of kCacheBlockBytes on
-/// @p threads threads (0: all), each thread the first to touch its block's pages (so @p dest
-/// may be fresh, uninitialised memory); false when a block cannot be read whole.
+/// @p threads threads (ExecContext::threads: 0 all, 1 the calling thread only), each thread the
+/// first to touch its block's pages (so @p dest may be fresh, uninitialised memory); false when
+/// a block cannot be read whole.
 bool readFileInBlocks(const std::filesystem::path& path, std::uint64_t offset, void* dest,
-                      std::size_t bytes, int threads = 0);
+                      std::size_t bytes, int threads);
 
 /// The Checksum64 of the Checksum64s of @p data's kCacheBlockBytes blocks, in order (computed
-/// on @p threads threads, 0: all): a digest of a large array that a file's checksum adds in the
-/// array's place.
-std::uint64_t blockChecksum64(const void* data, std::size_t bytes, int threads = 0);
+/// on @p threads threads, as readFileInBlocks's): a digest of a large array that a file's
+/// checksum adds in the array's place.
+std::uint64_t blockChecksum64(const void* data, std::size_t bytes, int threads);
 
 }  // namespace tomo

@@ -21,6 +21,11 @@ namespace tomo {
 /// Number of hardware threads (at least 1).
 int hardwareThreads();
 
+/// Threads parallelFor has started in this process so far, beside its callers' own (tests: a
+/// count of 1 runs on the calling thread only, whatever the machine; issue 27, `--threads`).
+std::size_t parallelThreadsStarted();
+void countParallelThreads(std::size_t started);
+
 /// Resolves a user thread count: 0 or negative means all hardware threads.
 inline int resolveThreads(int threads) {
     return threads > 0 ? threads : hardwareThreads();
@@ -44,6 +49,7 @@ Status parallelFor(std::size_t count, int threads, const std::stop_token& token,
     } else {
         std::vector<std::jthread> pool;
         pool.reserve(static_cast<std::size_t>(workers - 1));
+        countParallelThreads(static_cast<std::size_t>(workers - 1));
         for (int w = 1; w < workers; ++w)
             pool.emplace_back(body, w);
         body(0);

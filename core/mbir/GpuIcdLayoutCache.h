@@ -56,11 +56,12 @@ class GpuIcdLayoutCache {
                                                     std::string* note = nullptr);
 
     /// The layout of @p g for @p options when memory or disk holds it (then kept as get keeps
-    /// it), else nullptr; nothing is built. @p source and @p note as get's. GPU-ICD reads a
-    /// layout this way beside the solve's other setup (Mbir.cpp, issue 27 item 4).
+    /// it), else nullptr; nothing is built; a file is read on @p threads threads (as
+    /// ExecContext::threads; get reads on ctx.threads). @p source and @p note as get's. GPU-ICD
+    /// reads a layout this way beside the solve's other setup (Mbir.cpp, issue 27 item 4).
     std::shared_ptr<const GpuIcdLayout> find(const MbirSliceGeometry& g,
                                              const GpuIcdOptions& options, std::size_t budget,
-                                             MbirMatrixSource* source = nullptr,
+                                             int threads, MbirMatrixSource* source = nullptr,
                                              std::string* note = nullptr);
 
     /// Layouts built so far (tests of reuse).
@@ -68,13 +69,16 @@ class GpuIcdLayoutCache {
 
   private:
     std::shared_ptr<const GpuIcdLayout> fromDisk(const std::string& id, const MbirSliceGeometry& g,
-                                                 const GpuIcdOptions& options, std::string& note);
-    void toDisk(const std::string& id, const GpuIcdLayout& layout, std::string& note) const;
+                                                 const GpuIcdOptions& options, int threads,
+                                                 std::string& note);
+    void toDisk(const std::string& id, const GpuIcdLayout& layout, int threads,
+                std::string& note) const;
     /// find's work under the lock.
     std::shared_ptr<const GpuIcdLayout> findLocked(const std::string& id,
                                                    const MbirSliceGeometry& g,
                                                    const GpuIcdOptions& options, std::size_t budget,
-                                                   MbirMatrixSource* source, std::string& note);
+                                                   int threads, MbirMatrixSource* source,
+                                                   std::string& note);
     void keep(const std::string& id, std::shared_ptr<const GpuIcdLayout> layout);
 
     std::size_t m_keep;

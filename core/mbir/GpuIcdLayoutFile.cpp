@@ -142,7 +142,7 @@ std::string checkIndices(const GpuIcdLayout& l) {
 }  // namespace
 
 Status saveGpuIcdLayout(const GpuIcdLayout& layout, const std::filesystem::path& path,
-                        const std::string& key) {
+                        const std::string& key, int threads) {
     return writeFileAtomically(path, [&](std::ostream& out) {
         const Header h = headerOf(layout, key.size());
         Checksum64 sum;
@@ -157,7 +157,8 @@ Status saveGpuIcdLayout(const GpuIcdLayout& layout, const std::filesystem::path&
         put(out, sum, layout.svSize);
         put(out, sum, layout.order);
         put(out, sum, layout.chunkMeta);
-        const std::uint64_t tiles = blockChecksum64(layout.tiles.data(), layout.tiles.size());
+        const std::uint64_t tiles =
+            blockChecksum64(layout.tiles.data(), layout.tiles.size(), threads);
         sum.add(&tiles, sizeof tiles);
         out.write(reinterpret_cast<const char*>(layout.tiles.data()),
                   std::streamsize(layout.tiles.size()));
@@ -169,7 +170,8 @@ Status saveGpuIcdLayout(const GpuIcdLayout& layout, const std::filesystem::path&
 }
 
 Result<GpuIcdLayout> loadGpuIcdLayout(const std::filesystem::path& path, const std::string& key,
-                                      const MbirSliceGeometry& g, const GpuIcdOptions& options) {
+                                      const MbirSliceGeometry& g, const GpuIcdOptions& options,
+                                      int threads) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return notFound("no cached GPU-ICD layout at " + path.string());
     const std::string what = path.string() + ": ";
@@ -207,12 +209,12 @@ Result<GpuIcdLayout> loadGpuIcdLayout(const std::filesystem::path& path, const s
     bool ok = get(in, sum, colours, h[kColours]) && get(in, sum, l.svBase, h[kSvBases]) &&
               get(in, sum, l.svFirst, h[kSvFirsts]) && get(in, sum, l.svSize, h[kSvSizes]) &&
               get(in, sum, l.order, h[kOrders]) && get(in, sum, l.chunkMeta, h[kChunkMetas]);
-    // The tiles (most of the file) in blocks on several threads, then the scales after them.
+    // The tiles (most of the file) in blocks on the caller's threads, then the scales after them.
     const std::uint64_t tilesAt = ok ? std::uint64_t(in.tellg()) : 0;
     if (ok) l.tiles.resize(std::size_t(h[kTiles]));  // uninitialised: the reading threads touch it
-    ok = ok && readFileInBlocks(path, tilesAt, l.tiles.data(), l.tiles.size());
+    ok = ok && readFileInBlocks(path, tilesAt, l.tiles.data(), l.tiles.size(), threads);
     if (ok) {
-        const std::uint64_t tiles = blockChecksum64(l.tiles.data(), l.tiles.size());
+        const std::uint64_t tiles = blockChecksum64(l.tiles.data(), l.tiles.size(), threads);
         sum.add(&tiles, sizeof tiles);
         in.seekg(std::streamoff(tilesAt + h[kTiles]));
         ok = get(in, sum, l.scale, h[kScales]);

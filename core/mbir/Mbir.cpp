@@ -215,7 +215,8 @@ Status solveMbir(const Sinograms& y, const ParallelGeometry& geom, const VolumeG
         solveCtx.progress = &solveScope;
     }
     const MbirSliceGeometry g(geom, vol);
-    std::future<MbirFoundLayout> layoutAside = findMbirLayoutAside(g, options, cache, timeline);
+    std::future<MbirFoundLayout> layoutAside =
+        findMbirLayoutAside(g, options, cache, timeline, ctx.threads);
     double hostStart = timelineNow();
     TOMO_ASSIGN_OR_RETURN(auto matrix, matrixFor(g, options, cache, report, buildCtx));
     addHostStep(report.hostSteps, &timeline, "matrix", hostStart, hostStart + report.matrixSeconds);

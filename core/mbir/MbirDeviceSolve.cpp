@@ -18,13 +18,13 @@ void mbirTranspose(const std::vector<float>& in, std::size_t cols, std::vector<f
 
 std::future<MbirFoundLayout> findMbirLayoutAside(const MbirSliceGeometry& g,
                                                  const MbirOptions& options, MbirMatrixCache* cache,
-                                                 Timeline& timeline) {
-    if (!options.device || !cache) return {};
+                                                 Timeline& timeline, int threads) {
+    if (!options.device || !cache || threads == 1) return {};
     try {
-        return std::async(std::launch::async, [&g, &options, cache, &timeline] {
+        return std::async(std::launch::async, [&g, &options, cache, &timeline, threads] {
             MbirFoundLayout found;
             found.begin = timelineNow();
-            found.layout = cache->layouts().find(g, options.gpu, options.memoryBudget,
+            found.layout = cache->layouts().find(g, options.gpu, options.memoryBudget, threads,
                                                  &found.source, &found.note);
             found.end = timelineNow();
             timeline.add(TimelineStage::Host, found.begin, found.end);

@@ -46,11 +46,12 @@ struct MbirFoundLayout {
     double begin = 0, end = 0;
 };
 
-/// The cache's layout read beside the caller's work; an empty future without a device or a
-/// cache, or when no thread can be started (startMbirDevice then reads or builds it in turn).
+/// The cache's layout read beside the caller's work on @p threads threads (ExecContext::threads);
+/// an empty future without a device or a cache, with @p threads 1 (one thread: nothing beside),
+/// or when no thread can be started (startMbirDevice then reads or builds it in turn).
 std::future<MbirFoundLayout> findMbirLayoutAside(const MbirSliceGeometry& g,
                                                  const MbirOptions& options, MbirMatrixCache* cache,
-                                                 Timeline& timeline);
+                                                 Timeline& timeline, int threads);
 
 /// The device, its layout (@p aside's, waited for as the host step "layout wait", when it
 /// holds one; else from @p cache or built from @p matrix), the images and sinograms of @p x and @p

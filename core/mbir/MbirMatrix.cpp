@@ -224,7 +224,7 @@ Status MbirMatrix::save(const std::string& path, const std::string& key) const {
 }
 
 Result<MbirMatrix> MbirMatrix::load(const std::string& path, const std::string& key,
-                                    MbirEntryType type) {
+                                    MbirEntryType type, int threads) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return notFound("no cached MBIR matrix at " + path);
     char magic[sizeof kMagic];
@@ -254,13 +254,13 @@ Result<MbirMatrix> MbirMatrix::load(const std::string& path, const std::string& 
         n > size / entryBytes || at + n * entryBytes != size)
         return invalidData(path + ": truncated or too long");
     bool read = false;
-    if (type == MbirEntryType::Uint8) {  // blocks on several threads (CacheFiles.h)
+    if (type == MbirEntryType::Uint8) {  // blocks on the caller's threads (CacheFiles.h)
         m.m_codes.resize(n + kCodePadding);
         std::fill_n(m.m_codes.data() + n, kCodePadding, std::uint8_t(0));
-        read = readFileInBlocks(path, at, m.m_codes.data(), n);
+        read = readFileInBlocks(path, at, m.m_codes.data(), n, threads);
     } else {
         m.m_floats.resize(n);
-        read = readFileInBlocks(path, at, m.m_floats.data(), n * sizeof(float));
+        read = readFileInBlocks(path, at, m.m_floats.data(), n * sizeof(float), threads);
     }
     if (!read) return invalidData(path + ": truncated or too long");
     return m;

@@ -105,9 +105,10 @@ class MbirMatrix {
 
     /// Binary file (header with the geometry key and sizes, then the arrays); atomic write.
     Status save(const std::string& path, const std::string& key) const;
-    /// NotFound when absent, InvalidData when the key, sizes or length do not match.
+    /// NotFound when absent, InvalidData when the key, sizes or length do not match. The entries
+    /// are read in blocks on @p threads threads (ExecContext::threads: 0 all, 1 the caller's).
     static Result<MbirMatrix> load(const std::string& path, const std::string& key,
-                                   MbirEntryType type);
+                                   MbirEntryType type, int threads);
 
   private:
     MbirEntryType m_type = MbirEntryType::Uint8;

@@ -26,7 +26,7 @@ Result<std::shared_ptr<const MbirMatrix>> MbirMatrixCache::get(
         m_directory.empty() ? std::filesystem::path{} : m_directory / (id + ".amat");
     std::shared_ptr<const MbirMatrix> matrix;
     if (!file.empty()) {
-        auto loaded = MbirMatrix::load(file.string(), key, type);
+        auto loaded = MbirMatrix::load(file.string(), key, type, ctx.threads);
         if (loaded) {
             matrix = std::make_shared<const MbirMatrix>(std::move(loaded).value());
             if (source) *source = MbirMatrixSource::Disk;

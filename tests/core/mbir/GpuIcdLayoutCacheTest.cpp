@@ -45,20 +45,20 @@ TEST(GpuIcdLayoutCache, FindGivesWhatMemoryOrDiskHoldsAndBuildsNothing) {
     MbirMatrixSource source{};
     {
         GpuIcdLayoutCache cache(2, dir);
-        EXPECT_EQ(cache.find(c.g, side(12), kBudget, &source), nullptr);
+        EXPECT_EQ(cache.find(c.g, side(12), kBudget, 0, &source), nullptr);
         EXPECT_EQ(cache.builds(), 0u);
         auto built = cache.get(c.g, c.a, side(12), kBudget, {});
         ASSERT_TRUE(built.isOk()) << built.status().message();
-        EXPECT_EQ(cache.find(c.g, side(12), kBudget, &source), *built);
+        EXPECT_EQ(cache.find(c.g, side(12), kBudget, 0, &source), *built);
         EXPECT_EQ(source, MbirMatrixSource::Memory);
     }
     GpuIcdLayoutCache fresh(2, dir);  // a fresh process
-    const auto read = fresh.find(c.g, side(12), kBudget, &source);
+    const auto read = fresh.find(c.g, side(12), kBudget, 0, &source);
     ASSERT_NE(read, nullptr);
     EXPECT_EQ(source, MbirMatrixSource::Disk);
     EXPECT_EQ(read->tiles, GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value().tiles);
-    EXPECT_EQ(fresh.find(c.g, side(12), 16, &source), read) << "kept in memory once read";
-    EXPECT_EQ(fresh.find(c.g, side(9), kBudget, &source), nullptr);
+    EXPECT_EQ(fresh.find(c.g, side(12), 16, 0, &source), read) << "kept in memory once read";
+    EXPECT_EQ(fresh.find(c.g, side(9), kBudget, 0, &source), nullptr);
     EXPECT_EQ(fresh.builds(), 0u);
     std::filesystem::remove_all(dir);
 }

@@ -5,11 +5,13 @@
 // and matrices share one disk budget; the checksum sees a change of any one byte.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 
 #include "core/base/CacheFiles.h"
+#include "core/base/Parallel.h"
 #include "core/mbir/GpuIcdLayoutFile.h"
 #include "core/mbir/MbirMatrixCache.h"
 
@@ -74,9 +76,9 @@ Result<GpuIcdLayout> writtenAndRead(const GpuIcdLayout& layout, const MbirSliceG
                                     const GpuIcdOptions& o, const std::filesystem::path& file) {
     std::filesystem::create_directories(file.parent_path());
     const std::string key = GpuIcdLayoutCache::key(g, o);
-    const Status saved = saveGpuIcdLayout(layout, file, key);
+    const Status saved = saveGpuIcdLayout(layout, file, key, 0);
     if (!saved) return saved;
-    return loadGpuIcdLayout(file, key, g, o);
+    return loadGpuIcdLayout(file, key, g, o, 0);
 }
 
 TEST(GpuIcdLayoutFile, ALayoutReadBackEqualsAFreshBuildMemberByMember) {
@@ -97,12 +99,12 @@ TEST(GpuIcdLayoutFile, ALayoutReadBackEqualsAFreshBuildMemberByMember) {
     seeded.seed = 2;
     EXPECT_NE(GpuIcdLayoutCache::key(g, seeded), key);
     const MbirSliceGeometry other = geometry(40, 61);
-    EXPECT_EQ(loadGpuIcdLayout(file, GpuIcdLayoutCache::key(other, side(12)), other, side(12))
+    EXPECT_EQ(loadGpuIcdLayout(file, GpuIcdLayoutCache::key(other, side(12)), other, side(12), 0)
                   .status()
                   .code(),
               ErrorCode::InvalidData);
-    EXPECT_EQ(loadGpuIcdLayout(file, key, g, side(9)).status().code(), ErrorCode::InvalidData);
-    EXPECT_EQ(loadGpuIcdLayout(dir / "none.icdl", key, g, side(12)).status().code(),
+    EXPECT_EQ(loadGpuIcdLayout(file, key, g, side(9), 0).status().code(), ErrorCode::InvalidData);
+    EXPECT_EQ(loadGpuIcdLayout(dir / "none.icdl", key, g, side(12), 0).status().code(),
               ErrorCode::NotFound);
     std::filesystem::remove_all(dir);
 }
@@ -203,8 +205,8 @@ TEST(GpuIcdLayoutFile, IndicesOutOfRangeAreRefusedEvenWithAValidChecksum) {
     auto refused = [&](const std::function<void(GpuIcdLayout&)>& spoil) {
         GpuIcdLayout bad = good;
         spoil(bad);
-        EXPECT_TRUE(saveGpuIcdLayout(bad, dir / "l.icdl", key).isOk());
-        auto loaded = loadGpuIcdLayout(dir / "l.icdl", key, g, side(12));
+        EXPECT_TRUE(saveGpuIcdLayout(bad, dir / "l.icdl", key, 0).isOk());
+        auto loaded = loadGpuIcdLayout(dir / "l.icdl", key, g, side(12), 0);
         return loaded.isOk() ? std::string("loaded") : loaded.status().message();
     };
     EXPECT_EQ(refused([](GpuIcdLayout&) {}), "loaded");
@@ -264,9 +266,53 @@ TEST(GpuIcdLayoutFile, ALayoutOfSeveralBlocksReadsBackBitForBit) {
     ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
     expectEqualLayouts(*loaded, built);
     flipBit(file, std::filesystem::file_size(file) - 4 * built.scale.size() - 8 - 3);
-    auto flipped = loadGpuIcdLayout(file, GpuIcdLayoutCache::key(g, side(33)), g, side(33));
+    auto flipped = loadGpuIcdLayout(file, GpuIcdLayoutCache::key(g, side(33)), g, side(33), 0);
     ASSERT_FALSE(flipped.isOk());
     EXPECT_NE(flipped.status().message().find("checksum"), std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+// Issue 27 (`--threads`): the cache files are built, written, read and checksummed on the
+// caller's thread count: with 1 no thread is started beside the caller (parallelThreadsStarted),
+// with 3 some are, and the matrix and layout read back bit for bit either way (160^2 x 360
+// views: more than one 8 MiB block of tiles and of matrix entries).
+TEST(GpuIcdLayoutFile, OneThreadReadsTheCacheFilesOnTheCallingThreadOnlyWithTheSameBits) {
+    const MbirSliceGeometry g = geometry(160, 360);
+    const auto dir = folder("threads");
+    ExecContext one, three;
+    one.threads = 1;
+    three.threads = 3;
+    std::shared_ptr<const MbirMatrix> a;
+    std::shared_ptr<const GpuIcdLayout> built;
+    {
+        MbirMatrixCache cache(dir);
+        const std::size_t before = parallelThreadsStarted();
+        a = cache.get(g, MbirEntryType::Uint8, kBudget, one).value();
+        built = cache.layouts().get(g, *a, side(33), kBudget, one).value();
+        EXPECT_EQ(parallelThreadsStarted(), before) << "built and written on the caller's thread";
+    }
+    ASSERT_GT(built->tiles.size(), kCacheBlockBytes);
+    ASSERT_GT(g.voxels() * g.columnSize(), kCacheBlockBytes);
+    for (const ExecContext& ctx : {one, three}) {
+        MbirMatrixCache fresh(dir);  // a fresh process: both from disk
+        MbirMatrixSource matrixFrom{}, layoutFrom{};
+        const std::size_t before = parallelThreadsStarted();
+        const auto read = fresh.get(g, MbirEntryType::Uint8, kBudget, ctx, &matrixFrom).value();
+        const auto layout = fresh.layouts().find(g, side(33), kBudget, ctx.threads, &layoutFrom);
+        const std::size_t started = parallelThreadsStarted() - before;
+        EXPECT_EQ(matrixFrom, MbirMatrixSource::Disk);
+        EXPECT_EQ(layoutFrom, MbirMatrixSource::Disk);
+        if (ctx.threads == 1)
+            EXPECT_EQ(started, 0u) << "threads started beside the caller with --threads 1";
+        else
+            EXPECT_GT(started, 0u);
+        ASSERT_TRUE(layout);
+        expectEqualLayouts(*layout, *built);
+        for (std::size_t j = 0; j < g.voxels(); ++j) {
+            ASSERT_EQ(read->scale(j), a->scale(j));
+            ASSERT_TRUE(std::equal(a->codes(j), a->codes(j) + g.columnSize(), read->codes(j)));
+        }
+    }
     std::filesystem::remove_all(dir);
 }
 
@@ -290,7 +336,7 @@ TEST(CacheFiles, BlocksReadOnSeveralThreadsAreTheFileAndTheDigestSeesEveryBlock)
         EXPECT_EQ(read, data) << threads << " threads";
     }
     std::vector<unsigned char> past(n + 1);
-    EXPECT_FALSE(readFileInBlocks(file, prefix, past.data(), n + 1));  // one byte short
+    EXPECT_FALSE(readFileInBlocks(file, prefix, past.data(), n + 1, 0));  // one byte short
     // The digest: Checksum64 of the blocks' Checksum64s, the same on any number of threads.
     std::vector<std::uint64_t> sums;
     for (std::size_t at = 0; at < n; at += kCacheBlockBytes) {
@@ -305,7 +351,7 @@ TEST(CacheFiles, BlocksReadOnSeveralThreadsAreTheFileAndTheDigestSeesEveryBlock)
     for (std::size_t at : {std::size_t(0), kCacheBlockBytes + 5, n - 1}) {
         std::vector<unsigned char> changed = data;
         changed[at] ^= 1;
-        EXPECT_NE(blockChecksum64(changed.data(), n), all.value()) << "byte " << at;
+        EXPECT_NE(blockChecksum64(changed.data(), n, 0), all.value()) << "byte " << at;
     }
     std::filesystem::remove_all(dir);
 }

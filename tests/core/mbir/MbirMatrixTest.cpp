@@ -147,10 +147,10 @@ TEST(MbirMatrix, SavedMatricesLoadOnlyForTheirGeometryAndTheCacheReusesThem) {
         for (std::size_t k = 0; k < g.columnSize(); ++k)
             ASSERT_EQ((*loaded)->codes(j)[k], built->codes(j)[k]);
     const std::string file = (dir / (g.key() + "-u8.amat")).string();
-    auto wrong = MbirMatrix::load(file, other.key(), MbirEntryType::Uint8);
+    auto wrong = MbirMatrix::load(file, other.key(), MbirEntryType::Uint8, 0);
     EXPECT_EQ(wrong.status().code(), ErrorCode::InvalidData);
     std::filesystem::resize_file(file, std::filesystem::file_size(file) - 3);
-    EXPECT_EQ(MbirMatrix::load(file, g.key(), MbirEntryType::Uint8).status().code(),
+    EXPECT_EQ(MbirMatrix::load(file, g.key(), MbirEntryType::Uint8, 0).status().code(),
               ErrorCode::InvalidData);
     std::filesystem::remove_all(dir);
 }
@@ -169,7 +169,7 @@ TEST(MbirMatrix, AMatrixOfSeveralBlocksReadsBackBitForBit) {
         ASSERT_GT(g.voxels() * g.columnSize() * entryBytes, kCacheBlockBytes);
         const std::string file = (dir / "m.amat").string();
         ASSERT_TRUE(built.save(file, g.key()).isOk());
-        auto loaded = MbirMatrix::load(file, g.key(), type);
+        auto loaded = MbirMatrix::load(file, g.key(), type, 0);
         ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
         for (std::size_t j = 0; j < g.voxels(); ++j) {
             ASSERT_EQ(loaded->scale(j), built.scale(j));
@@ -181,9 +181,9 @@ TEST(MbirMatrix, AMatrixOfSeveralBlocksReadsBackBitForBit) {
             ASSERT_TRUE(same) << "voxel " << j;
         }
         std::ofstream(file, std::ios::binary | std::ios::app) << 'x';  // one byte too many
-        EXPECT_EQ(MbirMatrix::load(file, g.key(), type).status().code(), ErrorCode::InvalidData);
+        EXPECT_EQ(MbirMatrix::load(file, g.key(), type, 0).status().code(), ErrorCode::InvalidData);
         std::filesystem::resize_file(file, std::filesystem::file_size(file) - 2);
-        EXPECT_EQ(MbirMatrix::load(file, g.key(), type).status().code(), ErrorCode::InvalidData);
+        EXPECT_EQ(MbirMatrix::load(file, g.key(), type, 0).status().code(), ErrorCode::InvalidData);
     }
     std::filesystem::remove_all(dir);
 }
