@@ -245,36 +245,74 @@ inline float tileColumnTerms(__constant float4* m, float fi, float fk, float max
     return f;
 }
 
+/// The arguments coneTile and coneTileStaged share, in the order the host sets them.
+#define TOMO_TILE_KERNEL_ARGS                                                                   \
+    __global const float *proj, __constant float4 *mats, int views, int stride, int image,      \
+        float maxU, float maxV, float nv1, __global float *acc, int nx, int ny, int firstPlane, \
+        int mirror, int pairs, int planes, int jBlocks, int iBlocks, int kBlocks
+
+/// A work-item's place in the tile walk: its lane and row, the column (i, kk) its row owns (live
+/// when inside the slab; the other rows still meet the barriers), the block's first voxel
+/// (pair) jFirst and the work-item's first, j0 = jFirst + lane, and their coordinates as floats.
+typedef struct {
+    int lane, row, i, kk, live, jFirst, j0;
+    float fi, fk, fj0;
+} TilePlace;
+
+inline TilePlace tilePlace(int nx, int planes, int firstPlane, int jBlocks, int iBlocks,
+                           int kBlocks) {
+    TilePlace place;
+    place.lane = (int)get_local_id(0);
+    place.row = (int)get_local_id(1);
+    const int3 blk = tomoTileBlock((int)get_group_id(0), jBlocks, iBlocks, kBlocks);
+    place.i = blk.y * TOMO_TILE_COLS + place.row % TOMO_TILE_COLS;
+    place.kk = blk.z * TOMO_TILE_PLANES + place.row / TOMO_TILE_COLS;
+    place.live = place.i < nx && place.kk < planes;
+    place.jFirst = blk.x * (32 * TOMO_TILE_VOXELS);
+    place.j0 = place.jFirst + place.lane;
+    place.fi = (float)place.i;
+    place.fk = (float)(place.kk + firstPlane);
+    place.fj0 = (float)place.j0;
+    return place;
+}
+
+/// Zeroes a work-item's sums (and the mirror's).
+inline void tileZero(float* sum, float* msum) {
+    for (int t = 0; t < TOMO_TILE_VOXELS; ++t)
+        sum[t] = msum[t] = 0.0f;
+}
+
+/// The terms of view @p m for column (fi, fk) into slot @p lane of the row's tables: u's fraction,
+/// v0 and dv (v = v0 + j dv) and 1/h2^2; returns the padded column floor(u) + 1.
+inline int tileViewTerms(__constant float4* m, float fi, float fk, float maxU, int lane,
+                         __local float* fuRow, __local float* v0Row, __local float* dvRow,
+                         __local float* wRow) {
+    float fu0, fu;
+    const float f = tileColumnTerms(m, fi, fk, maxU, &fu0, &fu);
+    fuRow[lane] = fu;
+    v0Row[lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
+    dvRow[lane] = m[1].y * f;
+    wRow[lane] = f * f;
+    return (int)fu0 + PAD_BEFORE;
+}
+
 __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneTile(
-    __global const float* proj, __constant float4* mats, int views, int stride, int image,
-    float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
-    int mirror, int pairs, int planes, int jBlocks, int iBlocks, int kBlocks) {
+    TOMO_TILE_KERNEL_ARGS) {
     __local int tCol[TOMO_TILE_ROWS][32];
     __local float tFu[TOMO_TILE_ROWS][32], tV0[TOMO_TILE_ROWS][32], tDv[TOMO_TILE_ROWS][32],
         tW[TOMO_TILE_ROWS][32];
-    const int lane = (int)get_local_id(0), row = (int)get_local_id(1);
-    const int3 blk = tomoTileBlock((int)get_group_id(0), jBlocks, iBlocks, kBlocks);
-    const int i = blk.y * TOMO_TILE_COLS + row % TOMO_TILE_COLS;
-    const int kk = blk.z * TOMO_TILE_PLANES + row / TOMO_TILE_COLS;
-    const int live = i < nx && kk < planes;  // the other rows still meet the barriers
-    const int j0 = blk.x * (32 * TOMO_TILE_VOXELS) + lane;
-    const float fi = (float)i, fk = (float)(kk + firstPlane), fj0 = (float)j0;
+    const TilePlace place = tilePlace(nx, planes, firstPlane, jBlocks, iBlocks, kBlocks);
+    const int lane = place.lane, row = place.row, i = place.i, kk = place.kk, live = place.live,
+              j0 = place.j0;
     float sum[TOMO_TILE_VOXELS], msum[TOMO_TILE_VOXELS];
-    for (int t = 0; t < TOMO_TILE_VOXELS; ++t)
-        sum[t] = msum[t] = 0.0f;
+    tileZero(sum, msum);
     for (int c = 0; c < views; c += 32) {
         const int n = min(32, views - c);
         barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
-        if (lane < n) {
-            __constant float4* m = mats + 3 * (c + lane);
-            float fu0, fu;
-            const float f = tileColumnTerms(m, fi, fk, maxU, &fu0, &fu);
-            tFu[row][lane] = fu;
-            tCol[row][lane] = ((int)fu0 + PAD_BEFORE) * stride * (pairs ? 2 : 1);
-            tV0[row][lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
-            tDv[row][lane] = m[1].y * f;
-            tW[row][lane] = f * f;
-        }
+        if (lane < n)
+            tCol[row][lane] = tileViewTerms(mats + 3 * (c + lane), place.fi, place.fk, maxU, lane,
+                                            tFu[row], tV0[row], tDv[row], tW[row]) *
+                              stride * (pairs ? 2 : 1);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (live)
             for (int p = 0; p < n; ++p) {
@@ -282,7 +320,7 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
                     proj + (size_t)(c + p) * (size_t)image + (size_t)tCol[row][p];
                 const float fu = tFu[row][p], v0 = tV0[row][p], dv = tDv[row][p], w = tW[row][p];
                 for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {  // past the column: clamped rows
-                    const float v = v0 + (fj0 + 32.0f * (float)t) * dv;
+                    const float v = v0 + (place.fj0 + 32.0f * (float)t) * dv;
                     sum[t] += w * tileTap(col, pairs, stride, fu, v, maxV);
                     if (mirror) msum[t] += w * tileTap(col, pairs, stride, fu, nv1 - v, maxV);
                 }
@@ -315,40 +353,24 @@ inline float tileStagedSample(__local const float* col, float fu, float v, float
 }
 
 __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneTileStaged(
-    __global const float* proj, __constant float4* mats, int views, int stride, int image,
-    float maxU, float maxV, float nv1, __global float* acc, int nx, int ny, int firstPlane,
-    int mirror, int pairs, int planes, int jBlocks, int iBlocks, int kBlocks) {
+    TOMO_TILE_KERNEL_ARGS) {
     __local float stage[TOMO_TILE_STAGE_VIEWS][2][TOMO_TILE_STAGE_COLS * TOMO_TILE_STAGE_ROWS];
     __local int tCol[TOMO_TILE_ROWS][32], pColLo[32], pCols[32], pRowLo[2][32], pRows[2][32];
     __local float tFu[TOMO_TILE_ROWS][32], tV0[TOMO_TILE_ROWS][32], tDv[TOMO_TILE_ROWS][32],
         tW[TOMO_TILE_ROWS][32];
-    const int lane = (int)get_local_id(0), row = (int)get_local_id(1);
-    const int3 blk = tomoTileBlock((int)get_group_id(0), jBlocks, iBlocks, kBlocks);
-    const int i = blk.y * TOMO_TILE_COLS + row % TOMO_TILE_COLS;
-    const int kk = blk.z * TOMO_TILE_PLANES + row / TOMO_TILE_COLS;
-    const int live = i < nx && kk < planes;  // the other rows still stage and meet the barriers
+    const TilePlace place = tilePlace(nx, planes, firstPlane, jBlocks, iBlocks, kBlocks);
+    const int lane = place.lane, row = place.row, i = place.i, kk = place.kk, live = place.live;
     const int windows = mirror ? 2 : 1;
-    const int j0 = blk.x * (32 * TOMO_TILE_VOXELS) + lane;
-    const float fi = (float)i, fk = (float)(kk + firstPlane), fj0 = (float)j0;
-    const float jA = (float)(blk.x * (32 * TOMO_TILE_VOXELS)),
-                jB = jA + (32 * TOMO_TILE_VOXELS - 1);
+    const float jA = (float)place.jFirst, jB = jA + (32 * TOMO_TILE_VOXELS - 1);
     float sum[TOMO_TILE_VOXELS], msum[TOMO_TILE_VOXELS];
-    for (int t = 0; t < TOMO_TILE_VOXELS; ++t)
-        sum[t] = msum[t] = 0.0f;
+    tileZero(sum, msum);
     for (int c = 0; c < views; c += 32) {
         const int n = min(32, views - c);
         barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done
-        tCol[row][lane] = -1;
-        if (lane < n && live) {
-            __constant float4* m = mats + 3 * (c + lane);
-            float fu0, fu;
-            const float f = tileColumnTerms(m, fi, fk, maxU, &fu0, &fu);
-            tFu[row][lane] = fu;
-            tCol[row][lane] = (int)fu0 + PAD_BEFORE;
-            tV0[row][lane] = (m[1].x * fi + m[1].z * fk + m[1].w) * f;
-            tDv[row][lane] = m[1].y * f;
-            tW[row][lane] = f * f;
-        }
+        tCol[row][lane] = -1;          // no view, or a row outside the slab: not in the patch
+        if (lane < n && live)
+            tCol[row][lane] = tileViewTerms(mats + 3 * (c + lane), place.fi, place.fk, maxU, lane,
+                                            tFu[row], tV0[row], tDv[row], tW[row]);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (row == 0 && lane < n) {  // view c + lane's patch
             int cLo = 0x7fffffff, cHi = -1;
@@ -396,7 +418,7 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
                     __global const float* col =
                         proj + (size_t)(c + p) * (size_t)image + (size_t)colIdx * stride;
                     for (int t = 0; t < TOMO_TILE_VOXELS; ++t) {  // past the column: clamped rows
-                        const float v = v0 + (fj0 + 32.0f * (float)t) * dv;
+                        const float v = v0 + (place.fj0 + 32.0f * (float)t) * dv;
                         if (pCols[p] == 0) {  // the patch does not fit: coneTile's global taps
                             sum[t] += w * tileSample(col, stride, fu, v, maxV);
                             if (mirror) msum[t] += w * tileSample(col, stride, fu, nv1 - v, maxV);
@@ -412,7 +434,7 @@ __kernel __attribute__((reqd_work_group_size(32, TOMO_TILE_ROWS, 1))) void coneT
         }
     }
     if (live)
-        tileStore(acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny, sum, msum, j0, ny,
+        tileStore(acc + ((size_t)kk * (size_t)nx + (size_t)i) * (size_t)ny, sum, msum, place.j0, ny,
                   mirror);
 }
 
