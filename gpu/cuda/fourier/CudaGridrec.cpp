@@ -324,10 +324,14 @@ FourierMethodInfo cudaGridrecInfo() {
         "gridrec on CUDA: cuFFT, Kaiser-Bessel gather (one thread per grid point, no atomics), "
         "two slices per complex transform, two streams";
     info.sizes = FftSizeRule::Smooth;
-    // Model values for an H100 (not yet measured: scripts/gpu-check gridrec measures them): the
-    // gather costs per tap (each point sums W^2 samples' terms), cuFFT ~1 ns per 1000
-    // point-log2.
-    info.cost.secondsPerTap = 2e-12;
+    // Per tap of the gather (each point sums W^2 samples' terms): measured on an H200
+    // (2026-11-27, docs/cuda.md "Where gridrec's device time goes"), the gather of the adbf1b7
+    // kernel took 5.2 ms per pair of 2048^2 slices from 2048 views at width 5: 2.6 ms per slice
+    // over 0.5 x 2048 x 4097 samples x 25 taps = 1.05e8 taps, 25 ps per tap (the 64-slice run's
+    // 0.167 s of gather gives the same). The kernel since (0cea097, adc4688) is predicted
+    // 1.7-2.4x faster but not yet measured, so the measured value stands until it is. cuFFT:
+    // ~1 ns per 1000 point-log2, a model value (not measured).
+    info.cost.secondsPerTap = 25e-12;
     info.cost.secondsPerFftPoint = 1e-12;
     info.cost.rowSecondsPerPoint = 1e-12;
     info.secondsPerTransferByte = 1.0 / 25e9;
