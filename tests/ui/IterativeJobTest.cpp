@@ -90,6 +90,8 @@ TEST(IterativeJob, CancelReturnsWithinOneSecondAndKeepsTheOldResult) {
     ASSERT_TRUE(waitFor(finished, 1, 5000));
     const qint64 ms = timer.elapsed();
     std::printf("cancel -> finished: %lld ms\n", static_cast<long long>(ms));
+    // A responsiveness promise (issue 11: 1 s), so a bound; measured 6-7 ms on the 2-core VM
+    // at load 6-7, so 1 s is over 100x (tests/ui/CancelLatencyTest.cpp times the long phases).
     EXPECT_LT(ms, 1000);
     EXPECT_FALSE(finished.at(0).at(1).toBool());
     EXPECT_TRUE(finished.at(0).at(2).toString().endsWith(QStringLiteral("cancelled")));

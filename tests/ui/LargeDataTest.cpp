@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdio>
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -219,7 +220,10 @@ TEST(LargeData, SigtermEndsTheGuiWithinTwoSeconds) {
     QElapsedTimer clock;
     clock.start();
     process.terminate();  // SIGTERM
+    // A responsiveness promise, so a bound: 2 s, over 10x what it takes (SIGTERM -> exit
+    // measured 34-75 ms on the 2-core VM at load 6-8; printed below).
     EXPECT_TRUE(process.waitForFinished(2000)) << "still running 2 s after SIGTERM";
+    std::printf("SIGTERM -> exit: %lld ms\n", static_cast<long long>(clock.elapsed()));
     EXPECT_LT(clock.elapsed(), 2000);
     if (process.state() != QProcess::NotRunning) process.kill();
 }

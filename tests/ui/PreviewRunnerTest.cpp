@@ -5,7 +5,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <thread>
+#include <vector>
 
 #include <QPushButton>
 #include <QSignalSpy>
@@ -21,21 +24,41 @@
 namespace tomo::ui {
 namespace {
 
-/// A job that takes @p ms milliseconds (stopping early when asked) and records @p value.
-PreviewRunner::Job sleeper(int ms, int value, std::shared_ptr<std::atomic<int>> last) {
-    return [ms, value, last](const ExecContext& ctx) -> Status {
-        for (int t = 0; t < ms; t += 5) {
-            if (ctx.stop.stop_requested()) return cancelled("stopped");
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+/// A job that records @p value and returns at once (stopping first when asked).
+PreviewRunner::Job quick(int value, std::shared_ptr<std::atomic<int>> last) {
+    return [value, last](const ExecContext& ctx) -> Status {
+        if (ctx.stop.stop_requested()) return cancelled("stopped");
+        last->store(value);
+        return Status::ok();
+    };
+}
+
+/// The test's hold on a gated job: the job says when it has started and runs until the test
+/// releases it (then records its value) or it is stopped. No order here depends on timing.
+struct Gate {
+    std::atomic<bool> started{false}, released{false}, stopped{false};
+};
+
+PreviewRunner::Job gated(int value, std::shared_ptr<Gate> gate,
+                         std::shared_ptr<std::atomic<int>> last) {
+    return [value, gate, last](const ExecContext& ctx) -> Status {
+        gate->started = true;
+        while (!gate->released.load()) {
+            if (ctx.stop.stop_requested()) {
+                gate->stopped = true;
+                return cancelled("stopped");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
         last->store(value);
         return Status::ok();
     };
 }
 
-bool waitUntil(const std::function<bool()>& done, int ms) {
-    for (int t = 0; t < ms && !done(); t += 10)
-        QTest::qWait(10);
+/// Spins the event loop until @p done (the limit is a hang guard, not a speed).
+bool waitUntil(const std::function<bool()>& done, int ms = 10000) {
+    for (int t = 0; t < ms && !done(); t += 5)
+        QTest::qWait(5);
     return done();
 }
 
@@ -43,13 +66,22 @@ TEST(PreviewRunner, OnlyTheNewestRequestIsShown) {
     PreviewRunner runner(20);
     auto last = std::make_shared<std::atomic<int>>(0);
     std::vector<int> shown;
-    for (int i = 1; i <= 5; ++i) {
-        runner.request(sleeper(80, i, last), [&shown, i](bool ok, const QString&, double) {
+    auto show = [&shown](int i) {
+        return [&shown, i](bool ok, const QString&, double) {
             if (ok) shown.push_back(i);
-        });
-        QTest::qWait(i == 2 ? 60 : 5);  // the second one starts and is then superseded
-    }
-    ASSERT_TRUE(waitUntil([&] { return !runner.isBusy(); }, 5000));
+        };
+    };
+    auto one = std::make_shared<Gate>(), two = std::make_shared<Gate>();
+    runner.request(gated(1, one, last), show(1));
+    runner.request(gated(2, two, last), show(2));  // before the debounce: 1 never starts
+    ASSERT_TRUE(waitUntil([&] { return two->started.load(); }));
+    EXPECT_FALSE(one->started.load());
+    // 2 runs; three newer requests come in at once: the newest supersedes 2, which is stopped
+    // (a preview), and 3 and 4, which never start.
+    for (int i = 3; i <= 5; ++i)
+        runner.request(quick(i, last), show(i));
+    ASSERT_TRUE(waitUntil([&] { return !runner.isBusy(); }));
+    EXPECT_TRUE(two->stopped.load()) << "a superseded preview is cancelled";
     EXPECT_EQ(shown, std::vector<int>{5});
     EXPECT_EQ(last->load(), 5);
 }
@@ -57,30 +89,38 @@ TEST(PreviewRunner, OnlyTheNewestRequestIsShown) {
 TEST(PreviewRunner, AnEstimateRunsToItsEndAndThePreviewFollows) {
     PreviewRunner runner(10);
     auto last = std::make_shared<std::atomic<int>>(0);
+    auto estimate = std::make_shared<Gate>();
     std::vector<int> shown;
-    runner.runNow(sleeper(100, 1, last), [&](bool ok, const QString&, double seconds) {
+    runner.runNow(gated(1, estimate, last), [&](bool ok, const QString&, double seconds) {
         EXPECT_TRUE(ok);
-        EXPECT_GE(seconds, 0.09);
+        EXPECT_GE(seconds, 0.09);  // it ran at least the 100 ms it was held below
         shown.push_back(1);
     });
-    QTest::qWait(20);
-    runner.request(sleeper(10, 2, last), [&](bool ok, const QString&, double) {
+    ASSERT_TRUE(waitUntil([&] { return estimate->started.load(); }));
+    runner.request(quick(2, last), [&](bool ok, const QString&, double) {
         if (ok) shown.push_back(2);
     });
-    ASSERT_TRUE(waitUntil([&] { return !runner.isBusy(); }, 5000));
+    QTest::qWait(100);  // past the debounce: the request waits for the estimate, not stopping it
+    EXPECT_TRUE(runner.isRunning());
+    estimate->released = true;
+    ASSERT_TRUE(waitUntil([&] { return !runner.isBusy(); }));
+    EXPECT_FALSE(estimate->stopped.load());
     EXPECT_EQ(shown, (std::vector<int>{1, 2}));
 }
 
 TEST(PreviewRunner, CancelShowsNothing) {
     PreviewRunner runner(10);
     auto last = std::make_shared<std::atomic<int>>(0);
+    auto gate = std::make_shared<Gate>();
     bool called = false;
-    runner.runNow(sleeper(200, 1, last), [&](bool, const QString&, double) { called = true; });
-    QTest::qWait(20);
+    runner.runNow(gated(1, gate, last), [&](bool, const QString&, double) { called = true; });
+    ASSERT_TRUE(waitUntil([&] { return gate->started.load(); }));
     runner.cancel();
-    ASSERT_TRUE(waitUntil([&] { return !runner.isBusy(); }, 5000));
+    ASSERT_TRUE(waitUntil([&] { return !runner.isBusy(); }));
     QTest::qWait(50);
+    EXPECT_TRUE(gate->stopped.load());
     EXPECT_FALSE(called);
+    EXPECT_EQ(last->load(), 0);
 }
 
 /// Play by a click, pause by Space, a frame by the slider's keys: the lesson follows.

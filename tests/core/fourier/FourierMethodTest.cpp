@@ -316,6 +316,8 @@ TEST(FourierMethod, ReportsProgressAndStopsPromptlyWhenCancelled) {
     EXPECT_GT(sink.last.load(), 0.0);
     EXPECT_LT(sink.last.load(), 1.0);
     EXPECT_EQ(result.code(), ErrorCode::Cancelled);
+    // A responsiveness promise, so a bound: cpu.gridrec stopped 0.2-0.3 ms after the request on
+    // the 2-core VM at load 6-7, so 0.25 s is over 800x (not measured on CUDA, where it passed).
     EXPECT_LT(reaction, 0.25) << "took " << reaction << " s to stop";
 }
 

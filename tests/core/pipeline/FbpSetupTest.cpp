@@ -104,9 +104,11 @@ TEST(FbpSetup, TheTimelineAccountsForTheWholeCallOnTheDevice) {
     EXPECT_EQ(r.wall, t.total) << "the timeline's wall is the whole call";
     EXPECT_NEAR(t.checks + t.allocation + t.open + t.pipeline, t.total, 1e-9);
     EXPECT_LE(t.total, hostToHost);
-    // What the timeline leaves out is the call's entry and return: far below the opening.
-    EXPECT_LT(hostToHost - r.wall, costs.open / 2);
     EXPECT_GE(r.wall, r.busyOf(TimelineStage::Setup));
+    // So the laps tile the call from its checks to its pipeline's end, the opening's (simulated,
+    // at least 0.3 s) inside them. What lies outside is the call's entry and return; how long
+    // that takes is the host's scheduling, so no bound on it is asserted (it was 0.15 s, which
+    // a loaded machine could exceed; the opening outside the laps fails the lines above).
 }
 
 TEST(FbpSetup, TheTimelineAccountsForTheWholeCallOnTheCpu) {

