@@ -202,7 +202,9 @@ TEST(ConeTeachingPanel, TheFrameSliderStepsTheProjectionAndThePlane) {
 
     // Playback steps the frames (and wraps at the end).
     panel.setPlaying(true);
-    QTest::qWait(400);
+    // Until the first step (a frame every 120 ms; the limit is a hang guard, not a speed).
+    for (int ms = 0; ms < 10000 && panel.frame() == 9; ms += 10)
+        QTest::qWait(10);
     panel.setPlaying(false);
     EXPECT_NE(panel.frame(), 9);
     EXPECT_EQ(shown(panel.planeView()), r->planes[static_cast<std::size_t>(panel.frame())].values);

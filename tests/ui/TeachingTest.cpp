@@ -113,7 +113,9 @@ TEST(TeachingPanel, SlidersRecomputeAndTheCurrentAngleIsMarked) {
     EXPECT_EQ(panel.frame(), 5);
     panel.setPlaying(true);
     EXPECT_TRUE(panel.isPlaying());
-    QTest::qWait(250);
+    // Until the first step (a frame every 80 ms; the limit is a hang guard, not a speed).
+    for (int ms = 0; ms < 10000 && panel.frame() == 5; ms += 10)
+        QTest::qWait(10);
     EXPECT_NE(panel.frame(), 5) << "the animation advances";
     panel.setPlaying(false);
 
