@@ -37,14 +37,15 @@ bool waitFor(QSignalSpy& spy, int count, int timeoutMs) {
     return spy.count() >= count;
 }
 
-/// Runs a job of @p steps progress steps on @p runner (interval set by the caller) and returns
-/// the fractions the GUI thread received and whether each arrived on the GUI thread.
+/// What the GUI thread received from a job's progress reports.
 struct Delivered {
     std::vector<double> fractions;
     std::vector<bool> onGuiThread;
     bool jobOnAnotherThread = false;
 };
 
+/// Runs a job of @p steps progress steps on @p runner (its interval set by the caller) and
+/// returns the fractions the GUI thread received and whether each arrived on the GUI thread.
 Delivered runSteps(JobRunner& runner, int steps) {
     Delivered d;
     std::atomic<std::thread::id> jobThread{};
@@ -65,8 +66,12 @@ Delivered runSteps(JobRunner& runner, int steps) {
             progress.advance();
         return Status::ok();
     }));
-    EXPECT_TRUE(waitFor(finished, 1, 10000));  // a hang guard, not a speed
+    const bool ended = waitFor(finished, 1, 10000);  // a hang guard, not a speed
     QObject::disconnect(c);
+    if (!ended) {
+        ADD_FAILURE() << "the job did not finish";
+        return d;
+    }
     EXPECT_EQ(started.count(), 1);
     EXPECT_TRUE(finished.at(0).at(0).toBool());
     EXPECT_TRUE(finished.at(0).at(1).toString().isEmpty());
