@@ -166,8 +166,9 @@ AlgorithmSpec mbirAlgorithmSpec() {
         choice("simd", "SIMD theta sums", {"on", "off"},
                "on: vector theta sums and write-back where the CPU has AVX2; off: scalar "
                "(ablation)."),
-        integer("gpu_sv_side", "GPU SV side", 33, 1, 4096,
-                "GPU-ICD (--backend cuda|opencl): SuperVoxel side in voxels."),
+        integer("gpu_sv_side", "GPU SV side", 0, 0, 4096,
+                "GPU-ICD (--backend cuda|opencl): SuperVoxel side in voxels; 0: 33 for one "
+                "slice (paper 004), 17 for a stack."),
         integer("gpu_batch", "GPU SV batch", 0, 0, 4096,
                 "GPU-ICD: SuperVoxels per launch (deferred write-back after each); 0: an eighth "
                 "of a colour's."),
@@ -177,6 +178,11 @@ AlgorithmSpec mbirAlgorithmSpec() {
                 "GPU-ICD: work-items sharing one voxel's update (a power of two)."),
     };
     return s;
+}
+
+int automaticGpuSvSide(int requested, int slices) {
+    if (requested > 0) return requested;
+    return slices > 1 ? 17 : 33;
 }
 
 Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
@@ -204,7 +210,7 @@ Result<MbirOptions> mbirOptionsFrom(const ParameterValues& params) {
     o.psv.batch = params.integer("batch");
     o.entries = params.text("matrix") == "float" ? MbirEntryType::Float : MbirEntryType::Uint8;
     o.vectorised = params.text("simd") == "on";
-    o.gpu.side = params.integer("gpu_sv_side");
+    o.gpu.side = automaticGpuSvSide(params.integer("gpu_sv_side"), 1);
     o.gpu.batch = params.integer("gpu_batch");
     o.gpu.blocksPerSv = params.integer("gpu_blocks");
     o.gpu.groupSize = params.integer("gpu_threads");
@@ -221,6 +227,7 @@ Status reconstructMbir(const Sinograms& sino, const ParallelGeometry& geom,
                        const ParameterValues& params, const IterationCallback& onIteration,
                        Volume& out, SolverSummary& summary, const ExecContext& ctx) {
     TOMO_ASSIGN_OR_RETURN(MbirOptions options, mbirOptionsFrom(params));
+    options.gpu.side = automaticGpuSvSide(params.integer("gpu_sv_side"), int(sino.dim(0)));
     if (request.memoryBudget > 0) options.memoryBudget = request.memoryBudget;
     options.device = request.makeIcdDevice;
     auto note = [&](const std::string& text) {
