@@ -208,3 +208,49 @@ __kernel void icdWriteBack(__global float* e, __global const float* svbE,
     const int c = svBase[(size_t)sv * views + v] + r + padding;
     if (c >= 0 && c < rowLength) atomicAddFloat(e + sheet + (size_t)v * rowLength + c, change);
 }
+
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// Voxel j's first channel at view v less its SV's band start and its chunk's first row (the
+// host's MbirSliceGeometry::firstChannels bit for bit: the same doubles in the same order, no
+// fused multiply-add).
+inline int tileShift(__global const double* terms, int views, int nx, int ny, int v, int ix,
+                     int iy, int base, int rowStart) {
+#pragma OPENCL FP_CONTRACT OFF
+    const double t = terms[3 * views + ix], u = terms[3 * views + nx + iy];
+    const double invPitch = terms[3 * views + nx + ny];
+    const double along = t * terms[views + v] + u * terms[2 * views + v];
+    const double at = terms[v] + along * invPitch + 0.5;
+    return (int)floor(at) - base - rowStart;
+}
+
+// Work-item (v, voxel - first): column v - 32 c of the voxel's tile of chunk c = v / 32, every
+// row of it, from the voxel's codes in `codes` (voxel `first`'s column first; core/mbir/GpuIcd.cpp
+// hostTiles writes the same bytes).
+__kernel void icdTiles(__global const uchar* codes, int first, int count,
+                       __global const double* terms, __global const int* runs,
+                       __global const int* svBase, __global const uint2* chunkMeta, int views,
+                       int chunks, int pitch, int nx, int ny, int side, int columnSize,
+                       __global uchar* tiles) {
+    const int v = get_global_id(0), k = get_global_id(1);
+    if (v >= pitch || k >= count) return;
+    const int j = first + k, ix = j % nx, iy = j / nx, c = v / CHUNK;
+    const uint2 meta = chunkMeta[(size_t)j * chunks + c];
+    const int rowStart = (int)(meta.y & 0xffffu), rowCount = (int)(meta.y >> 16);
+    __global uchar* out = tiles + (size_t)meta.x * CHUNK + (v - c * CHUNK);
+    int shift = 0, n = 0;
+    __global const uchar* run = codes;
+    if (v < views) {
+        const int sv = (iy / side) * ((nx + side - 1) / side) + ix / side;
+        shift = tileShift(terms, views, nx, ny, v, ix, iy, svBase[(size_t)sv * views + v],
+                          rowStart);
+        n = runs[views + v];
+        run = codes + (size_t)k * columnSize + runs[v];
+    }
+    for (int r = 0; r < rowCount; ++r) {
+        const int e = r - shift;
+        out[(size_t)r * CHUNK] = e >= 0 && e < n ? run[e] : (uchar)0;
+    }
+}
+#endif
