@@ -77,7 +77,6 @@ class CudaIcdKernels final : public IcdKernels {
         a.chunkMeta = CudaQueues::ptr<uint2>(buf(kIcdChunkMeta));
         a.views = l.views;
         a.chunks = l.chunks;
-        a.pitch = l.pitch;
         a.nx = l.nx;
         a.ny = l.ny;
         a.side = l.side;

@@ -204,17 +204,17 @@ __device__ int tileShift(const double* terms, int views, int nx, int ny, int v, 
     return int(floor(at)) - base - rowStart;
 }
 
-/// Thread (v, voxel - first): column v - 32 c of the voxel's tile of chunk c = v / 32, every row
-/// of it, from the voxel's codes in `codes` (voxel `first`'s column first; core/mbir/GpuIcd.cpp
-/// hostTiles writes the same bytes).
+/// Block (voxel first + k, chunk c) of kChunk threads, one per view of the chunk: the thread of
+/// view v = 32 c + lane writes column `lane` of the voxel's tile of chunk c, every row of it (so
+/// that the block writes whole rows), from the voxel's codes in `codes` (voxel `first`'s column
+/// first; core/mbir/GpuIcd.cpp hostTiles writes the same bytes).
 __global__ void icdTiles(IcdTileArgs a) {
-    const int v = int(blockIdx.x * blockDim.x + threadIdx.x);
-    const int k = int(blockIdx.y * blockDim.y + threadIdx.y);
-    if (v >= a.pitch || k >= a.count) return;
-    const int j = a.first + k, ix = j % a.nx, iy = j / a.nx, c = v / kChunk;
+    const int k = int(blockIdx.x), c = int(blockIdx.y), lane = int(threadIdx.x);
+    if (k >= a.count || c >= a.chunks) return;
+    const int j = a.first + k, ix = j % a.nx, iy = j / a.nx, v = c * kChunk + lane;
     const uint2 meta = a.chunkMeta[size_t(j) * a.chunks + c];
     const int rowStart = int(meta.y & 0xffffu), rowCount = int(meta.y >> 16);
-    std::uint8_t* out = a.tiles + size_t(meta.x) * kChunk + (v - c * kChunk);
+    std::uint8_t* out = a.tiles + size_t(meta.x) * kChunk + lane;
     int shift = 0, n = 0;
     const std::uint8_t* run = a.codes;
     if (v < a.views) {
@@ -253,9 +253,8 @@ Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stre
 
 Status launchIcdTiles(const IcdTileArgs& args, cudaStream_t stream) {
     if (args.count <= 0) return Status::ok();
-    const dim3 grid(unsigned((args.pitch + kIcdChunkViews - 1) / kIcdChunkViews),
-                    unsigned((args.count + 3) / 4));
-    kernels::icdTiles<<<grid, dim3(kIcdChunkViews, 4), 0, stream>>>(args);
+    const dim3 grid(unsigned(args.count), unsigned(args.chunks));
+    kernels::icdTiles<<<grid, kIcdChunkViews, 0, stream>>>(args);
     return cudaCheck(cudaGetLastError(), "launch of icdTiles");
 }
 

@@ -57,11 +57,11 @@ struct IcdTileArgs {
     const int* runs = nullptr;      ///< GpuIcdLayout::viewRuns
     const int* svBase = nullptr;
     const uint2* chunkMeta = nullptr;
-    int views = 0, chunks = 0, pitch = 0, nx = 0, ny = 0, side = 1, columnSize = 0;
+    int views = 0, chunks = 0, nx = 0, ny = 0, side = 1, columnSize = 0;
     std::uint8_t* tiles = nullptr;
 };
 
-/// Every byte of the tiles of args.count voxels: threads (view, voxel) in blocks of 32 x 4.
+/// Every byte of the tiles of args.count voxels: a block of 32 threads per voxel and chunk.
 Status launchIcdTiles(const IcdTileArgs& args, cudaStream_t stream);
 /// @p count SVBs (slots): gather (resets the slots' counters) / write back.
 Status launchIcdGather(const IcdSheetArgs& args, int count, cudaStream_t stream);

@@ -48,14 +48,14 @@ class ClIcdKernels final : public IcdKernels {
     Status buildTiles(const IcdLaunchState& state, int first, int count) override {
         const GpuIcdLayout& l = *state.layout;
         auto buf = [&](IcdBuffer b) { return ClQueues::mem(state.buffers[std::size_t(b)]); };
-        TOMO_RETURN_IF_ERROR(setKernelArgs(
-            m_tiles, buf(kIcdCodes), cl_int(first), cl_int(count), buf(kIcdChannelTerms),
-            buf(kIcdViewRuns), buf(kIcdSvBase), buf(kIcdChunkMeta), cl_int(l.views),
-            cl_int(l.chunks), cl_int(l.pitch), cl_int(l.nx), cl_int(l.ny), cl_int(l.side),
-            cl_int(l.columnSize), buf(kIcdTiles)));
-        // Work-groups of 32 views by 4 voxels (the pitch is a multiple of 32).
-        const std::size_t global[2] = {std::size_t(l.pitch), roundUp(std::size_t(count), 4)};
-        const std::size_t local[2] = {std::size_t(kIcdChunkViews), 4};
+        TOMO_RETURN_IF_ERROR(setKernelArgs(m_tiles, buf(kIcdCodes), cl_int(first), cl_int(count),
+                                           buf(kIcdChannelTerms), buf(kIcdViewRuns),
+                                           buf(kIcdSvBase), buf(kIcdChunkMeta), cl_int(l.views),
+                                           cl_int(l.chunks), cl_int(l.nx), cl_int(l.ny),
+                                           cl_int(l.side), cl_int(l.columnSize), buf(kIcdTiles)));
+        // A work-group of the chunk's 32 views per voxel and chunk.
+        const std::size_t global[2] = {std::size_t(count) * kIcdChunkViews, std::size_t(l.chunks)};
+        const std::size_t local[2] = {std::size_t(kIcdChunkViews), 1};
         return enqueue(m_tiles, 2, global, local, "icdTiles");
     }
 
