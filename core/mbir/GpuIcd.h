@@ -66,7 +66,6 @@ namespace tomo {
 
 inline constexpr int kIcdChunkViews = 32;  ///< chunk width in views (paper 004's best)
 inline constexpr int kIcdLanes = 16;       ///< work-items per chunk (two views each)
-inline constexpr int kIcdTileChunks = 8;   ///< chunks per work-group of the tile build
 
 struct GpuIcdOptions {
     int side = 33;           ///< SV side in voxels (paper 004: 33 on a Titan X)

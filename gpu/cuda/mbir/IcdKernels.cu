@@ -204,14 +204,12 @@ __device__ int tileShift(const double* terms, int views, int nx, int ny, int v, 
     return int(floor(at)) - base - rowStart;
 }
 
-/// Block (voxel first + k, chunks) of kChunk x (chunks per block) threads, kChunk per chunk, one
-/// per view: the thread of view v = 32 c + lane writes column `lane` of the voxel's tile of chunk
-/// c, every row of it (so that the kChunk threads write whole rows), from the voxel's codes in
-/// `codes` (voxel `first`'s column first; core/mbir/GpuIcd.cpp hostTiles writes the same bytes).
-/// One voxel per block, so that its position and SV are the block's.
+/// Block (voxel first + k, chunk c) of kChunk threads, one per view of the chunk: the thread of
+/// view v = 32 c + lane writes column `lane` of the voxel's tile of chunk c, every row of it (so
+/// that the block writes whole rows), from the voxel's codes in `codes` (voxel `first`'s column
+/// first; core/mbir/GpuIcd.cpp hostTiles writes the same bytes).
 __global__ void icdTiles(IcdTileArgs a) {
-    const int k = int(blockIdx.x), lane = int(threadIdx.x);
-    const int c = int(blockIdx.y * blockDim.y + threadIdx.y);
+    const int k = int(blockIdx.x), c = int(blockIdx.y), lane = int(threadIdx.x);
     if (k >= a.count || c >= a.chunks) return;
     const int j = a.first + k, ix = j % a.nx, iy = j / a.nx, v = c * kChunk + lane;
     const uint2 meta = a.chunkMeta[size_t(j) * a.chunks + c];
@@ -255,9 +253,8 @@ Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stre
 
 Status launchIcdTiles(const IcdTileArgs& args, cudaStream_t stream) {
     if (args.count <= 0) return Status::ok();
-    const dim3 grid(unsigned(args.count),
-                    unsigned((args.chunks + kIcdTileChunks - 1) / kIcdTileChunks));
-    kernels::icdTiles<<<grid, dim3(kIcdChunkViews, kIcdTileChunks), 0, stream>>>(args);
+    const dim3 grid(unsigned(args.count), unsigned(args.chunks));
+    kernels::icdTiles<<<grid, kIcdChunkViews, 0, stream>>>(args);
     return cudaCheck(cudaGetLastError(), "launch of icdTiles");
 }
 

@@ -61,8 +61,7 @@ struct IcdTileArgs {
     std::uint8_t* tiles = nullptr;
 };
 
-/// Every byte of the tiles of args.count voxels: a block of 32 x kIcdTileChunks threads per
-/// voxel and kIcdTileChunks chunks.
+/// Every byte of the tiles of args.count voxels: a block of 32 threads per voxel and chunk.
 Status launchIcdTiles(const IcdTileArgs& args, cudaStream_t stream);
 /// @p count SVBs (slots): gather (resets the slots' counters) / write back.
 Status launchIcdGather(const IcdSheetArgs& args, int count, cudaStream_t stream);

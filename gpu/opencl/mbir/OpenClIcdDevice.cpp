@@ -53,10 +53,9 @@ class ClIcdKernels final : public IcdKernels {
                                            buf(kIcdSvBase), buf(kIcdChunkMeta), cl_int(l.views),
                                            cl_int(l.chunks), cl_int(l.nx), cl_int(l.ny),
                                            cl_int(l.side), cl_int(l.columnSize), buf(kIcdTiles)));
-        // A work-group of 32 views by kIcdTileChunks chunks per voxel.
-        const std::size_t global[2] = {std::size_t(count) * kIcdChunkViews,
-                                       roundUp(std::size_t(l.chunks), kIcdTileChunks)};
-        const std::size_t local[2] = {std::size_t(kIcdChunkViews), kIcdTileChunks};
+        // A work-group of the chunk's 32 views per voxel and chunk.
+        const std::size_t global[2] = {std::size_t(count) * kIcdChunkViews, std::size_t(l.chunks)};
+        const std::size_t local[2] = {std::size_t(kIcdChunkViews), 1};
         return enqueue(m_tiles, 2, global, local, "icdTiles");
     }
 
