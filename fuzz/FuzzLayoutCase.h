@@ -36,7 +36,7 @@ inline void writeLayoutSeeds(const std::filesystem::path& folder) {
     const auto a = MbirMatrix::build(c.geometry, MbirEntryType::Uint8, {});
     const auto layout = GpuIcdLayout::build(c.geometry, *a, c.options, std::size_t(1) << 30, {});
     std::filesystem::create_directories(folder);
-    (void)saveGpuIcdLayout(*layout, folder / "seed-layout", c.key, 1);
+    (void)saveGpuIcdLayout(*layout, folder / "seed-layout", c.key);
     std::filesystem::copy_file(folder / "seed-layout", folder / "seed-truncated",
                                std::filesystem::copy_options::overwrite_existing);
     std::filesystem::resize_file(folder / "seed-truncated",

@@ -66,16 +66,16 @@ void measureChunks(const MbirSliceGeometry& g, GpuIcdLayout& l, int ix, int iy,
     }
 }
 
-/// Voxel (ix, iy)'s 8-bit entries into its tiles (chunkMeta complete).
-void fillTiles(const MbirSliceGeometry& g, const MbirMatrix& a, GpuIcdLayout& l, int ix, int iy,
-               std::vector<std::int32_t>& scratch) {
+/// Voxel (ix, iy)'s 8-bit entries into its tiles (zeroed) of @p tiles.
+void fillTiles(const MbirSliceGeometry& g, const MbirMatrix& a, const GpuIcdLayout& l, int ix,
+               int iy, std::uint8_t* tiles, std::vector<std::int32_t>& scratch) {
     const std::int32_t* row = bandRows(g, l, ix, iy, scratch);
     const std::size_t j = std::size_t(iy) * std::size_t(g.nx()) + std::size_t(ix);
     const std::uint32_t* meta = l.chunkMeta.data() + 2 * j * std::size_t(l.chunks);
     for (int c = 0; c < l.chunks; ++c) {
         const int v0 = c * kIcdChunkViews, v1 = std::min(g.views(), v0 + kIcdChunkViews);
         const int rowStart = int(meta[2 * c + 1] & 0xffffu);
-        std::uint8_t* tile = l.tiles.data() + std::size_t(meta[2 * c]) * kIcdChunkViews;
+        std::uint8_t* tile = tiles + std::size_t(meta[2 * c]) * kIcdChunkViews;
         for (int v = v0; v < v1; ++v) {
             const int r = row[v] - rowStart;
             const std::uint8_t* codes = a.codes(j) + g.offset(v);
@@ -123,13 +123,18 @@ std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& l, int
     b[kIcdImage] = spec(x ? x->data() : nullptr, nz * l.voxels() * 4, "image");
     b[kIcdError] = spec(e ? e->data() : nullptr, sino * 4, "error sinogram");
     b[kIcdWeight] = spec(w ? w->data() : nullptr, sino * 4, "weight sinogram");
-    b[kIcdTiles] = spec(l.tiles.data(), l.tiles.size(), "chunked matrix");
+    b[kIcdTiles] = spec(nullptr, l.tileBytes(), "chunked matrix");
     b[kIcdChunkMeta] = spec(l.chunkMeta.data(), l.chunkMeta.size() * 4, "chunk table");
     b[kIcdScale] = spec(l.scale.data(), l.scale.size() * 4, "voxel scales");
     b[kIcdOrder] = spec(l.order.data(), l.order.size() * 4, "voxel orders");
     b[kIcdSvBase] = spec(l.svBase.data(), l.svBase.size() * 4, "SV bands");
     b[kIcdSvFirst] = spec(l.svFirst.data(), svs, "SV starts");
     b[kIcdSvSize] = spec(l.svSize.data(), svs, "SV sizes");
+    b[kIcdChannelTerms] =
+        spec(l.channelTerms.data(), l.channelTerms.size() * sizeof(double), "channel terms");
+    b[kIcdViewRuns] = spec(l.viewRuns.data(), l.viewRuns.size() * 4, "view runs");
+    b[kIcdCodes] =
+        spec(nullptr, std::min(l.voxels(), l.slabVoxels()) * l.columnSize, "matrix codes");
     b[kIcdPassList] = spec(nullptr, entries, "pass list");
     b[kIcdMoved] = spec(nullptr, entries, "SV updates");
     b[kIcdUpdates] = spec(nullptr, entries, "SV update counts");
@@ -141,7 +146,11 @@ std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& l, int
 }
 
 bool icdLayoutBuffer(int b) {
-    return b >= kIcdTiles && b <= kIcdSvSize;
+    return b >= kIcdTiles && b <= kIcdViewRuns;
+}
+
+std::size_t GpuIcdLayout::slabVoxels() const {
+    return std::max<std::size_t>(1, codeSlabBytes / std::max<std::size_t>(1, columnSize));
 }
 
 GpuIcdLayout GpuIcdLayout::sizesOf(const MbirSliceGeometry& g, const GpuIcdOptions& options) {
@@ -154,6 +163,10 @@ GpuIcdLayout GpuIcdLayout::sizesOf(const MbirSliceGeometry& g, const GpuIcdOptio
     l.side = options.side;
     l.chunks = (g.views() + kIcdChunkViews - 1) / kIcdChunkViews;
     l.pitch = l.chunks * kIcdChunkViews;
+    l.columnSize = g.columnSize();
+    l.channelTerms = g.firstChannelTerms();
+    l.viewRuns.assign(g.offsets32(), g.offsets32() + g.views());
+    l.viewRuns.insert(l.viewRuns.end(), g.counts(), g.counts() + g.views());
     return l;
 }
 
@@ -179,34 +192,32 @@ Result<GpuIcdLayout> GpuIcdLayout::build(const MbirSliceGeometry& g, const MbirM
             for (int ix = 0; ix < g.nx(); ++ix)
                 measureChunks(g, l, ix, int(iy), scratch);
         }));
-    std::size_t tileRows = 0;
     for (std::size_t k = 0; k < l.chunkMeta.size(); k += 2) {
-        l.chunkMeta[k] = std::uint32_t(tileRows);
-        tileRows += l.chunkMeta[k + 1] >> 16;
+        l.chunkMeta[k] = std::uint32_t(l.tileRows);
+        l.tileRows += l.chunkMeta[k + 1] >> 16;
     }
-    const std::size_t tileBytes = tileRows * kIcdChunkViews;
-    if (tileBytes > budget || tileRows >= (std::size_t(1) << 32))
-        return outOfMemory("GPU-ICD: the chunked matrix needs " + std::to_string(tileBytes >> 20) +
-                           " MiB, over the budget of " + std::to_string(budget >> 20) + " MiB");
-    l.tiles.resize(tileBytes);  // uninitialised: each image row zeroes its own tiles below
-    const std::size_t rowMeta = 2 * std::size_t(g.nx()) * std::size_t(l.chunks);
-    TOMO_RETURN_IF_ERROR(
-        parallelFor(std::size_t(g.ny()), ctx.threads, ctx.stop, [&](std::size_t iy, int) {
-            // The row's tiles are contiguous (numbered voxel after voxel): zeroed here, on this
-            // thread, so that the fresh pages are touched in parallel and once before the fill.
-            const std::size_t begin = std::size_t(l.chunkMeta[iy * rowMeta]) * kIcdChunkViews;
-            const std::size_t end =
-                iy + 1 < std::size_t(g.ny())
-                    ? std::size_t(l.chunkMeta[(iy + 1) * rowMeta]) * kIcdChunkViews
-                    : tileBytes;
-            std::fill(l.tiles.begin() + std::ptrdiff_t(begin),
-                      l.tiles.begin() + std::ptrdiff_t(end), std::uint8_t(0));
-            std::vector<std::int32_t> scratch;
-            for (int ix = 0; ix < g.nx(); ++ix)
-                fillTiles(g, a, l, ix, int(iy), scratch);
-        }));
+    if (l.tileBytes() > budget || l.tileRows >= (std::size_t(1) << 32))
+        return outOfMemory("GPU-ICD: the chunked matrix needs " +
+                           std::to_string(l.tileBytes() >> 20) + " MiB, over the budget of " +
+                           std::to_string(budget >> 20) + " MiB");
     l.id = newGpuIcdLayoutId();
     return l;
+}
+
+Result<std::vector<std::uint8_t>> GpuIcdLayout::hostTiles(const MbirSliceGeometry& g,
+                                                          const MbirMatrix& a,
+                                                          const ExecContext& ctx) const {
+    if (a.type() != MbirEntryType::Uint8 || a.voxels() != voxels() ||
+        a.columnSize() != columnSize || g.nx() != nx || g.ny() != ny || g.views() != views)
+        return invalidArgument("GPU-ICD: the tiles of another matrix or geometry");
+    std::vector<std::uint8_t> tiles(tileBytes());
+    TOMO_RETURN_IF_ERROR(
+        parallelFor(std::size_t(ny), ctx.threads, ctx.stop, [&](std::size_t iy, int) {
+            std::vector<std::int32_t> scratch;
+            for (int ix = 0; ix < nx; ++ix)
+                fillTiles(g, a, *this, ix, int(iy), tiles.data(), scratch);
+        }));
+    return tiles;
 }
 
 std::uint64_t newGpuIcdLayoutId() {

@@ -18,7 +18,11 @@
 /// entries are stored as a zero-padded rowCount x 32 tile, so that the theta sums and the
 /// write-back are row-wise, element-by-element products: coalesced reads of SVB rows, with
 /// zeros cancelling the band's other elements. Work-items read two views at a time (8-byte
-/// words, paper 004 section 4.3.2).
+/// words, paper 004 section 4.3.2). The tiles are a rearrangement of the matrix's codes: the
+/// host computes the small tables (chunks, SVs, orders), the device expands the codes it is
+/// sent into the tiles (issue 27 item 4: 909 MiB at 512^2 x 720 views, built and read on the
+/// host in 1.1-1.4 s before); GpuIcdLayout::hostTiles is that expansion on the host, the
+/// device's reference in the tests.
 ///
 /// Schedule: passes as PSV-ICD's (chooseSuperVoxels: every SV, then 25% alternately by last
 /// update and at random), colour after colour in batches of `batch` SVs drawn at random from the
@@ -53,7 +57,6 @@
 
 #include "core/base/ExecContext.h"
 #include "core/base/Status.h"
-#include "core/base/UninitializedVector.h"
 #include "core/mbir/MbirMatrix.h"
 #include "core/mbir/Qggmrf.h"
 #include "core/mbir/SuperVoxels.h"
@@ -75,7 +78,11 @@ struct GpuIcdOptions {
     Status validate() const;
 };
 
-/// The layout of one slice geometry's matrix for the device (built once per geometry).
+/// Bytes of matrix codes the device takes at a time to build its tiles (the kIcdCodes slab).
+inline constexpr std::size_t kIcdCodeSlabBytes = std::size_t(64) << 20;
+
+/// The layout of one slice geometry's matrix for the device (built once per geometry): the
+/// tables; the tiles themselves are built on the device from the matrix (the file comment).
 struct GpuIcdLayout {
     int views = 0, channels = 0, padding = 0, nx = 0, ny = 0;
     int pitch = 0;   ///< SVB row length: views rounded up to kIcdChunkViews
@@ -87,31 +94,45 @@ struct GpuIcdLayout {
     std::vector<std::int32_t> svFirst, svSize;  ///< per SV: its voxels in `order`
     std::vector<std::int32_t> order;            ///< voxel indices (iy nx + ix), SV after SV
     /// Per voxel and chunk, two words: the tile's first row (in rows of 32 bytes), and
-    /// rowStart | rowCount << 16.
+    /// rowStart | rowCount << 16. Tiles follow each other, voxel after voxel, chunk after chunk.
     std::vector<std::uint32_t> chunkMeta;
-    /// 32 bytes per tile row (uninitialised on resize: build() and the file's reader fill it on
-    /// several threads, each touching its own pages first).
-    UninitializedVector<std::uint8_t> tiles;
+    std::size_t tileRows = 0;  ///< rows of 32 bytes in all the tiles
     std::vector<float> scale;  ///< per voxel: the 8-bit entries' scale
+    /// The geometry's tables for the device's tile build (sizesOf): firstChannel's doubles
+    /// (MbirSliceGeometry::firstChannelTerms) and per view the offset of its run in a voxel's
+    /// column, then its length (views each).
+    std::vector<double> channelTerms;
+    std::vector<std::int32_t> viewRuns;
+    std::size_t columnSize = 0;  ///< codes per voxel in the matrix
+    /// Bytes of codes the device takes at a time (the kIcdCodes slab; tests make it smaller).
+    std::size_t codeSlabBytes = kIcdCodeSlabBytes;
     /// This build's identity, unique in the process (build() numbers them from 1): devices that
     /// keep a layout's buffers between solves compare it (IcdResidentLayout).
     std::uint64_t id = 0;
 
     std::size_t svCount() const { return svSize.size(); }
     std::size_t voxels() const { return std::size_t(nx) * std::size_t(ny); }
+    std::size_t tileBytes() const { return tileRows * std::size_t(kIcdChunkViews); }
+    /// Voxels whose codes fit in codeSlabBytes (at least 1).
+    std::size_t slabVoxels() const;
     /// Device bytes: the layout, @p slices images and sinograms, and the SVB slots of launches
     /// of `batch` SVs per slice (icdBuffers()).
     std::size_t deviceBytes(int batch, int slices = 1) const;
 
-    /// The sizes of @p g's layout for SVs of options.side (views .. pitch, chunks, side), no
-    /// arrays and no rows yet.
+    /// The sizes of @p g's layout for SVs of options.side (views .. pitch, chunks, side,
+    /// columnSize) and the geometry's tables (channelTerms, viewRuns); no SVs, chunks or rows.
     static GpuIcdLayout sizesOf(const MbirSliceGeometry& g, const GpuIcdOptions& options);
     /// The layout of @p a (8-bit entries only: InvalidArgument for float) for SVs of
     /// options.side. OutOfMemory naming both sizes when the tiles would exceed @p budget bytes
-    /// (checked before they are allocated); Cancelled on ctx.stop.
+    /// (the device's: they are built there); Cancelled on ctx.stop.
     static Result<GpuIcdLayout> build(const MbirSliceGeometry& g, const MbirMatrix& a,
                                       const GpuIcdOptions& options, std::size_t budget,
                                       const ExecContext& ctx);
+    /// The tiles of this layout of @p a, built on the host (tileBytes() bytes, row by row of the
+    /// image on ctx's threads): what the device's build (IcdKernels::buildTiles) must give, bit
+    /// for bit. InvalidArgument when @p a is not this layout's matrix; Cancelled on ctx.stop.
+    Result<std::vector<std::uint8_t>> hostTiles(const MbirSliceGeometry& g, const MbirMatrix& a,
+                                                const ExecContext& ctx) const;
 };
 
 /// A layout identity unique in the process (GpuIcdLayout::id; from 1): every build and every
@@ -149,6 +170,11 @@ enum IcdBuffer : int {
     kIcdSvBase,
     kIcdSvFirst,
     kIcdSvSize,
+    // The geometry's tables of the tile build (GpuIcdLayout::channelTerms, viewRuns).
+    kIcdChannelTerms,
+    kIcdViewRuns,
+    // A slab of the matrix's codes on its way into the tiles (kIcdCodeSlabBytes at most).
+    kIcdCodes,
     // Per pass and batch slot: the pass's SVs, their updates, the voxel counters.
     kIcdPassList,
     kIcdMoved,
@@ -161,7 +187,7 @@ enum IcdBuffer : int {
     kIcdBufferCount
 };
 struct IcdBufferSpec {
-    const void* init = nullptr;  ///< contents to upload; null: none
+    const void* init = nullptr;  ///< contents to upload; null: none (the tiles: built)
     std::size_t bytes = 0;       ///< at least 4
     const char* what = "";
 };
@@ -174,14 +200,14 @@ std::array<IcdBufferSpec, kIcdBufferCount> icdBuffers(const GpuIcdLayout& layout
                                                       const std::vector<float>* e = nullptr,
                                                       const std::vector<float>* w = nullptr);
 
-/// Whether buffer @p b holds the layout alone (kIcdTiles .. kIcdSvSize): the same for every
+/// Whether buffer @p b holds the layout alone (kIcdTiles .. kIcdViewRuns): the same for every
 /// slice of a geometry, so a device may keep it between solves.
 bool icdLayoutBuffer(int b);
 
 /// Which layout a device's kept buffers hold (issue 27 item 4: device state across solves). A
 /// backend keeps one per device (in its device context, which calls forget() when it frees its
-/// buffers); the host loop (QueuedIcdDevice.h) uploads a layout buffer in load() only when
-/// needsUpload() says so, then calls loaded().
+/// buffers); the host loop (QueuedIcdDevice.h) uploads a layout buffer (builds the tiles) in
+/// load() only when needsUpload() says so, then calls loaded().
 class IcdResidentLayout {
   public:
     /// Buffer @p b, now at @p handle, for @p layout: state and scratch always; a layout buffer
@@ -221,12 +247,14 @@ class IcdDevice {
     /// Bytes a solve may keep on the device (core/pipeline/DeviceMemory.h: its free memory less
     /// a margin); the layout is planned against it and the host's budget.
     virtual std::size_t memoryBudget() const = 0;
-    /// Uploads @p layout, the images @p x of @p slices slices ([z][iy][ix]) and their error and
-    /// weight sinograms ([z][view][channel], padded rows) and allocates the SVB slots of
-    /// icdBuffers(). OutOfMemory naming the buffer when one does not fit.
-    virtual Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
-                        const IcdKernelConstants& constants, int slices,
-                        const std::vector<float>& x, const std::vector<float>& e,
+    /// Uploads @p layout and builds its tiles from @p matrix (the layout's: 8-bit, as many
+    /// voxels; InvalidArgument otherwise), uploads the images @p x of @p slices slices
+    /// ([z][iy][ix]) and their error and weight sinograms ([z][view][channel], padded rows) and
+    /// allocates the SVB slots of icdBuffers(). OutOfMemory naming the buffer when one does not
+    /// fit.
+    virtual Status load(const GpuIcdLayout& layout, const MbirMatrix& matrix,
+                        const GpuIcdOptions& options, const IcdKernelConstants& constants,
+                        int slices, const std::vector<float>& x, const std::vector<float>& e,
                         const std::vector<float>& w) = 0;
     /// The entries of one pass (z * svCount + sv, the file comment); zeroes the pass's
     /// statistics. @p rotation shifts
@@ -242,6 +270,9 @@ class IcdDevice {
     virtual Status endPass(std::vector<float>& moved, std::vector<std::int32_t>& updates) = 0;
     /// The images and the error sinograms ([z]... as load()), back to the host.
     virtual Status read(std::vector<float>& x, std::vector<float>& e) = 0;
+    /// The tiles load() built, back to the host (tests: GpuIcdLayout::hostTiles is their
+    /// reference).
+    virtual Status readTiles(std::vector<std::uint8_t>& tiles) = 0;
     /// From now on, the device's transfers and kernels go to @p timeline (issue 27 item 5:
     /// upload, kernels, download on the device's clock; null: nothing is recorded). Spans are
     /// added when the host next waits for the device (load, endPass, read).

@@ -29,24 +29,23 @@ std::string GpuIcdLayoutCache::key(const MbirSliceGeometry& g, const GpuIcdOptio
 std::shared_ptr<const GpuIcdLayout> GpuIcdLayoutCache::fromDisk(const std::string& id,
                                                                 const MbirSliceGeometry& g,
                                                                 const GpuIcdOptions& options,
-                                                                int threads, std::string& note) {
+                                                                std::string& note) {
     if (m_directory.empty()) return nullptr;
-    auto loaded =
-        loadGpuIcdLayout(m_directory / (id + kGpuIcdLayoutExtension), id, g, options, threads);
+    auto loaded = loadGpuIcdLayout(m_directory / (id + kGpuIcdLayoutExtension), id, g, options);
     if (loaded) return std::make_shared<const GpuIcdLayout>(std::move(loaded).value());
     if (loaded.status().code() != ErrorCode::NotFound)
         note = "cached GPU-ICD layout ignored (" + loaded.status().message() + "); rebuilt";
     return nullptr;
 }
 
-void GpuIcdLayoutCache::toDisk(const std::string& id, const GpuIcdLayout& layout, int threads,
+void GpuIcdLayoutCache::toDisk(const std::string& id, const GpuIcdLayout& layout,
                                std::string& note) const {
     if (m_directory.empty()) return;
     const std::filesystem::path file = m_directory / (id + kGpuIcdLayoutExtension);
     std::error_code ec;
     std::filesystem::create_directories(m_directory, ec);
     const Status saved = ec ? ioError("cannot create " + m_directory.string() + ": " + ec.message())
-                            : saveGpuIcdLayout(layout, file, id, threads);
+                            : saveGpuIcdLayout(layout, file, id);
     if (!saved) {
         note += (note.empty() ? "" : "; ") + std::string("GPU-ICD layout not cached on disk: ") +
                 saved.message();
@@ -57,15 +56,15 @@ void GpuIcdLayoutCache::toDisk(const std::string& id, const GpuIcdLayout& layout
 
 std::shared_ptr<const GpuIcdLayout> GpuIcdLayoutCache::findLocked(
     const std::string& id, const MbirSliceGeometry& g, const GpuIcdOptions& options,
-    std::size_t budget, int threads, MbirMatrixSource* source, std::string& note) {
+    std::size_t budget, MbirMatrixSource* source, std::string& note) {
     for (auto it = m_recent.begin(); it != m_recent.end(); ++it) {
         if (it->first != id) continue;
         m_recent.splice(m_recent.begin(), m_recent, it);  // most recent first
         if (source) *source = MbirMatrixSource::Memory;
         return m_recent.front().second;
     }
-    std::shared_ptr<const GpuIcdLayout> layout = fromDisk(id, g, options, threads, note);
-    if (layout && layout->tiles.size() > budget) layout.reset();  // the build says why
+    std::shared_ptr<const GpuIcdLayout> layout = fromDisk(id, g, options, note);
+    if (layout && layout->tileBytes() > budget) layout.reset();  // the build says why
     if (!layout) return nullptr;
     if (source) *source = MbirMatrixSource::Disk;
     keep(id, layout);
@@ -80,13 +79,13 @@ void GpuIcdLayoutCache::keep(const std::string& id, std::shared_ptr<const GpuIcd
 
 std::shared_ptr<const GpuIcdLayout> GpuIcdLayoutCache::find(const MbirSliceGeometry& g,
                                                             const GpuIcdOptions& options,
-                                                            std::size_t budget, int threads,
+                                                            std::size_t budget,
                                                             MbirMatrixSource* source,
                                                             std::string* note) {
     const std::string id = key(g, options);
     std::lock_guard lock(m_mutex);
     std::string why;
-    auto layout = findLocked(id, g, options, budget, threads, source, why);
+    auto layout = findLocked(id, g, options, budget, source, why);
     if (note) *note = why;
     return layout;
 }
@@ -97,14 +96,13 @@ Result<std::shared_ptr<const GpuIcdLayout>> GpuIcdLayoutCache::get(
     const std::string id = key(g, options);
     std::lock_guard lock(m_mutex);
     std::string why;
-    std::shared_ptr<const GpuIcdLayout> layout =
-        findLocked(id, g, options, budget, ctx.threads, source, why);
+    std::shared_ptr<const GpuIcdLayout> layout = findLocked(id, g, options, budget, source, why);
     if (!layout) {
         if (source) *source = MbirMatrixSource::Built;
         TOMO_ASSIGN_OR_RETURN(GpuIcdLayout built, GpuIcdLayout::build(g, a, options, budget, ctx));
         ++m_builds;
         layout = std::make_shared<const GpuIcdLayout>(std::move(built));
-        toDisk(id, *layout, ctx.threads, why);
+        toDisk(id, *layout, why);
         keep(id, layout);
     }
     if (note) *note = why;

@@ -1,10 +1,10 @@
 #pragma once
 /// @file GpuIcdLayoutCache.h
-/// @brief GPU-ICD's tile layouts kept for reuse (issue 27 item 4): the layout of a system matrix
-/// (GpuIcd.h) depends only on the slice geometry and the SV options, so it is built once per
-/// key and shared, immutable, by the solves of every slice of a stack and by later runs in the
-/// process (the layout took 0.58 s of each slice's solve on an H200), and stored on disk
-/// (GpuIcdLayoutFile.h) so that a fresh process reads it instead. Owned by MbirMatrixCache (one
+/// @brief GPU-ICD's layouts kept for reuse (issue 27 item 4): the layout of a system matrix
+/// (GpuIcd.h: its tables; the device builds the tiles) depends only on the slice geometry and
+/// the SV options, so it is built once per key and shared, immutable, by the solves of every
+/// slice of a stack and by later runs in the process, and stored on disk (GpuIcdLayoutFile.h)
+/// so that a fresh process reads it instead. Owned by MbirMatrixCache (one
 /// per process or GUI session, the app's Engine): its files sit beside the matrices, in one
 /// disk budget (the oldest of either kind removed first). The @p keep most recent layouts stay
 /// in memory; thread-safe (a build holds the lock, so two threads asking for one layout build
@@ -56,12 +56,11 @@ class GpuIcdLayoutCache {
                                                     std::string* note = nullptr);
 
     /// The layout of @p g for @p options when memory or disk holds it (then kept as get keeps
-    /// it), else nullptr; nothing is built; a file is read on @p threads threads (as
-    /// ExecContext::threads; get reads on ctx.threads). @p source and @p note as get's. GPU-ICD
-    /// reads a layout this way beside the solve's other setup (Mbir.cpp, issue 27 item 4).
+    /// it), else nullptr; nothing is built. @p source and @p note as get's. GPU-ICD reads a
+    /// layout this way beside the solve's other setup (Mbir.cpp, issue 27 item 4).
     std::shared_ptr<const GpuIcdLayout> find(const MbirSliceGeometry& g,
                                              const GpuIcdOptions& options, std::size_t budget,
-                                             int threads, MbirMatrixSource* source = nullptr,
+                                             MbirMatrixSource* source = nullptr,
                                              std::string* note = nullptr);
 
     /// Layouts built so far (tests of reuse).
@@ -69,16 +68,13 @@ class GpuIcdLayoutCache {
 
   private:
     std::shared_ptr<const GpuIcdLayout> fromDisk(const std::string& id, const MbirSliceGeometry& g,
-                                                 const GpuIcdOptions& options, int threads,
-                                                 std::string& note);
-    void toDisk(const std::string& id, const GpuIcdLayout& layout, int threads,
-                std::string& note) const;
+                                                 const GpuIcdOptions& options, std::string& note);
+    void toDisk(const std::string& id, const GpuIcdLayout& layout, std::string& note) const;
     /// find's work under the lock.
     std::shared_ptr<const GpuIcdLayout> findLocked(const std::string& id,
                                                    const MbirSliceGeometry& g,
                                                    const GpuIcdOptions& options, std::size_t budget,
-                                                   int threads, MbirMatrixSource* source,
-                                                   std::string& note);
+                                                   MbirMatrixSource* source, std::string& note);
     void keep(const std::string& id, std::shared_ptr<const GpuIcdLayout> layout);
 
     std::size_t m_keep;

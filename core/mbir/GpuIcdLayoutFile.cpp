@@ -12,7 +12,7 @@ namespace tomo {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'O', 'M', 'O', 'I', 'C', 'D', 'L'};
-constexpr std::uint64_t kVersion = 2;
+constexpr std::uint64_t kVersion = 3;
 constexpr std::size_t kMaxKey = 4096;
 
 /// The header's words (file comment of GpuIcdLayoutFile.h).
@@ -34,7 +34,7 @@ enum Word : int {
     kSvSizes,
     kOrders,
     kChunkMetas,
-    kTiles,
+    kTileRows,
     kScales,
     kWords
 };
@@ -44,8 +44,8 @@ std::uint64_t ceilDiv(std::uint64_t a, std::uint64_t b) {
     return (a + b - 1) / b;
 }
 
-/// The header a layout of @p g for @p options has (the counts of its arrays; rows and tiles,
-/// which only the file knows, copied from @p file).
+/// The header a layout of @p g for @p options has (the counts of its arrays; rows and tile
+/// rows, which only the file knows, copied from @p file).
 Header expectedHeader(const Header& file, std::size_t keyLength, const MbirSliceGeometry& g,
                       const GpuIcdOptions& options) {
     const std::uint64_t voxels = std::uint64_t(g.nx()) * std::uint64_t(g.ny());
@@ -69,7 +69,7 @@ Header expectedHeader(const Header& file, std::size_t keyLength, const MbirSlice
     h[kSvBases] = svs * std::uint64_t(g.views());
     h[kOrders] = h[kScales] = voxels;
     h[kChunkMetas] = 2 * voxels * chunks;
-    h[kTiles] = file[kTiles];
+    h[kTileRows] = file[kTileRows];
     return h;
 }
 
@@ -91,7 +91,7 @@ Header headerOf(const GpuIcdLayout& l, std::size_t keyLength) {
             l.svSize.size(),
             l.order.size(),
             l.chunkMeta.size(),
-            l.tiles.size(),
+            l.tileRows,
             l.scale.size()};
 }
 
@@ -100,7 +100,7 @@ std::uint64_t fileBytes(const Header& h) {
     return sizeof kMagic + sizeof(Header) + h[kKeyLength] +
            4 * (h[kColours] + h[kSvBases] + h[kSvFirsts] + h[kSvSizes] + h[kOrders] +
                 h[kChunkMetas] + h[kScales]) +
-           h[kTiles] + sizeof(std::uint64_t);
+           sizeof(std::uint64_t);
 }
 
 template <typename T>
@@ -121,13 +121,14 @@ bool get(std::istream& in, Checksum64& sum, std::vector<T>& v, std::uint64_t cou
 /// Every index the kernels follow is in range (the file comment of GpuIcdLayoutFile.h); "" or
 /// what is not.
 std::string checkIndices(const GpuIcdLayout& l) {
-    const std::uint64_t tileRows = l.tiles.size() / kIcdChunkViews;
+    std::uint64_t tileRows = 0;  // the tiles follow each other (the device writes them all)
     for (std::size_t k = 0; k < l.chunkMeta.size(); k += 2) {
         const std::uint32_t start = l.chunkMeta[k + 1] & 0xffffu, count = l.chunkMeta[k + 1] >> 16;
-        if (std::uint64_t(l.chunkMeta[k]) + count > tileRows ||
-            start + count > std::uint32_t(l.rows))
+        if (l.chunkMeta[k] != tileRows || start + count > std::uint32_t(l.rows))
             return "a chunk's tile or band rows are out of range";
+        tileRows += count;
     }
+    if (tileRows != l.tileRows) return "the tiles' rows do not add up";
     for (std::int32_t j : l.order)
         if (j < 0 || std::uint64_t(j) >= l.voxels()) return "a voxel order is out of range";
     for (std::size_t s = 0; s < l.svCount(); ++s)
@@ -142,7 +143,7 @@ std::string checkIndices(const GpuIcdLayout& l) {
 }  // namespace
 
 Status saveGpuIcdLayout(const GpuIcdLayout& layout, const std::filesystem::path& path,
-                        const std::string& key, int threads) {
+                        const std::string& key) {
     return writeFileAtomically(path, [&](std::ostream& out) {
         const Header h = headerOf(layout, key.size());
         Checksum64 sum;
@@ -157,11 +158,6 @@ Status saveGpuIcdLayout(const GpuIcdLayout& layout, const std::filesystem::path&
         put(out, sum, layout.svSize);
         put(out, sum, layout.order);
         put(out, sum, layout.chunkMeta);
-        const std::uint64_t tiles =
-            blockChecksum64(layout.tiles.data(), layout.tiles.size(), threads);
-        sum.add(&tiles, sizeof tiles);
-        out.write(reinterpret_cast<const char*>(layout.tiles.data()),
-                  std::streamsize(layout.tiles.size()));
         put(out, sum, layout.scale);
         const std::uint64_t value = sum.value();
         out.write(reinterpret_cast<const char*>(&value), sizeof value);
@@ -170,8 +166,7 @@ Status saveGpuIcdLayout(const GpuIcdLayout& layout, const std::filesystem::path&
 }
 
 Result<GpuIcdLayout> loadGpuIcdLayout(const std::filesystem::path& path, const std::string& key,
-                                      const MbirSliceGeometry& g, const GpuIcdOptions& options,
-                                      int threads) {
+                                      const MbirSliceGeometry& g, const GpuIcdOptions& options) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return notFound("no cached GPU-ICD layout at " + path.string());
     const std::string what = path.string() + ": ";
@@ -193,32 +188,22 @@ Result<GpuIcdLayout> loadGpuIcdLayout(const std::filesystem::path& path, const s
     if (!in || stored != key)
         return invalidData(what + "not the layout of this geometry and SV side");
     if (h != expectedHeader(h, key.size(), g, options) || h[kRows] == 0 || h[kRows] >= (1u << 16) ||
-        h[kTiles] % kIcdChunkViews != 0)
+        h[kTileRows] >= (std::uint64_t(1) << 32))
         return invalidData(what + "its sizes do not match this geometry and SV side");
-    // The tiles' count bounded first, so that the length cannot overflow.
-    if (h[kTiles] > size || fileBytes(h) != size)
+    if (fileBytes(h) != size)
         return invalidData(what + std::to_string(size) + " bytes where the header asks for " +
-                           (h[kTiles] > size ? std::string("more") : std::to_string(fileBytes(h))) +
-                           " (truncated or too long)");
+                           std::to_string(fileBytes(h)) + " (truncated or too long)");
     GpuIcdLayout l = GpuIcdLayout::sizesOf(g, options);  // the header matched them
     l.rows = int(h[kRows]);
+    l.tileRows = std::size_t(h[kTileRows]);
     Checksum64 sum;
     sum.add(h.data(), sizeof h);
     sum.add(stored.data(), stored.size());
     std::vector<std::int32_t> colours;
     bool ok = get(in, sum, colours, h[kColours]) && get(in, sum, l.svBase, h[kSvBases]) &&
               get(in, sum, l.svFirst, h[kSvFirsts]) && get(in, sum, l.svSize, h[kSvSizes]) &&
-              get(in, sum, l.order, h[kOrders]) && get(in, sum, l.chunkMeta, h[kChunkMetas]);
-    // The tiles (most of the file) in blocks on the caller's threads, then the scales after them.
-    const std::uint64_t tilesAt = ok ? std::uint64_t(in.tellg()) : 0;
-    if (ok) l.tiles.resize(std::size_t(h[kTiles]));  // uninitialised: the reading threads touch it
-    ok = ok && readFileInBlocks(path, tilesAt, l.tiles.data(), l.tiles.size(), threads);
-    if (ok) {
-        const std::uint64_t tiles = blockChecksum64(l.tiles.data(), l.tiles.size(), threads);
-        sum.add(&tiles, sizeof tiles);
-        in.seekg(std::streamoff(tilesAt + h[kTiles]));
-        ok = get(in, sum, l.scale, h[kScales]);
-    }
+              get(in, sum, l.order, h[kOrders]) && get(in, sum, l.chunkMeta, h[kChunkMetas]) &&
+              get(in, sum, l.scale, h[kScales]);
     std::uint64_t stamp = 0;
     ok = ok && in.read(reinterpret_cast<char*>(&stamp), sizeof stamp);
     if (!ok) return invalidData(what + "truncated");

@@ -21,10 +21,10 @@ std::future<MbirFoundLayout> findMbirLayoutAside(const MbirSliceGeometry& g,
                                                  Timeline& timeline, int threads) {
     if (!options.device || !cache || threads == 1) return {};
     try {
-        return std::async(std::launch::async, [&g, &options, cache, &timeline, threads] {
+        return std::async(std::launch::async, [&g, &options, cache, &timeline] {
             MbirFoundLayout found;
             found.begin = timelineNow();
-            found.layout = cache->layouts().find(g, options.gpu, options.memoryBudget, threads,
+            found.layout = cache->layouts().find(g, options.gpu, options.memoryBudget,
                                                  &found.source, &found.note);
             found.end = timelineNow();
             timeline.add(TimelineStage::Host, found.begin, found.end);
@@ -51,8 +51,8 @@ Result<std::unique_ptr<MbirDeviceSolve>> startMbirDevice(
     const double opened = timelineNow();
     TOMO_ASSIGN_OR_RETURN(solve->device, options.device());
     addHostStep(report.hostSteps, &timeline, "device", opened, timelineNow());
-    // The tiles live on the host and on the device: both budgets bound them (issue 27 item 6).
-    const std::size_t budget = std::min(options.memoryBudget, solve->device->memoryBudget());
+    // The tiles live on the device alone (built there from the matrix): its budget bounds them.
+    const std::size_t budget = solve->device->memoryBudget();
     double start = timelineNow();
     MbirMatrixSource source = MbirMatrixSource::Built;
     std::string cacheNote;
@@ -82,8 +82,8 @@ Result<std::unique_ptr<MbirDeviceSolve>> startMbirDevice(
                            settings.positivity, options.zeroSkip);
     const int nz = sino.slices();
     if (nz == 1) {
-        TOMO_RETURN_IF_ERROR(
-            solve->device->load(*solve->layout, gpu, constants, 1, x, sino.error(), sino.weight()));
+        TOMO_RETURN_IF_ERROR(solve->device->load(*solve->layout, matrix, gpu, constants, 1, x,
+                                                 sino.error(), sino.weight()));
     } else {  // slice-major planes on the device (GpuIcd.h, stacks)
         const double planes = timelineNow();
         std::vector<float> xz, ez, wz;
@@ -91,7 +91,8 @@ Result<std::unique_ptr<MbirDeviceSolve>> startMbirDevice(
         mbirTranspose(sino.error(), solve->slices, ez);
         mbirTranspose(sino.weight(), solve->slices, wz);
         addHostStep(report.hostSteps, &timeline, "stack planes", planes, timelineNow());
-        TOMO_RETURN_IF_ERROR(solve->device->load(*solve->layout, gpu, constants, nz, xz, ez, wz));
+        TOMO_RETURN_IF_ERROR(
+            solve->device->load(*solve->layout, matrix, gpu, constants, nz, xz, ez, wz));
     }
     solve->plan = std::make_unique<GpuIcdPlan>(*solve->layout, gpu, *solve->device, nz);
     const std::string stack =

@@ -46,9 +46,9 @@ struct MbirFoundLayout {
     double begin = 0, end = 0;
 };
 
-/// The cache's layout read beside the caller's work on @p threads threads (ExecContext::threads);
-/// an empty future without a device or a cache, with @p threads 1 (one thread: nothing beside),
-/// or when no thread can be started (startMbirDevice then reads or builds it in turn).
+/// The cache's layout read on a thread of its own beside the caller's work; an empty future
+/// without a device or a cache, with @p threads 1 (ExecContext::threads: nothing beside), or
+/// when no thread can be started (startMbirDevice then reads or builds it in turn).
 std::future<MbirFoundLayout> findMbirLayoutAside(const MbirSliceGeometry& g,
                                                  const MbirOptions& options, MbirMatrixCache* cache,
                                                  Timeline& timeline, int threads);

@@ -114,6 +114,18 @@ void MbirSliceGeometry::firstChannels(int ix, int iy, int v0, int v1, std::int32
         out[v - v0] = std::int32_t(firstChannel(v, ix, iy));
 }
 
+std::vector<double> MbirSliceGeometry::firstChannelTerms() const {
+    std::vector<double> terms = m_lo;
+    terms.insert(terms.end(), m_cos.begin(), m_cos.end());
+    terms.insert(terms.end(), m_sin.begin(), m_sin.end());
+    for (int ix = 0; ix < m_nx; ++ix)
+        terms.push_back(m_x0 + ix * m_d);  // firstChannels' t and u
+    for (int iy = 0; iy < m_ny; ++iy)
+        terms.push_back(m_y0 - iy * m_d);
+    terms.push_back(m_invPitch);
+    return terms;
+}
+
 double MbirSliceGeometry::entry(int v, int ix, int iy, int c) const {
     const std::size_t s = std::size_t(v);
     const double t0 = (m_x0 + ix * m_d) * m_cos[s] + (m_y0 - iy * m_d) * m_sin[s];

@@ -66,6 +66,11 @@ class MbirSliceGeometry {
     /// 4 views at a time with AVX2 where the CPU has it (the same double operations in the same
     /// order, no FMA, so every channel is the scalar one).
     void firstChannels(int ix, int iy, int v0, int v1, std::int32_t* out) const;
+    /// The doubles firstChannel() computes with, for a device that computes it bit for bit
+    /// (GPU-ICD's tile build): per view lo, cos, sin (3 x views), per column t (nx), per row u
+    /// (ny), then 1 / pitch; firstChannel(v, ix, iy) = floor(lo[v] + (t[ix] cos[v] + u[iy]
+    /// sin[v]) / pitch + 0.5), in that order, without fused multiply-adds.
+    std::vector<double> firstChannelTerms() const;
     /// Mean over channel @p c of the footprint of pixel (ix, iy) at view v (length units).
     double entry(int v, int ix, int iy, int c) const;
     /// Channels a band must add on each side of the detector to hold every run.

@@ -37,10 +37,13 @@ class QueuedIcdDevice final : public IcdDevice {
     std::string name() const override { return m_kernels->name(); }
     std::size_t memoryBudget() const override { return m_queues->memoryBudget(); }
 
-    Status load(const GpuIcdLayout& layout, const GpuIcdOptions& options,
+    Status load(const GpuIcdLayout& layout, const MbirMatrix& matrix, const GpuIcdOptions& options,
                 const IcdKernelConstants& constants, int slices, const std::vector<float>& x,
                 const std::vector<float>& e, const std::vector<float>& w) override {
         TOMO_RETURN_IF_ERROR(options.validate());
+        if (matrix.type() != MbirEntryType::Uint8 || matrix.voxels() != layout.voxels() ||
+            matrix.columnSize() != layout.columnSize)
+            return invalidArgument("GPU-ICD: the tiles of this layout need its 8-bit matrix");
         TOMO_RETURN_IF_ERROR(m_kernels->prepare(options));
         m_state.slices = std::max(1, slices);
         const std::size_t need = layout.deviceBytes(options.batch, m_state.slices);
@@ -77,7 +80,9 @@ class QueuedIcdDevice final : public IcdDevice {
             return Status::ok();
         });
         TOMO_RETURN_IF_ERROR(sent);
-        TOMO_RETURN_IF_ERROR(finish());  // the host's vectors may go away
+        if (held.needsUpload(layout, kIcdTiles, handles[kIcdTiles]))
+            TOMO_RETURN_IF_ERROR(buildTiles(layout, matrix));
+        TOMO_RETURN_IF_ERROR(finish());  // the host's vectors and the matrix may go away
         m_resident.loaded(layout, handles);
         return Status::ok();
     }
@@ -126,12 +131,34 @@ class QueuedIcdDevice final : public IcdDevice {
         return finish();
     }
 
+    Status readTiles(std::vector<std::uint8_t>& tiles) override {
+        tiles.resize(m_state.layout->tileBytes());
+        TOMO_RETURN_IF_ERROR(download(tiles.data(), kIcdTiles, tiles.size()));
+        return finish();
+    }
+
     void setTimeline(Timeline* timeline) override {
         m_timeline = timeline;
         m_spans.clear();
     }
 
   private:
+    /// The tiles from @p matrix's codes, slab after slab through kIcdCodes (the queue's order
+    /// keeps a slab until its kernel has read it).
+    Status buildTiles(const GpuIcdLayout& layout, const MbirMatrix& matrix) {
+        const std::size_t voxels = layout.voxels(), slab = layout.slabVoxels();
+        for (std::size_t first = 0; first < voxels; first += slab) {
+            const std::size_t count = std::min(slab, voxels - first);
+            const std::size_t bytes = count * layout.columnSize;
+            TOMO_RETURN_IF_ERROR(spanned(TimelineStage::Upload, bytes, [&] {
+                return upload(kIcdCodes, matrix.codes(first), bytes);
+            }));
+            TOMO_RETURN_IF_ERROR(spanned(TimelineStage::Kernels, 0, [&] {
+                return m_kernels->buildTiles(m_state, int(first), int(count));
+            }));
+        }
+        return Status::ok();
+    }
     Status upload(IcdBuffer b, const void* data, std::size_t bytes) {
         if (bytes == 0) return Status::ok();
         return m_queues->upload(QueueRole::Compute, m_state.buffers[std::size_t(b)], 0, data,

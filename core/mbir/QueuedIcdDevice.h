@@ -4,11 +4,12 @@
 /// GpuIcd.h written on core's queue operations (core/pipeline/DeviceQueues.h). Buffers are the
 /// queues' kept buffers under icdBuffers()' names, so a second solve of the same shape allocates
 /// nothing; the layout's are uploaded only when the device holds another layout
-/// (IcdResidentLayout, kept by the backend's device context); every transfer runs on the
+/// (IcdResidentLayout, kept by the backend's device context), the tiles then built on the device
+/// from the matrix's codes, sent in slabs of kIcdCodeSlabBytes; every transfer runs on the
 /// Compute queue, in order with the kernels, and the host waits on an event where it hands data
 /// over (pass list, statistics, read-back). A backend supplies its queues and IcdKernels: the
-/// three kernels of a batch (gpu/cuda/mbir/CudaIcdDevice.cpp, gpu/opencl/mbir/
-/// OpenClIcdDevice.cpp), nothing else.
+/// tile build and the three kernels of a batch (gpu/cuda/mbir/CudaIcdDevice.cpp,
+/// gpu/opencl/mbir/OpenClIcdDevice.cpp), nothing else.
 
 #include <array>
 #include <cstdint>
@@ -43,6 +44,10 @@ class IcdKernels {
     /// Enqueues gather, update and write-back of the pass-list entries [first, first + count)
     /// on the Compute queue.
     virtual Status runBatch(const IcdLaunchState& state, int first, int count) = 0;
+    /// Enqueues, on the Compute queue, the build of the tiles of voxels [first, first + count)
+    /// from their codes in the kIcdCodes buffer (voxel `first`'s column first): every byte of
+    /// their tiles, as GpuIcdLayout::hostTiles writes them.
+    virtual Status buildTiles(const IcdLaunchState& state, int first, int count) = 0;
 };
 
 /// The device of a solve: @p queues (held for its lifetime: one solve at a time per device),

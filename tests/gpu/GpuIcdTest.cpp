@@ -6,6 +6,7 @@
 // holds. Skips without a device (fails with TOMO_REQUIRE_DEVICE=1).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -106,6 +107,57 @@ TEST(GpuIcd, ConvergesToThePsvIcdImageWithAConsistentErrorSinogram) {
     for (const std::string& note : gpu.report.notes)
         noted = noted || note.find("GPU-ICD on") != std::string::npos;
     EXPECT_TRUE(noted);
+}
+
+/// Where the tiles the device builds for a slice of @p nx x @p ny voxels of @p voxel seen from
+/// @p views views by @p channels channels (axis @p shift off the detector's centre), SVs of
+/// @p side, codes sent @p slabVoxels voxels at a time, first differ from the host's
+/// (GpuIcdLayout::hostTiles); "" when they are the same bytes.
+std::string deviceTilesDiffer(int nx, int ny, double voxel, int views, int channels, double shift,
+                              int side, std::size_t slabVoxels) {
+    ParallelGeometry::Params p;
+    p.angles = uniformAngles(0.1, kPi, views);
+    p.detectorCount = channels;
+    p.centerOfRotation = 0.5 * (channels - 1) + shift;
+    VolumeGeometry vol;
+    vol.nx = nx;
+    vol.ny = ny;
+    vol.voxelSize = voxel;
+    const MbirSliceGeometry g(*ParallelGeometry::create(p), vol);
+    const MbirMatrix a = MbirMatrix::build(g, MbirEntryType::Uint8, {}).value();
+    GpuIcdOptions o = deviceOptions(1).gpu;
+    o.side = side;
+    GpuIcdLayout l = GpuIcdLayout::build(g, a, o, std::size_t(1) << 30, {}).value();
+    l.codeSlabBytes = slabVoxels * l.columnSize;
+    const std::vector<std::uint8_t> host = l.hostTiles(g, a, {}).value();
+    auto device = test::makeDeviceIcd();
+    if (!device.isOk()) return device.status().message();
+    const std::size_t sheet = std::size_t(views) * std::size_t(channels + 2 * g.padding());
+    const std::vector<float> x(g.voxels()), e(sheet), w(sheet, 1.f);
+    const Status loaded = (*device)->load(l, a, o, {}, 1, x, e, w);
+    if (!loaded) return loaded.message();
+    std::vector<std::uint8_t> tiles;
+    const Status read = (*device)->readTiles(tiles);
+    if (!read) return read.message();
+    if (tiles.size() != host.size()) return "other sizes";
+    const auto at = std::mismatch(host.begin(), host.end(), tiles.begin());
+    if (at.first == host.end()) return "";
+    const std::size_t byte = std::size_t(at.first - host.begin());
+    return "byte " + std::to_string(byte) + " (tile row " + std::to_string(byte / 32) +
+           ", column " + std::to_string(byte % 32) + "): host " + std::to_string(*at.first) +
+           ", device " + std::to_string(*at.second);
+}
+
+// Issue 27 item 4: the device builds the tiles from the matrix's codes (icd.cl / IcdKernels.cu
+// icdTiles, its channels in double as the host's), bit for bit the host's: a square slice whose
+// views fill less than one chunk, and an awkward one (37 x 29 voxels of 0.83, 45 views: a last
+// chunk of 13, the axis 1.7 channels off centre, SVs of 7 cut at both edges, the codes sent in
+// slabs of 5 voxels, the last of 3).
+TEST(GpuIcd, TheDeviceBuildsTheTilesOfTheHostBitForBit) {
+    std::string why;
+    if (!deviceAvailable(why)) TOMO_DEVICE_SKIP("no GPU-ICD device: " << why);
+    EXPECT_EQ(deviceTilesDiffer(24, 24, 1.0, 20, 35, 0.7, 6, 1000), "");
+    EXPECT_EQ(deviceTilesDiffer(37, 29, 0.83, 45, 47, 1.7, 7, 5), "");
 }
 
 TEST(GpuIcd, CostFallsAndPositivityHolds) {

@@ -64,6 +64,27 @@ class CudaIcdKernels final : public IcdKernels {
         return launchIcdWriteBack(sheet, count, s);
     }
 
+    Status buildTiles(const IcdLaunchState& state, int first, int count) override {
+        const GpuIcdLayout& l = *state.layout;
+        auto buf = [&](IcdBuffer b) { return state.buffers[std::size_t(b)]; };
+        IcdTileArgs a;
+        a.codes = CudaQueues::ptr<std::uint8_t>(buf(kIcdCodes));
+        a.first = first;
+        a.count = count;
+        a.terms = CudaQueues::ptr<double>(buf(kIcdChannelTerms));
+        a.runs = CudaQueues::ptr<int>(buf(kIcdViewRuns));
+        a.svBase = CudaQueues::ptr<int>(buf(kIcdSvBase));
+        a.chunkMeta = CudaQueues::ptr<uint2>(buf(kIcdChunkMeta));
+        a.views = l.views;
+        a.chunks = l.chunks;
+        a.nx = l.nx;
+        a.ny = l.ny;
+        a.side = l.side;
+        a.columnSize = int(l.columnSize);
+        a.tiles = CudaQueues::ptr<std::uint8_t>(buf(kIcdTiles));
+        return launchIcdTiles(a, m_device->stream(int(QueueRole::Compute)));
+    }
+
   private:
     static IcdUpdateArgs updateArgs(const IcdLaunchState& state, int first) {
         const GpuIcdLayout& l = *state.layout;

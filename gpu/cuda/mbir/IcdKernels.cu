@@ -191,6 +191,45 @@ __global__ void icdUpdate(IcdUpdateArgs a) {
     }
 }
 
+/// Voxel j's first channel at view v less its SV's band start and its chunk's first row (the
+/// host's MbirSliceGeometry::firstChannels bit for bit: the same doubles in the same order, no
+/// fused multiply-add: the _rn intrinsics are never contracted).
+__device__ int tileShift(const double* terms, int views, int nx, int ny, int v, int ix, int iy,
+                         int base, int rowStart) {
+    const double t = terms[3 * views + ix], u = terms[3 * views + nx + iy];
+    const double invPitch = terms[3 * views + nx + ny];
+    const double along =
+        __dadd_rn(__dmul_rn(t, terms[views + v]), __dmul_rn(u, terms[2 * views + v]));
+    const double at = __dadd_rn(__dadd_rn(terms[v], __dmul_rn(along, invPitch)), 0.5);
+    return int(floor(at)) - base - rowStart;
+}
+
+/// Block (voxel first + k, chunk c) of kChunk threads, one per view of the chunk: the thread of
+/// view v = 32 c + lane writes column `lane` of the voxel's tile of chunk c, every row of it (so
+/// that the block writes whole rows), from the voxel's codes in `codes` (voxel `first`'s column
+/// first; core/mbir/GpuIcd.cpp hostTiles writes the same bytes).
+__global__ void icdTiles(IcdTileArgs a) {
+    const int k = int(blockIdx.x), c = int(blockIdx.y), lane = int(threadIdx.x);
+    if (k >= a.count || c >= a.chunks) return;
+    const int j = a.first + k, ix = j % a.nx, iy = j / a.nx, v = c * kChunk + lane;
+    const uint2 meta = a.chunkMeta[size_t(j) * a.chunks + c];
+    const int rowStart = int(meta.y & 0xffffu), rowCount = int(meta.y >> 16);
+    std::uint8_t* out = a.tiles + size_t(meta.x) * kChunk + lane;
+    int shift = 0, n = 0;
+    const std::uint8_t* run = a.codes;
+    if (v < a.views) {
+        const int sv = (iy / a.side) * ((a.nx + a.side - 1) / a.side) + ix / a.side;
+        shift = tileShift(a.terms, a.views, a.nx, a.ny, v, ix, iy,
+                          a.svBase[size_t(sv) * a.views + v], rowStart);
+        n = a.runs[a.views + v];
+        run = a.codes + size_t(k) * a.columnSize + a.runs[v];
+    }
+    for (int r = 0; r < rowCount; ++r) {
+        const int e = r - shift;
+        out[size_t(r) * kChunk] = e >= 0 && e < n ? run[e] : std::uint8_t(0);
+    }
+}
+
 }  // namespace
 }  // namespace kernels
 
@@ -210,6 +249,13 @@ Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stre
     if (count <= 0) return Status::ok();
     kernels::icdWriteBack<<<sheetGrid(args, count), dim3(32, 8), 0, stream>>>(args);
     return cudaCheck(cudaGetLastError(), "launch of icdWriteBack");
+}
+
+Status launchIcdTiles(const IcdTileArgs& args, cudaStream_t stream) {
+    if (args.count <= 0) return Status::ok();
+    const dim3 grid(unsigned(args.count), unsigned(args.chunks));
+    kernels::icdTiles<<<grid, kIcdChunkViews, 0, stream>>>(args);
+    return cudaCheck(cudaGetLastError(), "launch of icdTiles");
 }
 
 Result<int> icdUpdateMaxThreads() {

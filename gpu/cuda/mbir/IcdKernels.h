@@ -1,7 +1,8 @@
 #pragma once
 /// @file IcdKernels.h
-/// @brief Launch interface of GPU-ICD's three CUDA kernels (paper 004, Algorithm 3; the layout
-/// and schedule are core/mbir/GpuIcd.h's): SVB gather, voxel update, deferred write-back.
+/// @brief Launch interface of GPU-ICD's CUDA kernels (paper 004, Algorithm 3; the layout and
+/// schedule are core/mbir/GpuIcd.h's): the tile build, SVB gather, voxel update, deferred
+/// write-back.
 /// Internal to tomo_gpu_cuda (CUDA types); the kernels are IcdKernels.cu, their user
 /// CudaIcdDevice.cpp. The same computation as gpu/opencl/mbir/icd.cl, with CUDA's native float
 /// atomics, warp-shuffle reductions, the 8-bit tiles and weights through the read-only path
@@ -47,6 +48,21 @@ struct IcdUpdateArgs {
     IcdKernelConstants k;
 };
 
+/// The tile build (GpuIcd.h; the OpenCL twin is icd.cl icdTiles): voxels [first, first + count)
+/// from their codes, voxel `first`'s column first.
+struct IcdTileArgs {
+    const std::uint8_t* codes = nullptr;
+    int first = 0, count = 0;
+    const double* terms = nullptr;  ///< GpuIcdLayout::channelTerms
+    const int* runs = nullptr;      ///< GpuIcdLayout::viewRuns
+    const int* svBase = nullptr;
+    const uint2* chunkMeta = nullptr;
+    int views = 0, chunks = 0, nx = 0, ny = 0, side = 1, columnSize = 0;
+    std::uint8_t* tiles = nullptr;
+};
+
+/// Every byte of the tiles of args.count voxels: a block of 32 threads per voxel and chunk.
+Status launchIcdTiles(const IcdTileArgs& args, cudaStream_t stream);
 /// @p count SVBs (slots): gather (resets the slots' counters) / write back.
 Status launchIcdGather(const IcdSheetArgs& args, int count, cudaStream_t stream);
 Status launchIcdWriteBack(const IcdSheetArgs& args, int count, cudaStream_t stream);

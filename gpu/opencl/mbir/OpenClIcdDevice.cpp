@@ -29,6 +29,10 @@ class ClIcdKernels final : public IcdKernels {
             return unsupported("GPU-ICD: work-groups of " + std::to_string(options.groupSize) +
                                " work-items needed, device '" + m_device->traits().name +
                                "' allows " + std::to_string(m_device->traits().maxWorkGroupSize));
+        // The tile build computes the host's channels in double (icd.cl icdTiles).
+        if (!m_device->traits().hasExtension("cl_khr_fp64"))
+            return unsupported("GPU-ICD builds its tiles in double precision; device '" +
+                               m_device->traits().name + "' has no cl_khr_fp64");
         if (m_update) return Status::ok();
         TOMO_ASSIGN_OR_RETURN(ClProgram program,
                               m_device->program("icd.cl", kernelSource("icd.cl"),
@@ -37,7 +41,22 @@ class ClIcdKernels final : public IcdKernels {
         TOMO_ASSIGN_OR_RETURN(m_gather, m_device->kernel(program, "icdGather"));
         TOMO_ASSIGN_OR_RETURN(m_update, m_device->kernel(program, "icdUpdate"));
         TOMO_ASSIGN_OR_RETURN(m_writeBack, m_device->kernel(program, "icdWriteBack"));
+        TOMO_ASSIGN_OR_RETURN(m_tiles, m_device->kernel(program, "icdTiles"));
         return Status::ok();
+    }
+
+    Status buildTiles(const IcdLaunchState& state, int first, int count) override {
+        const GpuIcdLayout& l = *state.layout;
+        auto buf = [&](IcdBuffer b) { return ClQueues::mem(state.buffers[std::size_t(b)]); };
+        TOMO_RETURN_IF_ERROR(setKernelArgs(m_tiles, buf(kIcdCodes), cl_int(first), cl_int(count),
+                                           buf(kIcdChannelTerms), buf(kIcdViewRuns),
+                                           buf(kIcdSvBase), buf(kIcdChunkMeta), cl_int(l.views),
+                                           cl_int(l.chunks), cl_int(l.nx), cl_int(l.ny),
+                                           cl_int(l.side), cl_int(l.columnSize), buf(kIcdTiles)));
+        // A work-group of the chunk's 32 views per voxel and chunk.
+        const std::size_t global[2] = {std::size_t(count) * kIcdChunkViews, std::size_t(l.chunks)};
+        const std::size_t local[2] = {std::size_t(kIcdChunkViews), 1};
+        return enqueue(m_tiles, 2, global, local, "icdTiles");
     }
 
     Status runBatch(const IcdLaunchState& state, int first, int count) override {
@@ -86,7 +105,7 @@ class ClIcdKernels final : public IcdKernels {
     }
 
     std::shared_ptr<ClDeviceContext> m_device;
-    ClKernel m_gather, m_update, m_writeBack;
+    ClKernel m_gather, m_update, m_writeBack, m_tiles;
 };
 
 }  // namespace

@@ -208,3 +208,51 @@ __kernel void icdWriteBack(__global float* e, __global const float* svbE,
     const int c = svBase[(size_t)sv * views + v] + r + padding;
     if (c >= 0 && c < rowLength) atomicAddFloat(e + sheet + (size_t)v * rowLength + c, change);
 }
+
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// Voxel j's first channel at view v less its SV's band start and its chunk's first row (the
+// host's MbirSliceGeometry::firstChannels bit for bit: the same doubles in the same order, no
+// fused multiply-add).
+inline int tileShift(__global const double* terms, int views, int nx, int ny, int v, int ix,
+                     int iy, int base, int rowStart) {
+#pragma OPENCL FP_CONTRACT OFF
+    const double t = terms[3 * views + ix], u = terms[3 * views + nx + iy];
+    const double invPitch = terms[3 * views + nx + ny];
+    const double along = t * terms[views + v] + u * terms[2 * views + v];
+    const double at = terms[v] + along * invPitch + 0.5;
+    return (int)floor(at) - base - rowStart;
+}
+
+// Work-group (voxel first + k, chunk c) of CHUNK work-items, one per view of the chunk: the
+// work-item of view v = 32 c + lane writes column `lane` of the voxel's tile of chunk c, every row
+// of it (so that the group writes whole rows), from the voxel's codes in `codes` (voxel
+// `first`'s column first; core/mbir/GpuIcd.cpp hostTiles writes the same bytes). One voxel per
+// group: on PoCL 2.5-2.7 s for paper 004's 909 MiB, 3.2-3.3 s with 8 voxels per group.
+__kernel void icdTiles(__global const uchar* codes, int first, int count,
+                       __global const double* terms, __global const int* runs,
+                       __global const int* svBase, __global const uint2* chunkMeta, int views,
+                       int chunks, int nx, int ny, int side, int columnSize,
+                       __global uchar* tiles) {
+    const int k = get_group_id(0), c = get_group_id(1), lane = get_local_id(0);
+    if (k >= count || c >= chunks) return;
+    const int j = first + k, ix = j % nx, iy = j / nx, v = c * CHUNK + lane;
+    const uint2 meta = chunkMeta[(size_t)j * chunks + c];
+    const int rowStart = (int)(meta.y & 0xffffu), rowCount = (int)(meta.y >> 16);
+    __global uchar* out = tiles + (size_t)meta.x * CHUNK + lane;
+    int shift = 0, n = 0;
+    __global const uchar* run = codes;
+    if (v < views) {
+        const int sv = (iy / side) * ((nx + side - 1) / side) + ix / side;
+        shift = tileShift(terms, views, nx, ny, v, ix, iy, svBase[(size_t)sv * views + v],
+                          rowStart);
+        n = runs[views + v];
+        run = codes + (size_t)k * columnSize + runs[v];
+    }
+    for (int r = 0; r < rowCount; ++r) {
+        const int e = r - shift;
+        out[(size_t)r * CHUNK] = e >= 0 && e < n ? run[e] : (uchar)0;
+    }
+}
+#endif

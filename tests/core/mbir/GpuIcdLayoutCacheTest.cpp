@@ -45,20 +45,21 @@ TEST(GpuIcdLayoutCache, FindGivesWhatMemoryOrDiskHoldsAndBuildsNothing) {
     MbirMatrixSource source{};
     {
         GpuIcdLayoutCache cache(2, dir);
-        EXPECT_EQ(cache.find(c.g, side(12), kBudget, 0, &source), nullptr);
+        EXPECT_EQ(cache.find(c.g, side(12), kBudget, &source), nullptr);
         EXPECT_EQ(cache.builds(), 0u);
         auto built = cache.get(c.g, c.a, side(12), kBudget, {});
         ASSERT_TRUE(built.isOk()) << built.status().message();
-        EXPECT_EQ(cache.find(c.g, side(12), kBudget, 0, &source), *built);
+        EXPECT_EQ(cache.find(c.g, side(12), kBudget, &source), *built);
         EXPECT_EQ(source, MbirMatrixSource::Memory);
     }
     GpuIcdLayoutCache fresh(2, dir);  // a fresh process
-    const auto read = fresh.find(c.g, side(12), kBudget, 0, &source);
+    const auto read = fresh.find(c.g, side(12), kBudget, &source);
     ASSERT_NE(read, nullptr);
     EXPECT_EQ(source, MbirMatrixSource::Disk);
-    EXPECT_EQ(read->tiles, GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value().tiles);
-    EXPECT_EQ(fresh.find(c.g, side(12), 16, 0, &source), read) << "kept in memory once read";
-    EXPECT_EQ(fresh.find(c.g, side(9), kBudget, 0, &source), nullptr);
+    EXPECT_EQ(read->chunkMeta,
+              GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value().chunkMeta);
+    EXPECT_EQ(fresh.find(c.g, side(12), 16, &source), read) << "kept in memory once read";
+    EXPECT_EQ(fresh.find(c.g, side(9), kBudget, &source), nullptr);
     EXPECT_EQ(fresh.builds(), 0u);
     std::filesystem::remove_all(dir);
 }
@@ -77,7 +78,7 @@ TEST(GpuIcdLayoutCache, OneBuildPerGeometryAndSideSharedByLaterSolves) {
     EXPECT_EQ(cache.builds(), 1u);
 
     const GpuIcdLayout fresh = GpuIcdLayout::build(c.g, c.a, side(12), kBudget, {}).value();
-    EXPECT_EQ((*again)->tiles, fresh.tiles);
+    EXPECT_EQ((*again)->tileRows, fresh.tileRows);
     EXPECT_EQ((*again)->chunkMeta, fresh.chunkMeta);
     EXPECT_EQ((*again)->order, fresh.order);
     EXPECT_EQ((*again)->svBase, fresh.svBase);
@@ -140,7 +141,7 @@ TEST(GpuIcdLayoutCache, ADeviceUploadsALayoutOnceAndTheStateEverySolve) {
             n += r.needsUpload(l, k, at[std::size_t(k)]) ? 1 : 0;
         return n;
     };
-    const int layoutBuffers = kIcdSvSize - kIcdTiles + 1;
+    const int layoutBuffers = kIcdViewRuns - kIcdTiles + 1;
     IcdResidentLayout resident;
     EXPECT_EQ(uploads(resident, *a), kIcdBufferCount);  // nothing on the device yet
     resident.loaded(*a, at);

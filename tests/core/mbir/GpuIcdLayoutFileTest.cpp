@@ -1,8 +1,9 @@
-// GPU-ICD's tile layout on disk (core/mbir/GpuIcdLayoutFile.h, GpuIcdLayoutCache.h; issue 27
-// item 4), no device needed: a layout read back equals a fresh build member by member; a second
+// GPU-ICD's layout on disk (core/mbir/GpuIcdLayoutFile.h, GpuIcdLayoutCache.h; issue 27 item
+// 4), no device needed: a layout read back equals a fresh build member by member; a second
 // matrix cache over the same directory (a fresh process) reads the layout instead of building
-// it; a truncated, bit-flipped or foreign file is rebuilt with a note and rewritten; layouts
-// and matrices share one disk budget; the checksum sees a change of any one byte.
+// it; a truncated, bit-flipped, foreign or older (version 2, with tiles) file is rebuilt with a
+// note and rewritten; layouts and matrices share one disk budget; the checksum sees a change of
+// any one byte.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,8 +58,11 @@ void expectEqualLayouts(const GpuIcdLayout& a, const GpuIcdLayout& b) {
     EXPECT_EQ(a.svSize, b.svSize);
     EXPECT_EQ(a.order, b.order);
     EXPECT_EQ(a.chunkMeta, b.chunkMeta);
-    EXPECT_EQ(a.tiles, b.tiles);
+    EXPECT_EQ(a.tileRows, b.tileRows);
     EXPECT_EQ(a.scale, b.scale);
+    EXPECT_EQ(a.channelTerms, b.channelTerms);
+    EXPECT_EQ(a.viewRuns, b.viewRuns);
+    EXPECT_EQ(a.columnSize, b.columnSize);
 }
 
 /// Flips one bit of @p file at byte @p at.
@@ -76,9 +80,9 @@ Result<GpuIcdLayout> writtenAndRead(const GpuIcdLayout& layout, const MbirSliceG
                                     const GpuIcdOptions& o, const std::filesystem::path& file) {
     std::filesystem::create_directories(file.parent_path());
     const std::string key = GpuIcdLayoutCache::key(g, o);
-    const Status saved = saveGpuIcdLayout(layout, file, key, 0);
+    const Status saved = saveGpuIcdLayout(layout, file, key);
     if (!saved) return saved;
-    return loadGpuIcdLayout(file, key, g, o, 0);
+    return loadGpuIcdLayout(file, key, g, o);
 }
 
 TEST(GpuIcdLayoutFile, ALayoutReadBackEqualsAFreshBuildMemberByMember) {
@@ -99,12 +103,12 @@ TEST(GpuIcdLayoutFile, ALayoutReadBackEqualsAFreshBuildMemberByMember) {
     seeded.seed = 2;
     EXPECT_NE(GpuIcdLayoutCache::key(g, seeded), key);
     const MbirSliceGeometry other = geometry(40, 61);
-    EXPECT_EQ(loadGpuIcdLayout(file, GpuIcdLayoutCache::key(other, side(12)), other, side(12), 0)
+    EXPECT_EQ(loadGpuIcdLayout(file, GpuIcdLayoutCache::key(other, side(12)), other, side(12))
                   .status()
                   .code(),
               ErrorCode::InvalidData);
-    EXPECT_EQ(loadGpuIcdLayout(file, key, g, side(9), 0).status().code(), ErrorCode::InvalidData);
-    EXPECT_EQ(loadGpuIcdLayout(dir / "none.icdl", key, g, side(12), 0).status().code(),
+    EXPECT_EQ(loadGpuIcdLayout(file, key, g, side(9)).status().code(), ErrorCode::InvalidData);
+    EXPECT_EQ(loadGpuIcdLayout(dir / "none.icdl", key, g, side(12)).status().code(),
               ErrorCode::NotFound);
     std::filesystem::remove_all(dir);
 }
@@ -177,14 +181,21 @@ TEST(GpuIcdLayoutFile, TruncatedBitFlippedOrForeignFilesAreRebuiltWithANote) {
         "empty", [](const path& f) { std::filesystem::resize_file(f, 0); },
         "not a GPU-ICD layout file");
     expectRebuilt(
-        "tiles", [](const path& f) { flipBit(f, std::filesystem::file_size(f) / 2); }, "checksum");
+        "middle", [](const path& f) { flipBit(f, std::filesystem::file_size(f) / 2); }, "checksum");
     expectRebuilt(
         "checksum", [](const path& f) { flipBit(f, std::filesystem::file_size(f) - 1); },
         "checksum");
     expectRebuilt(
         "views", [](const path& f) { flipBit(f, 8 + 2 * 8); }, "sizes do not match");
-    expectRebuilt(
-        "version", [](const path& f) { flipBit(f, 8); }, "version");
+    expectRebuilt(  // a file of version 2 (it held the tiles): "layout file version 2"
+        "version",
+        [](const path& f) {
+            std::fstream out(f, std::ios::in | std::ios::out | std::ios::binary);
+            const std::uint64_t two = 2;
+            out.seekp(8);
+            out.write(reinterpret_cast<const char*>(&two), sizeof two);
+        },
+        "layout file version 2, this build reads 3");
     expectRebuilt(
         "foreign",
         [](const path& f) {
@@ -205,8 +216,8 @@ TEST(GpuIcdLayoutFile, IndicesOutOfRangeAreRefusedEvenWithAValidChecksum) {
     auto refused = [&](const std::function<void(GpuIcdLayout&)>& spoil) {
         GpuIcdLayout bad = good;
         spoil(bad);
-        EXPECT_TRUE(saveGpuIcdLayout(bad, dir / "l.icdl", key, 0).isOk());
-        auto loaded = loadGpuIcdLayout(dir / "l.icdl", key, g, side(12), 0);
+        EXPECT_TRUE(saveGpuIcdLayout(bad, dir / "l.icdl", key).isOk());
+        auto loaded = loadGpuIcdLayout(dir / "l.icdl", key, g, side(12));
         return loaded.isOk() ? std::string("loaded") : loaded.status().message();
     };
     EXPECT_EQ(refused([](GpuIcdLayout&) {}), "loaded");
@@ -214,11 +225,19 @@ TEST(GpuIcdLayoutFile, IndicesOutOfRangeAreRefusedEvenWithAValidChecksum) {
                   l.order[3] = std::int32_t(l.voxels());
               }).find("voxel order is out of range"),
               std::string::npos);
-    EXPECT_NE(refused([](GpuIcdLayout& l) { l.chunkMeta.back() = 0; }).find("loaded"),
+    EXPECT_NE(refused([](GpuIcdLayout& l) {
+                  l.tileRows -= l.chunkMeta.back() >> 16;
+                  l.chunkMeta.back() = 0;
+              }).find("loaded"),
               std::string::npos);  // an empty chunk is fine
     EXPECT_NE(refused([](GpuIcdLayout& l) {
-                  l.chunkMeta[l.chunkMeta.size() - 2] = std::uint32_t(l.tiles.size() / 32);
+                  l.chunkMeta[l.chunkMeta.size() - 2] = std::uint32_t(l.tileRows);
               }).find("tile or band rows are out of range"),
+              std::string::npos);
+    EXPECT_NE(refused([](GpuIcdLayout& l) { l.chunkMeta[2] -= 1; })  // overlapping tiles
+                  .find("tile or band rows are out of range"),
+              std::string::npos);
+    EXPECT_NE(refused([](GpuIcdLayout& l) { l.tileRows += 1; }).find("rows do not add up"),
               std::string::npos);
     EXPECT_NE(refused([](GpuIcdLayout& l) {
                   l.chunkMeta[1] = std::uint32_t(l.rows) << 16 | 1u;
@@ -249,24 +268,23 @@ TEST(GpuIcdLayoutFile, LayoutsAndMatricesShareOneDiskBudgetOldestFirst) {
     std::filesystem::remove_all(dir);
 }
 
-// Issue 27 item 4: the tiles are read and checksummed in 8 MiB blocks on several threads. A
-// layout of more than two blocks (160^2 x 360 views: 12 MiB of tiles) reads back bit for bit,
-// on one thread and on three, and a bit flipped in its last block is a checksum mismatch.
-TEST(GpuIcdLayoutFile, ALayoutOfSeveralBlocksReadsBackBitForBit) {
+// Issue 27 item 4: the file holds the layout's tables, not its tiles (the device builds them
+// from the matrix): a larger case (160^2 x 360 views, 12 MiB of tiles) reads back member by
+// member in a file a small part of the tiles' size, and a bit flipped in the chunk table, just
+// before the scales, is a checksum mismatch.
+TEST(GpuIcdLayoutFile, TheFileHoldsTheTablesAndNotTheTiles) {
     const MbirSliceGeometry g = geometry(160, 360);
     const MbirMatrix a = MbirMatrix::build(g, MbirEntryType::Uint8, {}).value();
     const GpuIcdLayout built = GpuIcdLayout::build(g, a, side(33), kBudget, {}).value();
-    ASSERT_GT(built.tiles.size(), kCacheBlockBytes + kCacheBlockBytes / 4);
-    ExecContext one;
-    one.threads = 1;  // the build's row fills on one thread give the same tiles
-    EXPECT_EQ(GpuIcdLayout::build(g, a, side(33), kBudget, one).value().tiles, built.tiles);
-    const auto dir = folder("blocks");
+    ASSERT_GT(built.tileBytes(), kCacheBlockBytes + kCacheBlockBytes / 4);
+    const auto dir = folder("tables");
     const auto file = dir / "l.icdl";
     auto loaded = writtenAndRead(built, g, side(33), file);
     ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
     expectEqualLayouts(*loaded, built);
+    EXPECT_LT(std::filesystem::file_size(file), built.tileBytes() / 3);
     flipBit(file, std::filesystem::file_size(file) - 4 * built.scale.size() - 8 - 3);
-    auto flipped = loadGpuIcdLayout(file, GpuIcdLayoutCache::key(g, side(33)), g, side(33), 0);
+    auto flipped = loadGpuIcdLayout(file, GpuIcdLayoutCache::key(g, side(33)), g, side(33));
     ASSERT_FALSE(flipped.isOk());
     EXPECT_NE(flipped.status().message().find("checksum"), std::string::npos);
     std::filesystem::remove_all(dir);
@@ -274,8 +292,9 @@ TEST(GpuIcdLayoutFile, ALayoutOfSeveralBlocksReadsBackBitForBit) {
 
 // Issue 27 (`--threads`): the cache files are built, written, read and checksummed on the
 // caller's thread count: with 1 no thread is started beside the caller (parallelThreadsStarted),
-// with 3 some are, and the matrix and layout read back bit for bit either way (160^2 x 360
-// views: more than one 8 MiB block of tiles and of matrix entries).
+// with 3 some are (the matrix's blocks; the layout file, tables only, is read on the caller's
+// thread), and the matrix and layout read back bit for bit either way (160^2 x 360 views: more
+// than one 8 MiB block of matrix entries).
 TEST(GpuIcdLayoutFile, OneThreadReadsTheCacheFilesOnTheCallingThreadOnlyWithTheSameBits) {
     const MbirSliceGeometry g = geometry(160, 360);
     const auto dir = folder("threads");
@@ -291,14 +310,13 @@ TEST(GpuIcdLayoutFile, OneThreadReadsTheCacheFilesOnTheCallingThreadOnlyWithTheS
         built = cache.layouts().get(g, *a, side(33), kBudget, one).value();
         EXPECT_EQ(parallelThreadsStarted(), before) << "built and written on the caller's thread";
     }
-    ASSERT_GT(built->tiles.size(), kCacheBlockBytes);
     ASSERT_GT(g.voxels() * g.columnSize(), kCacheBlockBytes);
     for (const ExecContext& ctx : {one, three}) {
         MbirMatrixCache fresh(dir);  // a fresh process: both from disk
         MbirMatrixSource matrixFrom{}, layoutFrom{};
         const std::size_t before = parallelThreadsStarted();
         const auto read = fresh.get(g, MbirEntryType::Uint8, kBudget, ctx, &matrixFrom).value();
-        const auto layout = fresh.layouts().find(g, side(33), kBudget, ctx.threads, &layoutFrom);
+        const auto layout = fresh.layouts().find(g, side(33), kBudget, &layoutFrom);
         const std::size_t started = parallelThreadsStarted() - before;
         EXPECT_EQ(matrixFrom, MbirMatrixSource::Disk);
         EXPECT_EQ(layoutFrom, MbirMatrixSource::Disk);

@@ -1,5 +1,6 @@
 // GPU-ICD's host half (core/mbir/GpuIcd.h), no device needed: the chunked, zero-padded tiles
-// hold exactly the 8-bit matrix (every entry where its view and channel say, nothing else), and
+// (GpuIcdLayout::hostTiles, the reference of the device's build) hold exactly the 8-bit matrix
+// (every entry where its view and channel say, nothing else), and
 // the schedule launches batches of one colour spread over the image, visits every SV in the
 // first pass and keeps paper 004's launch threshold in the partial ones. The kernels themselves are
 // tested against PSV-ICD in tests/gpu/GpuIcdTest.cpp.
@@ -41,8 +42,11 @@ TEST(GpuIcdLayout, TilesHoldExactlyTheEightBitMatrix) {
     EXPECT_EQ(l->chunks, 3);
     EXPECT_EQ(l->pitch, 96);
     EXPECT_EQ(l->svCount(), 16u);  // 4 x 4 SVs of 13 (the last ones 6 wide)
+    const auto tiles = l->hostTiles(g, *a, {});
+    ASSERT_TRUE(tiles.isOk()) << tiles.status().message();
+    ASSERT_EQ(tiles->size(), l->tileBytes());
     std::uint64_t tileSum = 0, matrixSum = 0;
-    for (std::uint8_t c : l->tiles)
+    for (std::uint8_t c : *tiles)
         tileSum += c;
     const int svx = 4;
     for (int iy = 0; iy < g.ny(); ++iy)
@@ -63,7 +67,7 @@ TEST(GpuIcdLayout, TilesHoldExactlyTheEightBitMatrix) {
                     ASSERT_LT(row, l->rows) << "outside the SVB";
                     const std::uint8_t code = a->codes(j)[g.offset(v) + std::size_t(k)];
                     matrixSum += code;
-                    ASSERT_EQ(l->tiles[(std::size_t(first) + std::size_t(row - rowStart)) *
+                    ASSERT_EQ((*tiles)[(std::size_t(first) + std::size_t(row - rowStart)) *
                                            kIcdChunkViews +
                                        std::size_t(v % kIcdChunkViews)],
                               code)
@@ -72,6 +76,17 @@ TEST(GpuIcdLayout, TilesHoldExactlyTheEightBitMatrix) {
             }
         }
     EXPECT_EQ(tileSum, matrixSum) << "entries outside the voxel's runs";
+    ExecContext one;
+    one.threads = 1;  // the rows of the image on one thread give the same tiles
+    EXPECT_EQ(l->hostTiles(g, *a, one).value(), *tiles);
+    // The tables of the device's build: the geometry's channel terms and runs.
+    EXPECT_EQ(l->channelTerms.size(), 3 * std::size_t(g.views()) + 45 + 45 + 1);
+    ASSERT_EQ(l->viewRuns.size(), 2 * std::size_t(g.views()));
+    for (int v = 0; v < g.views(); ++v) {
+        EXPECT_EQ(std::size_t(l->viewRuns[std::size_t(v)]), g.offset(v));
+        EXPECT_EQ(l->viewRuns[std::size_t(g.views() + v)], g.count(v));
+    }
+    EXPECT_EQ(l->columnSize, a->columnSize());
     // Each SV lists its own voxels once.
     std::set<std::int32_t> all(l->order.begin(), l->order.end());
     EXPECT_EQ(all.size(), g.voxels());
@@ -97,9 +112,9 @@ class RecordingDevice final : public IcdDevice {
   public:
     std::string name() const override { return "recorder"; }
     std::size_t memoryBudget() const override { return std::size_t(1) << 30; }
-    Status load(const GpuIcdLayout&, const GpuIcdOptions&, const IcdKernelConstants&, int,
-                const std::vector<float>&, const std::vector<float>&,
-                const std::vector<float>&) override {
+    Status load(const GpuIcdLayout&, const MbirMatrix&, const GpuIcdOptions&,
+                const IcdKernelConstants&, int, const std::vector<float>&,
+                const std::vector<float>&, const std::vector<float>&) override {
         return Status::ok();
     }
     Status beginPass(const std::vector<std::int32_t>& svs, std::uint32_t, bool) override {
@@ -119,6 +134,7 @@ class RecordingDevice final : public IcdDevice {
         return Status::ok();
     }
     Status read(std::vector<float>&, std::vector<float>&) override { return Status::ok(); }
+    Status readTiles(std::vector<std::uint8_t>&) override { return Status::ok(); }
     void setTimeline(Timeline*) override {}
 
     std::vector<std::int32_t> list;
