@@ -90,8 +90,10 @@ std::string describe(const PreprocessOptions& o) {
     if (o.zingers)
         item("zingers size " + std::to_string(o.zingers->size) + " threshold " +
              std::to_string(o.zingers->threshold) +
-             (o.zingers->mode == ThresholdMode::Relative ? " relative" : " absolute") +
-             (o.zingers->brightOnly ? ", bright only" : ""));
+             (o.zingers->mode == ThresholdMode::Relative       ? " relative"
+              : o.zingers->mode == ThresholdMode::LineIntegral ? " line-integral"
+                                                               : " absolute") +
+             ", " + outlierSignName(o.zingers->sign));
     if (o.flatDark) {
         std::string flats = " (averaged flats)";
         if (o.flatsBefore)
@@ -185,7 +187,16 @@ Status preprocess(ProjectionData& data, const PreprocessOptions& options, const 
     };
     TOMO_RETURN_IF_ERROR(run("crop/bin", geometryStep));
     auto zingerStep = [&](const ExecContext& c) -> Status {
-        TOMO_ASSIGN_OR_RETURN(local.zingers, removeZingers(data.projections, *options.zingers, c));
+        if (options.zingers->mode != ThresholdMode::LineIntegral) {
+            TOMO_ASSIGN_OR_RETURN(local.zingers,
+                                  removeZingers(data.projections, *options.zingers, c));
+            return Status::ok();
+        }
+        // Line integrals: windows in each row's sinogram (angle x detector), where a zinger is
+        // isolated and a thin feature is a line across the angles (OutlierRemoval.h).
+        TOMO_ASSIGN_OR_RETURN(Sinograms sinograms, toSinograms(data.projections));
+        TOMO_ASSIGN_OR_RETURN(local.zingers, removeZingers(sinograms, *options.zingers, c));
+        TOMO_ASSIGN_OR_RETURN(data.projections, toSinograms(sinograms));
         return Status::ok();
     };
     if (options.zingers) TOMO_RETURN_IF_ERROR(run("zingers", zingerStep));

@@ -38,7 +38,7 @@ PreprocessOptions everyStep() {
     o.cropColumns = {4, 60};
     o.binRows = 2;
     o.binColumns = 3;
-    o.zingers = ZingerOptions{5, 0.30000000000000004, ThresholdMode::Absolute, true};
+    o.zingers = ZingerOptions{5, 0.30000000000000004, ThresholdMode::LineIntegral, OutlierSign::Dark};
     o.flatDark = true;
     o.flatField.projectionPositions = {0.0, 0.5, 1.0};
     o.flatField.flatPositions = {-0.1, 1.1};
@@ -88,8 +88,8 @@ TEST(SessionPreprocessing, EveryFieldRoundTripsForAFolderAndAFile) {
     EXPECT_EQ(a.cropRows.count, IndexRange::kAll);
     EXPECT_EQ(a.cropColumns.count, 60u);
     EXPECT_EQ(a.zingers->threshold, b.zingers->threshold);  // bit-exact
-    EXPECT_EQ(a.zingers->mode, ThresholdMode::Absolute);
-    EXPECT_TRUE(a.zingers->brightOnly);
+    EXPECT_EQ(a.zingers->mode, ThresholdMode::LineIntegral);
+    EXPECT_EQ(a.zingers->sign, OutlierSign::Dark);
     EXPECT_EQ(a.flatField.flatPositions, b.flatField.flatPositions);
     EXPECT_EQ(a.flatField.minDenominator, b.flatField.minDenominator);
     EXPECT_EQ(a.flatsBefore, b.flatsBefore);
