@@ -15,9 +15,12 @@ namespace {
 
 double deviation(double v, double m, OutlierSign sign) {
     switch (sign) {
-        case OutlierSign::Bright: return v - m;
-        case OutlierSign::Dark: return m - v;
-        case OutlierSign::Both: break;
+        case OutlierSign::Bright:
+            return v - m;
+        case OutlierSign::Dark:
+            return m - v;
+        case OutlierSign::Both:
+            break;
     }
     return std::fabs(v - m);
 }
@@ -104,7 +107,8 @@ Result<std::size_t> removeFrameZingers(View2<float> image, Array3<float>& scratc
         auto v = image.row(r);
         auto m = median.row(r);
         auto d = copy.row(r);
-        for (std::size_t c = 0; c < v.size(); ++c) d[c] = std::fabs(v[c] - m[c]);
+        for (std::size_t c = 0; c < v.size(); ++c)
+            d[c] = std::fabs(v[c] - m[c]);
     }
     TOMO_RETURN_IF_ERROR(medianFilter2d(copy, mad, o.size));
     // The frame's MAD: a floor under the local one, which 9 samples make noisy.
@@ -126,8 +130,9 @@ Result<std::size_t> removeFrameZingers(View2<float> image, Array3<float>& scratc
 
 Status ZingerOptions::validate() const {
     if (size < 3 || size > 31 || size % 2 == 0)
-        return invalidArgument("zinger removal: the median window must be odd and in [3, 31] (got " +
-                               std::to_string(size) + ")");
+        return invalidArgument(
+            "zinger removal: the median window must be odd and in [3, 31] (got " +
+            std::to_string(size) + ")");
     if (!(threshold > 0) || !std::isfinite(threshold))
         return invalidArgument("zinger removal: the threshold must be positive (got " +
                                std::to_string(threshold) + ")");
@@ -136,9 +141,12 @@ Status ZingerOptions::validate() const {
 
 const char* outlierSignName(OutlierSign sign) {
     switch (sign) {
-        case OutlierSign::Bright: return "bright";
-        case OutlierSign::Dark: return "dark";
-        case OutlierSign::Both: break;
+        case OutlierSign::Bright:
+            return "bright";
+        case OutlierSign::Dark:
+            return "dark";
+        case OutlierSign::Both:
+            break;
     }
     return "both";
 }
@@ -173,7 +181,8 @@ Result<ZingerSummary> removeZingers(Array3<float>& frames, const ZingerOptions& 
     std::vector<Status> errors(n);
     if (ctx.progress) ctx.progress->setTotal(n);
     TOMO_RETURN_IF_ERROR(parallelFor(n, workers, ctx.stop, [&](std::size_t i, int w) {
-        auto replaced = removeFrameZingers(frames.plane(i), scratch[static_cast<std::size_t>(w)], options);
+        auto replaced =
+            removeFrameZingers(frames.plane(i), scratch[static_cast<std::size_t>(w)], options);
         if (replaced)
             counts[i] = replaced.value();
         else

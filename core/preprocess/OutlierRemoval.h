@@ -49,8 +49,8 @@ enum class OutlierSign { Both, Bright, Dark };
 inline constexpr double kSpreadFactor = 5.0;
 
 struct ZingerOptions {
-    int size = 3;           ///< median window edge in pixels: odd, 3..31
-    double threshold = 0.2; ///< > 0; data units (Absolute) or a fraction (Relative, LineIntegral)
+    int size = 3;            ///< median window edge in pixels: odd, 3..31
+    double threshold = 0.2;  ///< > 0; data units (Absolute) or a fraction (Relative, LineIntegral)
     ThresholdMode mode = ThresholdMode::Relative;
     OutlierSign sign = OutlierSign::Both;
     Status validate() const;

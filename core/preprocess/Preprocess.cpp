@@ -42,9 +42,12 @@ Result<RingMethod> parseRingMethod(const std::string& name) {
 
 const char* ringMethodName(RingMethod m) {
     switch (m) {
-    case RingMethod::Sorting: return "vo";
-    case RingMethod::FourierWavelet: return "fw";
-    case RingMethod::None: break;
+        case RingMethod::Sorting:
+            return "vo";
+        case RingMethod::FourierWavelet:
+            return "fw";
+        case RingMethod::None:
+            break;
     }
     return "none";
 }
@@ -104,8 +107,9 @@ std::string describe(const PreprocessOptions& o) {
     }
     if (o.paganin)
         item("paganin " + std::to_string(o.paganin->energyKeV) + " keV, " +
-             std::to_string(o.paganin->distanceMm) + " mm, " + std::to_string(o.paganin->pixelSizeUm) +
-             " um, delta/beta " + std::to_string(o.paganin->deltaOverBeta));
+             std::to_string(o.paganin->distanceMm) + " mm, " +
+             std::to_string(o.paganin->pixelSizeUm) + " um, delta/beta " +
+             std::to_string(o.paganin->deltaOverBeta));
     if (o.minusLog) item("minus-log (epsilon " + std::to_string(o.logEpsilon) + ")");
     const auto columns = [](double snr) {
         std::ostringstream t;
@@ -171,7 +175,8 @@ Status preprocess(ProjectionData& data, const PreprocessOptions& options, const 
             positions = std::move(pos);
         }
         if (!isAll(options.cropRows) || !isAll(options.cropColumns)) {
-            TOMO_ASSIGN_OR_RETURN(IndexRange rr, options.cropRows.resolve(data.projections.dim(1), "rows"));
+            TOMO_ASSIGN_OR_RETURN(IndexRange rr,
+                                  options.cropRows.resolve(data.projections.dim(1), "rows"));
             TOMO_ASSIGN_OR_RETURN(IndexRange cr,
                                   options.cropColumns.resolve(data.projections.dim(2), "columns"));
             TOMO_RETURN_IF_ERROR(forEachStack(data, [&](const Array3<float>& a) {

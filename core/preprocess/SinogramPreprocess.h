@@ -7,9 +7,10 @@
 /// that were normalised and logged when they were made, so only the steps that act on line
 /// integrals apply: angle selection, cropping (rows = slices, columns = detectors), binning,
 /// zinger removal (dark outliers, the same threshold
-/// as on raw counts, checked against the local noise: sinogramZingers, OutlierRemoval.h) and ring removal (as TomoPy's remove_stripe_*; it acts on the sinogram of
-/// every slice). Flat/dark, Paganin and minus-log need projections with flats (an acquisition):
-/// asking for them is an InvalidArgument that says why (checkSinogramSteps).
+/// as on raw counts, checked against the local noise: sinogramZingers, OutlierRemoval.h) and ring
+/// removal (as TomoPy's remove_stripe_*; it acts on the sinogram of every slice). Flat/dark,
+/// Paganin and minus-log need projections with flats (an acquisition): asking for them is an
+/// InvalidArgument that says why (checkSinogramSteps).
 ///
 /// One path: the stack is transposed to [angle][slice][detector] (toSinograms, a swap of the
 /// first two axes), run through preprocess() and transposed back, so a sinogram stack and an

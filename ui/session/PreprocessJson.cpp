@@ -202,12 +202,12 @@ QJsonObject preprocessingToJson(const PreprocessOptions& o) {
     if (o.zingers)
         out.insert(
             QStringLiteral("zingers"),
-            QJsonObject{{QStringLiteral("size"), o.zingers->size},
-                        {QStringLiteral("threshold"), o.zingers->threshold},
-                        {QStringLiteral("absolute"), o.zingers->mode == ThresholdMode::Absolute},
-                        {QStringLiteral("line_integral"),
-                         o.zingers->mode == ThresholdMode::LineIntegral},
-                        {QStringLiteral("sign"), QLatin1String(outlierSignName(o.zingers->sign))}});
+            QJsonObject{
+                {QStringLiteral("size"), o.zingers->size},
+                {QStringLiteral("threshold"), o.zingers->threshold},
+                {QStringLiteral("absolute"), o.zingers->mode == ThresholdMode::Absolute},
+                {QStringLiteral("line_integral"), o.zingers->mode == ThresholdMode::LineIntegral},
+                {QStringLiteral("sign"), QLatin1String(outlierSignName(o.zingers->sign))}});
     if (o.paganin)
         out.insert(QStringLiteral("paganin"),
                    QJsonObject{{QStringLiteral("energy_kev"), o.paganin->energyKeV},
