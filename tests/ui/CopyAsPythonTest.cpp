@@ -7,12 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <QAction>
 #include <QChart>
