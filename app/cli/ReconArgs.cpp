@@ -72,6 +72,10 @@ Result<app::OpenedSource> openInput(const ArgParser& args, std::size_t budget, i
     app::SourceSpec spec;
     spec.path = *args.get("INPUT");
     TOMO_ASSIGN_OR_RETURN(spec.read, readOptionsFromArgs(args));
+    // A sinogram stack's angles are those stated; angle selection keeps their subset.
+    if (auto angles = args.get("angles")) {
+        TOMO_ASSIGN_OR_RETURN(spec.statedAngles, parseAngleSpec(*angles));
+    }
     spec.preprocessing = [&args](std::size_t flats) -> Result<PreprocessOptions> {
         TOMO_ASSIGN_OR_RETURN(PreprocessOptions pre, preprocessOptionsFromArgs(args, flats));
         return app::acquisitionPreprocessing(std::move(pre), flats, !args.has("no-log"));
@@ -119,7 +123,9 @@ namespace {
 Result<app::ReconRequest> requestFor(const ArgParser& args, app::OpenedSource& input) {
     const auto shape = input.source->shape();
     ParallelGeometry::Params params;
-    if (auto spec = args.get("angles")) {
+    if (input.anglesSelected) {
+        params.angles = input.angles;  // the subset of --angles that the selection kept
+    } else if (auto spec = args.get("angles")) {
         TOMO_ASSIGN_OR_RETURN(params.angles, parseAngleSpec(*spec));
     } else if (!input.angles.empty()) {
         params.angles = input.angles;

@@ -25,6 +25,8 @@ PreprocessOptions acquisitionPreprocessing(PreprocessOptions requested, std::siz
     if (flatCount > 0) {
         requested.flatDark = true;
         requested.minusLog = minusLog;
+        // Zingers are removed before flat/dark, on raw counts, where they are bright.
+        if (requested.zingers) requested.zingers->sign = OutlierSign::Bright;
     }
     return requested;
 }

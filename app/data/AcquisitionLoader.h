@@ -46,7 +46,9 @@ struct LoadedSinograms {
 bool isAcquisitionFormat(const FileFormat& format);
 
 /// The preprocessing applied to an acquisition with @p flatCount flat frames: @p requested,
-/// plus flat/dark normalisation and (when @p minusLog) -log whenever it has flats.
+/// plus flat/dark normalisation and (when @p minusLog) -log whenever it has flats; zinger
+/// removal then runs on raw counts and replaces bright outliers only (without flats the frames
+/// may be transmissions or line integrals: both signs, as asked).
 PreprocessOptions acquisitionPreprocessing(PreprocessOptions requested, std::size_t flatCount,
                                            bool minusLog);
 

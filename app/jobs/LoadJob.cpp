@@ -25,6 +25,21 @@ bool LoadRequest::operator==(const LoadRequest& other) const {
            describe(preprocessing) == describe(other.preprocessing);
 }
 
+namespace {
+
+/// The angles the request states for @p count projections (radians, uniform over [first, end)).
+Result<std::vector<double>> statedAngles(const LoadRequest& request, std::size_t count) {
+    if (!(std::isfinite(request.firstDegrees) && std::isfinite(request.endDegrees)) ||
+        request.endDegrees == request.firstDegrees)
+        return invalidArgument(request.path.string() + ": the angle range [" +
+                               std::to_string(request.firstDegrees) + ", " +
+                               std::to_string(request.endDegrees) + ") degrees is empty");
+    return uniformAngles(request.firstDegrees * kPi / 180.0, request.endDegrees * kPi / 180.0,
+                         static_cast<int>(count));
+}
+
+}  // namespace
+
 Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx) {
     const std::string name = request.path.string();
     TOMO_ASSIGN_OR_RETURN(FormatRegistry registry, makeFormatRegistry());
@@ -50,14 +65,11 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
     } else {
         TOMO_ASSIGN_OR_RETURN(loaded, readSinogramFile(registry, request.path, options, ctx));
         if (!request.preprocessing.empty()) {
+            // The stack stores no angles: those stated, of which angle selection keeps a subset.
             loaded.preprocessing = forSinograms(request.preprocessing);
-            if (selectsAngles(loaded.preprocessing))
-                return invalidArgument(name +
-                                       ": angle selection applies to acquisitions (a sinogram "
-                                       "stack stores no angles; use Region and sampling)");
-            std::vector<double> none;
+            TOMO_ASSIGN_OR_RETURN(loaded.angles, statedAngles(request, loaded.sinograms.dim(1)));
             TOMO_RETURN_IF_ERROR(
-                preprocessSinograms(loaded.sinograms, none, loaded.preprocessing, ctx)
+                preprocessSinograms(loaded.sinograms, loaded.angles, loaded.preprocessing, ctx)
                     .withContext(name));
         }
     }
@@ -66,18 +78,11 @@ Result<Dataset> loadDataFile(const LoadRequest& request, const ExecContext& ctx)
     const Sinograms& sino = loaded.sinograms;
     if (sino.empty()) return invalidData(name + ": holds no sinogram values");
     TOMO_ASSIGN_OR_RETURN(std::vector<std::string> warnings, checkSinograms(sino, name));
-    const int angleCount = static_cast<int>(sino.dim(1));
     ParallelGeometry::Params params;
     if (!loaded.angles.empty()) {
         params.angles = std::move(loaded.angles);
     } else {
-        if (!(std::isfinite(request.firstDegrees) && std::isfinite(request.endDegrees)) ||
-            request.endDegrees == request.firstDegrees)
-            return invalidArgument(name + ": the angle range [" +
-                                   std::to_string(request.firstDegrees) + ", " +
-                                   std::to_string(request.endDegrees) + ") degrees is empty");
-        params.angles = uniformAngles(request.firstDegrees * kPi / 180.0,
-                                      request.endDegrees * kPi / 180.0, angleCount);
+        TOMO_ASSIGN_OR_RETURN(params.angles, statedAngles(request, sino.dim(1)));
     }
     if (params.angles.size() != sino.dim(1))
         return invalidData(name + ": " + std::to_string(params.angles.size()) + " angles for " +

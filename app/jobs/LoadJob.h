@@ -47,7 +47,9 @@ struct LoadRequest {
     /// Preprocessing asked besides the defaults (the GUI's Preprocessing panel): acquisitions
     /// get it on top of flat/dark and -log (acquisitionPreprocessing, as `tomo recon`'s
     /// options); sinogram stacks get forSinograms of it (core/preprocess/SinogramPreprocess.h:
-    /// rings, zingers, crop, binning; the rest InvalidArgument, as `tomo recon`).
+    /// rings, zingers, crop, binning, and angle selection, which keeps the subset of the
+    /// angles stated by firstDegrees/endDegrees for all the stack's projections; the rest
+    /// InvalidArgument, as `tomo recon`).
     PreprocessOptions preprocessing;
     /// Acquisitions with flats: take -ln of the normalised transmission (off for data whose
     /// normalised transmission is wanted, as `tomo recon --no-log`).

@@ -123,7 +123,10 @@ Result<std::unique_ptr<AcquisitionSource>> rowBlockSource(std::unique_ptr<Acquis
     source->options.cropRows = IndexRange::all();
     source->firstRow = rows->first;
     source->binRows = bin;
-    source->halo = pre.zingers ? static_cast<std::size_t>(pre.zingers->size / 2) : 0;
+    // The zinger window spans rows, except on line integrals (each row's sinogram).
+    source->halo = pre.zingers && pre.zingers->mode != ThresholdMode::LineIntegral
+                       ? static_cast<std::size_t>(pre.zingers->size / 2)
+                       : 0;
     const std::size_t frames = acq.angleCount + acq.flatCount + acq.darkCount;
     source->m_overheadPerSlice = sizeof(float) * acq.columns * bin * frames;
     // The angles and detector count after preprocessing, from the first slice.
@@ -168,20 +171,25 @@ Result<OpenedSource> openAcquisition(const FormatRegistry& registry, const Sourc
 }
 
 /// A sinogram stack read whole and preprocessed (SinogramPreprocess.h): the steps that act on
-/// line integrals; angle selection is refused (the stack's angles are stated, not stored).
+/// line integrals. Angle selection keeps the subset of the stated angles (the stack stores
+/// none), as it does on an acquisition's.
 Result<OpenedSource> preprocessedStack(const FormatRegistry& registry, const SourceSpec& spec,
                                        const PreprocessOptions& pre, OpenedSource& opened) {
     const std::string name = spec.path.string();
     TOMO_RETURN_IF_ERROR(checkSinogramSteps(pre).withContext(name));
-    if (selectsAngles(pre))
+    if (selectsAngles(pre) && spec.statedAngles.empty())
         return invalidArgument(name +
-                               ": angle selection applies to acquisitions (a sinogram stack "
-                               "stores no angles: --angles states those of all its projections)");
+                               ": angle selection on a sinogram stack needs the angles of all "
+                               "its projections (--angles START:STOP:COUNT)");
     TOMO_ASSIGN_OR_RETURN(LoadedSinograms loaded,
                           readSinogramFile(registry, spec.path, spec.read, ExecContext{}));
-    std::vector<double> noAngles;
+    std::vector<double> angles = spec.statedAngles;
     TOMO_RETURN_IF_ERROR(
-        preprocessSinograms(loaded.sinograms, noAngles, pre, ExecContext{}).withContext(name));
+        preprocessSinograms(loaded.sinograms, angles, pre, ExecContext{}).withContext(name));
+    if (selectsAngles(pre)) {
+        opened.angles = std::move(angles);
+        opened.anglesSelected = true;
+    }
     opened.preprocessing = pre;
     opened.notes.push_back("preprocessing a sinogram stack: read whole");
     opened.source = memorySource(std::make_shared<const Sinograms>(std::move(loaded.sinograms)));

@@ -58,8 +58,13 @@ struct SourceSpec {
     /// The preprocessing of an acquisition given its flat count (AcquisitionLoader.h; empty:
     /// flat/dark and -log when it has flats). For a sinogram stack the result for 0 flats is
     /// applied by preprocessSinograms (forSinograms of it; the stack is then read whole):
-    /// flat/dark, Paganin, -log and angle selection are InvalidArgument saying why.
+    /// flat/dark, Paganin and -log are InvalidArgument saying why; angle selection needs
+    /// statedAngles.
     PreprocessingFor preprocessing;
+    /// A sinogram stack's angles as stated (radians, one per projection of the stack: `tomo
+    /// recon --angles`); angle selection keeps their subset (OpenedSource::angles). Empty: none
+    /// stated (angle selection on a stack is then InvalidArgument). Unused for acquisitions.
+    std::vector<double> statedAngles;
     /// Read whole when every slice's input fits this many bytes (0: always by slabs).
     std::size_t wholeBelowBytes = 0;
 };
@@ -68,6 +73,7 @@ struct SourceSpec {
 struct OpenedSource {
     std::unique_ptr<SinogramSource> source;
     std::vector<double> angles;       ///< from the file (radians), empty when it has none
+    bool anglesSelected = false;      ///< angles: the subset of statedAngles a selection kept
     PreprocessOptions preprocessing;  ///< the steps applied (for provenance and the centre)
     std::string format;               ///< registry format name
     std::vector<std::string> notes;   ///< e.g. "Paganin filters whole frames: read whole"

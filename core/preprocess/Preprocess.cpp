@@ -42,9 +42,12 @@ Result<RingMethod> parseRingMethod(const std::string& name) {
 
 const char* ringMethodName(RingMethod m) {
     switch (m) {
-    case RingMethod::Sorting: return "vo";
-    case RingMethod::FourierWavelet: return "fw";
-    case RingMethod::None: break;
+        case RingMethod::Sorting:
+            return "vo";
+        case RingMethod::FourierWavelet:
+            return "fw";
+        case RingMethod::None:
+            break;
     }
     return "none";
 }
@@ -90,8 +93,10 @@ std::string describe(const PreprocessOptions& o) {
     if (o.zingers)
         item("zingers size " + std::to_string(o.zingers->size) + " threshold " +
              std::to_string(o.zingers->threshold) +
-             (o.zingers->mode == ThresholdMode::Relative ? " relative" : " absolute") +
-             (o.zingers->brightOnly ? ", bright only" : ""));
+             (o.zingers->mode == ThresholdMode::Relative       ? " relative"
+              : o.zingers->mode == ThresholdMode::LineIntegral ? " line-integral"
+                                                               : " absolute") +
+             ", " + outlierSignName(o.zingers->sign));
     if (o.flatDark) {
         std::string flats = " (averaged flats)";
         if (o.flatsBefore)
@@ -102,8 +107,9 @@ std::string describe(const PreprocessOptions& o) {
     }
     if (o.paganin)
         item("paganin " + std::to_string(o.paganin->energyKeV) + " keV, " +
-             std::to_string(o.paganin->distanceMm) + " mm, " + std::to_string(o.paganin->pixelSizeUm) +
-             " um, delta/beta " + std::to_string(o.paganin->deltaOverBeta));
+             std::to_string(o.paganin->distanceMm) + " mm, " +
+             std::to_string(o.paganin->pixelSizeUm) + " um, delta/beta " +
+             std::to_string(o.paganin->deltaOverBeta));
     if (o.minusLog) item("minus-log (epsilon " + std::to_string(o.logEpsilon) + ")");
     const auto columns = [](double snr) {
         std::ostringstream t;
@@ -169,7 +175,8 @@ Status preprocess(ProjectionData& data, const PreprocessOptions& options, const 
             positions = std::move(pos);
         }
         if (!isAll(options.cropRows) || !isAll(options.cropColumns)) {
-            TOMO_ASSIGN_OR_RETURN(IndexRange rr, options.cropRows.resolve(data.projections.dim(1), "rows"));
+            TOMO_ASSIGN_OR_RETURN(IndexRange rr,
+                                  options.cropRows.resolve(data.projections.dim(1), "rows"));
             TOMO_ASSIGN_OR_RETURN(IndexRange cr,
                                   options.cropColumns.resolve(data.projections.dim(2), "columns"));
             TOMO_RETURN_IF_ERROR(forEachStack(data, [&](const Array3<float>& a) {
@@ -185,7 +192,16 @@ Status preprocess(ProjectionData& data, const PreprocessOptions& options, const 
     };
     TOMO_RETURN_IF_ERROR(run("crop/bin", geometryStep));
     auto zingerStep = [&](const ExecContext& c) -> Status {
-        TOMO_ASSIGN_OR_RETURN(local.zingers, removeZingers(data.projections, *options.zingers, c));
+        if (options.zingers->mode != ThresholdMode::LineIntegral) {
+            TOMO_ASSIGN_OR_RETURN(local.zingers,
+                                  removeZingers(data.projections, *options.zingers, c));
+            return Status::ok();
+        }
+        // Line integrals: windows in each row's sinogram (angle x detector), where a zinger is
+        // isolated and a thin feature is a line across the angles (OutlierRemoval.h).
+        TOMO_ASSIGN_OR_RETURN(Sinograms sinograms, toSinograms(data.projections));
+        TOMO_ASSIGN_OR_RETURN(local.zingers, removeZingers(sinograms, *options.zingers, c));
+        TOMO_ASSIGN_OR_RETURN(data.projections, toSinograms(sinograms));
         return Status::ok();
     };
     if (options.zingers) TOMO_RETURN_IF_ERROR(run("zingers", zingerStep));

@@ -18,8 +18,8 @@ ZingerOptions sinogramZingers(double threshold, int size) {
     ZingerOptions z;
     z.threshold = threshold;
     z.size = size;
-    z.mode = ThresholdMode::Absolute;
-    z.brightOnly = true;
+    z.mode = ThresholdMode::LineIntegral;
+    z.sign = OutlierSign::Dark;
     return z;
 }
 

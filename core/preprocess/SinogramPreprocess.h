@@ -6,10 +6,11 @@
 /// Sinogram stacks (TIFF, raw, the ITK formats, the demo's dataset folder) hold line integrals
 /// that were normalised and logged when they were made, so only the steps that act on line
 /// integrals apply: angle selection, cropping (rows = slices, columns = detectors), binning,
-/// zinger removal (as TomoPy's remove_outlier; an absolute threshold suits line integrals,
-/// OutlierRemoval.h) and ring removal (as TomoPy's remove_stripe_*; it acts on the sinogram of
-/// every slice). Flat/dark, Paganin and minus-log need projections with flats (an acquisition):
-/// asking for them is an InvalidArgument that says why (checkSinogramSteps).
+/// zinger removal (dark outliers, the same threshold
+/// as on raw counts, checked against the local noise: sinogramZingers, OutlierRemoval.h) and ring
+/// removal (as TomoPy's remove_stripe_*; it acts on the sinogram of every slice). Flat/dark,
+/// Paganin and minus-log need projections with flats (an acquisition): asking for them is an
+/// InvalidArgument that says why (checkSinogramSteps).
 ///
 /// One path: the stack is transposed to [angle][slice][detector] (toSinograms, a swap of the
 /// first two axes), run through preprocess() and transposed back, so a sinogram stack and an
@@ -27,9 +28,11 @@
 
 namespace tomo {
 
-/// Zinger removal as it suits line integrals, as TomoPy's remove_outlier (misc/corr.py): a
-/// pixel is replaced by its size x size median when it exceeds it by more than @p threshold
-/// (data units; bright outliers only, so that the dark side of a sharp edge is kept).
+/// Zinger removal as it suits line integrals (OutlierRemoval.h): a zinger (a bright pixel of
+/// the raw intensity) is a dark pixel of -log(I/I0), so a pixel is replaced by its size x size
+/// median when it lies below it by more than log(1 + @p threshold) (the line integral of an
+/// intensity @p threshold times above its neighbours', as the relative threshold on raw counts)
+/// and by more than kSpreadFactor robust local spreads (so that edges and noise are kept).
 ZingerOptions sinogramZingers(double threshold, int size);
 
 /// @p options as they apply to a sinogram stack: a zinger removal asked with a threshold and a

@@ -84,34 +84,37 @@ def test_find_center_gives_tomo_center_numbers():
 
 def _striped_sinograms():
     """A clean phantom stack [rows][angles][detectors], and it with a stripe on column 40 and
-    six zingers."""
+    six zingers (detector pixels 20 times as bright: ln 20 below their neighbours in line
+    integrals)."""
     p = ts.phantom(48, angles=90, detectors=64, slices=2)
     clean = np.ascontiguousarray(p.data, dtype=np.float32)
     damaged = clean.copy()
     damaged[:, :, 40] += 0.3 * clean.max() / 10
     for k in range(6):
-        damaged[k % 2, 10 + 12 * k, 12 + 6 * k] += clean.max()
+        damaged[k % 2, 10 + 12 * k, 12 + 6 * k] -= np.log(20.0)
     return clean, damaged, p.angles
 
 
 def test_preprocess_sinograms_removes_a_stripe_and_zingers_as_tomo_does(tmp_path):
     clean, damaged, angles = _striped_sinograms()
     out, summary = ts.preprocess(damaged, angles=angles, sinograms=True, rings="vo", ring_size=5,
-                                 zinger=0.1 * clean.max(), return_summary=True)
+                                 zinger=0.2, return_summary=True)
     assert out.shape == clean.shape
-    assert summary["zingers_replaced"] >= 6
-    assert "bright only" in summary["steps"]
+    assert summary["zingers_replaced"] >= 5
+    assert "line-integral, dark" in summary["steps"]
     stripe_before = np.abs((damaged - clean)[:, :, 40].mean(axis=1)).max()
     stripe_after = np.abs((out - clean)[:, :, 40].mean(axis=1)).max()
     assert stripe_after < 0.1 * stripe_before
-    for k in range(6):  # each zinger replaced by a median of clean neighbours (same angle)
+    inside = 0
+    for k in range(6):  # zingers replaced by a median of clean neighbours (its sinogram's 3x3)
         z, a, c = k % 2, 10 + 12 * k, 12 + 6 * k
-        window = clean[:, a, c - 1:c + 2]  # both slices: the 3x3 window with its edge repeated
-        assert window.min() <= out[z, a, c] <= window.max()
+        window = clean[z, a - 1:a + 2, c - 1:c + 2]
+        inside += int(window.min() <= out[z, a, c] <= window.max())
+    assert inside >= 5  # one on a slope steeper than its depth may be kept
     # The same request of `tomo preprocess --sinograms` gives the same bits.
     ts.write(tmp_path / "damaged.tif", damaged)
     run_cli("preprocess", tmp_path / "damaged.tif", "--sinograms", "-o", tmp_path / "cli.raw",
-            "--rings", "vo", "--ring-size", "5", "--zinger", repr(float(0.1 * clean.max())),
+            "--rings", "vo", "--ring-size", "5", "--zinger", "0.2",
             "--quiet")
     assert same_bits(out, read_raw(tmp_path / "cli.raw", out.shape))
     # A single sinogram [angles][detectors] keeps its shape.

@@ -66,6 +66,7 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     for (int b : {1, 2, 4})
         m_bin->addItem(b == 1 ? tr("none") : tr("%1 x %1").arg(b), b);
     m_angleStep = new QSpinBox(this);
+    m_angleStep->setObjectName(QStringLiteral("angleStep"));
     m_angleStep->setRange(1, 64);
     m_angleStep->setPrefix(tr("every "));
     m_angleStep->setToolTip(tr("Keep every N-th projection (fewer angles: faster, more streaks)"));
@@ -260,9 +261,12 @@ void PreprocessPanel::syncFromDataset() {
     else
         m_applied->setText(
             tr("This data is a sinogram stack of line integrals: ring and zinger removal "
-               "apply%1. Flat/dark, -log, Paganin and angle selection apply to "
+               "apply%1. Flat/dark, -log and Paganin apply to "
                "acquisitions (HDF5 / NXtomo / DXchange projections with flats).\n%2")
-                .arg(source == Source::StackFile ? tr(", and binning and cropping") : QString())
+                .arg(source == Source::StackFile
+                         ? tr(", and binning, cropping and angle selection (of the angles "
+                              "stated when it was opened)")
+                         : QString())
                 .arg(applied));
     m_slice = 0;
     updatePreview();
@@ -275,23 +279,25 @@ void PreprocessPanel::enableStepsFor(int sourceKind) {
     if (!acquisition) {  // steps that do not apply are off, not only greyed
         m_flats->setCurrentIndex(0);
         m_paganin->setChecked(false);
-        m_angleStep->setValue(1);
     }
-    for (QWidget* w : std::initializer_list<QWidget*>{m_flats, m_minusLog, m_paganin, m_angleStep})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_flats, m_minusLog, m_paganin})
         w->setEnabled(acquisition);
     if (!reshapes) {
+        m_angleStep->setValue(1);
         m_bin->setCurrentIndex(0);
         for (QSpinBox* s : {m_rowFirst, m_rowLast, m_cropFirst, m_cropLast})
             s->setValue(0);
     }
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{m_bin, m_rowFirst, m_rowLast, m_cropFirst, m_cropLast})
+    for (QWidget* w : std::initializer_list<QWidget*>{m_angleStep, m_bin, m_rowFirst, m_rowLast,
+                                                      m_cropFirst, m_cropLast})
         w->setEnabled(reshapes);
     m_zingerThreshold->setToolTip(
         acquisition ? tr("A pixel further than this fraction from its 3x3 median is replaced by "
                          "the median")
-                    : tr("A pixel more than this (line-integral units) above its 3x3 median is "
-                         "replaced by the median (bright outliers, as TomoPy's remove_outlier)"));
+                    : tr("A zinger (a pixel this fraction brighter than its neighbours on the "
+                         "detector) is a dark pixel of the line integrals: a pixel more than "
+                         "ln(1 + this) below its 3x3 median, and more than 5 local noise "
+                         "spreads, is replaced by the median"));
 }
 
 void PreprocessPanel::updatePreview() {

@@ -132,9 +132,19 @@ void readZingersAndPaganin(Fields& f, const std::string& where, PreprocessOption
         z.integer("size", zo.size);
         z.number("threshold", zo.threshold);
         bool absolute = zo.mode == ThresholdMode::Absolute;
+        bool lineIntegral = false, brightOnly = false;  // bright_only: sessions before "sign"
         z.boolean("absolute", absolute);
-        zo.mode = absolute ? ThresholdMode::Absolute : ThresholdMode::Relative;
-        z.boolean("bright_only", zo.brightOnly);
+        z.boolean("line_integral", lineIntegral);
+        z.boolean("bright_only", brightOnly);
+        zo.mode = lineIntegral ? ThresholdMode::LineIntegral
+                  : absolute   ? ThresholdMode::Absolute
+                               : ThresholdMode::Relative;
+        std::string sign = brightOnly ? "bright" : "both";
+        z.text("sign", sign);
+        if (auto known = outlierSignFromName(sign))
+            zo.sign = *known;
+        else if (z.status())
+            z.fail("sign", "\"both\", \"bright\" or \"dark\"");
         f.fail(z.status());
     }
     if (f.status() && f.has("paganin")) {
@@ -192,10 +202,12 @@ QJsonObject preprocessingToJson(const PreprocessOptions& o) {
     if (o.zingers)
         out.insert(
             QStringLiteral("zingers"),
-            QJsonObject{{QStringLiteral("size"), o.zingers->size},
-                        {QStringLiteral("threshold"), o.zingers->threshold},
-                        {QStringLiteral("absolute"), o.zingers->mode == ThresholdMode::Absolute},
-                        {QStringLiteral("bright_only"), o.zingers->brightOnly}});
+            QJsonObject{
+                {QStringLiteral("size"), o.zingers->size},
+                {QStringLiteral("threshold"), o.zingers->threshold},
+                {QStringLiteral("absolute"), o.zingers->mode == ThresholdMode::Absolute},
+                {QStringLiteral("line_integral"), o.zingers->mode == ThresholdMode::LineIntegral},
+                {QStringLiteral("sign"), QLatin1String(outlierSignName(o.zingers->sign))}});
     if (o.paganin)
         out.insert(QStringLiteral("paganin"),
                    QJsonObject{{QStringLiteral("energy_kev"), o.paganin->energyKeV},
