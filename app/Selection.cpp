@@ -46,6 +46,14 @@ SelectionKey selectionKeyFor(const DeviceInfo& device) {
             buildId()};
 }
 
+std::string gpuIcdRefusal(const DeviceInfo& device) {
+    for (const auto& [key, value] : device.properties)
+        if (key == "fp64" && value != "yes")
+            return "GPU-ICD builds its tiles in double precision and " + device.backend +
+                   " device '" + device.name + "' has no fp64";
+    return {};
+}
+
 Result<DeviceInfo> primaryDevice(const std::string& backend) {
     if (backend == "cpu") {
         DeviceDiscovery cpu = discoverCpu();

@@ -38,6 +38,12 @@ SelectionKey selectionKeyFor(const DeviceInfo& device);
 /// the backend's message when it has none.
 Result<DeviceInfo> primaryDevice(const std::string& backend);
 
+/// Why GPU-ICD cannot run on @p device, or empty when it can: its tile build computes the
+/// host's channels in double precision (icdTiles), so an OpenCL device without fp64 (many
+/// integrated GPUs) is refused before any work, and the front door runs PSV-ICD on the CPU
+/// with this reason as its note.
+std::string gpuIcdRefusal(const DeviceInfo& device);
+
 /// The cached choice for a job of @p shape on @p backend's primary device: the choice for the
 /// job's workload class (core/selection/Selector.h: slices 1/few/many x size small/medium/
 /// large) when a record with a matching key holds one, the chosen variant is registered and
@@ -65,12 +71,12 @@ Result<SelectionResult> tuneBackend(const BackProjectorRegistry& registry,
 /// class, else any measured class).
 struct VariantSpeed {
     std::string id;
-    bool hasModel = false;      ///< a cost model exists (predictedGups meaningful)
-    double predictedGups = 0;   ///< paper 002's model with the device's traits
-    std::string bottleneck;     ///< the model's limiting unit
-    double measuredGups = 0;    ///< 0 when not measured
-    std::string state;          ///< the sweep's state of the variant ("" when not in it)
-    std::string choice;         ///< the request kinds it was chosen for ("exact.linear", ...)
+    bool hasModel = false;     ///< a cost model exists (predictedGups meaningful)
+    double predictedGups = 0;  ///< paper 002's model with the device's traits
+    std::string bottleneck;    ///< the model's limiting unit
+    double measuredGups = 0;   ///< 0 when not measured
+    std::string state;         ///< the sweep's state of the variant ("" when not in it)
+    std::string choice;        ///< the request kinds it was chosen for ("exact.linear", ...)
 };
 
 /// The speeds of @p device's variants, fastest predicted first; @p measuredClass (optional)

@@ -119,8 +119,11 @@ void resolveIterative(const Engine& engine, const ReconRequest& request, Resolve
             if (!choice.gpu) return;
             note(report, callbacks, "auto: mbir as GPU-ICD on CUDA (" + choice.describe() + ")");
         }
-        if (const auto device = primaryDevice(backend); !device.isOk()) {
-            note(report, callbacks, device.status().message() + "; mbir runs on the CPU");
+        const auto device = primaryDevice(backend);
+        const std::string why =
+            device.isOk() ? gpuIcdRefusal(device.value()) : device.status().message();
+        if (!why.empty()) {
+            note(report, callbacks, why + "; mbir runs on the CPU");
             return;
         }
         r.makeIcdDevice = engine.icdDeviceFactory(backend);

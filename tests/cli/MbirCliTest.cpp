@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "CliTestSupport.h"
+#include "app/Selection.h"
 #include "core/io/ImageIO.h"
 #include "core/iterative/MbirReconstruction.h"
 
@@ -165,6 +166,23 @@ TEST_F(MbirCli, GpuIcdTakesSvsOf33ForASliceAnd17ForAStack) {
         test::runTomo("recon " + path("stack.raw") + shape + "x2" + run + ",gpu_sv_side=12");
     ASSERT_EQ(given.code, 0) << given.output;
     EXPECT_NE(given.output.find("SVs of 12, 2 slices"), std::string::npos) << given.output;
+}
+
+// GPU-ICD's tile build needs fp64 (icdTiles computes the host's channels in double): a device
+// without it is refused with the reason, which the front door turns into PSV-ICD on the CPU
+// with that note; a device that has it, or that does not list it (CUDA), is taken.
+TEST(GpuIcdDevice, ADeviceWithoutFp64IsRefusedWithTheReason) {
+    DeviceInfo device;
+    device.backend = "opencl";
+    device.name = "Integrated GPU";
+    device.properties = {{"fp16", "yes"}, {"fp64", "no"}};
+    EXPECT_EQ(app::gpuIcdRefusal(device),
+              "GPU-ICD builds its tiles in double precision and opencl device 'Integrated GPU' "
+              "has no fp64");
+    device.properties[1].second = "yes";
+    EXPECT_EQ(app::gpuIcdRefusal(device), "");
+    device.properties.clear();
+    EXPECT_EQ(app::gpuIcdRefusal(device), "");
 }
 
 TEST_F(MbirCli, InconsistentParametersAreOneLineErrors) {
