@@ -47,6 +47,7 @@ SessionState captureSessionState(const MainWindow& window) {
     // data's own.
     if (auto data = session.dataset())
         s.centerOfRotation = session.state().center.value_or(data->geometry.centerOfRotation());
+    s.sampling = session.sampling();  // the Region and sampling box as applied
     if (auto cone = session.coneDataset()) {
         s.cone = ConeSession::of(cone->request);
         const ConeVolumeBox* box = window.coneActions()->volumeBox();
@@ -80,13 +81,19 @@ std::vector<std::string> applySessionCenter(MainWindow& window, const SessionSta
                                                        c.gridSpacing);
         return failed;
     }
-    auto data = window.session().dataset();
-    if (!data || std::isnan(state.centerOfRotation)) return failed;
-    const double center =
-        app::centerInLoaded(state.centerOfRotation, window.session().state().preprocessing());
-    if (std::fabs(data->geometry.centerOfRotation() - center) <= 1e-12) return failed;
-    Status s = window.session().setCenterOfRotation(center);
-    if (!s) failed.push_back("centre of rotation: " + s.message());
+    Session& session = window.session();
+    if (!session.loadedDataset()) return failed;
+    if (!std::isnan(state.centerOfRotation)) {
+        const double center =
+            app::centerInLoaded(state.centerOfRotation, session.state().preprocessing());
+        if (std::fabs(session.loadedDataset()->geometry.centerOfRotation() - center) > 1e-12)
+            if (Status s = session.setCenterOfRotation(center); !s)
+                failed.push_back("centre of rotation: " + s.message());
+    }
+    // After the data (a load resets the sampling) and the centre; the box follows the session.
+    if (!(session.sampling() == state.sampling))
+        if (Status s = session.setSampling(state.sampling); !s)
+            failed.push_back("region and sampling: " + s.message());
     return failed;
 }
 

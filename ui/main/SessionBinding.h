@@ -13,7 +13,8 @@
 /// starts loading it through the jobs of File > Open (a data file with the stated shape, angles
 /// and format by FileActions::openDataFile, a folder, a cone-beam dataset by
 /// ConeActions::openCone, or the demo: progress, Cancel and errors as there) and the centre of
-/// rotation (cone beam: the volume grid) is applied when it has loaded
+/// rotation and the Region and sampling (cone beam: the volume grid) are applied when it has
+/// loaded
 /// (FileActions::onDatasetLoaded); with the same data the centre is applied at once. A data
 /// file or folder that is not there is reported (first in the returned list) without starting
 /// a load; the active dataset stays and the rest of the state is still applied.
@@ -36,8 +37,10 @@ SessionState captureSessionState(const MainWindow& window);
 std::vector<std::string> applySessionState(MainWindow& window, const SessionState& state,
                                            bool* loadingData = nullptr);
 
-/// Applies what depends on the loaded data: the centre of rotation of @p state (NaN: nothing),
-/// or for cone-beam data the Volume box's grid (none: the dataset's default grid stays).
+/// Applies what depends on the loaded data: the centre of rotation of @p state (NaN: nothing)
+/// and then its Region and sampling (image size, pixel size, region centre, angle step; a load
+/// resets them, so this runs after it), or for cone-beam data the Volume box's grid (none: the
+/// dataset's default grid stays).
 std::vector<std::string> applySessionCenter(MainWindow& window, const SessionState& state);
 
 }  // namespace tomo::ui

@@ -69,7 +69,11 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     m_angleStep->setObjectName(QStringLiteral("angleStep"));
     m_angleStep->setRange(1, 64);
     m_angleStep->setPrefix(tr("every "));
-    m_angleStep->setToolTip(tr("Keep every N-th projection (fewer angles: faster, more streaks)"));
+    m_angleStep->setToolTip(
+        tr("Angles (load): read every N-th projection of the file when it is loaded again by "
+           "Apply and reload (less memory; saved with the preprocessing). Parameters > Region "
+           "and sampling > Angles (this reconstruction) then takes every M-th of these: "
+           "together every N x M-th projection of the file."));
     m_apply = new QPushButton(tr("Apply and reload"), this);
     m_apply->setObjectName(QStringLiteral("applyPreprocessing"));
     connect(m_apply, &QPushButton::clicked, this, &PreprocessPanel::applyRequested);
@@ -105,7 +109,7 @@ PreprocessPanel::PreprocessPanel(Session& session, QWidget* parent)
     form->addRow(tr("Zingers"), zingers);
     form->addRow(tr("Paganin"), buildPaganinRow());
     form->addRow(tr("Binning"), m_bin);
-    form->addRow(tr("Angles"), m_angleStep);
+    form->addRow(tr("Angles (load)"), m_angleStep);
     form->addRow(tr("Rows"),
                  buildCropRow(m_rowFirst, m_rowLast, tr("detector row"), QStringLiteral("row")));
     form->addRow(tr("Columns"), buildCropRow(m_cropFirst, m_cropLast, tr("detector column"),

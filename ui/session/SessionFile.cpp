@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include <QFile>
 #include <QJsonArray>
@@ -209,6 +210,47 @@ Result<QJsonObject> readJson(const std::filesystem::path& file, const char* form
     return doc.object();
 }
 
+QJsonObject samplingToJson(const app::Sampling& s) {
+    return QJsonObject{{QStringLiteral("image_size"), s.grid.size},
+                       {QStringLiteral("pixel_size"), s.grid.pixelSize},
+                       {QStringLiteral("center_x"), s.grid.centerX},
+                       {QStringLiteral("center_y"), s.grid.centerY},
+                       {QStringLiteral("angle_step"), s.angleStep}};
+}
+
+/// An integer in [@p low, @p high] at @p key of "sampling" (absent: @p out stays).
+Status readInteger(const QJsonObject& o, const char* key, int low, int high, int& out) {
+    if (!o.contains(QLatin1String(key))) return Status::ok();
+    const double v = o.value(QLatin1String(key)).toDouble(std::nan(""));
+    if (!(v >= low && v <= high) || v != std::floor(v))
+        return invalidData(std::string("'sampling.") + key + "' must be a whole number from " +
+                           std::to_string(low) + " to " + std::to_string(high));
+    out = static_cast<int>(v);
+    return Status::ok();
+}
+
+/// "sampling": absent or null = the defaults (a version 1 file); InvalidData naming the field
+/// for a value the Region and sampling box cannot show.
+Result<app::Sampling> samplingFromJson(const QJsonValue& value) {
+    app::Sampling s;
+    if (value.isUndefined() || value.isNull()) return s;
+    if (!value.isObject()) return invalidData("'sampling' must be an object or null");
+    const QJsonObject o = value.toObject();
+    TOMO_RETURN_IF_ERROR(readInteger(o, "image_size", 0, 16384, s.grid.size));
+    TOMO_RETURN_IF_ERROR(readInteger(o, "angle_step", 1, 64, s.angleStep));
+    for (auto [key, out] :
+         {std::pair{"pixel_size", &s.grid.pixelSize}, std::pair{"center_x", &s.grid.centerX},
+          std::pair{"center_y", &s.grid.centerY}}) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined()) continue;
+        if (!v.isDouble() || !std::isfinite(v.toDouble()))
+            return invalidData(std::string("'sampling.") + key + "' must be a number");
+        *out = v.toDouble();
+    }
+    if (s.grid.pixelSize < 0) return invalidData("'sampling.pixel_size' must be 0 or positive");
+    return s;
+}
+
 }  // namespace
 
 QJsonObject coneToJson(const ConeSession& c) {
@@ -266,8 +308,9 @@ QJsonObject sessionToJson(const SessionState& s) {
                      {QStringLiteral("level"), s.level},
                      {QStringLiteral("panel"), q(s.panel)}};
     return QJsonObject{{QStringLiteral("format"), QLatin1String(kSessionFormat)},
-                       {QStringLiteral("version"), 1},
+                       {QStringLiteral("version"), 2},
                        {QStringLiteral("data"), data},
+                       {QStringLiteral("sampling"), samplingToJson(s.sampling)},
                        {QStringLiteral("algorithm"), q(s.algorithm)},
                        {QStringLiteral("parameters"), parameters},
                        {QStringLiteral("fbp"), fbp},
@@ -275,8 +318,9 @@ QJsonObject sessionToJson(const SessionState& s) {
 }
 
 Result<SessionState> sessionFromJson(const QJsonObject& json) {
-    if (json.value(QStringLiteral("version")).toInt() != 1)
-        return invalidData("session: unsupported 'version' (expected 1)");
+    const int version = json.value(QStringLiteral("version")).toInt();
+    if (version != 1 && version != 2)
+        return invalidData("session: unsupported 'version' (expected 1 or 2)");
     SessionState s;
     QJsonObject data = json.value(QStringLiteral("data")).toObject();
     TOMO_RETURN_IF_ERROR(readString(data, "path", "data.", s.dataPath));
@@ -293,6 +337,7 @@ Result<SessionState> sessionFromJson(const QJsonObject& json) {
     TOMO_ASSIGN_OR_RETURN(
         s.folderPreprocessing,
         preprocessingFromJson(data.value(QStringLiteral("preprocessing")), "data.preprocessing"));
+    TOMO_ASSIGN_OR_RETURN(s.sampling, samplingFromJson(json.value(QStringLiteral("sampling"))));
     TOMO_RETURN_IF_ERROR(readString(json, "algorithm", "", s.algorithm));
     QJsonObject parameters = json.value(QStringLiteral("parameters")).toObject();
     for (auto it = parameters.begin(); it != parameters.end(); ++it) {

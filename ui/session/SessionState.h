@@ -5,8 +5,8 @@
 /// the FBP filter and back-projector variant, and the view state. Saved as JSON
 /// (SessionFile.h); presets store one algorithm's parameters the same way.
 ///
-/// JSON layout (version 1):
-///   { "format": "tomostation-session", "version": 1,
+/// JSON layout (version 2; version 1 files, without "sampling", still open):
+///   { "format": "tomostation-session", "version": 2,
 ///     "data": { "path": "DIR or empty", "demo_size": 256, "center_of_rotation": 183.5,
 ///               "file": { "path": "FILE", "format": "raw", "shape": [1, 180, 256],
 ///                         "first_degrees": 0, "end_degrees": 180, "angle_unit": "auto",
@@ -15,6 +15,8 @@
 ///               "cone": { "projections": "FILE", "geometry": "FILE", "truth": "FILE or empty",
 ///                         "pitch": [1.5, 1.5] or null, "shape": [360, 256, 256] or null,
 ///                         "grid": [128, 128, 128] or null, "grid_spacing": 1.0 } },
+///     "sampling": { "image_size": 64, "pixel_size": 0, "center_x": 0, "center_y": 0,
+///                   "angle_step": 1 },
 ///     "algorithm": "sirt",
 ///     "parameters": { "sirt": { "iterations": "50", ... }, "cgls": { ... } },
 ///     "fbp": { "filter": "ramp", "cutoff": 1.0, "variant": "cpu.simd.lin" },
@@ -32,6 +34,9 @@
 /// "data.preprocessing" (a dataset folder's sinogram stack) and "data.file.preprocessing" /
 /// "minus_log" (a data file) are the preprocessing applied (PreprocessJson.h); absent in
 /// sessions saved before they were stored, which open with none applied.
+/// "sampling" is the Region and sampling box as applied (app::Sampling: image size and pixel size,
+/// 0 = the loaded grid's; the region centre; every N-th of the loaded angles); absent in version 1
+/// files, which open with the defaults (all loaded angles on the loaded grid).
 
 #include <array>
 #include <cmath>
@@ -40,6 +45,7 @@
 #include <string>
 
 #include "app/jobs/ConeJob.h"
+#include "app/jobs/DatasetSampling.h"
 #include "app/jobs/LoadJob.h"
 
 namespace tomo::ui {
@@ -89,6 +95,7 @@ struct SessionState {
     /// keeps its own in dataFile->preprocessing.
     PreprocessOptions folderPreprocessing;
     double centerOfRotation = std::nan("");  ///< pixels; NaN = the dataset's own
+    app::Sampling sampling;  ///< the Region and sampling box as applied; default = all data
     std::string algorithm = "fbp";
     std::map<std::string, std::map<std::string, std::string>> parameters;  ///< per algorithm
     std::string fbpFilter = "ramp";
@@ -106,11 +113,11 @@ struct SessionState {
         return dataPath == other.dataPath && demoSize == other.demoSize &&
                dataFile == other.dataFile && cone == other.cone &&
                describe(folderPreprocessing) == describe(other.folderPreprocessing) &&
-               sameReal(centerOfRotation, other.centerOfRotation) && algorithm == other.algorithm &&
-               parameters == other.parameters && fbpFilter == other.fbpFilter &&
-               fbpCutoff == other.fbpCutoff && variant == other.variant &&
-               colorMap == other.colorMap && window == other.window && level == other.level &&
-               panel == other.panel;
+               sameReal(centerOfRotation, other.centerOfRotation) && sampling == other.sampling &&
+               algorithm == other.algorithm && parameters == other.parameters &&
+               fbpFilter == other.fbpFilter && fbpCutoff == other.fbpCutoff &&
+               variant == other.variant && colorMap == other.colorMap && window == other.window &&
+               level == other.level && panel == other.panel;
     }
 };
 

@@ -48,8 +48,10 @@ SamplingBox::SamplingBox(Session& session, QWidget* parent)
     m_angleStep->setRange(1, 64);
     m_angleStep->setPrefix(tr("every "));
     m_angleStep->setToolTip(
-        tr("Use every N-th projection: fewer angles, faster, with streaks (angular "
-           "undersampling)"));
+        tr("Angles (this reconstruction): reconstruct from every N-th of the angles loaded "
+           "(after Preprocessing > Angles (load), so the two multiply: every 2 there and every "
+           "3 here is every 6th projection of the file). The data are not read again; fewer "
+           "angles are faster, with streaks (angular undersampling)."));
     m_apply = new QPushButton(tr("Apply"), this);
     m_apply->setObjectName(QStringLiteral("applySampling"));
     m_reset = new QPushButton(tr("All data"), this);
@@ -69,7 +71,11 @@ SamplingBox::SamplingBox(Session& session, QWidget* parent)
     form->addRow(tr("Image size"), m_size);
     form->addRow(tr("Pixel size"), m_pixel);
     form->addRow(tr("Region centre"), centreRow);
-    form->addRow(tr("Angles"), m_angleStep);
+    form->addRow(tr("Angles (this reconstruction)"), m_angleStep);
+    m_effective = new QLabel(this);
+    m_effective->setObjectName(QStringLiteral("effectiveAngles"));
+    m_effective->setWordWrap(true);
+    form->addRow(m_effective);
     form->addRow(buttons);
     form->addRow(m_state);
 
@@ -135,8 +141,10 @@ void SamplingBox::syncFromSession() {
     setEnabled(data != nullptr);
     if (!data || !loaded) {
         m_state->setText(tr("No data."));
+        m_effective->clear();
         return;
     }
+    showEffectiveAngles(*loaded, *data);
     // 0 keeps the grid the data came with: say which.
     m_size->setSpecialValueText(tr("as loaded (%1)").arg(loaded->grid.nx));
     m_pixel->setSpecialValueText(tr("as loaded (%1)").arg(loaded->grid.voxelSize));
@@ -147,6 +155,23 @@ void SamplingBox::syncFromSession() {
                   .arg(data->geometry.angleCount())
                   .arg(data->grid.nx)
             : tr("The reconstruction uses %1.").arg(QString::fromStdString(data->sampling)));
+}
+
+void SamplingBox::showEffectiveAngles(const app::Dataset& loaded, const app::Dataset& seen) {
+    const int used = seen.geometry.angleCount();
+    const int step = m_session.sampling().angleStep;
+    QString text = tr("Reconstructs from %1 angles: every %2 of the %3 loaded")
+                       .arg(used)
+                       .arg(step)
+                       .arg(loaded.geometry.angleCount());
+    const auto& file = m_session.dataFile();
+    const std::size_t loadStep = file ? file->preprocessing.angleStep : 1;
+    if (loadStep > 1)
+        text += tr(", which are every %1 of the file's (Preprocessing > Angles (load)): every "
+                   "%2 of the file's projections")
+                    .arg(loadStep)
+                    .arg(loadStep * static_cast<std::size_t>(step));
+    m_effective->setText(text + QLatin1Char('.'));
 }
 
 }  // namespace tomo::ui

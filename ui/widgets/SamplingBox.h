@@ -4,7 +4,9 @@
 /// centre of a region of interest and an angle subset for every algorithm and any data (stacks,
 /// acquisitions, the demo), applied through Session::setSampling (app/jobs/DatasetSampling.h,
 /// the same grid rules as `tomo recon --size --pixel-size --roi-center`). The loaded data are
-/// kept, so "All data" goes back without reading the file again.
+/// kept, so "All data" goes back without reading the file again. Its angle step (every N-th of
+/// the angles as loaded) composes with Preprocessing's (every M-th of the file's, applied when
+/// the file is read): every N x M-th projection of the file; the box says how many are used.
 ///
 /// Threading: GUI thread only.
 
@@ -44,6 +46,8 @@ class SamplingBox : public QGroupBox {
 
   private:
     void syncFromSession();
+    /// The number of angles reconstructed and how the two angle steps (load, here) give it.
+    void showEffectiveAngles(const app::Dataset& loaded, const app::Dataset& seen);
 
     Session& m_session;
     QSpinBox* m_size = nullptr;
@@ -54,6 +58,7 @@ class SamplingBox : public QGroupBox {
     QPushButton* m_apply = nullptr;
     QPushButton* m_reset = nullptr;
     QLabel* m_state = nullptr;
+    QLabel* m_effective = nullptr;  ///< "Reconstructs from 15 angles: every 3 of the 45 loaded"
 };
 
 }  // namespace tomo::ui
