@@ -17,7 +17,8 @@ AlgorithmSpec mbirAlgorithmSpec();
 /// @p slices, whose slices give the launches their parallelism. On a stack the 33-voxel SVs of
 /// the partial passes revisit the still-changing voxels too seldom: at the default stop rule
 /// GPU-ICD ended 20% above PSV-ICD's error on 8 x 256^2 (PoCL; 0.00908 against 0.00758) and 17
-/// brings it to 3% (0.00784), on 16 x 128^2 to PSV-ICD's (0.01391 against 0.01394) (docs/mbir.md).
+/// brings it to 3.4% (0.00784), on 16 x 128^2 to PSV-ICD's (0.01391 against 0.01394)
+/// (docs/mbir.md).
 int automaticGpuSvSide(int requested, int slices);
 
 /// MbirOptions from resolved "mbir" parameters (InvalidArgument for inconsistent ones).
