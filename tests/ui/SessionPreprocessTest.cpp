@@ -19,6 +19,7 @@
 #include "app/jobs/DemoJob.h"
 #include "core/io/ImageIO.h"
 #include "tests/ui/SameBits.h"
+#include "tests/ui/SessionWaits.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
 #include "ui/main/FileActions.h"
@@ -136,22 +137,6 @@ TEST(SessionPreprocessing, MalformedPreprocessingNamesTheField) {
     expectError(R"([1, 2])", "data.preprocessing");
 }
 
-/// Waits until @p session has no job running (a reload may start a reconstruction).
-void settle(Session& session) {
-    for (int i = 0; i < 600 && session.isBusy(); ++i)
-        QTest::qWait(100);
-    ASSERT_FALSE(session.isBusy());
-}
-
-/// Clicks @p button and waits for its job and what follows it; the first must succeed.
-void clickAndSettle(Session& session, QAbstractButton* button) {
-    QSignalSpy finished(&session, &Session::jobFinished);
-    click(button);
-    ASSERT_TRUE(waitFor(finished, 1, 120000)) << button->objectName().toStdString();
-    ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
-    settle(session);
-}
-
 /// The demo of @p n pixels with a stripe (a miscalibrated detector column) and two zingers,
 /// saved as a dataset folder in @p folder; returns the peak of its sinogram.
 float saveStripedDemo(int n, const std::filesystem::path& folder) {
@@ -179,7 +164,7 @@ TEST(SessionPreprocessing, RingsZingersCentreFbpSavedAndReopenedGiveTheSameBits)
     QSignalSpy loaded(&a.session, &Session::jobFinished);
     ASSERT_TRUE(a.window->fileActions()->openPath(folder));
     ASSERT_TRUE(waitFor(loaded, 1, 60000));
-    settle(a.session);
+    settleSession(a.session);
 
     PreprocessPanel* panel = a.window->preprocessPanel();
     choose(child<QComboBox>(panel, QStringLiteral("ringMethod")), QStringLiteral("sorting"));
@@ -207,7 +192,7 @@ TEST(SessionPreprocessing, RingsZingersCentreFbpSavedAndReopenedGiveTheSameBits)
     ASSERT_TRUE(opened.isOk()) << opened.toString();
     ASSERT_TRUE(waitFor(finished, 1, 60000));
     ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
-    settle(b.session);
+    settleSession(b.session);
     EXPECT_EQ(b.session.loadedDataset()->preprocessing, applied);
     EXPECT_DOUBLE_EQ(b.session.dataset()->geometry.centerOfRotation(), centre);
     // The Preprocessing tab shows what is applied, in its words and its widgets.
@@ -238,7 +223,7 @@ TEST(SessionPreprocessing, ADataFilesRingsAndBinningAreReadAgainTheSameWay) {
     QSignalSpy loaded(&a.session, &Session::jobFinished);
     ASSERT_TRUE(a.window->fileActions()->openDataFile(request));
     ASSERT_TRUE(waitFor(loaded, 1, 60000));
-    settle(a.session);
+    settleSession(a.session);
     PreprocessPanel* panel = a.window->preprocessPanel();
     choose(child<QComboBox>(panel, QStringLiteral("ringMethod")), QStringLiteral("sorting"));
     choose(child<QComboBox>(panel, QStringLiteral("binning")), QStringLiteral("2 x 2"));
@@ -253,7 +238,7 @@ TEST(SessionPreprocessing, ADataFilesRingsAndBinningAreReadAgainTheSameWay) {
     ASSERT_TRUE(b.window->fileActions()->openSession(file).isOk());
     ASSERT_TRUE(waitFor(finished, 1, 60000));
     ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
-    settle(b.session);
+    settleSession(b.session);
     EXPECT_EQ(b.session.loadedDataset()->preprocessing, a.session.loadedDataset()->preprocessing);
     const Sinograms& again = b.session.loadedDataset()->sinograms;
     ASSERT_EQ(again.dims(), read.dims());

@@ -22,6 +22,7 @@
 #include "core/geometry/ParallelGeometry.h"
 #include "core/io/ImageIO.h"
 #include "tests/ui/SameBits.h"
+#include "tests/ui/SessionWaits.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
 #include "ui/main/FileActions.h"
@@ -33,22 +34,6 @@ namespace tomo::ui::test {
 namespace {
 
 constexpr int kSize = 64;  // demo image: 90 angles, 96 detectors
-
-void settle(Session& session) {
-    for (int i = 0; i < 600 && session.isBusy(); ++i)
-        QTest::qWait(100);
-    ASSERT_FALSE(session.isBusy());
-}
-
-/// Waits for the job that @p start starts and what follows it; it must succeed.
-template <typename F>
-void runAndWait(Session& session, F start) {
-    QSignalSpy finished(&session, &Session::jobFinished);
-    start();
-    ASSERT_TRUE(waitFor(finished, 1, 120000));
-    ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
-    settle(session);
-}
 
 /// The box's fields, in the order the user fills them.
 struct Fields {
@@ -80,7 +65,8 @@ class SessionSampling : public ::testing::Test {
         app::LoadRequest request;
         request.path = stack;
         request.shape = shape;
-        runAndWait(w.session, [&] { ASSERT_TRUE(w.window->fileActions()->openDataFile(request)); });
+        runAndSettle(w.session,
+                     [&] { ASSERT_TRUE(w.window->fileActions()->openDataFile(request)); });
     }
     std::filesystem::path sessionFile(const char* name) {
         return f.dir.filePath(QString::fromLatin1(name)).toStdString();
@@ -99,8 +85,9 @@ TEST_F(SessionSampling, ASavedSessionReconstructsTheSameBitsWithTheSameFields) {
     typeInto(in.y, QStringLiteral("-3.25"));
     typeInto(in.step, QStringLiteral("3"));
     // Apply reconstructs with them.
-    runAndWait(f.session,
-               [&] { click(child<QPushButton>(f.window.get(), QStringLiteral("applySampling"))); });
+    runAndSettle(f.session, [&] {
+        click(child<QPushButton>(f.window.get(), QStringLiteral("applySampling")));
+    });
     ASSERT_TRUE(f.session.reconstruction());
     const Volume first = f.session.reconstruction()->image.clone();
     ASSERT_EQ(first.dim(1), 48u);
@@ -112,7 +99,8 @@ TEST_F(SessionSampling, ASavedSessionReconstructsTheSameBitsWithTheSameFields) {
     const std::filesystem::path saved = sessionFile("s.json");
     ASSERT_TRUE(f.window->fileActions()->saveSession(saved).isOk());
     WindowFixture g;
-    runAndWait(g.session, [&] { ASSERT_TRUE(g.window->fileActions()->openSession(saved).isOk()); });
+    runAndSettle(g.session,
+                 [&] { ASSERT_TRUE(g.window->fileActions()->openSession(saved).isOk()); });
     EXPECT_EQ(g.session.sampling(), applied);
     const Fields out(*g.window);
     EXPECT_EQ(out.size->value(), 48);
@@ -120,7 +108,7 @@ TEST_F(SessionSampling, ASavedSessionReconstructsTheSameBitsWithTheSameFields) {
     EXPECT_EQ(out.x->value(), 4.5);
     EXPECT_EQ(out.y->value(), -3.25);
     EXPECT_EQ(out.step->value(), 3);
-    runAndWait(g.session, [&] { click(g.window->runButton()); });
+    runAndSettle(g.session, [&] { click(g.window->runButton()); });
     ASSERT_EQ(g.session.reconstruction()->image.dims(), first.dims());
     EXPECT_EQ(differingVoxels(g.session.reconstruction()->image, first), 0u);
 }
@@ -142,11 +130,11 @@ TEST_F(SessionSampling, AnOldSessionOpensWithTheDefaults) {
         file.write(QJsonDocument(json).toJson());
     }
     WindowFixture g;
-    runAndWait(g.session, [&] { ASSERT_TRUE(g.window->fileActions()->openSession(old).isOk()); });
+    runAndSettle(g.session, [&] { ASSERT_TRUE(g.window->fileActions()->openSession(old).isOk()); });
     EXPECT_TRUE(g.session.sampling().isDefault());
     EXPECT_EQ(Fields(*g.window).size->value(), 0);  // "as loaded (96)"
     EXPECT_EQ(Fields(*g.window).step->value(), 1);
-    runAndWait(g.session, [&] { click(g.window->runButton()); });
+    runAndSettle(g.session, [&] { click(g.window->runButton()); });
     EXPECT_EQ(g.session.reconstruction()->image.dim(1), 96u);  // the detector count
     EXPECT_EQ(g.session.dataset()->sinograms.dim(1), 90u);
 }
@@ -176,13 +164,14 @@ TEST_F(SessionSampling, TheLoadAndReconstructionAngleStepsMultiply) {
     open(f);
     typeInto(child<QSpinBox>(f.window->preprocessPanel(), QStringLiteral("angleStep")),
              QStringLiteral("2"));
-    runAndWait(f.session, [&] {
+    runAndSettle(f.session, [&] {
         click(
             child<QPushButton>(f.window->preprocessPanel(), QStringLiteral("applyPreprocessing")));
     });
     typeInto(Fields(*f.window).step, QStringLiteral("3"));
-    runAndWait(f.session,
-               [&] { click(child<QPushButton>(f.window.get(), QStringLiteral("applySampling"))); });
+    runAndSettle(f.session, [&] {
+        click(child<QPushButton>(f.window.get(), QStringLiteral("applySampling")));
+    });
     // Every 6th projection of the file: angles 0, 6, 12, ... of the 90 stated over [0, 180).
     const std::vector<double> all = uniformAngles(0, 180 * kPi / 180.0, 90);
     const auto& used = f.session.dataset()->geometry.angles();

@@ -21,6 +21,7 @@
 #include "core/geometry/ParallelGeometry.h"
 #include "core/io/ImageIO.h"
 #include "tests/ui/SameBits.h"
+#include "tests/ui/SessionWaits.h"
 #include "tests/ui/UiTestSupport.h"
 #include "tests/ui/UserActions.h"
 #include "ui/main/FileActions.h"
@@ -31,21 +32,6 @@ namespace tomo::ui::test {
 namespace {
 
 constexpr int kSize = 64;  // demo image: 90 angles, 96 detectors
-
-void settleSession(Session& session) {
-    for (int i = 0; i < 600 && session.isBusy(); ++i)
-        QTest::qWait(100);
-    ASSERT_FALSE(session.isBusy());
-}
-
-/// Clicks @p button and waits for its job and what follows it; the first must succeed.
-void clickAndWait(Session& session, QAbstractButton* button) {
-    QSignalSpy finished(&session, &Session::jobFinished);
-    click(button);
-    ASSERT_TRUE(waitFor(finished, 1, 120000)) << button->objectName().toStdString();
-    ASSERT_TRUE(finished.at(0).at(1).toBool()) << finished.at(0).at(2).toString().toStdString();
-    settleSession(session);
-}
 
 /// Opens the raw stack @p path of @p shape as File > Open does, stating angles [0, 180).
 void openStack(WindowFixture& f, const std::filesystem::path& path,
@@ -98,7 +84,7 @@ class StackWorkflow : public ::testing::Test {
     }
     /// FBP of what the session holds; its RMSE against the phantom.
     double fbpRmse() {
-        clickAndWait(f.session, f.window->runButton());
+        clickAndSettle(f.session, f.window->runButton());
         const Volume& image = f.session.reconstruction()->image;
         EXPECT_EQ(image.dims(), demo->truth.dims());
         if (image.dims() != demo->truth.dims()) return 0.0;
@@ -116,7 +102,7 @@ TEST_F(StackWorkflow, ZingerRemovalKeepsTheCleanDemoAndRemovesInjectedZingers) {
     openStack(f, write("clean.raw", demo->sinograms), shape);
     const double cleanOff = fbpRmse();
     click(zingers);  // the default threshold, 0.2
-    clickAndWait(f.session, apply);
+    clickAndSettle(f.session, apply);
     EXPECT_NE(f.session.loadedDataset()->preprocessing.find("line-integral, dark"),
               std::string::npos)
         << f.session.loadedDataset()->preprocessing;
@@ -124,10 +110,10 @@ TEST_F(StackWorkflow, ZingerRemovalKeepsTheCleanDemoAndRemovesInjectedZingers) {
 
     openStack(f, write("zingers.raw", withZingers(demo->sinograms)), shape);
     if (zingers->isChecked()) click(zingers);
-    clickAndWait(f.session, apply);
+    clickAndSettle(f.session, apply);
     const double zingersOff = fbpRmse();
     click(zingers);
-    clickAndWait(f.session, apply);
+    clickAndSettle(f.session, apply);
     const double zingersOn = fbpRmse();
     std::printf("[ zingers ] FBP RMSE clean %.5f -> %.5f ticked; with zingers %.5f -> %.5f\n",
                 cleanOff, cleanOn, zingersOff, zingersOn);
@@ -142,7 +128,7 @@ TEST_F(StackWorkflow, EverySecondAngleIsKeptThroughCentreReconstructionAndSessio
     auto* step = child<QSpinBox>(panel, QStringLiteral("angleStep"));
     ASSERT_TRUE(step->isEnabled());
     typeInto(step, QStringLiteral("2"));
-    clickAndWait(f.session, child<QPushButton>(panel, QStringLiteral("applyPreprocessing")));
+    clickAndSettle(f.session, child<QPushButton>(panel, QStringLiteral("applyPreprocessing")));
     const std::size_t half = shape[1] / 2;
     ASSERT_EQ(f.session.dataset()->sinograms.dim(1), half);
     const std::vector<double> all = uniformAngles(0, 180 * kPi / 180.0, int(shape[1]));
@@ -154,8 +140,8 @@ TEST_F(StackWorkflow, EverySecondAngleIsKeptThroughCentreReconstructionAndSessio
     const double centre = f.session.dataset()->geometry.centerOfRotation() + 0.25;
     typeInto(child<QDoubleSpinBox>(center, QStringLiteral("centerSpin")),
              QString::number(centre, 'f', 2));
-    clickAndWait(f.session, child<QPushButton>(center, QStringLiteral("applyCenter")));
-    clickAndWait(f.session, f.window->runButton());
+    clickAndSettle(f.session, child<QPushButton>(center, QStringLiteral("applyCenter")));
+    clickAndSettle(f.session, f.window->runButton());
     EXPECT_EQ(f.session.dataset()->sinograms.dim(1), half);
     EXPECT_EQ(f.session.reconstruction()->image.dim(1), std::size_t(kSize));
     EXPECT_EQ(step->value(), 2);
@@ -181,9 +167,9 @@ TEST_F(StackWorkflow, EverySecondAngleIsKeptThroughCentreReconstructionAndSessio
     }
     typeInto(child<QDoubleSpinBox>(g.window->centerPanel(), QStringLiteral("centerSpin")),
              QString::number(centre, 'f', 2));
-    clickAndWait(g.session,
-                 child<QPushButton>(g.window->centerPanel(), QStringLiteral("applyCenter")));
-    clickAndWait(g.session, g.window->runButton());
+    clickAndSettle(g.session,
+                   child<QPushButton>(g.window->centerPanel(), QStringLiteral("applyCenter")));
+    clickAndSettle(g.session, g.window->runButton());
     ASSERT_EQ(g.session.reconstruction()->image.dims(), selected.dims());
     EXPECT_EQ(differingVoxels(g.session.reconstruction()->image, selected), 0u);
 
@@ -200,7 +186,7 @@ TEST_F(StackWorkflow, EverySecondAngleIsKeptThroughCentreReconstructionAndSessio
     EXPECT_EQ(child<QSpinBox>(h.window->preprocessPanel(), QStringLiteral("angleStep"))->value(),
               2);
     EXPECT_EQ(h.session.sampling().grid.size, kSize);  // the Image size set after opening
-    clickAndWait(h.session, h.window->runButton());
+    clickAndSettle(h.session, h.window->runButton());
     ASSERT_EQ(h.session.reconstruction()->image.dims(), selected.dims());
     EXPECT_EQ(differingVoxels(h.session.reconstruction()->image, selected), 0u);
 }
